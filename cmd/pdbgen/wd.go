@@ -1,0 +1,68 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/wd"
+)
+
+func wdCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "wd",
+		Usage:     "build a walking-distance table",
+		UsageText: "pdbgen wd [--board WxH] [--goal GOAL] --out FILE",
+		Description: `Builds the walking-distance table of the goal's rows by breadth-first search from
+the goal pattern (SPEC section 3) and writes it as a table file. On square boards
+with the blank's goal on the main diagonal (both named goals) the same table serves
+the columns. The 4x4 table has 24,964 patterns and a largest distance of 35.
+
+Examples:
+  pdbgen wd --goal blank-last --out wd-blank-last.tbl
+  pdbgen wd --goal blank-first --out wd-blank-first.tbl
+  pdbgen wd --board 3x3 --goal "1 2 3 4 5 6 7 8 0" --out wd-3x3.tbl`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "board", Value: "4x4", Usage: "board size WxH"},
+			&cli.StringFlag{Name: "goal", Value: "blank-last", Usage: `goal: blank-last, blank-first or an arrangement such as "0 1 2 ... 15"`},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "file to write (required)"},
+			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON"},
+			workersFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return cmdline.Usagef("wd takes no arguments, got %q", c.Args().First())
+			}
+			goal, err := goalFlags(c)
+			if err != nil {
+				return err
+			}
+			out := c.String("out")
+			if out == "" {
+				return cmdline.Usagef("--out FILE is required")
+			}
+			t, err := wd.BuildRows(c.Context, goal, c.Int("workers"))
+			if err != nil {
+				return err
+			}
+			f, err := t.File(goal)
+			if err != nil {
+				return err
+			}
+			return writeTable(c, out, f)
+		},
+	}
+}
+
+// goalFlags reads --board and --goal.
+func goalFlags(c *cli.Context) (board.Goal, error) {
+	size, err := board.ParseSize(c.String("board"))
+	if err != nil {
+		return board.Goal{}, cmdline.Usagef("--board: %v", err)
+	}
+	goal, err := board.ParseGoal(size, c.String("goal"))
+	if err != nil {
+		return board.Goal{}, cmdline.Usagef("--goal: %v", err)
+	}
+	return goal, nil
+}

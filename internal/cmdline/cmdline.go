@@ -1,0 +1,157 @@
+// Package cmdline holds what the toolkit's commands share: exit statuses, the rule that
+// flags come before arguments, and progress reports on standard error.
+package cmdline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/internal/version"
+)
+
+// Exit statuses.
+const (
+	ExitOK      = 0
+	ExitFailure = 1 // the work failed
+	ExitUsage   = 2 // the command line was wrong
+)
+
+// UsageError marks a mistake on the command line; Main exits with ExitUsage for it.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef returns a UsageError with a formatted message.
+func Usagef(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
+}
+
+// ExitError carries an exit status chosen by a command (for example "some files failed").
+// Its message, if any, is printed.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// NewApp returns an app with the toolkit's conventions: -V for the version, usage errors
+// marked, and errors left to Main to print.
+func NewApp(name, usage string) *cli.App {
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Usage: "print the version"}
+	return &cli.App{
+		Name:                 name,
+		Usage:                usage,
+		Version:              version.Version,
+		EnableBashCompletion: false,
+		HideHelpCommand:      true,
+		Writer:               os.Stdout,
+		ErrWriter:            os.Stderr,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return &UsageError{err}
+		},
+	}
+}
+
+// Prepare applies the toolkit's conventions to every command of the app, recursively:
+// usage errors are marked and flags written after an argument are rejected (urfave/cli
+// would silently take them as arguments).
+func Prepare(app *cli.App) {
+	var walk func(cmds []*cli.Command)
+	walk = func(cmds []*cli.Command) {
+		for _, c := range cmds {
+			c.OnUsageError = app.OnUsageError
+			if action := c.Action; action != nil {
+				c.Action = func(ctx *cli.Context) error {
+					if err := NoLateFlags(ctx); err != nil {
+						return err
+					}
+					return action(ctx)
+				}
+			}
+			walk(c.Subcommands)
+		}
+	}
+	walk(app.Commands)
+	if action := app.Action; action != nil {
+		app.Action = func(ctx *cli.Context) error {
+			if err := NoLateFlags(ctx); err != nil {
+				return err
+			}
+			return action(ctx)
+		}
+	}
+}
+
+// NoLateFlags rejects arguments that look like flags: urfave/cli stops reading flags at
+// the first argument. A lone "-" (standard input, or a row separator) is allowed.
+func NoLateFlags(c *cli.Context) error {
+	for _, a := range c.Args().Slice() {
+		if len(a) > 1 && a[0] == '-' && (a[1] < '0' || a[1] > '9') {
+			return Usagef("flag %s comes after an argument: put flags before arguments", a)
+		}
+	}
+	return nil
+}
+
+// Main runs the app and returns the exit status, printing any error on standard error.
+func Main(app *cli.App, args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return ExitOK
+	}
+	var usage *UsageError
+	var exit *ExitError
+	switch {
+	case errors.As(err, &usage):
+		fmt.Fprintf(os.Stderr, "%s: %v\nRun '%s --help' for usage.\n", app.Name, err, strings.Join(commandPath(args), " "))
+		return ExitUsage
+	case errors.As(err, &exit):
+		if exit.Err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", app.Name, exit.Err)
+		}
+		return exit.Code
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(os.Stderr, "%s: interrupted\n", app.Name)
+		return ExitFailure
+	}
+	fmt.Fprintf(os.Stderr, "%s: %v\n", app.Name, err)
+	return ExitFailure
+}
+
+// commandPath returns the program and subcommand words of args, for the help hint.
+func commandPath(args []string) []string {
+	out := []string{args[0]}
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
+		out = append(out, args[1])
+	}
+	return out
+}
+
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
