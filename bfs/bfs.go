@@ -5,18 +5,19 @@
 // The search goes layer by layer. Layer d starts with the states first reached at distance
 // d; then
 //
-//  1. zero-cost moves spread d through the layer, in rounds, until no new state is reached;
-//  2. unit-cost moves from every state of the finished layer give the states of layer d+1.
+//  1. zero-cost moves spread d through the layer, in rounds, until no new state is
+//     reached; the unit-cost neighbours met on the way are set aside;
+//  2. those set-aside neighbours that are still unreached form layer d+1.
 //
 // A state gets its value exactly once, by compare-and-swap from Unknown, so it is never
 // written twice, and because step 1 finishes before step 2 begins, a state that can be
-// reached at cost d is never first given d+1. Workers take chunks of each step's states; the
-// distances are a function of the graph alone, so the result is identical for any number of
-// workers and any scheduling.
+// reached at cost d is never first given d+1. Workers take chunks of each round's states;
+// the distances are a function of the graph alone, so the result is identical for any
+// number of workers and any scheduling.
 //
-// Cost: every state is expanded at most twice (once per step), and every generated
-// neighbour costs one atomic compare-and-swap on the shared array. Memory is one byte per
-// state plus four bytes for each state of the current and the next layer.
+// Cost: every state is expanded once, and every generated neighbour costs one atomic
+// compare-and-swap on the shared array. Memory is one byte per state plus four bytes for
+// each state of the current layer and each unit-cost neighbour it generates.
 package bfs
 
 import (
@@ -40,13 +41,13 @@ var ErrTooDeep = errors.New("bfs: distances exceed 254")
 // A Graph is a state space whose states are the integers 0..Len()-1.
 //
 // Expand is called by several goroutines at once, with chunks of states, and must be safe
-// for concurrent use. It appends to dst the neighbours of every state in src reached by a
-// move of the given cost (0 or 1) and returns the extended slice. A graph with unit costs
-// only returns dst unchanged for cost 0. The search goes from the goals outward, so for
-// directed graphs Expand must list predecessors; the puzzle graphs are undirected.
+// for concurrent use. For every state in src it appends the neighbours reached by a
+// zero-cost move to zero and those reached by a unit-cost move to one, and returns both
+// slices. The search goes from the goals outward, so for directed graphs Expand must list
+// predecessors; the puzzle graphs are undirected.
 type Graph interface {
 	Len() int
-	Expand(dst, src []uint32, cost int) []uint32
+	Expand(zero, one, src []uint32) ([]uint32, []uint32)
 }
 
 // Layer describes one finished layer, for progress reports.
@@ -90,90 +91,106 @@ func Run(ctx context.Context, g Graph, goals []uint32, opt Options) ([]uint8, er
 		if depth > MaxDepth {
 			return nil, ErrTooDeep
 		}
-		// Step 1: spread the layer's value over zero-cost moves.
+		// Step 1: spread the layer's value over zero-cost moves, setting aside the
+		// unit-cost neighbours.
+		var pending []uint32
 		for round := layer; len(round) > 0; {
+			var more []uint32
 			var err error
-			round, err = expand(ctx, g, t, round, 0, uint8(depth), workers)
+			round, more, err = expand(ctx, g, t, round, uint8(depth), workers)
 			if err != nil {
 				return nil, err
 			}
 			layer = append(layer, round...)
+			pending = append(pending, more...)
 		}
 		reached += int64(len(layer))
 		if opt.Progress != nil {
 			opt.Progress(Layer{Depth: depth, States: int64(len(layer)), Reached: reached, Total: int64(n)})
 		}
-		// Step 2: unit-cost moves give the next layer. Past MaxDepth the value would be
-		// Unknown, which trySet never writes: a non-empty next layer then ends the loop
-		// with ErrTooDeep above.
-		next, err := expand(ctx, g, t, layer, 1, uint8(depth+1), workers)
-		if err != nil {
-			return nil, err
-		}
-		layer = next
+		// Step 2: the set-aside neighbours still unreached are the next layer. Past
+		// MaxDepth the value would be Unknown, which trySet never writes: a non-empty
+		// next layer then ends the loop with ErrTooDeep above.
+		layer = claim(t, pending, uint8(depth+1), workers)
 	}
 	return t.bytes(), nil
 }
 
-// expand generates the cost-c neighbours of src, gives every unreached one the value v, and
-// returns those newly reached.
-func expand(ctx context.Context, g Graph, t *table, src []uint32, cost int, v uint8, workers int) ([]uint32, error) {
-	if workers > (len(src)+chunk-1)/chunk {
-		workers = (len(src) + chunk - 1) / chunk
+// expand expands src: it gives every unreached zero-cost neighbour the value v and returns
+// those, and returns all unit-cost neighbours.
+func expand(ctx context.Context, g Graph, t *table, src []uint32, v uint8, workers int) (reached, one []uint32, err error) {
+	workers = min(workers, (len(src)+chunk-1)/chunk)
+	var next atomic.Int64 // index of the next chunk to take
+	outs := make([][2][]uint32, max(workers, 1))
+	work := func(w int) {
+		var out, zero, one []uint32
+		for ctx.Err() == nil {
+			lo := int(next.Add(chunk)) - chunk
+			if lo >= len(src) {
+				break
+			}
+			hi := min(lo+chunk, len(src))
+			zero, one = g.Expand(zero[:0], one, src[lo:hi])
+			for _, s := range zero {
+				if t.trySet(s, v) {
+					out = append(out, s)
+				}
+			}
+		}
+		outs[w] = [2][]uint32{out, one}
 	}
 	if workers <= 1 {
-		return expandRange(g, t, src, cost, v, nil), ctx.Err()
+		work(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work(w)
+			}()
+		}
+		wg.Wait()
 	}
-	var next atomic.Int64 // index of the next chunk to take
-	outs := make([][]uint32, workers)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return concat(outs, 0), concat(outs, 1), nil
+}
+
+// claim gives every unreached state of src the value v and returns those it gave it to.
+func claim(t *table, src []uint32, v uint8, workers int) []uint32 {
+	workers = max(1, min(workers, (len(src)+chunk-1)/chunk))
+	outs := make([][2][]uint32, workers)
 	var wg sync.WaitGroup
-	for w := range outs {
+	per := (len(src) + workers - 1) / workers
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var out, buf []uint32
-			for ctx.Err() == nil {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= len(src) {
-					break
-				}
-				hi := min(lo+chunk, len(src))
-				buf = g.Expand(buf[:0], src[lo:hi], cost)
-				for _, s := range buf {
-					if t.trySet(s, v) {
-						out = append(out, s)
-					}
+			var out []uint32
+			for _, s := range src[min(w*per, len(src)):min((w+1)*per, len(src))] {
+				if t.trySet(s, v) {
+					out = append(out, s)
 				}
 			}
-			outs[w] = out
+			outs[w][0] = out
 		}()
 	}
 	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
+	return concat(outs, 0)
+}
+
+func concat(outs [][2][]uint32, k int) []uint32 {
 	total := 0
 	for _, o := range outs {
-		total += len(o)
+		total += len(o[k])
 	}
 	res := make([]uint32, 0, total)
 	for _, o := range outs {
-		res = append(res, o...)
+		res = append(res, o[k]...)
 	}
-	return res, nil
-}
-
-func expandRange(g Graph, t *table, src []uint32, cost int, v uint8, out []uint32) []uint32 {
-	var buf []uint32
-	for lo := 0; lo < len(src); lo += chunk {
-		buf = g.Expand(buf[:0], src[lo:min(lo+chunk, len(src))], cost)
-		for _, s := range buf {
-			if t.trySet(s, v) {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
+	return res
 }
 
 // table holds one byte a state, four to a word, so that a state can be claimed by an

@@ -17,11 +17,12 @@ type adjGraph struct {
 
 func (g *adjGraph) Len() int { return len(g.adj[0]) }
 
-func (g *adjGraph) Expand(dst, src []uint32, cost int) []uint32 {
+func (g *adjGraph) Expand(zero, one, src []uint32) ([]uint32, []uint32) {
 	for _, s := range src {
-		dst = append(dst, g.adj[cost][s]...)
+		zero = append(zero, g.adj[0][s]...)
+		one = append(one, g.adj[1][s]...)
 	}
-	return dst
+	return zero, one
 }
 
 func randomGraph(n, edges int, zeroShare float64, seed uint64) *adjGraph {

@@ -242,17 +242,14 @@ type graph struct{ t *Table }
 
 func (g graph) Len() int { return g.t.Len() }
 
-func (g graph) Expand(dst, src []uint32, cost int) []uint32 {
-	if cost == 0 {
-		return dst
-	}
+func (g graph) Expand(zero, one, src []uint32) ([]uint32, []uint32) {
 	w := 2 * g.t.Lines
 	for _, s := range src {
 		for _, n := range g.t.next[int(s)*w : int(s)*w+w] {
 			if n != None {
-				dst = append(dst, n)
+				one = append(one, n)
 			}
 		}
 	}
-	return dst
+	return zero, one
 }

@@ -1,0 +1,74 @@
+// Package corpus is the shared set of test boards with known optimal solution lengths:
+// Korf's 100 random 15-puzzle instances (Korf 1985, blank-first goal) and small named
+// boards. Every solver and heuristic is tested against it.
+package corpus
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/tilekit/tilekit/board"
+)
+
+//go:embed korf100.txt
+var korf100 string
+
+// Instance is a start state with its known optimal solution length.
+type Instance struct {
+	Name    string
+	Goal    board.Goal
+	Start   board.State
+	Optimal int
+}
+
+// Korf100 returns Korf's 100 instances, whose optimal lengths add up to 5305.
+func Korf100() []Instance {
+	goal := board.BlankFirst(board.Size4x4)
+	var out []Instance
+	for _, line := range strings.Split(korf100, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		nums, err := board.Fields(line)
+		if err != nil || len(nums) != 17 {
+			panic(fmt.Sprintf("corpus: bad line %q", line))
+		}
+		s, err := board.FromInts(board.Size4x4, nums[:16])
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, Instance{Name: fmt.Sprintf("korf%d", len(out)+1), Goal: goal, Start: s, Optimal: nums[16]})
+	}
+	return out
+}
+
+// KorfFile returns the text of the Korf-100 file, for command-line tests.
+func KorfFile() string { return korf100 }
+
+// Small returns named boards with optimal lengths checked by exhaustive search, in both
+// goal conventions and on several board sizes.
+func Small() []Instance {
+	mk := func(name string, size board.Size, goal, start string, opt int) Instance {
+		g, err := board.ParseGoal(size, goal)
+		if err != nil {
+			panic(err)
+		}
+		s, err := g.Parse(start)
+		if err != nil {
+			panic(err)
+		}
+		return Instance{Name: name, Goal: g, Start: s, Optimal: opt}
+	}
+	s4, s3 := board.Size4x4, board.Size{W: 3, H: 3}
+	return []Instance{
+		mk("goal-last", s4, "blank-last", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", 0),
+		mk("goal-first", s4, "blank-first", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", 0),
+		mk("spec-wd-example", s4, "blank-last", "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12", 29),
+		mk("korf16-last", s4, "blank-last", "0 9 12 4 5 3 2 8 10 1 7 6 11 14 13 15", 42), // korf16 turned 180 degrees
+		mk("korf16", s4, "blank-first", "1 3 2 5 10 9 15 6 8 14 13 11 12 4 7 0", 42),
+		mk("korf12", s4, "blank-first", "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15", 45),
+		mk("8-puzzle-hardest", s3, "blank-last", "8 6 7 2 5 4 3 0 1", 31),
+	}
+}

@@ -1,0 +1,121 @@
+package pdb
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"github.com/tilekit/tilekit/bfs"
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/tablefile"
+)
+
+// A Table is a pattern database: Entries[i] is the value of the abstract state of index i.
+type Table struct {
+	*Pattern
+	Entries []uint8
+}
+
+// Options tune a build. The zero value uses all cores and reports nothing.
+type Options = bfs.Options
+
+// Unreachable is the entry of abstract states that no solvable state maps to. They exist
+// only when almost every tile is in the pattern (on a 2x2 board, or a pattern that leaves
+// fewer than two tiles out): then the abstraction keeps the permutation's parity.
+const Unreachable = bfs.Unknown
+
+// Build computes the pattern database of p by a 0-1 breadth-first search from the goal.
+func Build(ctx context.Context, p *Pattern, opt Options) (*Table, error) {
+	entries, err := bfs.Run(ctx, graph{p}, []uint32{p.goalIndex()}, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Table{Pattern: p, Entries: entries}, nil
+}
+
+// Lookup returns the entry for the board state s.
+func (t *Table) Lookup(s board.State) int { return int(t.Entries[t.Index(s)]) }
+
+// File returns the table as a table file.
+func (t *Table) File() (*tablefile.Table, error) {
+	return tablefile.New(tablefile.KindPDB, t.goal, t.tiles, t.blank, t.Entries)
+}
+
+// Load turns a PDB table file into a table. The entries are taken as they are; package
+// verify proves them.
+func Load(f *tablefile.Table) (*Table, error) {
+	if f.Kind != tablefile.KindPDB {
+		return nil, fmt.Errorf("pdb: the file holds a %s table, not pdb", f.Kind)
+	}
+	goal, err := f.GoalOf()
+	if err != nil {
+		return nil, err
+	}
+	p, err := NewPattern(goal, f.Tiles, f.BlankInIndex)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Entries) != p.Len() {
+		return nil, fmt.Errorf("pdb: %d entries for pattern %s, want %d", len(f.Entries), p.Name(), p.Len())
+	}
+	return &Table{Pattern: p, Entries: f.Entries}, nil
+}
+
+// graph presents the abstract state space of a pattern to the bfs engine. Every move is
+// reversible with the same cost, so the search from the goal gives distances to it.
+type graph struct{ p *Pattern }
+
+func (g graph) Len() int { return g.p.Len() }
+
+func (g graph) Expand(zero, one, src []uint32) ([]uint32, []uint32) {
+	p := g.p
+	var cells [board.MaxCells]uint8
+	if !p.blank {
+		// Without the blank, a pattern tile may step into any cell no pattern tile holds.
+		for _, s := range src {
+			p.Unrank(s, cells[:])
+			var occupied uint32
+			for i := 0; i < p.m; i++ {
+				occupied |= 1 << cells[i]
+			}
+			for i := 0; i < p.m; i++ {
+				from := cells[i]
+				for _, q := range p.nbr[from] {
+					if q >= 0 && occupied&(1<<q) == 0 {
+						cells[i] = uint8(q)
+						one = append(one, p.Rank(cells[:]))
+					}
+				}
+				cells[i] = from
+			}
+		}
+		return zero, one
+	}
+	last := p.m - 1
+	for _, s := range src {
+		p.Unrank(s, cells[:])
+		var owner [board.MaxCells]int8 // 1 + index of the pattern tile on each cell
+		var occupied uint32
+		for i := 0; i < last; i++ {
+			owner[cells[i]] = int8(i + 1)
+			occupied |= 1 << cells[i]
+		}
+		b := cells[last]
+		// The blank is ranked last, so moving it alone changes only the last digit:
+		// its cell minus the pattern tiles below it.
+		base := s - (uint32(b) - uint32(bits.OnesCount32(occupied&(1<<b-1))))
+		for _, q := range p.nbr[b] {
+			if q < 0 {
+				continue
+			}
+			if i := owner[q] - 1; i >= 0 { // a pattern tile slides into the blank
+				cells[i], cells[last] = b, uint8(q)
+				one = append(one, p.Rank(cells[:]))
+				cells[i], cells[last] = uint8(q), b
+			} else { // the blank moves through a free cell
+				zero = append(zero, base+uint32(q)-uint32(bits.OnesCount32(occupied&(1<<q-1))))
+			}
+		}
+	}
+	return zero, one
+}

@@ -1,0 +1,312 @@
+package pdb
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/tablefile"
+)
+
+func pattern(t testing.TB, goal board.Goal, tiles []int, blank bool) *Pattern {
+	t.Helper()
+	p, err := NewPattern(goal, tiles, blank)
+	require.NoError(t, err)
+	return p
+}
+
+func build(t testing.TB, p *Pattern, workers int) *Table {
+	t.Helper()
+	tab, err := Build(context.Background(), p, Options{Workers: workers})
+	require.NoError(t, err)
+	return tab
+}
+
+var last4 = board.BlankLast(board.Size4x4)
+
+func TestEntryCounts(t *testing.T) {
+	assert.Equal(t, 43680, pattern(t, last4, IDA15Small, true).Len())
+	assert.Equal(t, 524160, pattern(t, last4, IDA15Large, true).Len())
+	assert.Equal(t, 57657600, pattern(t, last4, []int{1, 2, 3, 4, 5, 6}, true).Len())
+	assert.Equal(t, 3360, pattern(t, last4, []int{1, 2, 3}, false).Len())
+	for _, bad := range [][]int{{0, 1}, {16}, {3, 3}, {}} {
+		_, err := NewPattern(last4, bad, true)
+		assert.Error(t, err, "%v", bad)
+	}
+}
+
+// The worked example of docs/FORMAT.md.
+func TestRankExample(t *testing.T) {
+	p := pattern(t, last4, IDA15Large, true)
+	assert.Equal(t, uint32(347), p.Rank([]uint8{0, 1, 4, 5, 15}))
+	assert.Equal(t, uint32(347), p.goalIndex())
+}
+
+func TestRankRoundTrip(t *testing.T) {
+	for _, p := range []*Pattern{
+		pattern(t, board.BlankFirst(board.Size{W: 3, H: 3}), []int{1, 5, 7}, true),
+		pattern(t, last4, IDA15Small, true),
+		pattern(t, board.BlankLast(board.Size{W: 5, H: 5}), []int{1, 2, 3, 4}, true),
+		pattern(t, board.BlankLast(board.Size{W: 2, H: 2}), []int{3, 1, 2}, true),
+		pattern(t, last4, []int{1, 2, 3, 4, 5, 6}, true),
+	} {
+		cells := make([]uint8, p.Elems())
+		for i := 0; i < p.Len(); i += 1 + i%97 {
+			p.Unrank(uint32(i), cells)
+			used := 0
+			for _, c := range cells {
+				if int(c) >= p.goal.Size().Cells() || used&(1<<c) != 0 {
+					t.Fatalf("%s index %d unranks to %v", p.Name(), i, cells)
+				}
+				used |= 1 << c
+			}
+			if got := p.Rank(cells); got != uint32(i) {
+				t.Fatalf("%s: Rank(Unrank(%d)) = %d", p.Name(), i, got)
+			}
+		}
+	}
+}
+
+// reference computes a pattern database by a plain 0-1 breadth-first search over abstract
+// states kept in a map, sharing nothing with Rank, Unrank, graph or bfs.
+func reference(goal board.Goal, tiles []int, blank bool) map[string]int {
+	size := goal.Size()
+	start := make([]byte, 0, len(tiles)+1)
+	for _, t := range tiles {
+		start = append(start, byte(goal.Home(t)))
+	}
+	if blank {
+		start = append(start, byte(goal.Home(0)))
+	}
+	dist := map[string]int{string(start): 0}
+	// Two lists: states at the current distance (zero-cost moves extend it) and the next.
+	current, next := []string{string(start)}, []string(nil)
+	level := 0
+	for len(current) > 0 || len(next) > 0 {
+		if len(current) == 0 {
+			// A state queued for the next distance may since have been reached more
+			// cheaply; its entry then no longer matches and it is skipped.
+			level++
+			for _, k := range next {
+				if dist[k] == level {
+					current = append(current, k)
+				}
+			}
+			next = nil
+			continue
+		}
+		s := []byte(current[len(current)-1])
+		current = current[:len(current)-1]
+		d := dist[string(s)]
+		occupied := func(c int) int {
+			for i := 0; i < len(tiles); i++ {
+				if int(s[i]) == c {
+					return i
+				}
+			}
+			return -1
+		}
+		visit := func(n []byte, cost int) {
+			if old, ok := dist[string(n)]; !ok || d+cost < old {
+				dist[string(n)] = d + cost
+				if cost == 0 {
+					current = append(current, string(n))
+				} else {
+					next = append(next, string(n))
+				}
+			}
+		}
+		if blank {
+			b := int(s[len(tiles)])
+			for _, dir := range board.Dirs {
+				q := size.Step(b, dir)
+				if q < 0 {
+					continue
+				}
+				n := append([]byte(nil), s...)
+				n[len(tiles)] = byte(q)
+				if i := occupied(q); i >= 0 {
+					n[i] = byte(b)
+					visit(n, 1)
+				} else {
+					visit(n, 0)
+				}
+			}
+			continue
+		}
+		for i := range tiles {
+			for _, dir := range board.Dirs {
+				q := size.Step(int(s[i]), dir)
+				if q >= 0 && occupied(q) < 0 {
+					n := append([]byte(nil), s...)
+					n[i] = byte(q)
+					visit(n, 1)
+				}
+			}
+		}
+	}
+	return dist
+}
+
+func TestAgainstReference(t *testing.T) {
+	for _, tc := range []struct {
+		goal  board.Goal
+		tiles []int
+		blank bool
+	}{
+		{last4, IDA15Small, true},
+		{last4, IDA15Large, true},
+		{last4, []int{1, 2, 3}, false},
+		{board.BlankFirst(board.Size{W: 3, H: 3}), []int{1, 5, 7}, true},
+		{board.BlankLast(board.Size{W: 3, H: 2}), []int{5, 1}, false},
+		{board.BlankFirst(board.Size4x4), []int{15, 14, 11}, true},
+		{board.BlankLast(board.Size{W: 2, H: 2}), []int{3, 1, 2}, true},
+		{board.BlankLast(board.Size{W: 5, H: 2}), []int{1, 2, 6}, true},
+	} {
+		p := pattern(t, tc.goal, tc.tiles, tc.blank)
+		tab := build(t, p, 2)
+		ref := reference(tc.goal, tc.tiles, tc.blank)
+		reachable := 0
+		for _, v := range tab.Entries {
+			if v != Unreachable {
+				reachable++
+			}
+		}
+		require.Equal(t, reachable, len(ref), "%s: the same abstract states reachable", p.Name())
+		if p.goal.Size().Cells()-p.Elems() >= 2 {
+			require.Equal(t, p.Len(), reachable, "%s: with two tiles left out, every state is reachable", p.Name())
+		}
+		cells := make([]uint8, p.Elems())
+		for key, want := range ref {
+			copy(cells, key)
+			require.Equal(t, want, int(tab.Entries[p.Rank(cells)]), "%s at %v", p.Name(), []byte(key))
+		}
+	}
+}
+
+// Zero exactly where the pattern is home and the blank can reach its home for free.
+func TestZeros(t *testing.T) {
+	small := build(t, pattern(t, last4, IDA15Small, true), 0)
+	large := build(t, pattern(t, last4, IDA15Large, true), 0)
+	count := func(tab *Table) (zeros int) {
+		for _, v := range tab.Entries {
+			if v == 0 {
+				zeros++
+			}
+		}
+		return zeros
+	}
+	assert.Equal(t, 1, count(small), "11, 12 and 15 home wall the blank's home in")
+	assert.Equal(t, 12, count(large), "with 1, 2, 5, 6 home the blank may be on any of 12 cells")
+	assert.Equal(t, 0, small.Lookup(last4.Tiles()))
+	assert.Equal(t, 0, large.Lookup(last4.Tiles()))
+}
+
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	p := pattern(t, last4, IDA15Large, true)
+	one := build(t, p, 1)
+	two := build(t, p, 2)
+	four := build(t, p, 4)
+	assert.True(t, bytes.Equal(one.Entries, two.Entries))
+	assert.True(t, bytes.Equal(one.Entries, four.Entries))
+}
+
+func buildIDA15(t testing.TB) *IDA15 {
+	t.Helper()
+	h, err := BuildIDA15(context.Background(), Options{})
+	require.NoError(t, err)
+	return h
+}
+
+func TestIDA15OnKorf100(t *testing.T) {
+	h := buildIDA15(t)
+	for _, in := range corpus.Korf100() {
+		s := board.Rotate180(in.Start) // blank-first to blank-last
+		v := h.Eval(s)
+		assert.LessOrEqual(t, v, in.Optimal, in.Name)
+		assert.Equal(t, in.Optimal%2, v%2, "%s: same parity as the optimum", in.Name)
+		assert.GreaterOrEqual(t, v, last4.Manhattan(s), in.Name)
+	}
+}
+
+func TestIDA15Properties(t *testing.T) {
+	h := buildIDA15(t)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 2000; i++ {
+		s := last4.Random(rng)
+		v := h.Eval(s)
+		require.GreaterOrEqual(t, v, last4.Manhattan(s))
+		require.Equal(t, last4.Manhattan(s)%2, v%2)
+		// Consistent: a move changes h by exactly one (parity flips, and by at most one).
+		for _, d := range board.Dirs {
+			n := s.Clone()
+			if board.Size4x4.Move(n, d) {
+				diff := h.Eval(n) - v
+				require.True(t, diff == 1 || diff == -1, "move %v changes h by %d", d, diff)
+			}
+		}
+	}
+	// A mirrored lookup equals a direct build for the mirrored pattern.
+	direct := build(t, pattern(t, last4, IDA15MirrorCols, true), 0)
+	for i := 0; i < 2000; i++ {
+		s := last4.Random(rng)
+		assert.Equal(t, direct.Lookup(s), h.Parts(s)[2])
+	}
+	_, err := NewIDA15(h.Large, h.Small)
+	assert.Error(t, err)
+}
+
+func TestFileRoundTrip(t *testing.T) {
+	tab := build(t, pattern(t, last4, IDA15Small, true), 0)
+	f, err := tab.File()
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, f.Encode(&buf))
+	back, err := tablefile.Decode(&buf)
+	require.NoError(t, err)
+	loaded, err := Load(back)
+	require.NoError(t, err)
+	assert.Equal(t, tab.Entries, loaded.Entries)
+	assert.Equal(t, tab.Tiles(), loaded.Tiles())
+	assert.Equal(t, "11-12-15+blank", loaded.Name())
+}
+
+func BenchmarkBuild(b *testing.B) {
+	for _, tc := range []struct {
+		name    string
+		tiles   []int
+		workers int
+	}{
+		{"ida15-large/workers=1", IDA15Large, 1},
+		{"ida15-large/workers=2", IDA15Large, 2},
+	} {
+		p := pattern(b, last4, tc.tiles, true)
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				build(b, p, tc.workers)
+			}
+			b.ReportMetric(float64(p.Len())*float64(b.N)/b.Elapsed().Seconds()/float64(tc.workers), "states/s/core")
+		})
+	}
+}
+
+// BenchmarkBuild6 is the scaling benchmark of issue 3: the 6-tile + blank pattern
+// {1,2,3,4,5,6} on the 4x4 board, 57,657,600 entries.
+func BenchmarkBuild6(b *testing.B) {
+	p := pattern(b, last4, []int{1, 2, 3, 4, 5, 6}, true)
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				build(b, p, workers)
+			}
+			b.ReportMetric(float64(p.Len())*float64(b.N)/b.Elapsed().Seconds()/float64(workers), "states/s/core")
+		})
+	}
+}
