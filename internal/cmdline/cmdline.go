@@ -122,18 +122,18 @@ func Main(app *cli.App, args []string) int {
 	var exit *ExitError
 	switch {
 	case errors.As(err, &usage):
-		fmt.Fprintf(os.Stderr, "%s: %v\nRun '%s --help' for usage.\n", app.Name, err, strings.Join(commandPath(args), " "))
+		fmt.Fprintf(app.ErrWriter, "%s: %v\nRun '%s --help' for usage.\n", app.Name, err, strings.Join(commandPath(args), " "))
 		return ExitUsage
 	case errors.As(err, &exit):
 		if exit.Err != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", app.Name, exit.Err)
+			fmt.Fprintf(app.ErrWriter, "%s: %v\n", app.Name, exit.Err)
 		}
 		return exit.Code
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(os.Stderr, "%s: interrupted\n", app.Name)
+		fmt.Fprintf(app.ErrWriter, "%s: interrupted\n", app.Name)
 		return ExitFailure
 	}
-	fmt.Fprintf(os.Stderr, "%s: %v\n", app.Name, err)
+	fmt.Fprintf(app.ErrWriter, "%s: %v\n", app.Name, err)
 	return ExitFailure
 }
 

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/internal/cmdline"
+)
+
+// run runs pdbgen in-process and returns its standard output, standard error and status.
+func run(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	app := newApp()
+	var out, errOut bytes.Buffer
+	app.Writer, app.ErrWriter = &out, &errOut
+	code := cmdline.Main(app, append([]string{"pdbgen"}, args...))
+	return out.String(), errOut.String(), code
+}
+
+func TestWDAndInfo(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "wd.tbl")
+	out, _, code := run(t, "wd", "--goal", "blank-first", "--out", path)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "24964 entries, max 35")
+
+	out, _, code = run(t, "info", "--json", path)
+	require.Equal(t, 0, code)
+	var info map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &info))
+	assert.Equal(t, "wd", info["kind"])
+	assert.Equal(t, 4.0, info["width"])
+	assert.Equal(t, 4.0, info["height"])
+	assert.Equal(t, 24964.0, info["entries"])
+	assert.Equal(t, 0.0, info["goal"].([]any)[0])
+	hist := info["histogram"].([]any)
+	assert.Len(t, hist, 36, "distances 0..35")
+	total := 0.0
+	for _, c := range hist {
+		total += c.(float64)
+	}
+	assert.Equal(t, 24964.0, total)
+	assert.NotContains(t, info, "tiles")
+
+	// The same bytes on every run.
+	again := filepath.Join(dir, "again.tbl")
+	_, _, code = run(t, "wd", "--goal", "blank-first", "--out", again)
+	require.Equal(t, 0, code)
+	a, _ := os.ReadFile(path)
+	b, _ := os.ReadFile(again)
+	assert.Equal(t, a, b)
+}
+
+func TestPDBAndBuild(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "p.tbl")
+	_, _, code := run(t, "pdb", "-q", "--board", "3x3", "--tiles", "1,2,3", "--blank", "--out", path)
+	require.Equal(t, 0, code)
+	out, _, code := run(t, "info", "--json", path)
+	require.Equal(t, 0, code)
+	var info map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &info))
+	assert.Equal(t, "pdb", info["kind"])
+	assert.Equal(t, []any{1.0, 2.0, 3.0}, info["tiles"])
+	assert.Equal(t, true, info["blank_in_index"])
+	assert.Equal(t, 3024.0, info["entries"], "9*8*7*6")
+
+	out, errOut, code := run(t, "build", "--out", dir, "--workers", "2")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, 4, strings.Count(out, "wrote "))
+	for _, name := range []string{"wd-blank-last.tbl", "pdb-1-2-5-6+blank.tbl"} {
+		fresh, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		committed, err := os.ReadFile(filepath.Join("..", "..", "data", name))
+		require.NoError(t, err)
+		assert.Equal(t, committed, fresh, name)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"wd", "--goal", "blank-sideways", "--out", "x"}, "--goal"},
+		{[]string{"wd"}, "--out FILE is required"},
+		{[]string{"pdb", "--tiles", "1,1", "--out", "x"}, "listed twice"},
+		{[]string{"pdb", "--tiles", "1,2", "--board", "9x9", "--out", "x"}, "--board"},
+		{[]string{"info"}, "at least one FILE"},
+		{[]string{"info", "x.tbl", "--json"}, "flag --json comes after an argument"},
+		{[]string{"wd", "--no-such-flag"}, "no-such-flag"},
+	} {
+		_, errOut, code := run(t, tc.args...)
+		assert.Equal(t, cmdline.ExitUsage, code, "%v", tc.args)
+		assert.Contains(t, errOut, tc.msg, "%v", tc.args)
+	}
+}
+
+func TestInfoRejectsDamagedFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.tbl")
+	require.NoError(t, os.WriteFile(path, []byte("tilekit-table 9\n"), 0o644))
+	_, errOut, code := run(t, "info", path)
+	assert.Equal(t, cmdline.ExitFailure, code)
+	assert.Contains(t, errOut, "version 9")
+	assert.Contains(t, errOut, "bad.tbl")
+}

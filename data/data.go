@@ -1,0 +1,140 @@
+// Package data holds the toolkit's default tables, embedded in every binary: both 4x4
+// walking-distance tables and the IDA15 pattern databases (docs/FORMAT.md, "The default
+// tables"). The files in this directory are exactly what `pdbgen build` writes; a test
+// proves they are byte-identical to a fresh build. Loading checks every checksum.
+package data
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/tilekit/tilekit/bfs"
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/tablefile"
+	"github.com/tilekit/tilekit/wd"
+)
+
+//go:embed *.tbl
+var embedded embed.FS
+
+// A Spec names one default table and says how to build it.
+type Spec struct {
+	File  string // file name, such as "wd-blank-last.tbl"
+	Build func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error)
+}
+
+// File names of the default tables.
+const (
+	WDBlankLast  = "wd-blank-last.tbl"
+	WDBlankFirst = "wd-blank-first.tbl"
+	PDBSmall     = "pdb-11-12-15+blank.tbl"
+	PDBLarge     = "pdb-1-2-5-6+blank.tbl"
+)
+
+// Specs lists the default tables in the order `pdbgen build` writes them.
+var Specs = []Spec{
+	{WDBlankLast, buildWD(board.BlankLast(board.Size4x4))},
+	{WDBlankFirst, buildWD(board.BlankFirst(board.Size4x4))},
+	{PDBSmall, buildPDB(pdb.IDA15Small)},
+	{PDBLarge, buildPDB(pdb.IDA15Large)},
+}
+
+func buildWD(goal board.Goal) func(context.Context, bfs.Options) (*tablefile.Table, error) {
+	return func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error) {
+		t, err := wd.BuildRows(ctx, goal, opt.Workers)
+		if err != nil {
+			return nil, err
+		}
+		return t.File(goal)
+	}
+}
+
+func buildPDB(tiles []int) func(context.Context, bfs.Options) (*tablefile.Table, error) {
+	return func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error) {
+		p, err := pdb.NewPattern(board.BlankLast(board.Size4x4), tiles, true)
+		if err != nil {
+			return nil, err
+		}
+		t, err := pdb.Build(ctx, p, opt)
+		if err != nil {
+			return nil, err
+		}
+		return t.File()
+	}
+}
+
+// Tables is the default set, ready for search.
+type Tables struct {
+	WDLast  *wd.Table // rows (and columns) of the blank-last goal
+	WDFirst *wd.Table // rows (and columns) of the blank-first goal
+	IDA15   *pdb.IDA15
+	Source  string // "embedded" or the directory they were read from
+}
+
+// Embedded returns the raw bytes of an embedded default table file.
+func Embedded(name string) ([]byte, error) { return embedded.ReadFile(name) }
+
+var (
+	once   sync.Once
+	loaded *Tables
+	errLoad error
+)
+
+// Default returns the embedded tables, decoded and checked once per process.
+func Default() (*Tables, error) {
+	once.Do(func() {
+		loaded, errLoad = load("embedded", func(name string) ([]byte, error) { return embedded.ReadFile(name) })
+	})
+	return loaded, errLoad
+}
+
+// LoadDir reads the default set from the files in dir (as written by `pdbgen build`).
+// Any file that is missing or fails its checks is an error naming the file.
+func LoadDir(dir string) (*Tables, error) {
+	return load(dir, func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) })
+}
+
+func load(source string, read func(string) ([]byte, error)) (*Tables, error) {
+	files := map[string]*tablefile.Table{}
+	for _, s := range Specs {
+		raw, err := read(s.File)
+		if err != nil {
+			return nil, fmt.Errorf("default table %s: %w", s.File, err)
+		}
+		t, err := tablefile.Decode(bytes.NewReader(raw))
+		if err != nil {
+			return nil, fmt.Errorf("default table %s (%s): %w", s.File, source, err)
+		}
+		files[s.File] = t
+	}
+	tabs := &Tables{Source: source}
+	var err error
+	wantWD := map[string]board.Goal{WDBlankLast: board.BlankLast(board.Size4x4), WDBlankFirst: board.BlankFirst(board.Size4x4)}
+	for name, dst := range map[string]**wd.Table{WDBlankLast: &tabs.WDLast, WDBlankFirst: &tabs.WDFirst} {
+		var goal board.Goal
+		if *dst, goal, err = wd.Load(files[name]); err != nil {
+			return nil, fmt.Errorf("default table %s: %w", name, err)
+		}
+		if !goal.Equal(wantWD[name]) {
+			return nil, fmt.Errorf("default table %s: goal is %s, want %s", name, goal.Name(), wantWD[name].Name())
+		}
+	}
+	small, err := pdb.Load(files[PDBSmall])
+	if err != nil {
+		return nil, fmt.Errorf("default table %s: %w", PDBSmall, err)
+	}
+	large, err := pdb.Load(files[PDBLarge])
+	if err != nil {
+		return nil, fmt.Errorf("default table %s: %w", PDBLarge, err)
+	}
+	if tabs.IDA15, err = pdb.NewIDA15(small, large); err != nil {
+		return nil, err
+	}
+	return tabs, nil
+}

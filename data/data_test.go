@@ -1,0 +1,81 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/bfs"
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/tablefile"
+)
+
+// The committed files are exactly what a fresh build writes, with one worker or two.
+func TestEmbeddedMatchesFreshBuild(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		for _, spec := range Specs {
+			tab, err := spec.Build(context.Background(), bfs.Options{Workers: workers})
+			require.NoError(t, err)
+			var fresh bytes.Buffer
+			require.NoError(t, tab.Encode(&fresh))
+			committed, err := Embedded(spec.File)
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(committed, fresh.Bytes()),
+				"%s differs from a fresh build with %d workers: run `go run ./cmd/pdbgen build`", spec.File, workers)
+		}
+	}
+}
+
+func TestDefault(t *testing.T) {
+	tabs, err := Default()
+	require.NoError(t, err)
+	assert.Equal(t, "embedded", tabs.Source)
+	assert.Equal(t, 24964, tabs.WDLast.Len())
+	assert.Equal(t, 3, tabs.WDLast.BlankHome)
+	assert.Equal(t, 0, tabs.WDFirst.BlankHome)
+	assert.Equal(t, 43680, tabs.IDA15.Small.Len())
+	assert.Equal(t, 524160, tabs.IDA15.Large.Len())
+	assert.Equal(t, 0, tabs.IDA15.Eval(board.BlankLast(board.Size4x4).Tiles()))
+}
+
+func TestLoadDirNamesTheBadFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, spec := range Specs {
+		raw, err := Embedded(spec.File)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, spec.File), raw, 0o644))
+	}
+	tabs, err := LoadDir(dir)
+	require.NoError(t, err)
+	assert.Equal(t, dir, tabs.Source)
+
+	// Flip one byte of the large PDB's payload.
+	path := filepath.Join(dir, PDBLarge)
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	raw[len(raw)-100] ^= 1
+	require.NoError(t, os.WriteFile(path, raw, 0o644))
+	_, err = LoadDir(dir)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), PDBLarge)
+	assert.True(t, isIntegrity(err), "%v", err)
+
+	require.NoError(t, os.Remove(path))
+	_, err = LoadDir(dir)
+	assert.ErrorContains(t, err, PDBLarge)
+}
+
+func isIntegrity(err error) bool {
+	for _, e := range []error{tablefile.ErrChecksum, tablefile.ErrPayload} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
