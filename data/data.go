@@ -81,8 +81,8 @@ type Tables struct {
 func Embedded(name string) ([]byte, error) { return embedded.ReadFile(name) }
 
 var (
-	once   sync.Once
-	loaded *Tables
+	once    sync.Once
+	loaded  *Tables
 	errLoad error
 )
 

@@ -2,8 +2,8 @@ package data
 
 import (
 	"bytes"
-	"errors"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"

@@ -29,9 +29,9 @@ type Pattern struct {
 	goal  board.Goal
 	tiles []int
 	blank bool
-	n     int    // cells
-	m     int    // elements ranked: tiles, plus the blank
-	size  uint32 // entries: n!/(n-m)!
+	n     int                     // cells
+	m     int                     // elements ranked: tiles, plus the blank
+	size  uint32                  // entries: n!/(n-m)!
 	recip [board.MaxCells]uint64  // recip[i] = ceil(2^64 / (n-i)): division by multiplication
 	nbr   [board.MaxCells][4]int8 // neighbour cell in each direction, -1 off the board
 }
