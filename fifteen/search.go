@@ -1,0 +1,309 @@
+package fifteen
+
+import (
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+
+	"github.com/tilekit/tilekit/board"
+)
+
+// move is a blank move: its direction and the cell the blank goes to.
+type move struct{ dir, cell uint8 }
+
+// moves[c] lists the blank's moves from cell c, in the order U, D, L, R; nmoves[c] counts them.
+var (
+	moves  [16][4]move
+	nmoves [16]uint8
+)
+
+func init() {
+	for c := 0; c < 16; c++ {
+		for _, d := range board.Dirs {
+			if q := board.Size4x4.Step(c, d); q >= 0 {
+				moves[c][nmoves[c]] = move{uint8(d), uint8(q)}
+				nmoves[c]++
+			}
+		}
+	}
+}
+
+// noMove stands for "no previous move" at the root: noMove^1 matches no direction.
+const noMove = 6
+
+// debugCheck makes every node compare its incrementally updated heuristic with one computed
+// from scratch. Tests turn it on; it costs a predictable branch per node otherwise.
+var debugCheck = false
+
+// pollEvery is how many expansions pass between checks for cancellation (a power of 2).
+const pollEvery = 1 << 16
+
+// search is the state of one IDA* search, in the solver's frame.
+type search struct {
+	t    *tables
+	kind Heuristic
+
+	board [16]uint8 // tile on each cell; the blank's cell is not kept up to date
+	pos   [16]uint8 // cell of each tile, pos[0] the blank's
+
+	md               int
+	rowCode, colCode [4]uint16
+	lc               int
+	wdRow, wdCol     uint16
+	part             [4]uint8
+	pdbSum           int
+
+	bound    int
+	path     [256]uint8
+	depth    int
+	nodes    uint64
+	expanded uint64
+	maxNodes uint64
+	stop     *atomic.Bool
+	aborted  bool
+}
+
+func (s *Solver) newSearch(start board.State) *search {
+	st := &search{t: s.t, kind: s.opt.Heuristic}
+	for p, tile := range start {
+		c := s.frame.cell[p]
+		l := s.frame.label[tile]
+		st.board[c] = l
+		st.pos[l] = c
+	}
+	st.init()
+	return st
+}
+
+// init computes every heuristic component from scratch.
+func (st *search) init() {
+	t := st.t
+	st.md, st.lc = 0, 0
+	st.rowCode, st.colCode = [4]uint16{}, [4]uint16{}
+	for tile := 1; tile < 16; tile++ {
+		c := st.pos[tile]
+		st.md += int(t.md[tile][c])
+		st.rowCode[c/4] += t.rowContrib[tile][c]
+		st.colCode[c%4] += t.colContrib[tile][c]
+	}
+	for i := 0; i < 4; i++ {
+		st.lc += int(t.lcLine[st.rowCode[i]]) + int(t.lcLine[st.colCode[i]])
+	}
+	if t.wdRowNext != nil {
+		st.wdRow, st.wdCol = st.wdIDs()
+	}
+	if t.pdb != nil {
+		st.pdbSum = 0
+		for k := 0; k < 4; k++ {
+			st.part[k] = st.lookup(k)
+			st.pdbSum += int(st.part[k])
+		}
+	}
+}
+
+// wdIDs finds the walking-distance pattern ids of the current board (once per start; moves
+// then follow the transition tables).
+func (st *search) wdIDs() (uint16, uint16) {
+	var rows, cols [4][4]uint8
+	for tile := 1; tile < 16; tile++ {
+		c := st.pos[tile]
+		rows[c/4][st.t.goalRow[tile]]++
+		cols[c%4][st.t.goalCol[tile]]++
+	}
+	return st.t.wdRowID(rows, int(st.pos[0]/4)), st.t.wdColID(cols, int(st.pos[0]%4))
+}
+
+// lookup returns the IDA15 entry of lookup k for the current positions.
+func (st *search) lookup(k int) uint8 {
+	t := st.t
+	cellMap := &t.patCell[k]
+	tiles := &t.patTiles[k]
+	n := int(t.patLen[k])
+	var used, idx uint32
+	for i := 0; i < n; i++ {
+		c := uint32(cellMap[st.pos[tiles[i]]])
+		idx = idx*uint32(16-i) + c - uint32(bits.OnesCount32(used&(1<<c-1)))
+		used |= 1 << c
+	}
+	return t.patTab[k][idx]
+}
+
+// h returns the current heuristic value.
+func (st *search) h() int {
+	switch st.kind {
+	case MD:
+		return st.md
+	case LC:
+		return st.md + st.lc
+	case WD:
+		return st.wd()
+	case PDB:
+		return st.pdbSum
+	}
+	return max(st.pdbSum, st.wd())
+}
+
+func (st *search) wd() int { return int(st.t.wdRowDist[st.wdRow]) + int(st.t.wdColDist[st.wdCol]) }
+
+// poll checks for cancellation and the node limit; it is called every pollEvery expansions.
+func (st *search) poll() bool {
+	if st.stop.Load() || (st.maxNodes > 0 && st.nodes >= st.maxNodes) {
+		st.aborted = true
+	}
+	return st.aborted
+}
+
+// root runs one pass with the current bound and reports whether it found the goal.
+func (st *search) root() bool {
+	if st.h() == 0 {
+		st.depth = 0
+		return true
+	}
+	if st.kind == MD {
+		return st.dfsMD(0, st.md, st.pos[0], noMove)
+	}
+	return st.dfs(0, st.pos[0], noMove)
+}
+
+// dfsMD is the pass for the Manhattan distance alone, kept apart because it is the
+// baseline whose speed (nodes per second) the benchmarks report.
+func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
+	st.expanded++
+	if st.expanded&(pollEvery-1) == 0 && st.poll() {
+		return true
+	}
+	for i := uint8(0); i < nmoves[blank]; i++ {
+		mv := moves[blank][i]
+		if mv.dir == prev^1 {
+			continue
+		}
+		q := mv.cell
+		tile := st.board[q]
+		nh := h + int(st.t.md[tile][blank]) - int(st.t.md[tile][q])
+		st.nodes++
+		if g+1+nh > st.bound {
+			continue
+		}
+		st.path[g] = mv.dir
+		if nh == 0 {
+			st.depth = g + 1
+			return true
+		}
+		st.board[blank] = tile
+		if st.dfsMD(g+1, nh, q, mv.dir) {
+			return true
+		}
+		st.board[q] = tile
+	}
+	return false
+}
+
+// dfs is the pass for every other heuristic: each move updates only the components the
+// heuristic uses, and restores them on the way back.
+func (st *search) dfs(g int, blank, prev uint8) bool {
+	st.expanded++
+	if st.expanded&(pollEvery-1) == 0 && st.poll() {
+		return true
+	}
+	t := st.t
+	for i := uint8(0); i < nmoves[blank]; i++ {
+		mv := moves[blank][i]
+		if mv.dir == prev^1 {
+			continue
+		}
+		q := mv.cell
+		tile := st.board[q]
+		st.nodes++
+		vertical := mv.dir < 2
+
+		// Save what the move changes, then update it.
+		oldMD, oldLC := st.md, st.lc
+		var oldCodes [3]uint16
+		oldRow, oldCol := st.wdRow, st.wdCol
+		var oldPart uint8
+		var k int
+		switch st.kind {
+		case LC:
+			st.md += int(t.md[tile][blank]) - int(t.md[tile][q])
+			if vertical {
+				rq, rb, c := q/4, blank/4, q%4
+				oldCodes = [3]uint16{st.rowCode[rq], st.rowCode[rb], st.colCode[c]}
+				st.rowCode[rq] -= t.rowContrib[tile][q]
+				st.rowCode[rb] += t.rowContrib[tile][blank]
+				st.colCode[c] += t.colContrib[tile][blank] - t.colContrib[tile][q]
+				st.lc += int(t.lcLine[st.rowCode[rq]]) + int(t.lcLine[st.rowCode[rb]]) -
+					int(t.lcLine[oldCodes[0]]) - int(t.lcLine[oldCodes[1]])
+			} else {
+				cq, cb, r := q%4, blank%4, q/4
+				oldCodes = [3]uint16{st.colCode[cq], st.colCode[cb], st.rowCode[r]}
+				st.colCode[cq] -= t.colContrib[tile][q]
+				st.colCode[cb] += t.colContrib[tile][blank]
+				st.rowCode[r] += t.rowContrib[tile][blank] - t.rowContrib[tile][q]
+				st.lc += int(t.lcLine[st.colCode[cq]]) + int(t.lcLine[st.colCode[cb]]) -
+					int(t.lcLine[oldCodes[0]]) - int(t.lcLine[oldCodes[1]])
+			}
+		case WD, Max:
+			if vertical {
+				st.wdRow = t.wdRowNext[(int(st.wdRow)*2+int(mv.dir))*4+int(t.goalRow[tile])]
+			} else {
+				st.wdCol = t.wdColNext[(int(st.wdCol)*2+int(mv.dir-2))*4+int(t.goalCol[tile])]
+			}
+		}
+		if st.kind == PDB || st.kind == Max {
+			st.pos[tile], st.pos[0] = blank, q
+			k = int(t.patOf[tile])
+			oldPart = st.part[k]
+			st.part[k] = st.lookup(k)
+			st.pdbSum += int(st.part[k]) - int(oldPart)
+		}
+
+		nh := st.h()
+		if debugCheck {
+			st.check(nh, tile, blank, q)
+		}
+		if g+1+nh <= st.bound {
+			st.path[g] = mv.dir
+			if nh == 0 {
+				st.depth = g + 1
+				return true
+			}
+			st.board[blank] = tile
+			st.pos[tile], st.pos[0] = blank, q
+			if st.dfs(g+1, q, mv.dir) {
+				return true
+			}
+			st.board[q] = tile
+		}
+
+		// Undo.
+		st.pos[tile], st.pos[0] = q, blank
+		switch st.kind {
+		case LC:
+			st.md, st.lc = oldMD, oldLC
+			if vertical {
+				st.rowCode[q/4], st.rowCode[blank/4], st.colCode[q%4] = oldCodes[0], oldCodes[1], oldCodes[2]
+			} else {
+				st.colCode[q%4], st.colCode[blank%4], st.rowCode[q/4] = oldCodes[0], oldCodes[1], oldCodes[2]
+			}
+		case WD, Max:
+			st.wdRow, st.wdCol = oldRow, oldCol
+		}
+		if st.kind == PDB || st.kind == Max {
+			st.pdbSum += int(oldPart) - int(st.part[k])
+			st.part[k] = oldPart
+		}
+	}
+	return false
+}
+
+// check compares an incrementally updated heuristic value with one computed from scratch
+// after the tile on q moved to blank.
+func (st *search) check(nh int, tile, blank, q uint8) {
+	fresh := *st
+	fresh.board[blank], fresh.board[q] = tile, 0
+	fresh.pos[tile], fresh.pos[0] = blank, q
+	fresh.init()
+	if fresh.h() != nh {
+		panic(fmt.Sprintf("fifteen: incremental %v heuristic %d, from scratch %d, board %v", st.kind, nh, fresh.h(), fresh.board))
+	}
+}
