@@ -1,0 +1,202 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/internal/corpus"
+)
+
+func benchCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "bench",
+		Usage:     "solve Korf's 100 with each heuristic and report nodes, time and optimality",
+		UsageText: "solve15 bench [--heuristic LIST] [--workers N] [-f FILE --goal GOAL] [--markdown FILE] [--json]",
+		Description: `Solves every instance of Korf's 100 (built in; or -f FILE with --goal) with each
+listed heuristic, and prints one line per instance and a total per heuristic: nodes
+generated, seconds, nodes per second, and whether every length equals the known
+optimum. --markdown writes the totals as a table for docs/RESULTS.md.
+
+With --workers 1 (the default) instances run one after another on one core, so the
+per-instance times are comparable; with --workers N they run N at a time and the
+total is wall time.
+
+Examples:
+  solve15 bench --heuristic max,pdb
+  solve15 bench --heuristic max --workers 2
+  solve15 bench --heuristic md,lc,wd,pdb,max --markdown /tmp/korf.md`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "max,pdb", Usage: "comma-separated heuristics, or all"},
+			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: 1, Usage: "instances solved in parallel"},
+			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "instances to use instead of Korf's 100 (`FILE`, with known optima)"},
+			&cli.StringFlag{Name: "goal", Aliases: []string{"g"}, Value: "blank-first", Usage: "goal of the instances"},
+			&cli.IntFlag{Name: "limit", Usage: "use only the first N instances (0: all)"},
+			&cli.StringFlag{Name: "markdown", Usage: "write the totals as a markdown table to `FILE`"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per instance and per total"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the totals"},
+		},
+		Action: benchAction,
+	}
+}
+
+type benchTotal struct {
+	Heuristic      string  `json:"heuristic"`
+	Workers        int     `json:"workers"`
+	Instances      int     `json:"instances"`
+	AllOptimal     bool    `json:"all_optimal"`
+	LengthSum      int     `json:"length_sum"`
+	Nodes          uint64  `json:"nodes"`
+	Expanded       uint64  `json:"expanded"`
+	Seconds        float64 `json:"seconds"` // wall time of the whole run
+	SearchSeconds  float64 `json:"search_seconds"`
+	NodesPerSecond float64 `json:"nodes_per_second"` // per worker: nodes / search seconds
+	MaxSeconds     float64 `json:"max_seconds"`
+	MaxInstance    string  `json:"max_instance"`
+}
+
+func benchAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return cmdline.Usagef("bench takes no arguments, got %q", c.Args().First())
+	}
+	goal, err := goalFlag(c)
+	if err != nil {
+		return err
+	}
+	list := c.String("heuristic")
+	if list == "all" {
+		list = "md,lc,wd,pdb,max"
+	}
+	var hs []fifteen.Heuristic
+	for _, name := range strings.Split(list, ",") {
+		h, err := fifteen.ParseHeuristic(name)
+		if err != nil {
+			return cmdline.Usagef("--heuristic: %v", err)
+		}
+		hs = append(hs, h)
+	}
+	var src io.Reader = strings.NewReader(corpus.KorfFile())
+	if f := c.String("file"); f != "" {
+		file, err := os.Open(f)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		src = file
+	}
+	var instances []*instance.Instance
+	rd := instance.NewReader(src, board.Size4x4)
+	for {
+		in, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := goal.Check(in.State); err != nil {
+			return fmt.Errorf("line %d: %w", in.Line, err)
+		}
+		if in.ID == "" {
+			in.ID = fmt.Sprint(len(instances) + 1)
+		}
+		instances = append(instances, in)
+	}
+	if n := c.Int("limit"); n > 0 && n < len(instances) {
+		instances = instances[:n]
+	}
+	starts := make([]board.State, len(instances))
+	for i, in := range instances {
+		starts[i] = in.State
+	}
+	workers := c.Int("workers")
+	if workers < 1 {
+		return cmdline.Usagef("--workers must be at least 1")
+	}
+	w := c.App.Writer
+	if !c.Bool("json") {
+		fmt.Fprintf(w, "# %d instances, goal %s, %d worker(s), %s, GOMAXPROCS %d\n", len(instances), goal.Name(), workers, runtime.Version(), runtime.GOMAXPROCS(0))
+	}
+	var totals []benchTotal
+	for _, h := range hs {
+		solver, err := fifteen.New(goal, fifteen.Options{Heuristic: h})
+		if err != nil {
+			return err
+		}
+		tot := benchTotal{Heuristic: h.String(), Workers: workers, Instances: len(instances), AllOptimal: true}
+		begin := time.Now()
+		var failure error
+		solver.SolveAll(c.Context, starts, workers, 0, func(i int, res *fifteen.Result, err error) {
+			in := instances[i]
+			if err != nil {
+				failure = fmt.Errorf("%s with %v: %w", in.Name(), h, err)
+				return
+			}
+			ok := in.Optimal < 0 || len(res.Moves) == in.Optimal
+			tot.AllOptimal = tot.AllOptimal && ok
+			tot.LengthSum += len(res.Moves)
+			tot.Nodes += res.Nodes
+			tot.Expanded += res.Expanded
+			tot.SearchSeconds += res.Elapsed.Seconds()
+			if s := res.Elapsed.Seconds(); s > tot.MaxSeconds {
+				tot.MaxSeconds, tot.MaxInstance = s, in.Name()
+			}
+			rate := float64(res.Nodes) / res.Elapsed.Seconds()
+			switch {
+			case c.Bool("json"):
+				json.NewEncoder(w).Encode(map[string]any{"heuristic": h.String(), "id": in.ID, "optimal_known": in.Optimal,
+					"length": len(res.Moves), "ok": ok, "nodes": res.Nodes, "expanded": res.Expanded,
+					"seconds": res.Elapsed.Seconds(), "nodes_per_second": rate})
+			case !c.Bool("quiet"):
+				mark := "ok"
+				if !ok {
+					mark = fmt.Sprintf("WRONG (known %d)", in.Optimal)
+				}
+				fmt.Fprintf(w, "%-4s %4s  len %2d %-3s  nodes %14s  %8.3fs  %6.1f M nodes/s\n",
+					h, in.ID, len(res.Moves), mark, thousands(res.Nodes), res.Elapsed.Seconds(), rate/1e6)
+			}
+		})
+		if failure != nil {
+			return failure
+		}
+		tot.Seconds = time.Since(begin).Seconds()
+		if tot.SearchSeconds > 0 {
+			tot.NodesPerSecond = float64(tot.Nodes) / tot.SearchSeconds
+		}
+		totals = append(totals, tot)
+		if c.Bool("json") {
+			json.NewEncoder(w).Encode(tot)
+		} else {
+			fmt.Fprintf(w, "total %-4s: %d instances, lengths sum %d, all optimal: %v; %s nodes, %.2fs wall, %.1f M nodes/s per worker; slowest %s %.2fs\n",
+				h, tot.Instances, tot.LengthSum, tot.AllOptimal, thousands(tot.Nodes), tot.Seconds, tot.NodesPerSecond/1e6, tot.MaxInstance, tot.MaxSeconds)
+		}
+	}
+	if path := c.String("markdown"); path != "" {
+		var b strings.Builder
+		fmt.Fprintf(&b, "| heuristic | workers | instances | all optimal | length sum | nodes generated | wall s | M nodes/s per worker | slowest |\n")
+		fmt.Fprintf(&b, "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |\n")
+		for _, t := range totals {
+			fmt.Fprintf(&b, "| %s | %d | %d | %v | %d | %s | %.2f | %.1f | %s (%.2f s) |\n",
+				t.Heuristic, t.Workers, t.Instances, t.AllOptimal, t.LengthSum, thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			return err
+		}
+	}
+	for _, t := range totals {
+		if !t.AllOptimal {
+			return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%s: some lengths differ from the known optima", t.Heuristic)}
+		}
+	}
+	return nil
+}

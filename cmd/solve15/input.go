@@ -1,0 +1,129 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/cmdline"
+)
+
+// readInstances gathers the instances of the command line: the arguments or --file.
+// Lines that cannot be read come back as errors, in order, beside the good instances.
+func readInstances(c *cli.Context, goal board.Goal) ([]*instance.Instance, []error, error) {
+	file := c.String("file")
+	args := c.Args().Slice()
+	if file != "" && len(args) > 0 {
+		return nil, nil, cmdline.Usagef("give states as arguments or with --file, not both")
+	}
+	var r io.Reader
+	switch {
+	case file == "-":
+		r = c.App.Reader
+		if r == nil {
+			r = os.Stdin
+		}
+	case file != "":
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer f.Close()
+		r = f
+	case len(args) == 0:
+		return nil, nil, cmdline.Usagef("no states: give STATE arguments or --file FILE")
+	default:
+		r = strings.NewReader(argumentLines(args, goal.Size().Cells()))
+	}
+	var good []*instance.Instance
+	var bad []error
+	rd := instance.NewReader(r, goal.Size())
+	for {
+		in, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		var le *instance.LineError
+		if errors.As(err, &le) {
+			bad = append(bad, describeLine(file, args, le))
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := goal.Check(in.State); err != nil {
+			bad = append(bad, describeLine(file, args, &instance.LineError{Line: in.Line, Err: err}))
+			continue
+		}
+		good = append(good, in)
+	}
+	return good, bad, nil
+}
+
+// argumentLines turns arguments into instance lines: each argument is one state, except
+// that single numbers (and row separators) are grouped into states of n numbers.
+func argumentLines(args []string, n int) string {
+	var lines []string
+	var group []string
+	count := 0
+	for _, a := range args {
+		if nums, err := board.Fields(a); err == nil && len(nums) <= 1 {
+			group = append(group, a)
+			count += len(nums)
+			if count == n {
+				lines = append(lines, strings.Join(group, " "))
+				group, count = nil, 0
+			}
+			continue
+		}
+		if len(group) > 0 {
+			lines = append(lines, strings.Join(group, " "))
+			group, count = nil, 0
+		}
+		lines = append(lines, a)
+	}
+	if len(group) > 0 {
+		lines = append(lines, strings.Join(group, " "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func describeLine(file string, args []string, le *instance.LineError) error {
+	if file == "" {
+		return fmt.Errorf("state %d: %w", le.Line, le.Err)
+	}
+	name := file
+	if file == "-" {
+		name = "stdin"
+	}
+	return fmt.Errorf("%s:%d: %w", name, le.Line, le.Err)
+}
+
+// goalFlag reads --goal for the 4x4 board.
+func goalFlag(c *cli.Context) (board.Goal, error) {
+	g, err := board.ParseGoal(board.Size4x4, c.String("goal"))
+	if err != nil {
+		return board.Goal{}, cmdline.Usagef("--goal: %v", err)
+	}
+	return g, nil
+}
+
+// tablesFlag returns the tables of --tables, or nil for the embedded ones.
+func tablesFlag(c *cli.Context) (*data.Tables, error) {
+	dir := c.String("tables")
+	if dir == "" {
+		return nil, nil
+	}
+	t, err := data.LoadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--tables: %w", err)
+	}
+	return t, nil
+}

@@ -1,0 +1,76 @@
+// Command solve15 solves 15-puzzles optimally with IDA* on the toolkit's tables, which
+// are built into the binary.
+//
+//	solve15 "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3" --goal blank-first
+//	solve15 -f ../shared/data/korf100.txt --goal blank-first --workers 2
+//	solve15 eval "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12"
+package main
+
+import (
+	"os"
+	"runtime"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/internal/cmdline"
+)
+
+func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
+
+// Exit statuses beyond the shared ones.
+const (
+	exitBadInput = 3 // some input lines were invalid
+	exitUnsolved = 4 // some instances were not solved within the limits
+)
+
+func newApp() *cli.App {
+	app := cmdline.NewApp("solve15", "solve 15-puzzles optimally")
+	app.UsageText = `solve15 [flags] STATE...
+   solve15 [flags] -f FILE          (FILE may be - for standard input)
+   solve15 eval [flags] STATE... | -f FILE
+   solve15 bench [flags]`
+	app.Description = `Finds a shortest solution of each 15-puzzle with IDA* and prints it as blank
+directions (U, D, L, R: where the blank goes) and as the tiles that slide. Every
+solution is replayed on its start before it is printed.
+
+A STATE is 16 numbers, 0 for the blank, row by row, separated by spaces or commas
+(with - or / allowed between rows). Quote each state, or give the 16 numbers of
+one state as separate arguments. In a file, each line is a state, optionally with
+an id before it and the known optimal length after it (then checked); # starts a
+comment. Korf's 100 (../shared/data/korf100.txt) reads as it is.
+
+The tables (walking distance and the IDA15 pattern databases) are embedded; --tables
+DIR reads them from files written by 'pdbgen build' instead.
+
+Exit status: 0 all solved; 1 failure (a known optimum contradicted, a table that
+fails its checks); 2 bad usage; 3 some input lines invalid (the others are still
+solved); 4 some instances not solved within --timeout or --max-nodes, or interrupted.
+
+Examples:
+  solve15 "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12"
+  solve15 --goal blank-first 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
+  solve15 --goal blank-first --workers 2 -f ../shared/data/korf100.txt
+  solve15 --json --heuristic pdb -f states.txt | jq .length
+  echo "2 1 3 4 5 6 7 8 9 10 11 12 13 14 0 15" | solve15 --timeout 10s -f -`
+	app.Flags = append(solveFlags(),
+		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"},
+		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "max", Usage: "md, lc, wd, pdb or max"},
+		&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "instances solved in parallel"},
+		&cli.DurationFlag{Name: "timeout", Usage: "give up on an instance after this long (e.g. 30s; 0: never)"},
+		&cli.Uint64Flag{Name: "max-nodes", Usage: "give up on an instance after generating this many nodes (0: no limit)"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary line (human output)"},
+	)
+	app.Action = solveAction
+	app.Commands = []*cli.Command{evalCommand(), benchCommand()}
+	cmdline.Prepare(app)
+	return app
+}
+
+// solveFlags are the flags shared by solving and evaluating.
+func solveFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "goal", Aliases: []string{"g"}, Value: "blank-last", Usage: `blank-last, blank-first, or an arrangement such as "0 1 2 ... 15"`},
+		&cli.StringFlag{Name: "tables", Usage: "read the tables from `DIR` (files of 'pdbgen build') instead of the embedded ones"},
+		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per instance and line"},
+	}
+}
