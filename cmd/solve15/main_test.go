@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/internal/cmdline"
+)
+
+// run runs solve15 in-process with the given standard input.
+func run(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	app := newApp()
+	var out, errOut bytes.Buffer
+	app.Writer, app.ErrWriter, app.Reader = &out, &errOut, strings.NewReader(stdin)
+	code := cmdline.Main(app, append([]string{"solve15"}, args...))
+	return out.String(), errOut.String(), code
+}
+
+const worked = "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12" // SPEC section 3: 29 moves
+
+func TestSolveOne(t *testing.T) {
+	out, _, code := run(t, "", worked)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "29 moves (optimal)")
+	assert.Contains(t, out, "blank: ")
+	assert.Contains(t, out, "tiles: ")
+	assert.NotContains(t, out, "summary", "no summary for one instance")
+}
+
+func TestSolveJSON(t *testing.T) {
+	out, _, code := run(t, "", "--json", "--heuristic", "pdb", worked)
+	require.Equal(t, 0, code)
+	var rec map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &rec))
+	for _, key := range []string{"start", "length", "moves", "tiles", "nodes", "expanded", "seconds", "optimal"} {
+		assert.Contains(t, rec, key)
+	}
+	assert.Equal(t, 29.0, rec["length"])
+	assert.Equal(t, true, rec["optimal"])
+	assert.Len(t, rec["moves"], 29)
+	assert.Len(t, rec["tiles"], 29)
+	assert.Equal(t, "pdb", rec["heuristic"])
+}
+
+func TestSixteenArguments(t *testing.T) {
+	args := append([]string{"--goal", "blank-first", "--json"}, strings.Fields("14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15")...)
+	out, _, code := run(t, "", args...)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, `"length":45`)
+}
+
+func TestBatchFromStdin(t *testing.T) {
+	input := `# three of Korf's instances, one with a wrong optimum, and bad lines
+14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15 45
+k16: 1 3 2 5 10 9 15 6 8 14 13 11 12 4 7 0 42
+1 2 3
+1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0
+`
+	out, errOut, code := run(t, input, "--goal", "blank-first", "--workers", "2", "-f", "-")
+	assert.Equal(t, exitBadInput, code)
+	assert.Contains(t, errOut, "stdin:4: ")
+	assert.Contains(t, errOut, "wrong number of tiles")
+	assert.Contains(t, errOut, "stdin:5: ")
+	assert.Contains(t, errOut, "not solvable")
+	assert.Contains(t, out, "#2: 45 moves (optimal)")
+	assert.Contains(t, out, "k16: 42 moves (optimal)")
+	assert.Contains(t, out, "summary: 2 solved optimally, 0 not solved, 0 mismatched, 2 invalid")
+	assert.Less(t, strings.Index(out, "#2:"), strings.Index(out, "k16:"), "input order")
+}
+
+func TestKnownOptimumContradicted(t *testing.T) {
+	_, errOut, code := run(t, "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15 47\n", "--goal", "blank-first", "-f", "-")
+	assert.Equal(t, cmdline.ExitFailure, code)
+	assert.Contains(t, errOut, "contradict")
+}
+
+func TestLimits(t *testing.T) {
+	hard := "korf88: 15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4 65" // needs far more than a thousand nodes
+	out, _, code := run(t, hard, "--goal", "blank-first", "--max-nodes", "1000", "--json", "-f", "-")
+	assert.Equal(t, exitUnsolved, code)
+	var rec map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &rec))
+	assert.Equal(t, false, rec["solved"])
+	assert.Equal(t, false, rec["optimal"])
+	assert.GreaterOrEqual(t, rec["lower_bound"], rec["h0"])
+
+	_, _, code = run(t, hard, "--goal", "blank-first", "--timeout", "1ms", "-f", "-")
+	assert.Equal(t, exitUnsolved, code)
+}
+
+func TestUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--heuristic", "euclid", worked}, "unknown heuristic"},
+		{[]string{"--goal", "1 2 3 4 / 5 0 6 7 / 8 9 10 11 / 12 13 14 15", "--heuristic", "pdb", worked}, "blank in a corner"},
+		{[]string{worked, "--json"}, "comes after an argument"},
+		{[]string{}, "no states"},
+		{[]string{"--workers", "0", worked}, "--workers"},
+		{[]string{"-f", "x", worked}, "not both"},
+	} {
+		_, errOut, code := run(t, "", tc.args...)
+		assert.Equal(t, cmdline.ExitUsage, code, "%v", tc.args)
+		assert.Contains(t, errOut, tc.msg, "%v", tc.args)
+	}
+}
+
+func TestTablesDir(t *testing.T) {
+	dir := t.TempDir()
+	for _, spec := range data.Specs {
+		raw, err := data.Embedded(spec.File)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, spec.File), raw, 0o644))
+	}
+	out, _, code := run(t, "", "--tables", dir, worked)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "29 moves")
+
+	path := filepath.Join(dir, data.PDBSmall)
+	raw, _ := os.ReadFile(path)
+	raw[len(raw)-10] ^= 4
+	require.NoError(t, os.WriteFile(path, raw, 0o644))
+	_, errOut, code := run(t, "", "--tables", dir, worked)
+	assert.Equal(t, cmdline.ExitFailure, code)
+	assert.Contains(t, errOut, data.PDBSmall)
+}
+
+func TestEval(t *testing.T) {
+	out, _, code := run(t, "", "eval", "--json", worked)
+	require.Equal(t, 0, code)
+	var v map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	assert.Equal(t, 9.0, v["md"])
+	assert.Equal(t, 13.0, v["lc"])
+	assert.Equal(t, 11.0, v["wd"])
+	assert.Equal(t, 5.0, v["wd_rows"])
+	assert.Equal(t, 6.0, v["wd_cols"])
+	assert.Contains(t, v, "pdb")
+	assert.Equal(t, v["max"], max(v["pdb"].(float64), v["wd"].(float64)))
+
+	out, _, code = run(t, "", "eval", worked)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "md 9  lc 13  wd 11 (rows 5, cols 6)")
+}
+
+func TestBenchSmall(t *testing.T) {
+	out, _, code := run(t, "", "bench", "--heuristic", "max", "--limit", "3", "--quiet")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "total max : 3 instances, lengths sum 171, all optimal: true")
+}
