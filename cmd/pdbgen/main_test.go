@@ -112,3 +112,38 @@ func TestInfoRejectsDamagedFile(t *testing.T) {
 	assert.Contains(t, errOut, "version 9")
 	assert.Contains(t, errOut, "bad.tbl")
 }
+
+func TestVerify(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "small.tbl")
+	_, _, code := run(t, "pdb", "-q", "--tiles", "11,12,15", "--blank", "--out", good)
+	require.Equal(t, 0, code)
+	out, _, code := run(t, "verify", good)
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "small.tbl: OK (integrity, exactness, published)")
+
+	// The same table with one payload byte flipped, and an unreadable file.
+	raw, err := os.ReadFile(good)
+	require.NoError(t, err)
+	raw[len(raw)-30] ^= 0x01
+	bad := filepath.Join(dir, "bad.tbl")
+	require.NoError(t, os.WriteFile(bad, raw, 0o644))
+	out, _, code = run(t, "verify", good, bad)
+	assert.Equal(t, cmdline.ExitFailure, code)
+	assert.Contains(t, out, "bad.tbl: FAILED")
+	assert.Contains(t, out, "integrity: ")
+
+	out, _, code = run(t, "verify", "--json", bad)
+	assert.Equal(t, cmdline.ExitFailure, code)
+	var report map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &report))
+	assert.Equal(t, false, report["ok"])
+
+	out, _, code = run(t, "verify", "--embedded")
+	assert.Equal(t, 0, code, out)
+	assert.Contains(t, out, "embedded set: OK (admissibility)")
+
+	_, errOut, code := run(t, "verify")
+	assert.Equal(t, cmdline.ExitUsage, code)
+	assert.Contains(t, errOut, "--embedded")
+}

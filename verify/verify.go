@@ -1,0 +1,276 @@
+// Package verify proves a table file right, or says exactly what is wrong with it.
+//
+// A file passes through named checks, each reported on its own:
+//
+//   - integrity: magic, version, header fields consistent with each other, decoded length
+//     and both checksums (package tablefile does the reading, with bounded memory);
+//   - exactness: a Bellman certificate that every entry is the exact distance (below);
+//   - published: the figures of the literature (SPEC sections 3 and 4) where they apply;
+//   - symmetry: where a table is used through a mirror or for a second axis, the mirrored
+//     lookup agrees with a direct build (on a sample, or fully when deep);
+//   - admissibility (deep, with instances): lookups never exceed known optimal lengths;
+//   - rebuild (deep): an independent rebuild, compared entry by entry.
+//
+// The exactness certificate. With unit costs (walking distance, PDBs without the blank), an
+// entry is 0 exactly at the goal and every other entry is 1 + the least entry of its
+// neighbours; a table that satisfies this everywhere is the distance table, because the
+// equation has only one solution. With zero-cost moves (PDBs with the blank) the plain
+// equation proves nothing: a group of states joined by zero-cost moves could share one
+// too-low value. So the check works on groups: the states with the same pattern cells and
+// the blank anywhere in one connected region of free cells. Every state of a group must
+// carry one value; a group's value is 0 exactly when it holds the goal, and otherwise 1 +
+// the least value among the groups one pattern-tile move away. Between groups every move
+// costs 1, so again the solution is unique and passing is a proof.
+package verify
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/tablefile"
+)
+
+// Names of the checks.
+const (
+	Integrity     = "integrity"
+	Exactness     = "exactness"
+	Published     = "published"
+	Symmetry      = "symmetry"
+	Admissibility = "admissibility"
+	Rebuild       = "rebuild"
+)
+
+// Statuses of a check.
+const (
+	Pass = "pass"
+	Fail = "fail"
+	Skip = "skip"
+)
+
+// Check is the outcome of one check.
+type Check struct {
+	Name     string   `json:"name"`
+	Status   string   `json:"status"`
+	Detail   string   `json:"detail"`
+	Bad      int64    `json:"bad_entries,omitempty"` // entries found wrong
+	Examples []string `json:"examples,omitempty"`    // the first few, readable
+}
+
+// Report is the outcome of verifying one table.
+type Report struct {
+	File   string  `json:"file"`
+	Kind   string  `json:"kind,omitempty"`
+	OK     bool    `json:"ok"`
+	Checks []Check `json:"checks"`
+}
+
+// Failed returns the checks that failed.
+func (r *Report) Failed() []Check {
+	var out []Check
+	for _, c := range r.Checks {
+		if c.Status == Fail {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (r *Report) add(c Check) {
+	r.Checks = append(r.Checks, c)
+	r.OK = r.OK && c.Status != Fail
+}
+
+// Instance is a start state with a known optimal length, for the admissibility check.
+type Instance struct {
+	Goal    board.Goal
+	Start   board.State
+	Optimal int
+}
+
+// Options tune verification. The zero value runs the fast checks with all cores.
+type Options struct {
+	Deep        bool       // full symmetry check, admissibility and an independent rebuild
+	Instances   []Instance // known optima for the admissibility check (deep only)
+	Workers     int        // goroutines; 0 for all cores
+	Samples     int        // states sampled by the symmetry check when not deep; 0 for 20,000
+	MaxExamples int        // counter-examples kept per check; 0 for 5
+}
+
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+func (o Options) samples() int {
+	if o.Samples > 0 {
+		return o.Samples
+	}
+	return 20000
+}
+
+func (o Options) maxExamples() int {
+	if o.MaxExamples > 0 {
+		return o.MaxExamples
+	}
+	return 5
+}
+
+// File verifies the table file at path.
+func File(ctx context.Context, path string, opt Options) *Report {
+	t, err := tablefile.Read(path)
+	return verify(ctx, path, t, err, opt)
+}
+
+// Table verifies a decoded table, as if read from a file named name.
+func Table(ctx context.Context, name string, t *tablefile.Table, opt Options) *Report {
+	return verify(ctx, name, t, nil, opt)
+}
+
+func verify(ctx context.Context, name string, t *tablefile.Table, readErr error, opt Options) *Report {
+	r := &Report{File: name, OK: true}
+	if readErr != nil {
+		r.add(Check{Name: Integrity, Status: Fail, Detail: readErr.Error()})
+		return r
+	}
+	r.Kind = t.Kind
+	r.add(Check{Name: Integrity, Status: Pass, Detail: fmt.Sprintf("%s table, %d entries, checksums match", t.Kind, t.Header.Entries)})
+	var checks []func() Check
+	switch t.Kind {
+	case tablefile.KindWD:
+		v, err := newWDTable(t)
+		if err != nil {
+			r.add(Check{Name: Exactness, Status: Fail, Detail: err.Error()})
+			return r
+		}
+		checks = []func() Check{
+			func() Check { return v.exactness(ctx, opt) },
+			func() Check { return v.published() },
+			func() Check { return v.symmetry(ctx) },
+			func() Check { return v.admissibility(opt) },
+			func() Check { return v.rebuild(ctx, opt) },
+		}
+	case tablefile.KindPDB:
+		v, err := newPDBTable(t)
+		if err != nil {
+			r.add(Check{Name: Exactness, Status: Fail, Detail: err.Error()})
+			return r
+		}
+		checks = []func() Check{
+			func() Check { return v.exactness(ctx, opt) },
+			func() Check { return v.published() },
+			func() Check { return v.symmetry(ctx, opt) },
+			func() Check { return v.admissibility(opt) },
+			func() Check { return v.rebuild(ctx, opt) },
+		}
+	}
+	for _, check := range checks {
+		if ctx.Err() != nil {
+			r.add(Check{Name: "interrupted", Status: Fail, Detail: ctx.Err().Error()})
+			return r
+		}
+		r.add(check())
+	}
+	return r
+}
+
+func skip(name, why string) Check { return Check{Name: name, Status: Skip, Detail: why} }
+
+// bad collects counter-examples from parallel workers: the count of bad entries and the
+// ones with the smallest indices, so reports do not depend on scheduling.
+type bad struct {
+	count    int64
+	examples []example
+}
+
+type example struct {
+	index uint32
+	text  string
+}
+
+func (b *bad) add(index uint32, text func() string, keep int) {
+	b.count++
+	if len(b.examples) < keep {
+		b.examples = append(b.examples, example{index, text()})
+		return
+	}
+	// Keep the smallest indices: workers scan ranges in order, so a later index only
+	// replaces the largest kept when it is smaller.
+	hi := 0
+	for i, e := range b.examples {
+		if e.index > b.examples[hi].index {
+			hi = i
+		}
+	}
+	if index < b.examples[hi].index {
+		b.examples[hi] = example{index, text()}
+	}
+}
+
+func merge(parts []bad, keep int) (int64, []string) {
+	var all []example
+	var n int64
+	for _, p := range parts {
+		n += p.count
+		all = append(all, p.examples...)
+	}
+	for i := 1; i < len(all); i++ { // insertion sort: a handful of items
+		for j := i; j > 0 && all[j].index < all[j-1].index; j-- {
+			all[j], all[j-1] = all[j-1], all[j]
+		}
+	}
+	if len(all) > keep {
+		all = all[:keep]
+	}
+	out := make([]string, len(all))
+	for i, e := range all {
+		out[i] = e.text
+	}
+	return n, out
+}
+
+// parallel runs fn over [0, n) split into chunks among the workers, each with its own bad.
+func parallel(ctx context.Context, n int, workers int, fn func(lo, hi int, b *bad)) []bad {
+	const chunk = 1 << 14
+	parts := make([]bad, workers)
+	next := make(chan int, workers)
+	go func() {
+		defer close(next)
+		for lo := 0; lo < n; lo += chunk {
+			select {
+			case next <- lo:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	done := make(chan struct{})
+	for w := 0; w < workers; w++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for lo := range next {
+				fn(lo, min(lo+chunk, n), &parts[w])
+			}
+		}()
+	}
+	for w := 0; w < workers; w++ {
+		<-done
+	}
+	return parts
+}
+
+// exactnessResult turns merged counter-examples into a check.
+func exactnessResult(ctx context.Context, parts []bad, opt Options, entries int, what string) Check {
+	if err := ctx.Err(); err != nil {
+		return Check{Name: Exactness, Status: Fail, Detail: "interrupted: " + err.Error()}
+	}
+	n, ex := merge(parts, opt.maxExamples())
+	if n == 0 {
+		return Check{Name: Exactness, Status: Pass, Detail: fmt.Sprintf("all %d entries satisfy the %s", entries, what)}
+	}
+	return Check{Name: Exactness, Status: Fail, Bad: n, Examples: ex,
+		Detail: fmt.Sprintf("%d of %d entries break the %s", n, entries, what)}
+}
