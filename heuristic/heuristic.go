@@ -1,0 +1,271 @@
+// Package heuristic gives estimates of the moves left for any board from 2x2 to 5x5 and any
+// goal, by name, for the general search algorithms and the audit (SPEC section 2-5):
+//
+//	hamming     tiles not on their goal cell                        admissible
+//	md          Manhattan distance                                  admissible
+//	lc          md + linear conflicts (2 x tiles that must leave    admissible
+//	            a line so that no reversed pair remains)
+//	chebyshev2  2 x sum of max(|drow|, |dcol|)                      NOT admissible
+//	wd          walking distance, rows + columns                    admissible
+//	pdb         disjoint additive pattern databases: IDA15's set    admissible
+//	            on 4x4 goals with the blank in a corner, elsewhere
+//	            groups of up to four tiles built on the fly
+//	max         max(pdb, wd)                                        admissible
+//	hh          Hasan et al.'s hybrid wd + conflicts + md/3         NOT admissible
+//
+// These evaluate a whole state per call: they are the general, readable versions. The 4x4
+// IDA* of package fifteen keeps its own incremental ones and is cross-checked against these.
+package heuristic
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/wd"
+)
+
+// Names lists every heuristic, in the order of the table above.
+var Names = []string{"hamming", "md", "lc", "chebyshev2", "wd", "pdb", "max", "hh"}
+
+// A Heuristic estimates the moves from a state to its goal.
+type Heuristic struct {
+	Name       string
+	Admissible bool // never above the true distance
+	Goal       board.Goal
+	eval       func(board.State) int
+}
+
+// Eval returns the estimate for s, which must be a valid state of the goal's board.
+func (h *Heuristic) Eval(s board.State) int { return h.eval(s) }
+
+// New returns the named heuristic for the goal. tables is used by pdb and max on the 4x4
+// board (nil for the embedded ones).
+func New(name string, goal board.Goal, tables *data.Tables) (*Heuristic, error) {
+	g := goal
+	geo := newGeometry(goal)
+	h := &Heuristic{Name: strings.ToLower(name), Goal: goal, Admissible: true}
+	switch h.Name {
+	case "hamming":
+		h.eval = geo.hamming
+	case "md":
+		h.eval = geo.manhattan
+	case "lc":
+		h.eval = func(s board.State) int { return geo.manhattan(s) + geo.conflicts(s) }
+	case "chebyshev2":
+		h.Admissible = false
+		h.eval = geo.chebyshev2
+	case "wd":
+		w, err := walking(g)
+		if err != nil {
+			return nil, err
+		}
+		h.eval = w
+	case "pdb":
+		p, err := patterns(g, tables)
+		if err != nil {
+			return nil, err
+		}
+		h.eval = p
+	case "max":
+		w, err := walking(g)
+		if err != nil {
+			return nil, err
+		}
+		p, err := patterns(g, tables)
+		if err != nil {
+			return nil, err
+		}
+		h.eval = func(s board.State) int { return max(w(s), p(s)) }
+	case "hh":
+		w, err := walking(g)
+		if err != nil {
+			return nil, err
+		}
+		h.Admissible = false
+		h.eval = func(s board.State) int { return w(s) + geo.conflicts(s) + geo.manhattan(s)/3 }
+	default:
+		return nil, fmt.Errorf("unknown heuristic %q (choose from %s)", name, strings.Join(Names, ", "))
+	}
+	return h, nil
+}
+
+// geometry holds a goal's home rows and columns.
+type geometry struct {
+	size     board.Size
+	row, col [board.MaxCells]int // goal row and column of each tile
+}
+
+func newGeometry(goal board.Goal) *geometry {
+	g := &geometry{size: goal.Size()}
+	for t := 0; t < goal.Size().Cells(); t++ {
+		g.row[t], g.col[t] = goal.Size().Row(goal.Home(t)), goal.Size().Col(goal.Home(t))
+	}
+	return g
+}
+
+func (g *geometry) hamming(s board.State) int {
+	n := 0
+	for c, t := range s {
+		if t != 0 && (g.row[t] != g.size.Row(c) || g.col[t] != g.size.Col(c)) {
+			n++
+		}
+	}
+	return n
+}
+
+func (g *geometry) manhattan(s board.State) int {
+	n := 0
+	for c, t := range s {
+		if t != 0 {
+			n += abs(g.row[t]-g.size.Row(c)) + abs(g.col[t]-g.size.Col(c))
+		}
+	}
+	return n
+}
+
+func (g *geometry) chebyshev2(s board.State) int {
+	n := 0
+	for c, t := range s {
+		if t != 0 {
+			n += max(abs(g.row[t]-g.size.Row(c)), abs(g.col[t]-g.size.Col(c)))
+		}
+	}
+	return 2 * n
+}
+
+// conflicts returns the linear-conflict addition to md: for each row and column, 2 x the
+// tiles that must leave it so that no two of its own tiles remain in reversed order (the
+// tiles minus the longest increasing run of their goal positions).
+func (g *geometry) conflicts(s board.State) int {
+	total := 0
+	var seq [board.MaxSide]int
+	for r := 0; r < g.size.H; r++ {
+		n := 0
+		for c := 0; c < g.size.W; c++ {
+			if t := s[g.size.Cell(r, c)]; t != 0 && g.row[t] == r {
+				seq[n] = g.col[t]
+				n++
+			}
+		}
+		total += 2 * (n - longestIncreasing(seq[:n]))
+	}
+	for c := 0; c < g.size.W; c++ {
+		n := 0
+		for r := 0; r < g.size.H; r++ {
+			if t := s[g.size.Cell(r, c)]; t != 0 && g.col[t] == c {
+				seq[n] = g.row[t]
+				n++
+			}
+		}
+		total += 2 * (n - longestIncreasing(seq[:n]))
+	}
+	return total
+}
+
+func longestIncreasing(xs []int) int {
+	var lis [board.MaxSide]int
+	best := 0
+	for i := range xs {
+		lis[i] = 1
+		for j := 0; j < i; j++ {
+			if xs[j] < xs[i] {
+				lis[i] = max(lis[i], lis[j]+1)
+			}
+		}
+		best = max(best, lis[i])
+	}
+	return best
+}
+
+// WD tables are cached by shape: backward searches ask for many goals with few shapes.
+var (
+	wdMu    sync.Mutex
+	wdCache = map[[3]int]*wd.Table{}
+)
+
+func wdTable(lines, lineLen, home int) (*wd.Table, error) {
+	wdMu.Lock()
+	defer wdMu.Unlock()
+	key := [3]int{lines, lineLen, home}
+	if t, ok := wdCache[key]; ok {
+		return t, nil
+	}
+	t, err := wd.Build(context.Background(), lines, lineLen, home, 0)
+	if err != nil {
+		return nil, err
+	}
+	wdCache[key] = t
+	return t, nil
+}
+
+func walking(goal board.Goal) (func(board.State) int, error) {
+	size := goal.Size()
+	rows, err := wdTable(size.H, size.W, size.Row(goal.Home(0)))
+	if err != nil {
+		return nil, err
+	}
+	cols, err := wdTable(size.W, size.H, size.Col(goal.Home(0)))
+	if err != nil {
+		return nil, err
+	}
+	return func(s board.State) int {
+		rp, cp := wd.RowPattern(goal, s), wd.ColPattern(goal, s)
+		r, _ := rows.ID(&rp)
+		c, _ := cols.ID(&cp)
+		return rows.Dist(r) + cols.Dist(c)
+	}, nil
+}
+
+// patterns returns the additive PDB heuristic of the goal.
+func patterns(goal board.Goal, tables *data.Tables) (func(board.State) int, error) {
+	if goal.Size() == board.Size4x4 {
+		if ev, err := fifteen.NewEvaluator(goal, tables); err == nil {
+			if v, err := ev.Eval(goal.Tiles()); err == nil && v.PDB >= 0 {
+				return func(s board.State) int {
+					v, _ := ev.Eval(s)
+					return v.PDB
+				}, nil
+			}
+		}
+	}
+	// Elsewhere: tiles in goal order, in groups of at most four, without the blank (the
+	// classic additive form), built now.
+	var order []int
+	for _, t := range goal.Tiles() {
+		if t != 0 {
+			order = append(order, int(t))
+		}
+	}
+	var groups []*pdb.Table
+	for lo := 0; lo < len(order); lo += 4 {
+		p, err := pdb.NewPattern(goal, order[lo:min(lo+4, len(order))], false)
+		if err != nil {
+			return nil, err
+		}
+		t, err := pdb.Build(context.Background(), p, pdb.Options{})
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, t)
+	}
+	return func(s board.State) int {
+		sum := 0
+		for _, t := range groups {
+			sum += t.Lookup(s)
+		}
+		return sum
+	}, nil
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

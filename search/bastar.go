@@ -1,0 +1,103 @@
+package search
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/heuristic"
+)
+
+// Turn sizes of BA* (Hasan et al. 2023): the forward search expands 75,000 states, then the
+// backward one 75,000, then they alternate in turns of 15,000.
+const (
+	FirstTurn = 75_000
+	Turn      = 15_000
+)
+
+// baStar runs bidirectional A* with HH = WD + linear conflicts + MD/3 in both directions:
+// forward toward the goal, backward from the goal toward the start (HH taken with the start
+// as the goal). The search ends when a side generates a state the other side has already
+// expanded (its root counts as expanded); the path is joined there. The result is
+// near-optimal, not optimal.
+func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options) (*Result, error) {
+	res := &Result{Algorithm: "bastar", Heuristic: "hh"}
+	hf, err := heuristic.New("hh", goal, nil)
+	if err != nil {
+		return res, err
+	}
+	startGoal, err := board.NewGoal(goal.Size(), start)
+	if err != nil {
+		return res, err
+	}
+	hb, err := heuristic.New("hh", startGoal, nil)
+	if err != nil {
+		return res, err
+	}
+	fwd, bwd := newFrontier(hf, start), newFrontier(hb, goal.Tiles())
+	fwdRoot, bwdRoot := pack(start), pack(goal.Tiles())
+	if fwdRoot == bwdRoot {
+		res.Solved = true
+		res.Moves = []board.Dir{}
+		return res, nil
+	}
+	expanded := func(f *frontier, root, k key) bool { return k == root || f.seen[k].closed }
+
+	side, other := fwd, bwd
+	otherRoot := bwdRoot
+	exhausted := 0
+	for turn := 0; ; turn++ {
+		quota := Turn
+		if turn < 2 {
+			quota = FirstTurn
+		}
+		for i := 0; i < quota; i++ {
+			it, ok := side.pop()
+			if !ok {
+				exhausted++
+				if exhausted > 1 {
+					return res, ErrNoSolution
+				}
+				break
+			}
+			if opt.MaxExpansions > 0 && res.Expanded >= opt.MaxExpansions {
+				return res, ErrExpansions
+			}
+			if res.Expanded%4096 == 0 && ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+			res.Expanded++
+			var meet board.State
+			res.Nodes += side.expand(it, func(child board.State, k key) {
+				if meet == nil && expanded(other, otherRoot, k) {
+					meet = child
+				}
+			})
+			res.PeakStored = max(res.PeakStored, len(fwd.seen)+len(bwd.seen))
+			if meet != nil {
+				res.Solved = true
+				res.Moves = join(fwd.path(meet), bwd.path(meet))
+				return res, nil
+			}
+			if len(fwd.seen)+len(bwd.seen) > opt.maxStates() {
+				return res, fmt.Errorf("%w after %d states", ErrMemory, len(fwd.seen)+len(bwd.seen))
+			}
+		}
+		side, other = other, side
+		if otherRoot == bwdRoot {
+			otherRoot = fwdRoot
+		} else {
+			otherRoot = bwdRoot
+		}
+	}
+}
+
+// join turns the forward path to the meeting state and the backward path (from the goal
+// to it) into one path from the start to the goal.
+func join(forward, backward []board.Dir) []board.Dir {
+	out := append([]board.Dir(nil), forward...)
+	for i := len(backward) - 1; i >= 0; i-- {
+		out = append(out, backward[i].Opposite())
+	}
+	return out
+}

@@ -1,0 +1,184 @@
+package search
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/heuristic"
+)
+
+// dfs holds what IDA* and RBFS share: the state being searched, changed in place.
+type dfs struct {
+	ctx   context.Context
+	h     *heuristic.Heuristic
+	moves *neighbours
+	goal  board.State
+	s     board.State
+	path  []board.Dir
+	res   *Result
+	limit uint64
+	err   error
+}
+
+func newDFS(ctx context.Context, h *heuristic.Heuristic, start board.State, opt Options, res *Result) *dfs {
+	return &dfs{ctx: ctx, h: h, moves: movesOf(h.Goal.Size()), goal: h.Goal.Tiles(), s: start.Clone(), res: res, limit: opt.MaxExpansions}
+}
+
+// expandOK counts an expansion and reports whether the search may go on.
+func (d *dfs) expandOK() bool {
+	if d.err != nil {
+		return false
+	}
+	if d.limit > 0 && d.res.Expanded >= d.limit {
+		d.err = ErrExpansions
+		return false
+	}
+	if d.res.Expanded%4096 == 0 && d.ctx.Err() != nil {
+		d.err = d.ctx.Err()
+		return false
+	}
+	d.res.Expanded++
+	d.res.PeakStored = max(d.res.PeakStored, len(d.path)+1)
+	return true
+}
+
+func (d *dfs) apply(blank int, mv move) {
+	d.s[blank], d.s[mv.cell] = d.s[mv.cell], 0
+	d.path = append(d.path, mv.dir)
+}
+
+func (d *dfs) undo(blank int, mv move) {
+	d.s[mv.cell], d.s[blank] = d.s[blank], 0
+	d.path = d.path[:len(d.path)-1]
+}
+
+func idaStar(ctx context.Context, h *heuristic.Heuristic, start board.State, opt Options) (*Result, error) {
+	res := &Result{Algorithm: "idastar"}
+	d := newDFS(ctx, h, start, opt, res)
+	bound := h.Eval(start)
+	for {
+		next := d.ida(0, bound, d.s.Blank(), noPrev)
+		if d.err != nil {
+			return res, d.err
+		}
+		if next < 0 {
+			res.Solved, res.Moves = true, slices.Clone(d.path)
+			return res, nil
+		}
+		if next == math.MaxInt {
+			return res, ErrNoSolution
+		}
+		bound = next
+	}
+}
+
+// ida searches below the current state with the bound and returns -1 when it found the
+// goal (d.path is then the solution), else the least f that exceeded the bound.
+func (d *dfs) ida(g, bound, blank int, prev board.Dir) int {
+	f := g + d.h.Eval(d.s)
+	if f > bound {
+		return f
+	}
+	if d.s.Equal(d.goal) {
+		return -1
+	}
+	if !d.expandOK() {
+		return math.MaxInt
+	}
+	least := math.MaxInt
+	for _, mv := range d.moves[blank] {
+		if g > 0 && mv.dir == prev.Opposite() {
+			continue
+		}
+		d.res.Nodes++
+		d.apply(blank, mv)
+		t := d.ida(g+1, bound, mv.cell, mv.dir)
+		if t < 0 {
+			return -1
+		}
+		d.undo(blank, mv)
+		if d.err != nil {
+			return math.MaxInt
+		}
+		least = min(least, t)
+	}
+	return least
+}
+
+func rbfs(ctx context.Context, h *heuristic.Heuristic, start board.State, opt Options) (*Result, error) {
+	res := &Result{Algorithm: "rbfs"}
+	d := newDFS(ctx, h, start, opt, res)
+	f0 := h.Eval(start)
+	found, _ := d.rbfs(0, f0, f0, math.MaxInt, d.s.Blank(), noPrev)
+	switch {
+	case d.err != nil:
+		return res, d.err
+	case !found:
+		return res, ErrNoSolution
+	}
+	res.Solved, res.Moves = true, slices.Clone(d.path)
+	return res, nil
+}
+
+// rbfs is Korf's recursive best-first search: explore the best child while its backed-up
+// value stays within the best alternative elsewhere (limit), and return the new backed-up
+// value of this node when it does not.
+func (d *dfs) rbfs(g, f, backed, limit, blank int, prev board.Dir) (bool, int) {
+	if d.s.Equal(d.goal) {
+		return true, f
+	}
+	if !d.expandOK() {
+		return false, math.MaxInt
+	}
+	type child struct {
+		mv move
+		f  int // backed-up value
+	}
+	var kids [4]child
+	n := 0
+	for _, mv := range d.moves[blank] {
+		if g > 0 && mv.dir == prev.Opposite() {
+			continue
+		}
+		d.res.Nodes++
+		d.apply(blank, mv)
+		fc := g + 1 + d.h.Eval(d.s)
+		d.undo(blank, mv)
+		// A node whose value was backed up passes the backed-up value down.
+		if f < backed {
+			fc = max(fc, backed)
+		}
+		kids[n] = child{mv, fc}
+		n++
+	}
+	if n == 0 {
+		return false, math.MaxInt
+	}
+	for {
+		slices.SortStableFunc(kids[:n], func(a, b child) int { return a.f - b.f })
+		best := &kids[0]
+		if best.f > limit || best.f == math.MaxInt {
+			return false, best.f
+		}
+		alt := math.MaxInt
+		if n > 1 {
+			alt = kids[1].f
+		}
+		d.apply(blank, best.mv)
+		childF := g + 1 + d.h.Eval(d.s)
+		found, v := d.rbfs(g+1, childF, best.f, min(limit, alt), best.mv.cell, best.mv.dir)
+		if found {
+			return true, v
+		}
+		d.undo(blank, best.mv)
+		if d.err != nil {
+			return false, math.MaxInt
+		}
+		best.f = v
+	}
+}
+
+// noPrev stands for "no previous move" at the root; its opposite is no real direction.
+const noPrev = board.Dir(6)
