@@ -130,8 +130,8 @@ func aStar(ctx context.Context, h *heuristic.Heuristic, start board.State, opt O
 			res.Solved, res.Moves = true, f.path(it.state)
 			return res, nil
 		}
-		if opt.MaxExpansions > 0 && res.Expanded >= opt.MaxExpansions {
-			return res, ErrExpansions
+		if err := opt.limit(res); err != nil {
+			return res, err
 		}
 		if res.Expanded%4096 == 0 && ctx.Err() != nil {
 			return res, ctx.Err()

@@ -60,8 +60,8 @@ func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options
 				}
 				break
 			}
-			if opt.MaxExpansions > 0 && res.Expanded >= opt.MaxExpansions {
-				return res, ErrExpansions
+			if err := opt.limit(res); err != nil {
+				return res, err
 			}
 			if res.Expanded%4096 == 0 && ctx.Err() != nil {
 				return res, ctx.Err()

@@ -18,12 +18,12 @@ type dfs struct {
 	s     board.State
 	path  []board.Dir
 	res   *Result
-	limit uint64
+	opt   Options
 	err   error
 }
 
 func newDFS(ctx context.Context, h *heuristic.Heuristic, start board.State, opt Options, res *Result) *dfs {
-	return &dfs{ctx: ctx, h: h, moves: movesOf(h.Goal.Size()), goal: h.Goal.Tiles(), s: start.Clone(), res: res, limit: opt.MaxExpansions}
+	return &dfs{ctx: ctx, h: h, moves: movesOf(h.Goal.Size()), goal: h.Goal.Tiles(), s: start.Clone(), res: res, opt: opt}
 }
 
 // expandOK counts an expansion and reports whether the search may go on.
@@ -31,8 +31,8 @@ func (d *dfs) expandOK() bool {
 	if d.err != nil {
 		return false
 	}
-	if d.limit > 0 && d.res.Expanded >= d.limit {
-		d.err = ErrExpansions
+	if err := d.opt.limit(d.res); err != nil {
+		d.err = err
 		return false
 	}
 	if d.res.Expanded%4096 == 0 && d.ctx.Err() != nil {

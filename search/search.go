@@ -31,6 +31,7 @@ import (
 var (
 	ErrMemory     = errors.New("search: memory budget spent (raise --max-states)")
 	ErrExpansions = errors.New("search: expansion limit reached")
+	ErrNodes      = errors.New("search: node limit reached")
 	ErrNoSolution = errors.New("search: no solution (the start cannot reach the goal)")
 )
 
@@ -45,6 +46,18 @@ var Algorithms = []string{"idastar", "astar", "rbfs", "bastar"}
 type Options struct {
 	MaxStates     int    // A*, BA*: most states stored at once; 0 for DefaultMaxStates
 	MaxExpansions uint64 // stop after this many expansions; 0 for no limit
+	MaxNodes      uint64 // stop after generating this many nodes; 0 for no limit
+}
+
+// limit reports which limit, if any, the counts have reached.
+func (o Options) limit(res *Result) error {
+	switch {
+	case o.MaxExpansions > 0 && res.Expanded >= o.MaxExpansions:
+		return ErrExpansions
+	case o.MaxNodes > 0 && res.Nodes >= o.MaxNodes:
+		return ErrNodes
+	}
+	return nil
 }
 
 func (o Options) maxStates() int {

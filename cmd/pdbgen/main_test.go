@@ -147,3 +147,25 @@ func TestVerify(t *testing.T) {
 	assert.Equal(t, cmdline.ExitUsage, code)
 	assert.Contains(t, errOut, "--embedded")
 }
+
+func TestAudit(t *testing.T) {
+	out, _, code := run(t, "audit", "--board", "3x3", "--heuristic", "chebyshev2", "--json")
+	require.Equal(t, 0, code)
+	var r map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	for _, key := range []string{"states", "overestimated", "max_overestimate", "inconsistent"} {
+		assert.Contains(t, r, key)
+	}
+	assert.Equal(t, 181440.0, r["states"])
+	assert.Greater(t, r["overestimated"], 0.0)
+
+	out, _, code = run(t, "audit", "--board", "3x3", "--heuristic", "md")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "overestimated:   0 (0.00%)")
+
+	_, errOut, code := run(t, "audit", "--board", "4x4", "--heuristic", "md")
+	assert.Equal(t, cmdline.ExitUsage, code)
+	assert.Contains(t, errOut, "--sample")
+	_, _, code = run(t, "audit", "--board", "3x3", "--heuristic", "nope")
+	assert.Equal(t, cmdline.ExitUsage, code)
+}

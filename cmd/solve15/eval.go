@@ -6,7 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/internal/cmdline"
 )
 
@@ -14,15 +16,18 @@ func evalCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "eval",
 		Usage:     "print every heuristic's value for states",
-		UsageText: "solve15 eval [--goal GOAL] [--json] STATE... | -f FILE",
-		Description: `Prints md (Manhattan distance), lc (md plus linear conflicts), wd (walking distance)
-with its halves wd_rows and wd_cols, pdb (the IDA15 pattern databases) and max (the
-larger of pdb and wd) for each state. pdb and max need a goal with the blank in a
-corner; for other goals they are left out.
+		UsageText: "solve15 eval [--board WxH] [--goal GOAL] [--json] STATE... | -f FILE",
+		Description: `Prints, for each state, md (Manhattan distance), lc (md plus linear conflicts), wd
+(walking distance) with its halves wd_rows and wd_cols, pdb (the IDA15 pattern
+databases on 4x4; groups of four tiles elsewhere), max (the larger of pdb and wd),
+and the other heuristics of the toolkit: hamming, chebyshev2 and hh (the last two
+are not admissible). A heuristic that does not apply to the board or goal (pdb and
+max need a 4x4 goal with the blank in a corner; no wd on 5x5) is left out.
 
 Examples:
   solve15 eval "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12"
-  solve15 eval --goal blank-first --json -f ../shared/data/korf100.txt`,
+  solve15 eval --goal blank-first --json -f ../shared/data/korf100.txt
+  solve15 eval --board 3x3 "8 6 7 2 5 4 3 0 1"`,
 		Flags: append(solveFlags(),
 			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"}),
 		Action: func(c *cli.Context) error {
@@ -34,9 +39,17 @@ Examples:
 			if err != nil {
 				return err
 			}
-			ev, err := fifteen.NewEvaluator(goal, tables)
-			if err != nil {
-				return err
+			var ev *fifteen.Evaluator
+			if goal.Size() == board.Size4x4 {
+				if ev, err = fifteen.NewEvaluator(goal, tables); err != nil {
+					return err
+				}
+			}
+			var hs []*heuristic.Heuristic
+			for _, name := range heuristic.Names {
+				if h, err := heuristic.New(name, goal, tables); err == nil {
+					hs = append(hs, h)
+				}
 			}
 			instances, bad, err := readInstances(c, goal)
 			if err != nil {
@@ -46,38 +59,48 @@ Examples:
 				fmt.Fprintf(c.App.ErrWriter, "solve15: %v\n", e)
 			}
 			for _, in := range instances {
-				v, err := ev.Eval(in.State)
-				if err != nil {
-					return err
+				// Values in a fixed order: the heuristics, then the WD halves.
+				var keys []string
+				values := map[string]int{}
+				for _, h := range hs {
+					keys = append(keys, h.Name)
+					values[h.Name] = h.Eval(in.State)
+				}
+				if ev != nil {
+					v, err := ev.Eval(in.State)
+					if err != nil {
+						return err
+					}
+					keys = append(keys, "wd_rows", "wd_cols")
+					values["wd_rows"], values["wd_cols"] = v.WDRows, v.WDCols
 				}
 				if c.Bool("json") {
-					out := map[string]any{"line": in.Line, "start": in.State, "goal": goal.Name(),
-						"md": v.MD, "lc": v.LC, "wd": v.WD, "wd_rows": v.WDRows, "wd_cols": v.WDCols}
+					out := map[string]any{"line": in.Line, "board": goal.Size().String(), "goal": goal.Name()}
+					start := make([]int, len(in.State))
+					for i, t := range in.State {
+						start[i] = int(t)
+					}
+					out["start"] = start
+					for k, v := range values {
+						out[k] = v
+					}
 					if in.ID != "" {
 						out["id"] = in.ID
-					}
-					if v.PDB >= 0 {
-						out["pdb"], out["max"] = v.PDB, v.Max
 					}
 					if in.Optimal >= 0 {
 						out["known_optimal"] = in.Optimal
 					}
-					startInts := make([]int, len(in.State))
-					for i, t := range in.State {
-						startInts[i] = int(t)
-					}
-					out["start"] = startInts
 					if err := json.NewEncoder(c.App.Writer).Encode(out); err != nil {
 						return err
 					}
 					continue
 				}
-				fmt.Fprintf(c.App.Writer, "%s: md %d  lc %d  wd %d (rows %d, cols %d)", in.Name(), v.MD, v.LC, v.WD, v.WDRows, v.WDCols)
-				if v.PDB >= 0 {
-					fmt.Fprintf(c.App.Writer, "  pdb %d  max %d", v.PDB, v.Max)
+				fmt.Fprintf(c.App.Writer, "%s:", in.Name())
+				for _, k := range keys {
+					fmt.Fprintf(c.App.Writer, " %s %d ", k, values[k])
 				}
 				if in.Optimal >= 0 {
-					fmt.Fprintf(c.App.Writer, "  (optimal %d)", in.Optimal)
+					fmt.Fprintf(c.App.Writer, " (optimal %d)", in.Optimal)
 				}
 				fmt.Fprintln(c.App.Writer)
 			}

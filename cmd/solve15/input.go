@@ -52,14 +52,14 @@ func readInstances(c *cli.Context, goal board.Goal) ([]*instance.Instance, []err
 		}
 		var le *instance.LineError
 		if errors.As(err, &le) {
-			bad = append(bad, describeLine(file, args, le))
+			bad = append(bad, describeLine(file, le))
 			continue
 		}
 		if err != nil {
 			return nil, nil, err
 		}
 		if err := goal.Check(in.State); err != nil {
-			bad = append(bad, describeLine(file, args, &instance.LineError{Line: in.Line, Err: err}))
+			bad = append(bad, describeLine(file, &instance.LineError{Line: in.Line, Err: err}))
 			continue
 		}
 		good = append(good, in)
@@ -95,7 +95,7 @@ func argumentLines(args []string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-func describeLine(file string, args []string, le *instance.LineError) error {
+func describeLine(file string, le *instance.LineError) error {
 	if file == "" {
 		return fmt.Errorf("state %d: %w", le.Line, le.Err)
 	}
@@ -106,9 +106,16 @@ func describeLine(file string, args []string, le *instance.LineError) error {
 	return fmt.Errorf("%s:%d: %w", name, le.Line, le.Err)
 }
 
-// goalFlag reads --goal for the 4x4 board.
+// goalFlag reads --board and --goal.
 func goalFlag(c *cli.Context) (board.Goal, error) {
-	g, err := board.ParseGoal(board.Size4x4, c.String("goal"))
+	size := board.Size4x4
+	if c.IsSet("board") || c.String("board") != "" {
+		var err error
+		if size, err = board.ParseSize(c.String("board")); err != nil {
+			return board.Goal{}, cmdline.Usagef("--board: %v", err)
+		}
+	}
+	g, err := board.ParseGoal(size, c.String("goal"))
 	if err != nil {
 		return board.Goal{}, cmdline.Usagef("--goal: %v", err)
 	}

@@ -33,7 +33,13 @@ func newApp() *cli.App {
 directions (U, D, L, R: where the blank goes) and as the tiles that slide. Every
 solution is replayed on its start before it is printed.
 
-A STATE is 16 numbers, 0 for the blank, row by row, separated by spaces or commas
+With --board WxH (2x2 to 5x5; 3x3 is the 8-puzzle) the states are of that board. On
+4x4, IDA* with md, lc, wd, pdb or max runs a specialised solver (tens of millions of
+nodes a second); every other combination runs the general search of package search.
+A solution is marked optimal only when the algorithm is optimal (not bastar) and the
+heuristic admissible (not chebyshev2 or hh).
+
+A STATE is W*H numbers (16 on 4x4), 0 for the blank, row by row, separated by spaces or commas
 (with - or / allowed between rows). Quote each state, or give the 16 numbers of
 one state as separate arguments. In a file, each line is a state, optionally with
 an id before it and the known optimal length after it (then checked); # starts a
@@ -51,10 +57,15 @@ Examples:
   solve15 --goal blank-first 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
   solve15 --goal blank-first --workers 2 -f ../shared/data/korf100.txt
   solve15 --json --heuristic pdb -f states.txt | jq .length
+  solve15 --board 3x3 --algo astar --heuristic chebyshev2 "8 6 7 2 5 4 3 0 1"
+  solve15 --algo bastar --goal blank-first -f ../shared/data/korf100.txt
   echo "2 1 3 4 5 6 7 8 9 10 11 12 13 14 0 15" | solve15 --timeout 10s -f -`
 	app.Flags = append(solveFlags(),
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"},
-		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "max", Usage: "md, lc, wd, pdb or max"},
+		&cli.StringFlag{Name: "algo", Aliases: []string{"a"}, Value: "idastar", Usage: "idastar, astar, rbfs or bastar"},
+		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: "hamming, md, lc, chebyshev2, wd, pdb, max or hh (default: max; pdb on 5x5)"},
+		&cli.IntFlag{Name: "max-states", Usage: "astar, bastar: most states stored at once (default 50,000,000, about 7.5 GB)"},
+		&cli.Uint64Flag{Name: "max-expansions", Usage: "give up on an instance after expanding this many nodes (0: no limit)"},
 		&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "instances solved in parallel"},
 		&cli.DurationFlag{Name: "timeout", Usage: "give up on an instance after this long (e.g. 30s; 0: never)"},
 		&cli.Uint64Flag{Name: "max-nodes", Usage: "give up on an instance after generating this many nodes (0: no limit)"},
@@ -69,6 +80,7 @@ Examples:
 // solveFlags are the flags shared by solving and evaluating.
 func solveFlags() []cli.Flag {
 	return []cli.Flag{
+		&cli.StringFlag{Name: "board", Aliases: []string{"b"}, Value: "4x4", Usage: "board size WxH"},
 		&cli.StringFlag{Name: "goal", Aliases: []string{"g"}, Value: "blank-last", Usage: `blank-last, blank-first, or an arrangement such as "0 1 2 ... 15"`},
 		&cli.StringFlag{Name: "tables", Usage: "read the tables from `DIR` (files of 'pdbgen build') instead of the embedded ones"},
 		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per instance and line"},

@@ -73,7 +73,7 @@ k16: 1 3 2 5 10 9 15 6 8 14 13 11 12 4 7 0 42
 	assert.Contains(t, errOut, "not solvable")
 	assert.Contains(t, out, "#2: 45 moves (optimal)")
 	assert.Contains(t, out, "k16: 42 moves (optimal)")
-	assert.Contains(t, out, "summary: 2 solved optimally, 0 not solved, 0 mismatched, 2 invalid")
+	assert.Contains(t, out, "summary: 2 solved optimally, 0 solved without proof of optimality, 0 not solved, 0 mismatched, 2 invalid")
 	assert.Less(t, strings.Index(out, "#2:"), strings.Index(out, "k16:"), "input order")
 }
 
@@ -150,11 +150,54 @@ func TestEval(t *testing.T) {
 
 	out, _, code = run(t, "", "eval", worked)
 	require.Equal(t, 0, code)
-	assert.Contains(t, out, "md 9  lc 13  wd 11 (rows 5, cols 6)")
+	assert.Contains(t, out, "md 9  lc 13  chebyshev2 18  wd 11 ")
+	assert.Contains(t, out, "wd_rows 5  wd_cols 6")
 }
 
 func TestBenchSmall(t *testing.T) {
 	out, _, code := run(t, "", "bench", "--heuristic", "max", "--limit", "3", "--quiet")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "total max : 3 instances, lengths sum 171, all optimal: true")
+}
+
+func TestOtherAlgorithmsAndBoards(t *testing.T) {
+	out, _, code := run(t, "", "--board", "3x3", "--algo", "astar", "--heuristic", "md", "--json", "8 6 7 2 5 4 3 0 1")
+	require.Equal(t, 0, code)
+	var rec map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &rec))
+	assert.Equal(t, 31.0, rec["length"], "the hardest 8-puzzle")
+	assert.Equal(t, true, rec["optimal"])
+	assert.Equal(t, "astar", rec["algorithm"])
+	assert.Equal(t, "3x3", rec["board"])
+	assert.Greater(t, rec["peak_stored"], 0.0)
+
+	out, _, code = run(t, "", "--board", "3x3", "--algo", "astar", "--heuristic", "chebyshev2", "8 6 7 2 5 4 3 0 1")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "not proven optimal: astar with chebyshev2")
+
+	out, _, code = run(t, "", "--algo", "bastar", "--goal", "blank-first", "--json", "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15 45")
+	require.Equal(t, 0, code, "a longer BA* solution does not contradict the known optimum")
+	require.NoError(t, json.Unmarshal([]byte(out), &rec))
+	assert.Equal(t, false, rec["optimal"])
+	assert.Equal(t, "hh", rec["heuristic"])
+	assert.GreaterOrEqual(t, rec["length"], 45.0)
+
+	for _, algo := range []string{"rbfs", "idastar"} {
+		out, _, code = run(t, "", "--board", "2x3", "--algo", algo, "--heuristic", "lc", "--json", "0 5 4 3 2 1")
+		require.Equal(t, 0, code, algo)
+		require.NoError(t, json.Unmarshal([]byte(out), &rec))
+		assert.Equal(t, true, rec["optimal"], algo)
+	}
+
+	_, errOut, code := run(t, "", "--algo", "dfs", worked)
+	assert.Equal(t, cmdline.ExitUsage, code)
+	assert.Contains(t, errOut, "unknown algorithm")
+	_, errOut, code = run(t, "", "--board", "5x5", "--heuristic", "wd", "1 2 3")
+	assert.Equal(t, cmdline.ExitUsage, code)
+	assert.Contains(t, errOut, "5x5")
+
+	out, _, code = run(t, "", "--algo", "astar", "--heuristic", "md", "--max-states", "1000", "--goal", "blank-first",
+		"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
+	assert.Equal(t, exitUnsolved, code)
+	assert.Contains(t, out, "memory budget")
 }

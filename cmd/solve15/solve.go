@@ -12,8 +12,11 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/batch"
 	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/search"
 )
 
 // record is the JSON form of one instance's outcome.
@@ -21,7 +24,9 @@ type record struct {
 	ID             string         `json:"id,omitempty"`
 	Line           int            `json:"line"`
 	Start          []int          `json:"start"`
+	Board          string         `json:"board"`
 	Goal           string         `json:"goal"`
+	Algorithm      string         `json:"algorithm"`
 	Heuristic      string         `json:"heuristic"`
 	Solved         bool           `json:"solved"`
 	Optimal        bool           `json:"optimal"`
@@ -29,21 +34,138 @@ type record struct {
 	Moves          string         `json:"moves"`
 	Tiles          []int          `json:"tiles"`
 	H0             int            `json:"h0"`
-	LowerBound     int            `json:"lower_bound"`
+	LowerBound     int            `json:"lower_bound,omitempty"`
 	KnownOptimal   *int           `json:"known_optimal,omitempty"`
 	Nodes          uint64         `json:"nodes"`
 	Expanded       uint64         `json:"expanded"`
+	PeakStored     int            `json:"peak_stored"`
 	Seconds        float64        `json:"seconds"`
 	NodesPerSecond float64        `json:"nodes_per_second"`
-	Passes         []fifteen.Pass `json:"passes"`
+	Passes         []fifteen.Pass `json:"passes,omitempty"`
 	Error          string         `json:"error,omitempty"`
+
+	internal error // a replay mismatch: a bug, which fails the run
+}
+
+// solver solves one state and describes the outcome.
+type solver func(ctx context.Context, s board.State) record
+
+// newSolver picks the specialised 4x4 IDA* when it applies, else the general search.
+func newSolver(c *cli.Context, goal board.Goal) (solver, error) {
+	algo := strings.ToLower(c.String("algo"))
+	name := c.String("heuristic")
+	if name == "" {
+		name = "max"
+		if goal.Size().W == 5 && goal.Size().H == 5 {
+			name = "pdb" // no 5x5 walking-distance table
+		}
+	}
+	tables, err := tablesFlag(c)
+	if err != nil {
+		return nil, err
+	}
+	if !contains(search.Algorithms, algo) {
+		return nil, cmdline.Usagef("--algo: unknown algorithm %q (choose from %s)", algo, strings.Join(search.Algorithms, ", "))
+	}
+	fh, fastErr := fifteen.ParseHeuristic(name)
+	if goal.Size() == board.Size4x4 && algo == "idastar" && fastErr == nil {
+		s, err := fifteen.New(goal, fifteen.Options{Heuristic: fh, MaxNodes: c.Uint64("max-nodes"), Tables: tables})
+		if err != nil {
+			if errors.Is(err, fifteen.ErrGoal) {
+				return nil, cmdline.Usagef("%v", err)
+			}
+			return nil, err
+		}
+		return func(ctx context.Context, st board.State) record {
+			res, err := s.Solve(ctx, st)
+			return fromFifteen(goal, res, err)
+		}, nil
+	}
+	h, err := heuristic.New(name, goal, tables)
+	if err != nil {
+		return nil, cmdline.Usagef("--heuristic: %v", err)
+	}
+	opt := search.Options{MaxStates: c.Int("max-states"), MaxExpansions: c.Uint64("max-expansions"), MaxNodes: c.Uint64("max-nodes")}
+	return func(ctx context.Context, st board.State) record {
+		res, err := search.Run(ctx, algo, h, st, opt)
+		return fromSearch(goal, h, res, err)
+	}, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func fromFifteen(goal board.Goal, res *fifteen.Result, err error) record {
+	rec := record{Algorithm: "idastar", Error: errText(err)}
+	if res == nil {
+		return rec
+	}
+	rec.Heuristic = res.Heuristic.String()
+	rec.Solved, rec.Optimal = res.Solved, res.Optimal
+	rec.H0, rec.LowerBound = res.H0, res.LowerBound
+	rec.Nodes, rec.Expanded, rec.Passes = res.Nodes, res.Expanded, res.Passes
+	rec.PeakStored = res.LowerBound + 1
+	rec.Seconds = res.Elapsed.Seconds()
+	setMoves(&rec, goal, res.Start, res.Solved, res.Moves)
+	if err != nil && res.Solved {
+		rec.internal = err
+	}
+	return rec
+}
+
+func fromSearch(goal board.Goal, h *heuristic.Heuristic, res *search.Result, err error) record {
+	rec := record{Heuristic: h.Name, Error: errText(err)}
+	if res == nil {
+		return rec
+	}
+	rec.Algorithm = res.Algorithm
+	rec.Heuristic = res.Heuristic
+	rec.Solved, rec.Optimal = res.Solved, res.Optimal
+	rec.H0 = h.Eval(res.Start)
+	rec.Nodes, rec.Expanded, rec.PeakStored = res.Nodes, res.Expanded, res.PeakStored
+	rec.Seconds = res.Elapsed.Seconds()
+	setMoves(&rec, goal, res.Start, res.Solved, res.Moves)
+	if err != nil && res.Solved {
+		rec.internal = err
+	}
+	return rec
+}
+
+func setMoves(rec *record, goal board.Goal, start board.State, solved bool, moves []board.Dir) {
+	rec.Tiles = []int{}
+	if rec.Seconds > 0 {
+		rec.NodesPerSecond = float64(rec.Nodes) / rec.Seconds
+	}
+	if !solved {
+		rec.Length = -1
+		return
+	}
+	rec.Length = len(moves)
+	rec.Moves = board.FormatDirs(moves)
+	rec.Tiles, _ = goal.Size().DirsToTiles(start, moves)
+}
+
+func errText(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timed out"
+	}
+	return err.Error()
 }
 
 // summary counts a batch.
 type summary struct {
-	solved, unsolved, mismatched, invalid int
-	nodes                                 uint64
-	searchTime                            time.Duration
+	solved, notOptimal, unsolved, mismatched, invalid int
+	nodes                                             uint64
+	searchTime                                        time.Duration
 }
 
 func solveAction(c *cli.Context) error {
@@ -51,56 +173,49 @@ func solveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	h, err := fifteen.ParseHeuristic(c.String("heuristic"))
-	if err != nil {
-		return cmdline.Usagef("--heuristic: %v", err)
+	if c.Int("workers") < 1 {
+		return cmdline.Usagef("--workers must be at least 1")
 	}
-	tables, err := tablesFlag(c)
+	solve, err := newSolver(c, goal)
 	if err != nil {
-		return err
-	}
-	solver, err := fifteen.New(goal, fifteen.Options{Heuristic: h, MaxNodes: c.Uint64("max-nodes"), Tables: tables})
-	if err != nil {
-		if errors.Is(err, fifteen.ErrGoal) {
-			return cmdline.Usagef("%v", err)
-		}
 		return err
 	}
 	instances, bad, err := readInstances(c, goal)
 	if err != nil {
 		return err
 	}
-	if c.Int("workers") < 1 {
-		return cmdline.Usagef("--workers must be at least 1")
-	}
 	for _, e := range bad {
 		fmt.Fprintf(c.App.ErrWriter, "solve15: %v\n", e)
 	}
 	sum := summary{invalid: len(bad)}
-	starts := make([]board.State, len(instances))
-	for i, in := range instances {
-		starts[i] = in.State
-	}
 	begin := time.Now()
 	var fatal error
-	solver.SolveAll(c.Context, starts, c.Int("workers"), c.Duration("timeout"), func(i int, res *fifteen.Result, err error) {
+	timeout := c.Duration("timeout")
+	batch.Run(c.Context, len(instances), c.Int("workers"), func(ctx context.Context, i int) record {
+		if timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
+		return solve(ctx, instances[i].State)
+	}, func(i int, rec record) {
 		in := instances[i]
-		rec := newRecord(in, goal, h, res, err)
+		describe(&rec, in, goal)
 		switch {
-		case err != nil && res != nil && res.Solved: // internal error: replay failed
-			fatal = err
-		case err != nil:
+		case rec.internal != nil:
+			fatal = rec.internal
+		case !rec.Solved:
 			sum.unsolved++
-		case in.Optimal >= 0 && rec.Length != in.Optimal:
+		case in.Optimal >= 0 && rec.Optimal && rec.Length != in.Optimal:
 			sum.mismatched++
 			rec.Error = fmt.Sprintf("found %d moves, but the input says the optimum is %d", rec.Length, in.Optimal)
+		case !rec.Optimal:
+			sum.notOptimal++
 		default:
 			sum.solved++
 		}
-		if res != nil {
-			sum.nodes += res.Nodes
-			sum.searchTime += res.Elapsed
-		}
+		sum.nodes += rec.Nodes
+		sum.searchTime += time.Duration(rec.Seconds * float64(time.Second))
 		print(c, rec)
 	})
 	if fatal != nil {
@@ -120,39 +235,18 @@ func solveAction(c *cli.Context) error {
 	return nil
 }
 
-func newRecord(in *instance.Instance, goal board.Goal, h fifteen.Heuristic, res *fifteen.Result, err error) record {
-	rec := record{ID: in.ID, Line: in.Line, Goal: goal.Name(), Heuristic: h.String(), Tiles: []int{}, Passes: []fifteen.Pass{}}
-	for _, t := range in.State {
-		rec.Start = append(rec.Start, int(t))
+// describe fills the fields that come from the input line.
+func describe(rec *record, in *instance.Instance, goal board.Goal) {
+	rec.ID, rec.Line = in.ID, in.Line
+	rec.Board, rec.Goal = goal.Size().String(), goal.Name()
+	rec.Start = make([]int, len(in.State))
+	for i, t := range in.State {
+		rec.Start[i] = int(t)
 	}
 	if in.Optimal >= 0 {
 		known := in.Optimal
 		rec.KnownOptimal = &known
 	}
-	if err != nil {
-		rec.Error = err.Error()
-		if errors.Is(err, context.DeadlineExceeded) {
-			rec.Error = "timed out"
-		}
-	}
-	if res == nil {
-		return rec
-	}
-	rec.Solved, rec.Optimal = res.Solved, res.Optimal
-	rec.H0, rec.LowerBound = res.H0, res.LowerBound
-	rec.Nodes, rec.Expanded, rec.Passes = res.Nodes, res.Expanded, res.Passes
-	rec.Seconds = res.Elapsed.Seconds()
-	if rec.Seconds > 0 {
-		rec.NodesPerSecond = float64(res.Nodes) / rec.Seconds
-	}
-	if res.Solved {
-		rec.Length = len(res.Moves)
-		rec.Moves = board.FormatDirs(res.Moves)
-		rec.Tiles, _ = board.Size4x4.DirsToTiles(in.State, res.Moves)
-	} else {
-		rec.Length = -1
-	}
-	return rec
 }
 
 func print(c *cli.Context, rec record) {
@@ -169,32 +263,38 @@ func print(c *cli.Context, rec record) {
 		name = fmt.Sprintf("#%d", rec.Line)
 	}
 	if !rec.Solved {
-		fmt.Fprintf(w, "%s: not solved (%s): optimum at least %d; %s nodes, %.2fs\n",
-			name, rec.Error, rec.LowerBound, thousands(rec.Nodes), rec.Seconds)
+		fmt.Fprintf(w, "%s: not solved (%s)", name, rec.Error)
+		if rec.LowerBound > 0 {
+			fmt.Fprintf(w, ": optimum at least %d", rec.LowerBound)
+		}
+		fmt.Fprintf(w, "; %s nodes, %.2fs\n", thousands(rec.Nodes), rec.Seconds)
 		return
 	}
 	note := "optimal"
-	if rec.Error != "" {
+	switch {
+	case rec.Error != "":
 		note = "MISMATCH: " + rec.Error
+	case !rec.Optimal:
+		note = fmt.Sprintf("not proven optimal: %s with %s", rec.Algorithm, rec.Heuristic)
 	}
 	fmt.Fprintf(w, "%s: %d moves (%s)\n", name, rec.Length, note)
 	fmt.Fprintf(w, "  blank: %s\n", rec.Moves)
 	fmt.Fprintf(w, "  tiles: %s\n", joinInts(rec.Tiles))
-	fmt.Fprintf(w, "  %s nodes (%s expanded), %.3fs, %.1f M nodes/s, h0 %d, %d passes\n",
-		thousands(rec.Nodes), thousands(rec.Expanded), rec.Seconds, rec.NodesPerSecond/1e6, rec.H0, len(rec.Passes))
+	fmt.Fprintf(w, "  %s nodes (%s expanded, %s stored at most), %.3fs, %.1f M nodes/s, h0 %d\n",
+		thousands(rec.Nodes), thousands(rec.Expanded), thousands(uint64(rec.PeakStored)), rec.Seconds, rec.NodesPerSecond/1e6, rec.H0)
 }
 
 func printSummary(c *cli.Context, sum summary, wall time.Duration) {
-	total := sum.solved + sum.unsolved + sum.mismatched
-	if c.Bool("json") || total+sum.invalid <= 1 && sum.invalid == 0 {
+	total := sum.solved + sum.notOptimal + sum.unsolved + sum.mismatched
+	if c.Bool("json") || total+sum.invalid <= 1 {
 		return
 	}
 	rate := 0.0
 	if sum.searchTime > 0 {
 		rate = float64(sum.nodes) / sum.searchTime.Seconds()
 	}
-	fmt.Fprintf(c.App.Writer, "summary: %d solved optimally, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall, %.2fs search, %.1f M nodes/s\n",
-		sum.solved, sum.unsolved, sum.mismatched, sum.invalid, thousands(sum.nodes), wall.Seconds(), sum.searchTime.Seconds(), rate/1e6)
+	fmt.Fprintf(c.App.Writer, "summary: %d solved optimally, %d solved without proof of optimality, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall, %.2fs search, %.1f M nodes/s\n",
+		sum.solved, sum.notOptimal, sum.unsolved, sum.mismatched, sum.invalid, thousands(sum.nodes), wall.Seconds(), sum.searchTime.Seconds(), rate/1e6)
 }
 
 func joinInts(xs []int) string {
