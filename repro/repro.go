@@ -1,0 +1,99 @@
+// Package repro reproduces the experiments of the sliding-tile literature on the toolkit's
+// algorithms, and writes each as a markdown table and an SVG plot:
+//
+//   - EightPuzzle: A* with hamming, md and chebyshev2 on random 8-puzzles (Iordan 2016):
+//     nodes, effective branching factor, time, and how often the length is optimal;
+//   - Walks: A* and RBFS with md and lc on 15-puzzles scrambled by 10 to 50 random moves
+//     under an expansion limit (the classic browser-demo comparison);
+//   - BAStar: bidirectional A* with the HH heuristic on Korf's 100 (Hasan et al. 2023):
+//     states generated, lengths against the optimum.
+//
+// Every run is seeded, so the same command gives the same instances and the same counts.
+package repro
+
+import (
+	"context"
+	"io"
+	"math"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/internal/batch"
+	"github.com/tilekit/tilekit/search"
+	"github.com/tilekit/tilekit/tablefile"
+)
+
+// Options tune the experiments. The zero value is the published setting.
+type Options struct {
+	Workers int    // instances solved in parallel; 0 for all cores
+	Seed    uint64 // seed of the random instances
+	Scale   int    // divide the instance counts by this (quick runs); 0 or 1 for the full size
+}
+
+func (o Options) scaled(n int) int {
+	if o.Scale > 1 {
+		return max(1, n/o.Scale)
+	}
+	return n
+}
+
+// run is one search's outcome.
+type run struct {
+	res *search.Result
+	err error
+}
+
+// solveAll runs one algorithm with one heuristic over many states.
+func solveAll(ctx context.Context, algo string, h *heuristic.Heuristic, starts []board.State, opt search.Options, workers int) []run {
+	out := make([]run, len(starts))
+	batch.Run(ctx, len(starts), workers, func(ctx context.Context, i int) run {
+		res, err := search.Run(ctx, algo, h, starts[i], opt)
+		return run{res, err}
+	}, func(i int, r run) { out[i] = r })
+	return out
+}
+
+// EffectiveBranching returns b such that a uniform tree of depth d with branching b has
+// nodes+1 nodes: nodes + 1 = 1 + b + b^2 + ... + b^d (Russell and Norvig).
+func EffectiveBranching(nodes uint64, d int) float64 {
+	if d <= 0 || nodes == 0 {
+		return 0
+	}
+	target := float64(nodes)
+	total := func(b float64) float64 {
+		sum, p := 0.0, 1.0
+		for i := 1; i <= d; i++ {
+			p *= b
+			sum += p
+		}
+		return sum
+	}
+	lo, hi := 0.0, math.Max(2, target)
+	for i := 0; i < 200 && hi-lo > 1e-9; i++ {
+		mid := (lo + hi) / 2
+		if total(mid) < target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+func seconds(d time.Duration) float64 { return d.Seconds() }
+
+// save writes the plot as SVG, atomically.
+func save(p *plot.Plot, w, h vg.Length, path string) error {
+	wt, err := p.WriterTo(w, h, "svg")
+	if err != nil {
+		return err
+	}
+	return tablefile.WriteAtomic(path, func(out io.Writer) error {
+		_, err := wt.WriteTo(out)
+		return err
+	})
+}
