@@ -39,6 +39,9 @@ type Options struct {
 	Heuristic Heuristic
 	MaxNodes  uint64       // stop after generating this many nodes; 0 for no limit
 	Tables    *data.Tables // tables to use; nil for the embedded defaults
+	// Progress, if set, is called at the start of every pass with its bound and the nodes
+	// generated so far, from the searching goroutine.
+	Progress func(bound int, nodes uint64)
 }
 
 // A Solver solves instances for one goal. It is safe for concurrent use.
@@ -131,6 +134,9 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	for bound := res.H0; ; bound += 2 {
 		res.LowerBound = bound
 		st.bound = bound
+		if s.opt.Progress != nil {
+			s.opt.Progress(bound, st.nodes)
+		}
 		before := Pass{Nodes: st.nodes, Expanded: st.expanded}
 		found := st.root()
 		res.Passes = append(res.Passes, Pass{Bound: bound, Nodes: st.nodes - before.Nodes, Expanded: st.expanded - before.Expanded})

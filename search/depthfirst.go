@@ -59,6 +59,9 @@ func idaStar(ctx context.Context, h *heuristic.Heuristic, start board.State, opt
 	d := newDFS(ctx, h, start, opt, res)
 	bound := h.Eval(start)
 	for {
+		if opt.Progress != nil {
+			opt.Progress(bound, res.Nodes)
+		}
 		next := d.ida(0, bound, d.s.Blank(), noPrev)
 		if d.err != nil {
 			return res, d.err

@@ -47,6 +47,9 @@ type Options struct {
 	MaxStates     int    // A*, BA*: most states stored at once; 0 for DefaultMaxStates
 	MaxExpansions uint64 // stop after this many expansions; 0 for no limit
 	MaxNodes      uint64 // stop after generating this many nodes; 0 for no limit
+	// Progress, if set, is called by IDA* at the start of every pass with its bound and
+	// the nodes generated so far.
+	Progress func(bound int, nodes uint64)
 }
 
 // limit reports which limit, if any, the counts have reached.

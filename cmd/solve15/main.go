@@ -72,7 +72,7 @@ Examples:
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary line (human output)"},
 	)
 	app.Action = solveAction
-	app.Commands = []*cli.Command{evalCommand(), benchCommand(), reproCommand()}
+	app.Commands = []*cli.Command{evalCommand(), benchCommand(), reproCommand(), serveCommand()}
 	cmdline.Prepare(app)
 	return app
 }

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/web"
+)
+
+func serveCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "serve",
+		Usage:     "serve a page to play the puzzle, shuffle it and watch the solvers",
+		UsageText: "solve15 serve [--addr HOST:PORT] [--max-jobs N] [--timeout DURATION]",
+		Description: `Serves the page and its JSON API (see the README) from this binary: no build step,
+nothing fetched from elsewhere. Searches run here, each with a time limit; the page
+shows the current IDA* bound while one runs, and Stop cancels it. Ctrl-C stops the
+server.
+
+Examples:
+  solve15 serve                          # then open http://127.0.0.1:8080/
+  solve15 serve --addr :9000 --max-jobs 2`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "address to listen on"},
+			&cli.IntFlag{Name: "max-jobs", Value: 4, Usage: "searches running at once"},
+			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "a search's time limit unless the page asks for another"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return cmdline.Usagef("serve takes no arguments, got %q", c.Args().First())
+			}
+			srv := web.New(web.Options{MaxJobs: c.Int("max-jobs"), DefaultTimeout: c.Duration("timeout")})
+			defer srv.Close()
+			ln, err := net.Listen("tcp", c.String("addr"))
+			if err != nil {
+				return err
+			}
+			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
+			fmt.Fprintf(c.App.ErrWriter, "solve15: serving on http://%s/ (Ctrl-C to stop)\n", ln.Addr())
+			errc := make(chan error, 1)
+			go func() { errc <- hs.Serve(ln) }()
+			select {
+			case err := <-errc:
+				return err
+			case <-c.Context.Done():
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				if err := hs.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+					return err
+				}
+				return nil
+			}
+		},
+	}
+}

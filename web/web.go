@@ -1,0 +1,264 @@
+// Package web serves a page to play the sliding-tile puzzle and watch the solvers, with a
+// small JSON API. The page's files are embedded; the searches run here, in Go, each in its
+// own goroutine with a time limit, so long solves neither freeze the page nor the server.
+//
+// The API (all bodies JSON; errors are {"error": "..."} with a 4xx status):
+//
+//	GET    /api/options      algorithms, heuristics and boards the page offers
+//	POST   /api/check        {"board","goal","state"} -> the state, or why it is not valid
+//	POST   /api/shuffle      {"board","goal","moves"} -> a solvable state (moves 0: uniform)
+//	POST   /api/solve        {"board","goal","state","algo","heuristic","timeout_seconds"}
+//	                         -> 202 {"id","status":"running"}
+//	GET    /api/jobs/{id}    the job: status, current bound, nodes, and when done the result
+//	DELETE /api/jobs/{id}    stop the job
+package web
+
+import (
+	"crypto/rand"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/search"
+)
+
+//go:embed static
+var static embed.FS
+
+// Options configure a Server. The zero value gives the defaults.
+type Options struct {
+	MaxJobs        int           // searches running at once; 0 for 4
+	DefaultTimeout time.Duration // a job's time limit when the request gives none; 0 for 60 s
+	MaxTimeout     time.Duration // the most a request may ask for; 0 for 10 min
+	KeepDone       time.Duration // how long finished jobs can be fetched; 0 for 10 min
+}
+
+// maxBody bounds request bodies: a 5x5 state with options is a few hundred bytes.
+const maxBody = 16 << 10
+
+// Server is the page and its API; it is an http.Handler.
+type Server struct {
+	opt     Options
+	mux     *http.ServeMux
+	mu      sync.Mutex
+	jobs    map[string]*job
+	running atomic.Int64
+}
+
+// New returns a server.
+func New(opt Options) *Server {
+	if opt.MaxJobs <= 0 {
+		opt.MaxJobs = 4
+	}
+	if opt.DefaultTimeout <= 0 {
+		opt.DefaultTimeout = time.Minute
+	}
+	if opt.MaxTimeout <= 0 {
+		opt.MaxTimeout = 10 * time.Minute
+	}
+	if opt.KeepDone <= 0 {
+		opt.KeepDone = 10 * time.Minute
+	}
+	s := &Server{opt: opt, mux: http.NewServeMux(), jobs: map[string]*job{}}
+	files, _ := fs.Sub(static, "static")
+	s.mux.Handle("GET /", http.FileServerFS(files))
+	s.mux.HandleFunc("GET /api/options", s.options)
+	s.mux.HandleFunc("POST /api/check", s.check)
+	s.mux.HandleFunc("POST /api/shuffle", s.shuffle)
+	s.mux.HandleFunc("POST /api/solve", s.solve)
+	s.mux.HandleFunc("GET /api/jobs/{id}", s.getJob)
+	s.mux.HandleFunc("DELETE /api/jobs/{id}", s.cancelJob)
+	unknown := func(w http.ResponseWriter, r *http.Request) {
+		fail(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
+	}
+	for _, method := range []string{"GET", "POST", "DELETE"} {
+		s.mux.HandleFunc(method+" /api/", unknown)
+	}
+	return s
+}
+
+// ServeHTTP serves the page and the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// Close stops every running job.
+func (s *Server) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, j := range s.jobs {
+		j.cancel()
+	}
+}
+
+func reply(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func fail(w http.ResponseWriter, status int, format string, args ...any) {
+	reply(w, status, map[string]string{"error": fmt.Sprintf(format, args...)})
+}
+
+// decode reads a JSON body into v, answering 413 or 400 itself when it cannot.
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			fail(w, http.StatusRequestEntityTooLarge, "request body larger than %d bytes", maxBody)
+		} else {
+			fail(w, http.StatusBadRequest, "bad JSON: %v", err)
+		}
+		return false
+	}
+	if dec.More() {
+		fail(w, http.StatusBadRequest, "bad JSON: more than one value in the body")
+		return false
+	}
+	return true
+}
+
+// puzzle is the part of a request that names a position.
+type puzzle struct {
+	Board string          `json:"board"`
+	Goal  json.RawMessage `json:"goal"`
+	State json.RawMessage `json:"state"`
+}
+
+// parse returns the goal and, when the request has one, the state. A state may be a list of
+// numbers or a string as solve15 reads it.
+func (p *puzzle) parse(needState bool) (board.Goal, board.State, int, error) {
+	size := board.Size4x4
+	if p.Board != "" {
+		var err error
+		if size, err = board.ParseSize(p.Board); err != nil {
+			return board.Goal{}, nil, http.StatusBadRequest, err
+		}
+	}
+	goalText := "blank-last"
+	if len(p.Goal) > 0 {
+		text, err := rawState(p.Goal)
+		if err != nil {
+			return board.Goal{}, nil, http.StatusBadRequest, fmt.Errorf("goal: %w", err)
+		}
+		goalText = text
+	}
+	goal, err := board.ParseGoal(size, goalText)
+	if err != nil {
+		return board.Goal{}, nil, http.StatusBadRequest, err
+	}
+	if !needState {
+		return goal, nil, 0, nil
+	}
+	if len(p.State) == 0 {
+		return goal, nil, http.StatusBadRequest, errors.New("no state given")
+	}
+	text, err := rawState(p.State)
+	if err != nil {
+		return goal, nil, http.StatusBadRequest, fmt.Errorf("state: %w", err)
+	}
+	s, err := board.Parse(size, text)
+	if err != nil {
+		return goal, nil, http.StatusBadRequest, err
+	}
+	if err := goal.Check(s); err != nil {
+		return goal, nil, http.StatusUnprocessableEntity, err
+	}
+	return goal, s, 0, nil
+}
+
+// rawState turns a JSON list of numbers or a string into text for board.Parse.
+func rawState(raw json.RawMessage) (string, error) {
+	var text string
+	if err := json.Unmarshal(raw, &text); err == nil {
+		return text, nil
+	}
+	var nums []int
+	if err := json.Unmarshal(raw, &nums); err != nil {
+		return "", errors.New("must be a list of numbers or a string")
+	}
+	parts := make([]string, len(nums))
+	for i, n := range nums {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, " "), nil
+}
+
+func ints(s board.State) []int {
+	out := make([]int, len(s))
+	for i, t := range s {
+		out[i] = int(t)
+	}
+	return out
+}
+
+func (s *Server) options(w http.ResponseWriter, r *http.Request) {
+	reply(w, http.StatusOK, map[string]any{
+		"boards":     []string{"3x3", "4x4"},
+		"goals":      []string{"blank-last", "blank-first"},
+		"algorithms": search.Algorithms,
+		"heuristics": heuristic.Names,
+		"admissible": map[string]bool{"hamming": true, "md": true, "lc": true, "chebyshev2": false, "wd": true, "pdb": true, "max": true, "hh": false},
+	})
+}
+
+func (s *Server) check(w http.ResponseWriter, r *http.Request) {
+	var req puzzle
+	if !decode(w, r, &req) {
+		return
+	}
+	goal, st, status, err := req.parse(true)
+	if err != nil {
+		fail(w, status, "%v", err)
+		return
+	}
+	reply(w, http.StatusOK, map[string]any{"ok": true, "state": ints(st), "goal": ints(goal.Tiles())})
+}
+
+func (s *Server) shuffle(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		puzzle
+		Moves int    `json:"moves"`
+		Seed  uint64 `json:"seed"`
+	}
+	if !decode(w, r, &req) {
+		return
+	}
+	goal, _, status, err := req.parse(false)
+	if err != nil {
+		fail(w, status, "%v", err)
+		return
+	}
+	if req.Moves < 0 || req.Moves > 10000 {
+		fail(w, http.StatusBadRequest, "moves must be 0 (a uniformly random state) to 10000")
+		return
+	}
+	rng := newRand(req.Seed)
+	var st board.State
+	if req.Moves == 0 {
+		st = goal.Random(rng)
+	} else {
+		st, _ = goal.RandomWalk(req.Moves, rng)
+	}
+	reply(w, http.StatusOK, map[string]any{"state": ints(st), "goal": ints(goal.Tiles())})
+}
+
+func newID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+

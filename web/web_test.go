@@ -1,0 +1,194 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+)
+
+func newServer(t *testing.T, opt Options) *httptest.Server {
+	s := New(opt)
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		s.Close()
+		ts.Close()
+	})
+	return ts
+}
+
+func call(t *testing.T, ts *httptest.Server, method, path, body string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+	require.NoError(t, err)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var out map[string]any
+	raw, _ := io.ReadAll(res.Body)
+	require.NoError(t, json.Unmarshal(raw, &out), "body %q", raw)
+	return res.StatusCode, out
+}
+
+func TestPageIsServed(t *testing.T) {
+	ts := newServer(t, Options{})
+	for _, path := range []string{"/", "/app.js", "/style.css"} {
+		res, err := http.Get(ts.URL + path)
+		require.NoError(t, err)
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		assert.Equal(t, 200, res.StatusCode, path)
+		assert.NotEmpty(t, body, path)
+	}
+	code, opts := call(t, ts, "GET", "/api/options", "")
+	assert.Equal(t, 200, code)
+	assert.Contains(t, opts["algorithms"], "idastar")
+}
+
+func TestBadRequests(t *testing.T) {
+	ts := newServer(t, Options{})
+	goal := `"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"`
+	for _, tc := range []struct {
+		name, method, path, body string
+		status                   int
+		msg                      string
+	}{
+		{"malformed JSON", "POST", "/api/solve", `{"state": [1, 2,`, 400, "bad JSON"},
+		{"two values", "POST", "/api/check", `{"state": "1 2 3"} {}`, 400, "more than one"},
+		{"unknown field", "POST", "/api/solve", `{"stat": [1]}`, 400, "unknown field"},
+		{"wrong size", "POST", "/api/solve", `{"state": [1, 2, 3]}`, 400, "wrong number of tiles"},
+		{"wrong board", "POST", "/api/solve", `{"board": "9x9", "state": [1]}`, 400, "board size"},
+		{"duplicate tile", "POST", "/api/check", `{"state": "1 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0"}`, 400, "duplicate"},
+		{"state not a list", "POST", "/api/check", `{"state": {"a": 1}}`, 400, "list of numbers"},
+		{"unsolvable", "POST", "/api/solve", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0"}`, 422, "not solvable"},
+		{"unknown algorithm", "POST", "/api/solve", `{"state": ` + goal + `, "algo": "dfs"}`, 400, "unknown algorithm"},
+		{"unknown heuristic", "POST", "/api/solve", `{"state": ` + goal + `, "heuristic": "x"}`, 400, "unknown heuristic"},
+		{"negative timeout", "POST", "/api/solve", `{"state": ` + goal + `, "timeout_seconds": -1}`, 400, "timeout"},
+		{"shuffle too far", "POST", "/api/shuffle", `{"moves": 1000000}`, 400, "moves"},
+		{"oversized body", "POST", "/api/solve", `{"state": "` + strings.Repeat("1 ", 20000) + `"}`, 413, "larger than"},
+		{"unknown job", "GET", "/api/jobs/nope", "", 404, "no job"},
+		{"unknown endpoint", "GET", "/api/nothing", "", 404, "no such API endpoint"},
+	} {
+		code, out := call(t, ts, tc.method, tc.path, tc.body)
+		assert.Equal(t, tc.status, code, tc.name)
+		assert.Contains(t, out["error"], tc.msg, tc.name)
+	}
+}
+
+func TestShuffleIsSolvable(t *testing.T) {
+	ts := newServer(t, Options{})
+	for _, body := range []string{`{"moves": 0}`, `{"moves": 10, "goal": "blank-first"}`, `{"board": "3x3", "moves": 0}`} {
+		for i := 0; i < 20; i++ {
+			code, out := call(t, ts, "POST", "/api/shuffle", body)
+			require.Equal(t, 200, code)
+			var nums []int
+			for _, v := range out["state"].([]any) {
+				nums = append(nums, int(v.(float64)))
+			}
+			var goalNums []int
+			for _, v := range out["goal"].([]any) {
+				goalNums = append(goalNums, int(v.(float64)))
+			}
+			size := board.Size4x4
+			if len(nums) == 9 {
+				size = board.Size{W: 3, H: 3}
+			}
+			s, err := board.FromInts(size, nums)
+			require.NoError(t, err)
+			gs, err := board.FromInts(size, goalNums)
+			require.NoError(t, err)
+			g, err := board.NewGoal(size, gs)
+			require.NoError(t, err)
+			assert.True(t, g.Solvable(s), "%s gave an unsolvable %v", body, s)
+		}
+	}
+}
+
+// wait polls a job until it leaves "running".
+func wait(t *testing.T, ts *httptest.Server, id string) map[string]any {
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		_, v := call(t, ts, "GET", "/api/jobs/"+id, "")
+		if v["status"] != "running" {
+			return v
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("job %s still running", id)
+	return nil
+}
+
+func TestSolveAndReplay(t *testing.T) {
+	ts := newServer(t, Options{})
+	start := "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12"
+	for _, tc := range []struct{ body string }{
+		{`{"state": "` + start + `"}`},
+		{`{"state": "` + start + `", "algo": "astar", "heuristic": "lc"}`},
+		{`{"board": "3x3", "state": [8, 6, 7, 2, 5, 4, 3, 0, 1], "algo": "rbfs", "heuristic": "md"}`},
+	} {
+		code, out := call(t, ts, "POST", "/api/solve", tc.body)
+		require.Equal(t, 202, code, "%v", out)
+		v := wait(t, ts, out["id"].(string))
+		require.Equal(t, "solved", v["status"], "%v", v)
+		res := v["result"].(map[string]any)
+		assert.Equal(t, true, res["optimal"])
+		want := 29.0
+		if strings.Contains(tc.body, "3x3") {
+			want = 31
+		}
+		assert.Equal(t, want, res["length"])
+		assert.Len(t, res["moves"], int(want))
+	}
+}
+
+func TestStopAndLimits(t *testing.T) {
+	ts := newServer(t, Options{MaxJobs: 1})
+	hard := `{"goal": "blank-first", "state": "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4", "heuristic": "md"}`
+	code, out := call(t, ts, "POST", "/api/solve", hard)
+	require.Equal(t, 202, code)
+	id := out["id"].(string)
+
+	// A second search is refused while the first runs; the server still answers.
+	code, out = call(t, ts, "POST", "/api/solve", hard)
+	assert.Equal(t, 429, code)
+	assert.Contains(t, out["error"], "already running")
+	code, _ = call(t, ts, "GET", "/api/options", "")
+	assert.Equal(t, 200, code)
+
+	time.Sleep(100 * time.Millisecond)
+	_, v := call(t, ts, "GET", "/api/jobs/"+id, "")
+	assert.Equal(t, "running", v["status"])
+	assert.Greater(t, v["bound"], 0.0, "the current IDA* bound is shown")
+
+	code, v = call(t, ts, "DELETE", "/api/jobs/"+id, "")
+	assert.Equal(t, 200, code)
+	assert.Equal(t, "cancelled", v["status"])
+
+	// The slot is free again; a tiny time limit ends in a timeout.
+	time.Sleep(50 * time.Millisecond)
+	code, out = call(t, ts, "POST", "/api/solve", strings.Replace(hard, "}", `, "timeout_seconds": 0.05}`, 1))
+	require.Equal(t, 202, code, "%v", out)
+	v = wait(t, ts, out["id"].(string))
+	assert.Equal(t, "timeout", v["status"])
+}
+
+func TestCheck(t *testing.T) {
+	ts := newServer(t, Options{})
+	code, out := call(t, ts, "POST", "/api/check", `{"goal": "blank-first", "state": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 14]}`)
+	assert.Equal(t, 422, code)
+	assert.Contains(t, out["error"], "blank-first")
+	var b bytes.Buffer
+	json.NewEncoder(&b).Encode(map[string]any{"goal": "blank-first", "state": "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15"})
+	code, out = call(t, ts, "POST", "/api/check", b.String())
+	assert.Equal(t, 200, code)
+	assert.Equal(t, true, out["ok"])
+}
