@@ -77,120 +77,161 @@ func Run(ctx context.Context, g Graph, goals []uint32, opt Options) ([]uint8, er
 	}
 	n := g.Len()
 	t := newTable(n)
-	var layer []uint32
+	e := newEngine(g, t, workers)
+	var first []uint32
 	for _, s := range goals {
 		if int(s) >= n {
 			return nil, fmt.Errorf("bfs: goal state %d outside the space of %d states", s, n)
 		}
 		if t.trySet(s, 0) {
-			layer = append(layer, s)
+			first = append(first, s)
 		}
 	}
+	layer := lists{first}
 	var reached int64
-	for depth := 0; len(layer) > 0; depth++ {
+	for depth := 0; layer.len() > 0; depth++ {
 		if depth > MaxDepth {
 			return nil, ErrTooDeep
 		}
 		// Step 1: spread the layer's value over zero-cost moves, setting aside the
 		// unit-cost neighbours.
-		var pending []uint32
-		for round := layer; len(round) > 0; {
-			var more []uint32
-			var err error
-			round, more, err = expand(ctx, g, t, round, uint8(depth), workers)
-			if err != nil {
+		e.resetPending()
+		size := int64(0)
+		for round := layer; round.len() > 0; {
+			size += int64(round.len())
+			round = e.expand(ctx, round, uint8(depth))
+			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			layer = append(layer, round...)
-			pending = append(pending, more...)
 		}
-		reached += int64(len(layer))
+		reached += size
 		if opt.Progress != nil {
-			opt.Progress(Layer{Depth: depth, States: int64(len(layer)), Reached: reached, Total: int64(n)})
+			opt.Progress(Layer{Depth: depth, States: size, Reached: reached, Total: int64(n)})
 		}
 		// Step 2: the set-aside neighbours still unreached are the next layer. Past
 		// MaxDepth the value would be Unknown, which trySet never writes: a non-empty
 		// next layer then ends the loop with ErrTooDeep above.
-		layer = claim(t, pending, uint8(depth+1), workers)
+		layer = e.claim(uint8(depth + 1))
 	}
 	return t.bytes(), nil
 }
 
-// expand expands src: it gives every unreached zero-cost neighbour the value v and returns
-// those, and returns all unit-cost neighbours.
-func expand(ctx context.Context, g Graph, t *table, src []uint32, v uint8, workers int) (reached, one []uint32, err error) {
-	workers = min(workers, (len(src)+chunk-1)/chunk)
-	var next atomic.Int64 // index of the next chunk to take
-	outs := make([][2][]uint32, max(workers, 1))
-	work := func(w int) {
-		var out, zero, one []uint32
-		for ctx.Err() == nil {
-			lo := int(next.Add(chunk)) - chunk
-			if lo >= len(src) {
-				break
-			}
-			hi := min(lo+chunk, len(src))
-			zero, one = g.Expand(zero[:0], one, src[lo:hi])
-			for _, s := range zero {
-				if t.trySet(s, v) {
-					out = append(out, s)
-				}
-			}
-		}
-		outs[w] = [2][]uint32{out, one}
+// lists is a set of states held as one slice per worker, so no step has to gather them.
+type lists [][]uint32
+
+func (l lists) len() int {
+	n := 0
+	for _, s := range l {
+		n += len(s)
 	}
-	if workers <= 1 {
-		work(0)
-	} else {
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work(w)
-			}()
-		}
-		wg.Wait()
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	return concat(outs, 0), concat(outs, 1), nil
+	return n
 }
 
-// claim gives every unreached state of src the value v and returns those it gave it to.
-func claim(t *table, src []uint32, v uint8, workers int) []uint32 {
-	workers = max(1, min(workers, (len(src)+chunk-1)/chunk))
-	outs := make([][2][]uint32, workers)
+// chunks cuts the lists into pieces of at most chunk states, the unit workers take.
+func (l lists) chunks(dst [][]uint32) [][]uint32 {
+	dst = dst[:0]
+	for _, s := range l {
+		for lo := 0; lo < len(s); lo += chunk {
+			dst = append(dst, s[lo:min(lo+chunk, len(s))])
+		}
+	}
+	return dst
+}
+
+// engine holds the workers' buffers, reused from layer to layer: after the first layers the
+// search allocates almost nothing, so the garbage collector does not compete with the
+// workers for the cores.
+type engine struct {
+	g       Graph
+	t       *table
+	workers int
+	out     [2]lists // outputs of alternate steps: one is read while the other is written
+	flip    int
+	pending lists // unit-cost neighbours set aside during the current layer
+	zero    [][]uint32
+	pieces  [][]uint32
+}
+
+func newEngine(g Graph, t *table, workers int) *engine {
+	e := &engine{g: g, t: t, workers: workers, pending: make(lists, workers), zero: make([][]uint32, workers)}
+	e.out[0], e.out[1] = make(lists, workers), make(lists, workers)
+	return e
+}
+
+func (e *engine) resetPending() {
+	for w := range e.pending {
+		e.pending[w] = e.pending[w][:0]
+	}
+}
+
+// outputs returns the buffers for the next step's results, emptied.
+func (e *engine) outputs() lists {
+	e.flip ^= 1
+	out := e.out[e.flip]
+	for w := range out {
+		out[w] = out[w][:0]
+	}
+	return out
+}
+
+// parallel runs fn(w, piece) over the pieces on the workers.
+func (e *engine) parallel(ctx context.Context, pieces [][]uint32, fn func(w int, piece []uint32)) {
+	workers := min(e.workers, len(pieces))
+	if workers <= 1 {
+		for _, p := range pieces {
+			if ctx.Err() != nil {
+				return
+			}
+			fn(0, p)
+		}
+		return
+	}
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	per := (len(src) + workers - 1) / workers
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var out []uint32
-			for _, s := range src[min(w*per, len(src)):min((w+1)*per, len(src))] {
-				if t.trySet(s, v) {
-					out = append(out, s)
+			for ctx.Err() == nil {
+				i := int(next.Add(1)) - 1
+				if i >= len(pieces) {
+					return
 				}
+				fn(w, pieces[i])
 			}
-			outs[w][0] = out
 		}()
 	}
 	wg.Wait()
-	return concat(outs, 0)
 }
 
-func concat(outs [][2][]uint32, k int) []uint32 {
-	total := 0
-	for _, o := range outs {
-		total += len(o[k])
-	}
-	res := make([]uint32, 0, total)
-	for _, o := range outs {
-		res = append(res, o[k]...)
-	}
-	return res
+// expand expands src: it gives every unreached zero-cost neighbour the value v and returns
+// those, and sets the unit-cost neighbours aside.
+func (e *engine) expand(ctx context.Context, src lists, v uint8) lists {
+	e.pieces = src.chunks(e.pieces)
+	out := e.outputs()
+	e.parallel(ctx, e.pieces, func(w int, piece []uint32) {
+		e.zero[w], e.pending[w] = e.g.Expand(e.zero[w][:0], e.pending[w], piece)
+		for _, s := range e.zero[w] {
+			if e.t.trySet(s, v) {
+				out[w] = append(out[w], s)
+			}
+		}
+	})
+	return out
+}
+
+// claim gives every unreached set-aside state the value v and returns those it gave it to.
+func (e *engine) claim(v uint8) lists {
+	e.pieces = e.pending.chunks(e.pieces)
+	out := e.outputs()
+	e.parallel(context.Background(), e.pieces, func(w int, piece []uint32) {
+		for _, s := range piece {
+			if e.t.trySet(s, v) {
+				out[w] = append(out[w], s)
+			}
+		}
+	})
+	return out
 }
 
 // table holds one byte a state, four to a word, so that a state can be claimed by an
