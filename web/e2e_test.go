@@ -105,7 +105,7 @@ func TestPageEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, strconv.Itoa(moves)+" / "+strconv.Itoa(moves), progress)
 
-	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(90))
+	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100)) // quality 100 gives PNG
 	require.NoError(t, err)
 	dir, err := os.MkdirTemp("", "tilekit-e2e-")
 	require.NoError(t, err)
