@@ -3,7 +3,6 @@ package verify
 import (
 	"bytes"
 	"context"
-	"fmt"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
@@ -49,24 +48,7 @@ func Embedded(ctx context.Context, opt Options) []*Report {
 	if len(instances) == 0 {
 		instances = Korf100()
 	}
-	last := board.BlankLast(board.Size4x4)
-	checked, badN := 0, int64(0)
-	var examples []string
-	for _, in := range instances {
-		s, ok := toGoal(in, last)
-		if !ok {
-			continue
-		}
-		checked++
-		h := tabs.IDA15.Eval(s)
-		if h > in.Optimal || (h-in.Optimal)%2 != 0 {
-			badN++
-			if len(examples) < 5 {
-				examples = append(examples, fmt.Sprintf("%s: IDA15 sum %d, optimal %d", in.Goal.Size().Format(in.Start), h, in.Optimal))
-			}
-		}
-	}
-	c := admissibilityResult(checked, badN, examples, "the IDA15 sum (same parity as the optimum)")
+	c := checkAdmissible(instances, board.BlankLast(board.Size4x4), true, "the IDA15 sum (same parity as the optimum)", tabs.IDA15.Eval)
 	set.add(c)
 	return append(reports, set)
 }

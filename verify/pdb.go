@@ -279,23 +279,7 @@ func (v *pdbTable) admissibility(opt Options) Check {
 	if !opt.Deep || len(opt.Instances) == 0 {
 		return skip(Admissibility, "needs deep mode and instances with known optima")
 	}
-	checked, badN := 0, int64(0)
-	var examples []string
-	for _, in := range opt.Instances {
-		s, ok := toGoal(in, v.goal)
-		if !ok {
-			continue
-		}
-		checked++
-		h := v.t.Lookup(s)
-		if h > in.Optimal {
-			badN++
-			if len(examples) < 5 {
-				examples = append(examples, fmt.Sprintf("%s: entry %d > optimal %d", v.size.Format(in.Start), h, in.Optimal))
-			}
-		}
-	}
-	return admissibilityResult(checked, badN, examples, "the entry")
+	return checkAdmissible(opt.Instances, v.goal, false, "the entry", v.t.Lookup)
 }
 
 func (v *pdbTable) rebuild(ctx context.Context, opt Options) Check {

@@ -120,25 +120,12 @@ func (v *wdTable) admissibility(opt Options) Check {
 	if size.W != size.H || size.Col(v.goal.Home(0)) != v.t.BlankHome {
 		return skip(Admissibility, "the table serves only the rows of its goal")
 	}
-	checked, badN := 0, int64(0)
-	var examples []string
-	for _, in := range opt.Instances {
-		s, ok := toGoal(in, v.goal)
-		if !ok {
-			continue
-		}
-		checked++
+	return checkAdmissible(opt.Instances, v.goal, false, "WD (rows + columns)", func(s board.State) int {
 		rp, cp := wd.RowPattern(v.goal, s), wd.ColPattern(v.goal, s)
 		r, _ := v.t.ID(&rp)
 		c, _ := v.t.ID(&cp) // the same table serves the columns (checked above)
-		if h := v.t.Dist(r) + v.t.Dist(c); h > in.Optimal {
-			badN++
-			if len(examples) < 5 {
-				examples = append(examples, fmt.Sprintf("%s: WD %d > optimal %d", size.Format(in.Start), h, in.Optimal))
-			}
-		}
-	}
-	return admissibilityResult(checked, badN, examples, "WD (rows + columns)")
+		return v.t.Dist(r) + v.t.Dist(c)
+	})
 }
 
 func (v *wdTable) rebuild(ctx context.Context, opt Options) Check {
@@ -168,6 +155,27 @@ func compare(fresh, file []uint8, describe func(int) string) Check {
 		}
 	}
 	return Check{Name: Rebuild, Status: Fail, Bad: n, Examples: examples, Detail: fmt.Sprintf("%d entries differ from an independent rebuild", n)}
+}
+
+// checkAdmissible checks that h never exceeds the optimal length of the instances that
+// map onto the goal (and, with parity, has the optimum's parity).
+func checkAdmissible(instances []Instance, goal board.Goal, parity bool, what string, h func(board.State) int) Check {
+	checked, badN := 0, int64(0)
+	var examples []string
+	for _, in := range instances {
+		s, ok := toGoal(in, goal)
+		if !ok {
+			continue
+		}
+		checked++
+		if v := h(s); v > in.Optimal || (parity && (in.Optimal-v)%2 != 0) {
+			badN++
+			if len(examples) < 5 {
+				examples = append(examples, fmt.Sprintf("%s: %d, optimal %d", in.Goal.Size().Format(in.Start), v, in.Optimal))
+			}
+		}
+	}
+	return admissibilityResult(checked, badN, examples, what)
 }
 
 func admissibilityResult(checked int, badN int64, examples []string, what string) Check {

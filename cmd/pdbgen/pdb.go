@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/pdb"
-	"github.com/tilekit/tilekit/tablefile"
 )
 
 var quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on standard error"}
@@ -118,7 +116,7 @@ Examples:
 			progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
 			start := time.Now()
 			for _, spec := range data.Specs {
-				t, err := buildSpec(c.Context, spec, buildOptions(c, progress, spec.File))
+				t, err := spec.Build(c.Context, buildOptions(c, progress, spec.File))
 				progress.Done()
 				if err != nil {
 					return fmt.Errorf("building %s: %w", spec.File, err)
@@ -133,8 +131,4 @@ Examples:
 			return nil
 		},
 	}
-}
-
-func buildSpec(ctx context.Context, spec data.Spec, opt bfs.Options) (*tablefile.Table, error) {
-	return spec.Build(ctx, opt)
 }
