@@ -135,6 +135,6 @@ func (r *EightResult) Plot(path string) error {
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return err
 	}
-	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.Top, p.Legend.Left = false, false // bottom right, below the rising lines
 	return save(p, 16*vg.Centimeter, 10*vg.Centimeter, path)
 }
