@@ -310,3 +310,19 @@ func BenchmarkBuild6(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRankUnrank measures one unrank and one rank of a 6-tile + blank state: no
+// allocation, a few nanoseconds.
+func BenchmarkRankUnrank(b *testing.B) {
+	p := pattern(b, last4, []int{1, 2, 3, 4, 5, 6}, true)
+	cells := make([]uint8, p.Elems())
+	b.ReportAllocs()
+	var sum uint32
+	for i := 0; i < b.N; i++ {
+		p.Unrank(uint32(i*7919)%uint32(p.Len()), cells)
+		sum += p.Rank(cells)
+	}
+	if sum == 1 {
+		b.Log(sum)
+	}
+}

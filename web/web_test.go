@@ -192,3 +192,22 @@ func TestCheck(t *testing.T) {
 	assert.Equal(t, 200, code)
 	assert.Equal(t, true, out["ok"])
 }
+
+// Whatever a client sends, the API answers with JSON and never a server error.
+func FuzzRequests(f *testing.F) {
+	endpoints := []string{"/api/solve", "/api/check", "/api/shuffle"}
+	f.Add(uint8(0), `{"state": "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12", "algo": "idastar"}`)
+	f.Add(uint8(1), `{"board": "3x3", "state": [1, 2, 3, 4, 5, 6, 7, 8, 0]}`)
+	f.Add(uint8(2), `{"moves": 3, "goal": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]}`)
+	s := New(Options{DefaultTimeout: 50 * time.Millisecond, MaxJobs: 1000})
+	f.Cleanup(s.Close)
+	f.Fuzz(func(t *testing.T, which uint8, body string) {
+		path := endpoints[int(which)%len(endpoints)]
+		req := httptest.NewRequest("POST", "http://x"+path, strings.NewReader(body))
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		require.Less(t, rec.Code, 500, "%s %q", path, body)
+		var out map[string]any
+		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out), "%s %q -> %q", path, body, rec.Body.String())
+	})
+}
