@@ -138,34 +138,26 @@ func verify(ctx context.Context, name string, t *tablefile.Table, readErr error,
 	}
 	r.Kind = t.Kind
 	r.add(Check{Name: Integrity, Status: Pass, Detail: fmt.Sprintf("%s table, %d entries, checksums match", t.Kind, t.Header.Entries)})
-	var checks []func() Check
+	var v checker
+	var err error
 	switch t.Kind {
 	case tablefile.KindWD:
-		v, err := newWDTable(t)
-		if err != nil {
-			r.add(Check{Name: Exactness, Status: Fail, Detail: err.Error()})
-			return r
-		}
-		checks = []func() Check{
-			func() Check { return v.exactness(ctx, opt) },
-			func() Check { return v.published() },
-			func() Check { return v.symmetry(ctx) },
-			func() Check { return v.admissibility(opt) },
-			func() Check { return v.rebuild(ctx, opt) },
-		}
+		v, err = newWDTable(t)
 	case tablefile.KindPDB:
-		v, err := newPDBTable(t)
-		if err != nil {
-			r.add(Check{Name: Exactness, Status: Fail, Detail: err.Error()})
-			return r
-		}
-		checks = []func() Check{
-			func() Check { return v.exactness(ctx, opt) },
-			func() Check { return v.published() },
-			func() Check { return v.symmetry(ctx, opt) },
-			func() Check { return v.admissibility(opt) },
-			func() Check { return v.rebuild(ctx, opt) },
-		}
+		v, err = newPDBTable(t)
+	default: // the reader accepts no other kind; be safe all the same
+		err = fmt.Errorf("verify: no checks for a %q table", t.Kind)
+	}
+	if err != nil {
+		r.add(Check{Name: Exactness, Status: Fail, Detail: err.Error()})
+		return r
+	}
+	checks := []func() Check{
+		func() Check { return v.exactness(ctx, opt) },
+		v.published,
+		func() Check { return v.symmetry(ctx, opt) },
+		func() Check { return v.admissibility(opt) },
+		func() Check { return v.rebuild(ctx, opt) },
 	}
 	for _, check := range checks {
 		if ctx.Err() != nil {
@@ -175,6 +167,15 @@ func verify(ctx context.Context, name string, t *tablefile.Table, readErr error,
 		r.add(check())
 	}
 	return r
+}
+
+// checker is a table under verification, one kind of table each.
+type checker interface {
+	exactness(context.Context, Options) Check
+	published() Check
+	symmetry(context.Context, Options) Check
+	admissibility(Options) Check
+	rebuild(context.Context, Options) Check
 }
 
 func skip(name, why string) Check { return Check{Name: name, Status: Skip, Detail: why} }

@@ -80,7 +80,7 @@ func (v *wdTable) published() Check {
 // symmetry: read upside down, the table must equal a direct build for the goal whose blank
 // row is mirrored (blank-last and blank-first are such a pair); solvers use one through
 // the other.
-func (v *wdTable) symmetry(ctx context.Context) Check {
+func (v *wdTable) symmetry(ctx context.Context, _ Options) Check {
 	t := v.t
 	mirror, err := wd.Build(ctx, t.Lines, t.LineLen, t.Lines-1-t.BlankHome, 0)
 	if err != nil {
