@@ -150,11 +150,21 @@ type engine struct {
 	pending lists // unit-cost neighbours set aside during the current layer
 	zero    [][]uint32
 	pieces  [][]uint32
+	buckets [][nBuckets][]uint32 // per worker: pending states sorted by index range
+	shift   uint                 // state >> shift is its bucket
 }
+
+// nBuckets is how many index ranges claim sorts the pending states into, so that each
+// range's compare-and-swaps stay within a cache-sized slice of the table.
+const nBuckets = 256
 
 func newEngine(g Graph, t *table, workers int) *engine {
 	e := &engine{g: g, t: t, workers: workers, pending: make(lists, workers), zero: make([][]uint32, workers)}
 	e.out[0], e.out[1] = make(lists, workers), make(lists, workers)
+	e.buckets = make([][nBuckets][]uint32, workers)
+	for uint64(g.Len())>>e.shift > nBuckets {
+		e.shift++
+	}
 	return e
 }
 
@@ -221,16 +231,48 @@ func (e *engine) expand(ctx context.Context, src lists, v uint8) lists {
 }
 
 // claim gives every unreached set-aside state the value v and returns those it gave it to.
+// Each worker first sorts its own pending states into index ranges; then each range, from
+// all workers, is claimed by one worker, so the random writes of a range stay in cache.
 func (e *engine) claim(v uint8) lists {
-	e.pieces = e.pending.chunks(e.pieces)
-	out := e.outputs()
-	e.parallel(context.Background(), e.pieces, func(w int, piece []uint32) {
-		for _, s := range piece {
-			if e.t.trySet(s, v) {
-				out[w] = append(out[w], s)
+	var wg sync.WaitGroup
+	for w := range e.pending {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bk := &e.buckets[w]
+			for b := range bk {
+				bk[b] = bk[b][:0]
 			}
-		}
-	})
+			for _, s := range e.pending[w] {
+				b := s >> e.shift
+				bk[b] = append(bk[b], s)
+			}
+		}()
+	}
+	wg.Wait()
+	out := e.outputs()
+	var next atomic.Int64
+	workers := min(e.workers, nBuckets)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				b := int(next.Add(1)) - 1
+				if b >= nBuckets {
+					return
+				}
+				for src := range e.buckets {
+					for _, s := range e.buckets[src][b] {
+						if e.t.trySet(s, v) {
+							out[w] = append(out[w], s)
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
 	return out
 }
 
