@@ -176,7 +176,9 @@ func (s *Server) runner(goal board.Goal, algo, name string) (func(context.Contex
 		return nil, err
 	}
 	return func(ctx context.Context, st board.State, j *job) (*solution, error) {
-		opt := search.Options{MaxStates: 20_000_000, Progress: func(bound int, nodes uint64) {
+		// A* and BA* on the page get 5 million states (about 700 MB) each: several
+		// visitors at once must not exhaust the machine.
+		opt := search.Options{MaxStates: 5_000_000, Progress: func(bound int, nodes uint64) {
 			j.bound.Store(int64(bound))
 			j.nodes.Store(nodes)
 		}}
