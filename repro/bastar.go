@@ -42,6 +42,7 @@ func BAStar(ctx context.Context, opt Options) (*BAStarResult, error) {
 		return nil, err
 	}
 	res := &BAStarResult{Instances: len(korf), Excess: map[int]int{}}
+	opt.log("BA*: %d of Korf's instances", len(korf))
 	for i, r := range solveAll(ctx, "bastar", h, starts, search.Options{}, opt.Workers) {
 		if r.err != nil {
 			return nil, fmt.Errorf("%s: %w", korf[i].Name, r.err)

@@ -70,6 +70,7 @@ func EightPuzzle(ctx context.Context, opt Options) (*EightResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		opt.log("8-puzzle: A* with %s on %d states", name, n)
 		runs := solveAll(ctx, "astar", h, starts, search.Options{}, opt.Workers)
 		row := EightRow{Heuristic: name, Instances: n, ByLength: map[int]*point{}}
 		for i, r := range runs {

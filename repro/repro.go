@@ -29,9 +29,16 @@ import (
 
 // Options tune the experiments. The zero value is the published setting.
 type Options struct {
-	Workers int    // instances solved in parallel; 0 for all cores
-	Seed    uint64 // seed of the random instances
-	Scale   int    // divide the instance counts by this (quick runs); 0 or 1 for the full size
+	Workers int                              // instances solved in parallel; 0 for all cores
+	Seed    uint64                           // seed of the random instances
+	Scale   int                              // divide the instance counts by this (quick runs); 0 or 1 for the full size
+	Log     func(format string, args ...any) // progress, one line a stage; nil for none
+}
+
+func (o Options) log(format string, args ...any) {
+	if o.Log != nil {
+		o.Log(format, args...)
+	}
 }
 
 func (o Options) scaled(n int) int {

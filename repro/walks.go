@@ -50,6 +50,7 @@ func Walks(ctx context.Context, opt Options) (*WalksResult, error) {
 	rng := rand.New(rand.NewPCG(opt.Seed, 15))
 	res := &WalksResult{PerDepth: per}
 	for _, depth := range WalkDepths {
+		opt.log("walks: %d states scrambled by %d moves", per, depth)
 		starts := make([]board.State, per)
 		for i := range starts {
 			starts[i], _ = goal.RandomWalk(depth, rng)

@@ -70,6 +70,7 @@ Examples:
 		&cli.DurationFlag{Name: "timeout", Usage: "give up on an instance after this long (e.g. 30s; 0: never)"},
 		&cli.Uint64Flag{Name: "max-nodes", Usage: "give up on an instance after generating this many nodes (0: no limit)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary line (human output)"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "report every IDA* pass on standard error"},
 	)
 	app.Action = solveAction
 	app.Commands = []*cli.Command{evalCommand(), benchCommand(), reproCommand(), serveCommand()}

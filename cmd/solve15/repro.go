@@ -49,7 +49,8 @@ Examples:
 			if len(names) == 1 && names[0] == "all" {
 				names = []string{"eight", "walks", "bastar"}
 			}
-			opt := repro.Options{Workers: c.Int("workers"), Seed: c.Uint64("seed"), Scale: c.Int("scale")}
+			opt := repro.Options{Workers: c.Int("workers"), Seed: c.Uint64("seed"), Scale: c.Int("scale"),
+				Log: func(format string, args ...any) { fmt.Fprintf(c.App.ErrWriter, "solve15 repro: "+format+"\n", args...) }}
 			for _, name := range names {
 				if name != "eight" && name != "walks" && name != "bastar" {
 					return cmdline.Usagef("unknown experiment %q (eight, walks, bastar or all)", name)

@@ -47,8 +47,9 @@ type record struct {
 	internal error // a replay mismatch: a bug, which fails the run
 }
 
-// solver solves one state and describes the outcome.
-type solver func(ctx context.Context, s board.State) record
+// solver solves one state and describes the outcome; progress, if not nil, is told of
+// every IDA* pass.
+type solver func(ctx context.Context, s board.State, progress func(bound int, nodes uint64)) record
 
 // newSolver picks the specialised 4x4 IDA* when it applies, else the general search.
 func newSolver(c *cli.Context, goal board.Goal) (solver, error) {
@@ -69,15 +70,24 @@ func newSolver(c *cli.Context, goal board.Goal) (solver, error) {
 	}
 	fh, fastErr := fifteen.ParseHeuristic(name)
 	if goal.Size() == board.Size4x4 && algo == "idastar" && fastErr == nil {
-		s, err := fifteen.New(goal, fifteen.Options{Heuristic: fh, MaxNodes: c.Uint64("max-nodes"), Tables: tables})
+		opt := fifteen.Options{Heuristic: fh, MaxNodes: c.Uint64("max-nodes"), Tables: tables}
+		s, err := fifteen.New(goal, opt)
 		if err != nil {
 			if errors.Is(err, fifteen.ErrGoal) {
 				return nil, cmdline.Usagef("%v", err)
 			}
 			return nil, err
 		}
-		return func(ctx context.Context, st board.State) record {
-			res, err := s.Solve(ctx, st)
+		return func(ctx context.Context, st board.State, progress func(int, uint64)) record {
+			solver := s
+			if progress != nil { // a solver of its own, to report this instance's passes
+				o := opt
+				o.Progress = progress
+				if solver, err = fifteen.New(goal, o); err != nil {
+					return record{Error: err.Error()}
+				}
+			}
+			res, err := solver.Solve(ctx, st)
 			return fromFifteen(goal, res, err)
 		}, nil
 	}
@@ -86,8 +96,10 @@ func newSolver(c *cli.Context, goal board.Goal) (solver, error) {
 		return nil, cmdline.Usagef("--heuristic: %v", err)
 	}
 	opt := search.Options{MaxStates: c.Int("max-states"), MaxExpansions: c.Uint64("max-expansions"), MaxNodes: c.Uint64("max-nodes")}
-	return func(ctx context.Context, st board.State) record {
-		res, err := search.Run(ctx, algo, h, st, opt)
+	return func(ctx context.Context, st board.State, progress func(int, uint64)) record {
+		o := opt
+		o.Progress = progress
+		res, err := search.Run(ctx, algo, h, st, o)
 		return fromSearch(goal, h, res, err)
 	}, nil
 }
@@ -197,7 +209,15 @@ func solveAction(c *cli.Context) error {
 			ctx, cancel = context.WithTimeout(ctx, timeout)
 			defer cancel()
 		}
-		return solve(ctx, instances[i].State)
+		var progress func(int, uint64)
+		if c.Bool("verbose") {
+			name, begin := label(instances[i].ID, instances[i].Line), time.Now()
+			progress = func(bound int, nodes uint64) {
+				fmt.Fprintf(c.App.ErrWriter, "solve15: %s: pass with bound %d, %s nodes so far, %.1fs\n",
+					name, bound, thousands(nodes), time.Since(begin).Seconds())
+			}
+		}
+		return solve(ctx, instances[i].State, progress)
 	}, func(i int, rec record) {
 		in := instances[i]
 		describe(&rec, in, goal)
@@ -258,10 +278,7 @@ func print(c *cli.Context, rec record) {
 	if c.Bool("quiet") {
 		return
 	}
-	name := rec.ID
-	if name == "" {
-		name = fmt.Sprintf("#%d", rec.Line)
-	}
+	name := label(rec.ID, rec.Line)
 	if !rec.Solved {
 		fmt.Fprintf(w, "%s: not solved (%s)", name, rec.Error)
 		if rec.LowerBound > 0 {
@@ -282,6 +299,14 @@ func print(c *cli.Context, rec record) {
 	fmt.Fprintf(w, "  tiles: %s\n", joinInts(rec.Tiles))
 	fmt.Fprintf(w, "  %s nodes (%s expanded, %s stored at most), %.3fs, %.1f M nodes/s, h0 %d\n",
 		thousands(rec.Nodes), thousands(rec.Expanded), thousands(uint64(rec.PeakStored)), rec.Seconds, rec.NodesPerSecond/1e6, rec.H0)
+}
+
+// label names an instance in human output: its id, or #N for the N-th line or argument.
+func label(id string, line int) string {
+	if id != "" {
+		return id
+	}
+	return fmt.Sprintf("#%d", line)
 }
 
 func printSummary(c *cli.Context, sum summary, wall time.Duration) {
