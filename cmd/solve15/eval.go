@@ -105,7 +105,7 @@ Examples:
 				fmt.Fprintln(c.App.Writer)
 			}
 			if len(bad) > 0 {
-				return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d input lines were invalid (see above)", len(bad))}
+				return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d of the inputs were invalid (see above)", len(bad))}
 			}
 			return nil
 		},

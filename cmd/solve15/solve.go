@@ -246,7 +246,7 @@ func solveAction(c *cli.Context) error {
 	case sum.mismatched > 0:
 		return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d solutions contradict the known optimal length", sum.mismatched)}
 	case sum.invalid > 0:
-		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d input lines were invalid (see above)", sum.invalid)}
+		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d of the inputs were invalid (see above)", sum.invalid)}
 	case c.Context.Err() != nil:
 		return &cmdline.ExitError{Code: exitUnsolved, Err: errors.New("interrupted")}
 	case sum.unsolved > 0:
