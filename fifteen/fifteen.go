@@ -42,6 +42,10 @@ type Options struct {
 	// Progress, if set, is called at the start of every pass with its bound and the nodes
 	// generated so far, from the searching goroutine.
 	Progress func(bound int, nodes uint64)
+	// Workers is the number of goroutines searching each instance (0 or 1: one). The
+	// solution is the same for any number; node counts then vary from run to run, and
+	// MaxNodes is shared out approximately.
+	Workers int
 }
 
 // A Solver solves instances for one goal. It is safe for concurrent use.
@@ -138,7 +142,12 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 			s.opt.Progress(bound, st.nodes)
 		}
 		before := Pass{Nodes: st.nodes, Expanded: st.expanded}
-		found := st.root()
+		var found bool
+		if s.opt.Workers > 1 && bound > 8 { // small trees are not worth splitting
+			found = st.parallelPass(s.opt.Workers)
+		} else {
+			found = st.root()
+		}
 		res.Passes = append(res.Passes, Pass{Bound: bound, Nodes: st.nodes - before.Nodes, Expanded: st.expanded - before.Expanded})
 		if st.aborted {
 			err = ctx.Err()

@@ -233,3 +233,49 @@ func TestSolveAllKeepsOrder(t *testing.T) {
 	})
 	assert.Equal(t, len(starts), failed)
 }
+
+// Several goroutines on one instance find the very solution one goroutine finds.
+func TestParallelSameSolution(t *testing.T) {
+	korf := corpus.Korf100()
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, h := range Heuristics {
+		serial := solver(t, korf[0].Goal, h)
+		par, err := New(korf[0].Goal, Options{Heuristic: h, Workers: 3})
+		require.NoError(t, err)
+		var starts []board.State
+		if h == MD || h == LC || h == WD {
+			for i := 0; i < 4; i++ {
+				s, _ := korf[0].Goal.RandomWalk(40, rng)
+				starts = append(starts, s)
+			}
+		} else {
+			starts = []board.State{korf[0].Start, korf[11].Start, korf[15].Start}
+		}
+		for _, s := range starts {
+			a, err := serial.Solve(context.Background(), s)
+			require.NoError(t, err)
+			b, err := par.Solve(context.Background(), s)
+			require.NoError(t, err)
+			require.Equal(t, a.Moves, b.Moves, "%v on %v", h, s)
+			require.Equal(t, a.LowerBound, b.LowerBound)
+			require.Len(t, b.Passes, len(a.Passes))
+		}
+	}
+}
+
+func TestParallelLimits(t *testing.T) {
+	hard := corpus.Korf100()[87]
+	s, err := New(hard.Goal, Options{Heuristic: MD, Workers: 2, MaxNodes: 5_000_000})
+	require.NoError(t, err)
+	res, err := s.Solve(context.Background(), hard.Start)
+	assert.ErrorIs(t, err, ErrNodeLimit)
+	assert.False(t, res.Solved)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	s, err = New(hard.Goal, Options{Heuristic: Max, Workers: 2})
+	require.NoError(t, err)
+	res, err = s.Solve(ctx, hard.Start)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.False(t, res.Solved)
+	assert.GreaterOrEqual(t, res.LowerBound, res.H0)
+}

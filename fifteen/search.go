@@ -53,6 +53,15 @@ type search struct {
 	part             [4]uint8
 	pdbSum           int
 
+	// Parallel passes (parallel.go): at depth collectAt (-1: never) the search records
+	// the node in frontier instead of expanding it; a worker searching item of a pass gives
+	// up on it (cut) once a solution is known below an earlier item, best.
+	collectAt int
+	frontier  []frontierNode
+	item      int64
+	best      *atomic.Int64
+	cut       bool
+
 	bound    int
 	path     [256]uint8
 	depth    int
@@ -64,7 +73,7 @@ type search struct {
 }
 
 func (s *Solver) newSearch(start board.State) *search {
-	st := &search{t: s.t, kind: s.opt.Heuristic}
+	st := &search{t: s.t, kind: s.opt.Heuristic, collectAt: -1}
 	for p, tile := range start {
 		c := s.frame.cell[p]
 		l := s.frame.label[tile]
@@ -145,12 +154,27 @@ func (st *search) h() int {
 
 func (st *search) wd() int { return int(st.t.wdRowDist[st.wdRow]) + int(st.t.wdColDist[st.wdCol]) }
 
-// poll checks for cancellation and the node limit; it is called every pollEvery expansions.
+// poll checks for cancellation, the node limit, and (in a parallel pass) whether an earlier
+// item has already been solved; it is called every pollEvery expansions.
 func (st *search) poll() bool {
 	if st.stop.Load() || (st.maxNodes > 0 && st.nodes >= st.maxNodes) {
 		st.aborted = true
 	}
-	return st.aborted
+	if st.best != nil && st.item > st.best.Load() {
+		st.cut = true
+	}
+	return st.aborted || st.cut
+}
+
+// collect records the current node as a frontier item of a parallel pass. The positions
+// are rebuilt from the board: dfsMD keeps only the board, and not the blank's cell.
+func (st *search) collect(g int, blank, prev uint8) {
+	n := frontierNode{board: st.board, path: append([]uint8(nil), st.path[:g]...), g: g, blank: blank, prev: prev}
+	n.board[blank] = 0
+	for c, t := range n.board {
+		n.pos[t] = uint8(c)
+	}
+	st.frontier = append(st.frontier, n)
 }
 
 // root runs one pass with the current bound and reports whether it found the goal.
@@ -168,6 +192,10 @@ func (st *search) root() bool {
 // dfsMD is the pass for the Manhattan distance alone, kept apart because it is the
 // baseline whose speed (nodes per second) the benchmarks report.
 func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
+	if g == st.collectAt {
+		st.collect(g, blank, prev)
+		return false
+	}
 	st.expanded++
 	if st.expanded&(pollEvery-1) == 0 && st.poll() {
 		return true
@@ -201,6 +229,10 @@ func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
 // dfs is the pass for every other heuristic: each move updates only the components the
 // heuristic uses, and restores them on the way back.
 func (st *search) dfs(g int, blank, prev uint8) bool {
+	if g == st.collectAt {
+		st.collect(g, blank, prev)
+		return false
+	}
 	st.expanded++
 	if st.expanded&(pollEvery-1) == 0 && st.poll() {
 		return true

@@ -56,6 +56,7 @@ Examples:
   solve15 "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12"
   solve15 --goal blank-first 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
   solve15 --goal blank-first --workers 2 -f ../shared/data/korf100.txt
+  solve15 --goal blank-first --workers 2 "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4"
   solve15 --json --heuristic pdb -f states.txt | jq .length
   solve15 --board 3x3 --algo astar --heuristic chebyshev2 "8 6 7 2 5 4 3 0 1"
   solve15 --algo bastar --goal blank-first -f ../shared/data/korf100.txt
@@ -66,7 +67,7 @@ Examples:
 		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: "hamming, md, lc, chebyshev2, wd, pdb, max or hh (default: max; pdb on 5x5)"},
 		&cli.IntFlag{Name: "max-states", Usage: "astar, bastar: most states stored at once (default 50,000,000, about 7.5 GB)"},
 		&cli.Uint64Flag{Name: "max-expansions", Usage: "give up on an instance after expanding this many nodes (0: no limit)"},
-		&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "instances solved in parallel"},
+		&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "instances solved in parallel; a single instance is searched by this many goroutines"},
 		&cli.DurationFlag{Name: "timeout", Usage: "give up on an instance after this long (e.g. 30s; 0: never)"},
 		&cli.Uint64Flag{Name: "max-nodes", Usage: "give up on an instance after generating this many nodes (0: no limit)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary line (human output)"},

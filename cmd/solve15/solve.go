@@ -52,7 +52,8 @@ type record struct {
 type solver func(ctx context.Context, s board.State, progress func(bound int, nodes uint64)) record
 
 // newSolver picks the specialised 4x4 IDA* when it applies, else the general search.
-func newSolver(c *cli.Context, goal board.Goal) (solver, error) {
+// threads is the number of goroutines the specialised IDA* may use on one instance.
+func newSolver(c *cli.Context, goal board.Goal, threads int) (solver, error) {
 	algo := strings.ToLower(c.String("algo"))
 	name := c.String("heuristic")
 	if name == "" {
@@ -70,7 +71,7 @@ func newSolver(c *cli.Context, goal board.Goal) (solver, error) {
 	}
 	fh, fastErr := fifteen.ParseHeuristic(name)
 	if goal.Size() == board.Size4x4 && algo == "idastar" && fastErr == nil {
-		opt := fifteen.Options{Heuristic: fh, MaxNodes: c.Uint64("max-nodes"), Tables: tables}
+		opt := fifteen.Options{Heuristic: fh, MaxNodes: c.Uint64("max-nodes"), Tables: tables, Workers: threads}
 		s, err := fifteen.New(goal, opt)
 		if err != nil {
 			if errors.Is(err, fifteen.ErrGoal) {
@@ -188,11 +189,16 @@ func solveAction(c *cli.Context) error {
 	if c.Int("workers") < 1 {
 		return cmdline.Usagef("--workers must be at least 1")
 	}
-	solve, err := newSolver(c, goal)
+	instances, bad, err := readInstances(c, goal)
 	if err != nil {
 		return err
 	}
-	instances, bad, err := readInstances(c, goal)
+	// Workers split a batch by instance; a single instance gets them all.
+	threads := 1
+	if len(instances) == 1 {
+		threads = c.Int("workers")
+	}
+	solve, err := newSolver(c, goal, threads)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,105 @@
+package fifteen
+
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+)
+
+// frontierNode is a node at which a parallel pass splits the search tree.
+type frontierNode struct {
+	board, pos  [16]uint8
+	path        []uint8
+	g           int
+	blank, prev uint8
+}
+
+// itemsPerWorker is how many subtrees a parallel pass aims to give each worker, so that
+// subtrees of very different sizes even out.
+const itemsPerWorker = 32
+
+// parallelPass runs one pass with bound st.bound on several goroutines and reports whether
+// it found the goal. It leaves st as the serial pass would: path and depth of the first
+// solution in the serial search order (so the solution does not depend on scheduling), and
+// nodes and expanded counting all the work done (which does).
+//
+//  1. The top of the tree is searched serially down to the shallowest depth that yields
+//     enough nodes (no solution can lie above: every solution of a pass has exactly
+//     bound moves, and the depth stays below it).
+//  2. Workers take those nodes in order and search below each with the same bound.
+//  3. Once an item has a solution, items after it are abandoned, items before it finished;
+//     the solution of the earliest item wins.
+func (st *search) parallelPass(workers int) bool {
+	var items []frontierNode
+	for d := 2; d < st.bound; d++ {
+		st.collectAt = d
+		st.frontier = st.frontier[:0]
+		st.root()
+		items = st.frontier
+		if st.aborted || len(items) >= itemsPerWorker*workers {
+			break
+		}
+	}
+	st.collectAt = -1
+	if st.aborted {
+		return true
+	}
+	var best atomic.Int64
+	best.Store(math.MaxInt64)
+	var next atomic.Int64
+	var mu sync.Mutex
+	solutions := map[int64][]uint8{}
+	searches := make([]*search, workers)
+	var wg sync.WaitGroup
+	for w := range searches {
+		ws := *st
+		ws.nodes, ws.expanded, ws.frontier = 0, 0, nil
+		ws.best = &best
+		if st.maxNodes > 0 { // share what is left of the node budget
+			ws.maxNodes = max(1, (st.maxNodes-min(st.nodes, st.maxNodes))/uint64(workers))
+		}
+		searches[w] = &ws
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !ws.aborted {
+				i := next.Add(1) - 1
+				if i >= int64(len(items)) || i > best.Load() {
+					return
+				}
+				it := &items[i]
+				ws.board, ws.pos, ws.item, ws.cut = it.board, it.pos, i, false
+				ws.init()
+				copy(ws.path[:], it.path)
+				var found bool
+				if ws.kind == MD {
+					found = ws.dfsMD(it.g, ws.md, it.blank, it.prev)
+				} else {
+					found = ws.dfs(it.g, it.blank, it.prev)
+				}
+				if ws.aborted {
+					ws.stop.Store(true) // a node limit stops every worker
+					return
+				}
+				if found && !ws.cut {
+					mu.Lock()
+					solutions[i] = append([]uint8(nil), ws.path[:ws.depth]...)
+					for b := best.Load(); i < b && !best.CompareAndSwap(b, i); b = best.Load() {
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, ws := range searches {
+		st.nodes += ws.nodes
+		st.expanded += ws.expanded
+		st.aborted = st.aborted || ws.aborted
+	}
+	if b := best.Load(); b != math.MaxInt64 && !st.aborted {
+		st.depth = copy(st.path[:], solutions[b])
+		return true
+	}
+	return st.aborted
+}
