@@ -105,11 +105,40 @@ func TestPageEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, strconv.Itoa(moves)+" / "+strconv.Itoa(moves), progress)
 
-	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100)) // quality 100 gives PNG
-	require.NoError(t, err)
 	dir, err := os.MkdirTemp("", "tilekit-e2e-")
 	require.NoError(t, err)
-	file := filepath.Join(dir, "solved.png")
-	require.NoError(t, os.WriteFile(file, shot, 0o644))
-	t.Logf("screenshot: %s", file)
+	screenshot := func(name string) {
+		shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100)) // quality 100 gives PNG
+		require.NoError(t, err)
+		file := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(file, shot, 0o644))
+		t.Logf("screenshot: %s", file)
+	}
+	screenshot("solved.png")
+
+	// A long search shows its current bound, and Stop cancels it on the server. Korf's
+	// instance 88, turned onto the blank-last goal, takes minutes with Manhattan distance.
+	require.NoError(t, chromedp.Do(bctx,
+		chromedp.SetValue(chromedp.CSS("#position"), "12 10 6 0 9 8 13 15 11 7 3 2 5 4 14 1"),
+		chromedp.Click(chromedp.CSS("#set")),
+		chromedp.SetValue(chromedp.CSS("#heuristic"), "md"),
+		chromedp.Click(chromedp.CSS("#solve")),
+	))
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.includes('bound')`))
+	require.NoError(t, err, "the running search shows its bound")
+	running, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('stop').disabled === false`))
+	require.NoError(t, err)
+	require.True(t, running, "Stop is enabled while the search runs")
+	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#stop"))))
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.startsWith('Stopped')`))
+	require.NoError(t, err, "Stop cancels the search")
+	s.mu.Lock()
+	for _, j := range s.jobs {
+		if v := j.view(); v.Status == "running" {
+			t.Errorf("job %s still running on the server after Stop", v.ID)
+		}
+	}
+	s.mu.Unlock()
+
+	screenshot("stopped.png")
 }

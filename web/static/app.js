@@ -244,6 +244,12 @@ function init() {
   $("set").addEventListener("click", setPosition);
   $("position").addEventListener("keydown", (e) => { if (e.key === "Enter") setPosition(); });
   $("solve").addEventListener("click", solve);
+  $("algo").addEventListener("change", () => {
+    // BA* is defined with its own heuristic, HH, in both directions.
+    const ba = $("algo").value === "bastar";
+    $("heuristic").disabled = ba;
+    $("heuristic").title = ba ? "BA* always uses HH = WD + linear conflicts + MD/3" : "";
+  });
   $("stop").addEventListener("click", stopSearch);
   $("play").addEventListener("click", play);
   $("pause").addEventListener("click", stopPlaying);
