@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -95,10 +96,11 @@ Examples:
 					}
 					continue
 				}
-				fmt.Fprintf(c.App.Writer, "%s:", in.Name())
-				for _, k := range keys {
-					fmt.Fprintf(c.App.Writer, " %s %d ", k, values[k])
+				parts := make([]string, len(keys))
+				for i, k := range keys {
+					parts[i] = fmt.Sprintf("%s %d", k, values[k])
 				}
+				fmt.Fprintf(c.App.Writer, "%s: %s", in.Name(), strings.Join(parts, "  "))
 				if in.Optimal >= 0 {
 					fmt.Fprintf(c.App.Writer, " (optimal %d)", in.Optimal)
 				}
