@@ -22,10 +22,9 @@ type Values struct {
 
 // An Evaluator computes Values for states of one goal.
 type Evaluator struct {
-	goal      board.Goal
-	frame     frame
-	blankLast bool
-	t         *tables
+	goal  board.Goal
+	frame frame
+	t     *tables
 }
 
 // NewEvaluator prepares an evaluator for a 4x4 goal; tables nil means the embedded ones.
@@ -44,7 +43,7 @@ func NewEvaluator(goal board.Goal, tables *data.Tables) (*Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Evaluator{goal: goal, frame: f, blankLast: blankLast, t: t}, nil
+	return &Evaluator{goal: goal, frame: f, t: t}, nil
 }
 
 // Eval returns every heuristic's value for s, which must be a valid state for the goal.
@@ -52,7 +51,7 @@ func (e *Evaluator) Eval(s board.State) (Values, error) {
 	if err := e.goal.Check(s); err != nil {
 		return Values{}, err
 	}
-	solver := &Solver{goal: e.goal, frame: e.frame, blankLast: e.blankLast, t: e.t}
+	solver := &Solver{goal: e.goal, frame: e.frame, t: e.t}
 	st := solver.newSearch(s)
 	v := Values{
 		MD:     st.md,

@@ -50,11 +50,10 @@ type Options struct {
 
 // A Solver solves instances for one goal. It is safe for concurrent use.
 type Solver struct {
-	goal      board.Goal
-	frame     frame
-	blankLast bool
-	opt       Options
-	t         *tables
+	goal  board.Goal
+	frame frame
+	opt   Options
+	t     *tables
 }
 
 // New prepares a solver for the goal, which must be on the 4x4 board.
@@ -77,7 +76,7 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Solver{goal: goal, frame: f, blankLast: blankLast, opt: opt, t: t}, nil
+	return &Solver{goal: goal, frame: f, opt: opt, t: t}, nil
 }
 
 // Goal returns the solver's goal.

@@ -214,11 +214,13 @@ func walking(goal board.Goal) (func(board.State) int, error) {
 	if err != nil {
 		return nil, err
 	}
+	w, err := wd.FromTables(goal, rows, cols)
+	if err != nil {
+		return nil, err
+	}
 	return func(s board.State) int {
-		rp, cp := wd.RowPattern(goal, s), wd.ColPattern(goal, s)
-		r, _ := rows.ID(&rp)
-		c, _ := cols.ID(&cp)
-		return rows.Dist(r) + cols.Dist(c)
+		r, c := w.Eval(s)
+		return r + c
 	}, nil
 }
 

@@ -120,11 +120,13 @@ func (v *wdTable) admissibility(opt Options) Check {
 	if size.W != size.H || size.Col(v.goal.Home(0)) != v.t.BlankHome {
 		return skip(Admissibility, "the table serves only the rows of its goal")
 	}
+	w, err := wd.FromTables(v.goal, v.t, v.t) // the same table serves the columns (checked above)
+	if err != nil {
+		return Check{Name: Admissibility, Status: Fail, Detail: err.Error()}
+	}
 	return checkAdmissible(opt.Instances, v.goal, false, "WD (rows + columns)", func(s board.State) int {
-		rp, cp := wd.RowPattern(v.goal, s), wd.ColPattern(v.goal, s)
-		r, _ := v.t.ID(&rp)
-		c, _ := v.t.ID(&cp) // the same table serves the columns (checked above)
-		return v.t.Dist(r) + v.t.Dist(c)
+		r, c := w.Eval(s)
+		return r + c
 	})
 }
 

@@ -39,44 +39,54 @@ func FromRows(ctx context.Context, goal board.Goal, rows *Table, workers int) (*
 		return nil, fmt.Errorf("wd: the row table (%d lines of %d, blank home %d) does not fit goal %s on %s",
 			rows.Lines, rows.LineLen, rows.BlankHome, goal.Name(), size)
 	}
-	w := &WD{goal: goal, Rows: rows, Cols: rows}
+	cols := rows
 	if size.W != size.H || size.Col(goal.Home(0)) != rows.BlankHome {
-		cols, err := Build(ctx, size.W, size.H, size.Col(goal.Home(0)), workers)
-		if err != nil {
+		var err error
+		if cols, err = Build(ctx, size.W, size.H, size.Col(goal.Home(0)), workers); err != nil {
 			return nil, err
 		}
-		w.Cols = cols
 	}
-	return w, nil
+	return FromTables(goal, rows, cols)
+}
+
+// FromTables makes a WD for the goal from a row table and a column table (which may be
+// the same table), checking that each has the shape and blank home the goal needs.
+func FromTables(goal board.Goal, rows, cols *Table) (*WD, error) {
+	size := goal.Size()
+	for _, c := range []struct {
+		axis                 string
+		t                    *Table
+		lines, lineLen, home int
+	}{
+		{"row", rows, size.H, size.W, size.Row(goal.Home(0))},
+		{"column", cols, size.W, size.H, size.Col(goal.Home(0))},
+	} {
+		if c.t.Lines != c.lines || c.t.LineLen != c.lineLen || c.t.BlankHome != c.home {
+			return nil, fmt.Errorf("wd: the %s table (%d lines of %d, blank home %d) does not fit goal %s on %s",
+				c.axis, c.t.Lines, c.t.LineLen, c.t.BlankHome, goal.Name(), size)
+		}
+	}
+	return &WD{goal: goal, Rows: rows, Cols: cols}, nil
 }
 
 // Goal returns the goal the tables were built for.
 func (w *WD) Goal() board.Goal { return w.goal }
 
 // RowPattern returns the row-axis pattern of s: tiles grouped by row and goal row.
-func RowPattern(goal board.Goal, s board.State) Pattern {
-	size := goal.Size()
-	var p Pattern
-	for c, t := range s {
-		if t == 0 {
-			p.Blank = size.Row(c)
-			continue
-		}
-		p.M[size.Row(c)][size.Row(goal.Home(int(t)))]++
-	}
-	return p
-}
+func RowPattern(goal board.Goal, s board.State) Pattern { return pattern(goal, s, goal.Size().Row) }
 
 // ColPattern returns the column-axis pattern of s: tiles grouped by column and goal column.
-func ColPattern(goal board.Goal, s board.State) Pattern {
-	size := goal.Size()
+func ColPattern(goal board.Goal, s board.State) Pattern { return pattern(goal, s, goal.Size().Col) }
+
+// pattern groups the tiles of s by their line and their goal line.
+func pattern(goal board.Goal, s board.State, line func(cell int) int) Pattern {
 	var p Pattern
 	for c, t := range s {
 		if t == 0 {
-			p.Blank = size.Col(c)
+			p.Blank = line(c)
 			continue
 		}
-		p.M[size.Col(c)][size.Col(goal.Home(int(t)))]++
+		p.M[line(c)][line(goal.Home(int(t)))]++
 	}
 	return p
 }

@@ -221,3 +221,15 @@ func abs(x int) int {
 	}
 	return x
 }
+
+func TestFromTablesChecksShapes(t *testing.T) {
+	last, first := board.BlankLast(board.Size4x4), board.BlankFirst(board.Size4x4)
+	w := build(t, last)
+	_, err := FromTables(first, w.Rows, w.Rows)
+	assert.ErrorContains(t, err, "row table")
+	_, err = FromTables(last, w.Rows, w.Rows)
+	assert.NoError(t, err)
+	small := build(t, board.BlankLast(board.Size{W: 3, H: 4}))
+	_, err = FromTables(board.BlankLast(board.Size{W: 3, H: 4}), small.Rows, small.Rows)
+	assert.ErrorContains(t, err, "column table")
+}
