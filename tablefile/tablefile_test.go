@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/golden"
 )
 
 // sample returns a small, valid PDB table: tiles 1 and 3 and the blank on a 3x3 board.
@@ -82,16 +83,10 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// The golden file pins the format: a change to the bytes is a format change.
+// The golden file pins the format: a change to the bytes is a format change (rerun with
+// -update only for an intended one).
 func TestGolden(t *testing.T) {
-	data := encode(t, sample(t))
-	golden := filepath.Join("testdata", "sample-v1.tbl")
-	if os.Getenv("UPDATE_GOLDEN") != "" {
-		require.NoError(t, os.WriteFile(golden, data, 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err)
-	assert.Equal(t, want, data, "rerun with UPDATE_GOLDEN=1 only for an intended format change")
+	golden.Check(t, "sample-v1.tbl", string(encode(t, sample(t))))
 }
 
 func TestHistogram(t *testing.T) {

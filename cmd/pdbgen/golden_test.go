@@ -1,16 +1,12 @@
 package main
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files of human-facing output")
+	"github.com/tilekit/tilekit/internal/golden"
+)
 
 // Human-facing output is pinned by golden files; rerun with -update after an intended change.
 func TestGoldenOutput(t *testing.T) {
@@ -25,12 +21,6 @@ func TestGoldenOutput(t *testing.T) {
 	} {
 		out, errOut, code := run(t, tc.args...)
 		require.Equal(t, 0, code, errOut)
-		path := filepath.Join("testdata", tc.name)
-		if *update {
-			require.NoError(t, os.WriteFile(path, []byte(out), 0o644))
-		}
-		want, err := os.ReadFile(path)
-		require.NoError(t, err, "run go test ./cmd/pdbgen -run Golden -update to create it")
-		assert.Equal(t, string(want), out, "%s changed: rerun with -update if that was intended", tc.name)
+		golden.Check(t, tc.name, out)
 	}
 }
