@@ -81,12 +81,8 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		Heuristic string  `json:"heuristic"`
 		Timeout   float64 `json:"timeout_seconds"`
 	}
-	if !decode(w, r, &req) {
-		return
-	}
-	goal, st, status, err := req.parse(true)
-	if err != nil {
-		fail(w, status, "%v", err)
+	goal, st, ok := read(w, r, &req, &req.puzzle, true)
+	if !ok {
 		return
 	}
 	algo := strings.ToLower(req.Algo)
@@ -105,7 +101,9 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	if req.Timeout > 0 {
 		timeout = min(time.Duration(req.Timeout*float64(time.Second)), s.opt.MaxTimeout)
 	}
-	run, err := s.runner(goal, algo, name)
+	// The job exists before it is registered so the search can report its progress to it.
+	j := &job{id: newID(), status: "running"}
+	run, err := s.runner(goal, algo, name, j)
 	if err != nil {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
@@ -116,7 +114,7 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	j := &job{id: newID(), cancel: cancel, started: time.Now(), status: "running"}
+	j.cancel, j.started = cancel, time.Now()
 	s.mu.Lock()
 	s.forgetOld()
 	s.jobs[j.id] = j
@@ -124,7 +122,7 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer s.running.Add(-1)
 		defer cancel()
-		sol, err := run(ctx, st, j)
+		sol, err := run(ctx, st)
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		j.finished = time.Now()
@@ -142,8 +140,9 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusAccepted, j.view())
 }
 
-// runner prepares a search: the specialised 4x4 IDA* where it applies, else the general one.
-func (s *Server) runner(goal board.Goal, algo, name string) (func(context.Context, board.State, *job) (*solution, error), error) {
+// runner prepares a search that reports its progress to j: the specialised 4x4 IDA* where
+// it applies, else the general one. Errors are the request's fault.
+func (s *Server) runner(goal board.Goal, algo, name string, j *job) (func(context.Context, board.State) (*solution, error), error) {
 	known := false
 	for _, a := range search.Algorithms {
 		known = known || a == algo
@@ -151,18 +150,16 @@ func (s *Server) runner(goal board.Goal, algo, name string) (func(context.Contex
 	if !known {
 		return nil, errors.New("unknown algorithm " + algo + " (choose from " + strings.Join(search.Algorithms, ", ") + ")")
 	}
+	progress := func(bound int, nodes uint64) {
+		j.bound.Store(int64(bound))
+		j.nodes.Store(nodes)
+	}
 	if fh, err := fifteen.ParseHeuristic(name); err == nil && goal.Size() == board.Size4x4 && algo == "idastar" {
-		if _, err := fifteen.New(goal, fifteen.Options{Heuristic: fh}); err != nil {
+		solver, err := fifteen.New(goal, fifteen.Options{Heuristic: fh, Progress: progress})
+		if err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context, st board.State, j *job) (*solution, error) {
-			solver, err := fifteen.New(goal, fifteen.Options{Heuristic: fh, Progress: func(bound int, nodes uint64) {
-				j.bound.Store(int64(bound))
-				j.nodes.Store(nodes)
-			}})
-			if err != nil {
-				return nil, err
-			}
+		return func(ctx context.Context, st board.State) (*solution, error) {
 			res, err := solver.Solve(ctx, st)
 			if err != nil {
 				return nil, err
@@ -175,13 +172,10 @@ func (s *Server) runner(goal board.Goal, algo, name string) (func(context.Contex
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, st board.State, j *job) (*solution, error) {
-		// A* and BA* on the page get 5 million states (about 700 MB) each: several
-		// visitors at once must not exhaust the machine.
-		opt := search.Options{MaxStates: 5_000_000, Progress: func(bound int, nodes uint64) {
-			j.bound.Store(int64(bound))
-			j.nodes.Store(nodes)
-		}}
+	// A* and BA* on the page get 5 million states (about 700 MB) each: several visitors
+	// at once must not exhaust the machine.
+	opt := search.Options{MaxStates: 5_000_000, Progress: progress}
+	return func(ctx context.Context, st board.State) (*solution, error) {
 		res, err := search.Run(ctx, algo, h, st, opt)
 		if err != nil {
 			return nil, err

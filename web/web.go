@@ -215,14 +215,24 @@ func (s *Server) options(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func (s *Server) check(w http.ResponseWriter, r *http.Request) {
-	var req puzzle
-	if !decode(w, r, &req) {
-		return
+// read decodes a request body into req, whose puzzle part is p, and parses the position,
+// answering the client itself (and returning false) when either fails.
+func read(w http.ResponseWriter, r *http.Request, req any, p *puzzle, needState bool) (board.Goal, board.State, bool) {
+	if !decode(w, r, req) {
+		return board.Goal{}, nil, false
 	}
-	goal, st, status, err := req.parse(true)
+	goal, st, status, err := p.parse(needState)
 	if err != nil {
 		fail(w, status, "%v", err)
+		return board.Goal{}, nil, false
+	}
+	return goal, st, true
+}
+
+func (s *Server) check(w http.ResponseWriter, r *http.Request) {
+	var req puzzle
+	goal, st, ok := read(w, r, &req, &req, true)
+	if !ok {
 		return
 	}
 	reply(w, http.StatusOK, map[string]any{"ok": true, "state": ints(st), "goal": ints(goal.Tiles())})
@@ -234,12 +244,8 @@ func (s *Server) shuffle(w http.ResponseWriter, r *http.Request) {
 		Moves int    `json:"moves"`
 		Seed  uint64 `json:"seed"`
 	}
-	if !decode(w, r, &req) {
-		return
-	}
-	goal, _, status, err := req.parse(false)
-	if err != nil {
-		fail(w, status, "%v", err)
+	goal, _, ok := read(w, r, &req, &req.puzzle, false)
+	if !ok {
 		return
 	}
 	if req.Moves < 0 || req.Moves > 10000 {
