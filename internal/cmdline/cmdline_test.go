@@ -24,6 +24,7 @@ func TestExitStatuses(t *testing.T) {
 	ok := func(*cli.Context) error { return nil }
 	a, errOut := app(ok)
 	assert.Equal(t, ExitOK, Main(a, []string{"tool", "--json", "x", "-"}))
+	assert.Empty(t, errOut.String(), "success prints nothing on stderr")
 	a, errOut = app(ok)
 	assert.Equal(t, ExitUsage, Main(a, []string{"tool", "x", "--json"}), "a flag after an argument")
 	assert.Contains(t, errOut.String(), "flag --json comes after an argument")
@@ -34,9 +35,11 @@ func TestExitStatuses(t *testing.T) {
 	assert.Contains(t, errOut.String(), "tool: disk full")
 	a, _ = app(func(*cli.Context) error { return &ExitError{Code: 4} })
 	assert.Equal(t, 4, Main(a, []string{"tool"}))
-	a, errOut = app(ok)
-	a.Writer = &bytes.Buffer{}
+	a, _ = app(ok)
+	var out bytes.Buffer
+	a.Writer = &out
 	assert.Equal(t, ExitOK, Main(a, []string{"tool", "-V"}))
+	assert.Contains(t, out.String(), "tool version ", "-V prints the version")
 }
 
 func TestProgressPlainLines(t *testing.T) {
