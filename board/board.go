@@ -14,7 +14,6 @@ package board
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -49,8 +48,8 @@ func ParseSize(s string) (Size, error) {
 	if !ok {
 		return Size{}, fmt.Errorf("%w: %q is not of the form WxH", ErrSize, s)
 	}
-	wi, err1 := strconv.Atoi(w)
-	hi, err2 := strconv.Atoi(h)
+	wi, err1 := number(w)
+	hi, err2 := number(h)
 	if err1 != nil || err2 != nil {
 		return Size{}, fmt.Errorf("%w: %q is not of the form WxH", ErrSize, s)
 	}

@@ -17,6 +17,8 @@ func TestParse(t *testing.T) {
 		"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0",
 		"1 2 3 4 - 5 6 7 8 - 9 10 11 12 - 13 14 15 0",
 		" 1, 2, 3, 4 / 5, 6, 7, 8 / 9 10 11 12 / 13 14 15 0 ",
+		"1,2,3,4/5,6,7,8/9,10,11,12/13,14,15,0",
+		"1;2;3;4\t5 6 7 8\r\n9 10 11 12 13 14 15 0",
 	} {
 		s, err := Parse(Size4x4, text)
 		require.NoError(t, err, text)
@@ -35,6 +37,19 @@ func TestParseErrors(t *testing.T) {
 		{"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15", ErrDuplicate, "15 at positions 15 and 16"},
 		{"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16", ErrRange, "16 at position 16"},
 		{"1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 0", ErrSyntax, `"x"`},
+		// Signs, leading zeros and glued separators are not silently dropped (issue 10).
+		{"1 2 3 4 5 6 7 8 9 10 11 12 13 -14 15 0", ErrSyntax, `"-14"`},
+		{"1 2 3 4 5 6 7 8 9 10 11 12 13 14 +15 0", ErrSyntax, `"+15"`},
+		{"1 2 3 4 5 6 7 8 9 10 11 12 13 14 015 0", ErrSyntax, `"015"`},
+		{"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 -0", ErrSyntax, `"-0"`},
+		{"1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-0", ErrSyntax, `"1-2-3-4-5-6-7-8-9-10-11-..." is not a number`},
+		{"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 99999999999", ErrSyntax, "up to"},
+		{"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 \x00\x01", ErrSyntax, `"\x00\x01"`},
+		// Row separators must separate rows of the board's width.
+		{"1 2 3 / 4 5 6 7 8 / 9 10 11 12 / 13 14 15 0", ErrSyntax, "row 1 has 3 numbers"},
+		{"1 2 3 4 / 5 6 7 8 9 10 11 12 / 13 14 15 0", ErrSyntax, "2 row separators"},
+		{"1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15 0 /", ErrSyntax, "4 row separators"},
+		{"1 2 3 4 / / 5 6 7 8 9 10 11 12 / 13 14 15 0", ErrSyntax, "row 2 has 0 numbers"},
 	} {
 		_, err := Parse(Size4x4, tc.text)
 		require.Error(t, err, tc.text)
@@ -43,11 +58,21 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+func TestFields(t *testing.T) {
+	nums, err := Fields("1,2,5,6")
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2, 5, 6}, nums)
+	for _, bad := range []string{"1,2/5,6", "1 -2", "01 2", "1 2 x"} {
+		_, err := Fields(bad)
+		assert.ErrorIs(t, err, ErrSyntax, bad)
+	}
+}
+
 func TestParseSize(t *testing.T) {
 	s, err := ParseSize("3x4")
 	require.NoError(t, err)
 	assert.Equal(t, Size{3, 4}, s)
-	for _, bad := range []string{"4", "1x4", "6x6", "axb", ""} {
+	for _, bad := range []string{"4", "1x4", "6x6", "axb", "", "+4x4", "04x4", "4x-4"} {
 		_, err := ParseSize(bad)
 		assert.ErrorIs(t, err, ErrSize, bad)
 	}

@@ -65,37 +65,134 @@ func (s State) Blank() int {
 	return -1
 }
 
-// Fields splits text into numbers: separators are spaces, commas, semicolons, and '-' or
-// '/' between rows. It does not check the numbers form a state; see Parse.
-func Fields(text string) ([]int, error) {
-	f := strings.FieldsFunc(text, func(r rune) bool {
+// A Scan is a list of numbers as written, with the places of its row separators.
+type Scan struct {
+	Nums   []int
+	Breaks []int // Breaks[i] = how many numbers came before the i-th row separator
+}
+
+// maxNumber bounds the numbers Scan accepts: tiles, ids and lengths are far smaller.
+const maxNumber = 1_000_000
+
+// ScanNumbers reads a list of non-negative decimal numbers separated by spaces, tabs, commas
+// or semicolons, with '/' (anywhere) or a lone '-' (a word of its own) marking the end of a
+// row. A number is written in plain decimal: no sign, no leading zero, at most a million.
+// Any other word is an ErrSyntax error that quotes it.
+func ScanNumbers(text string) (Scan, error) {
+	var sc Scan
+	words := strings.FieldsFunc(text, func(r rune) bool {
 		switch r {
-		case ' ', '\t', ',', ';', '-', '/', '\r', '\n':
+		case ' ', '\t', ',', ';', '\r', '\n':
 			return true
 		}
 		return false
 	})
-	nums := make([]int, 0, len(f))
-	for _, w := range f {
-		n, err := strconv.Atoi(w)
-		if err != nil {
-			return nil, fmt.Errorf("%w: %q is not a number", ErrSyntax, w)
+	for _, w := range words {
+		if w == "-" {
+			sc.Breaks = append(sc.Breaks, len(sc.Nums))
+			continue
 		}
-		nums = append(nums, n)
+		for i, part := range strings.Split(w, "/") {
+			if i > 0 {
+				sc.Breaks = append(sc.Breaks, len(sc.Nums))
+			}
+			if part == "" {
+				continue
+			}
+			n, err := number(part)
+			if err != nil {
+				return Scan{}, err
+			}
+			sc.Nums = append(sc.Nums, n)
+		}
 	}
-	return nums, nil
+	return sc, nil
 }
 
-// Parse reads a state of the given size: W*H numbers separated by spaces or commas, with
-// '-' or '/' allowed between rows, for example "1 2 3 4 - 5 6 7 8 - 9 10 11 12 - 13 14 15 0".
-// It checks the numbers form an arrangement (each of 0..W*H-1 exactly once) but not
-// solvability, which depends on the goal: see Goal.Check.
-func Parse(size Size, text string) (State, error) {
-	nums, err := Fields(text)
+// number reads one plain decimal number.
+func number(w string) (int, error) {
+	bad := func(why string) error { return fmt.Errorf("%w: %q is not %s", ErrSyntax, Quote(w), why) }
+	if w[0] == '-' || w[0] == '+' {
+		return 0, bad("a tile number: numbers have no sign")
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return 0, bad("a number")
+		}
+	}
+	if len(w) > 1 && w[0] == '0' {
+		return 0, bad("a plain decimal number (no leading zeros)")
+	}
+	if len(w) > 7 {
+		return 0, bad(fmt.Sprintf("a number up to %d", maxNumber))
+	}
+	n, _ := strconv.Atoi(w)
+	if n > maxNumber {
+		return 0, bad(fmt.Sprintf("a number up to %d", maxNumber))
+	}
+	return n, nil
+}
+
+// Quote shortens a word of outside input for an error message: at most 24 bytes, the rest
+// elided. Callers quote it with %q, which escapes control and binary bytes.
+func Quote(w string) string {
+	if len(w) > 24 {
+		return w[:24] + "..."
+	}
+	return w
+}
+
+// Fields reads a list of numbers, as ScanNumbers does, that has no row separators (a tile
+// list such as "1,2,5,6").
+func Fields(text string) ([]int, error) {
+	sc, err := ScanNumbers(text)
 	if err != nil {
 		return nil, err
 	}
-	return FromInts(size, nums)
+	if len(sc.Breaks) > 0 {
+		return nil, fmt.Errorf("%w: a list of numbers, not rows: %q", ErrSyntax, Quote(text))
+	}
+	return sc.Nums, nil
+}
+
+// CheckRows verifies that the row separators of sc, if any, cut the numbers from index
+// first on into rows of the board's width: exactly one separator after each row but the
+// last, and none elsewhere.
+func (sz Size) CheckRows(sc Scan, first int) error {
+	if len(sc.Breaks) == 0 {
+		return nil
+	}
+	if len(sc.Breaks) != sz.H-1 {
+		return fmt.Errorf("%w: %d row separators, a %s board has %d rows (%d separators)", ErrSyntax, len(sc.Breaks), sz, sz.H, sz.H-1)
+	}
+	for i, b := range sc.Breaks {
+		if want := first + (i+1)*sz.W; b != want {
+			return fmt.Errorf("%w: row %d has %d numbers, a %s board has rows of %d", ErrSyntax, i+1, b-first-i*sz.W, sz, sz.W)
+		}
+	}
+	return nil
+}
+
+// Parse reads a state of the given size: W*H numbers separated by spaces or commas, with
+// '/' or a lone '-' between rows, for example "1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15 0".
+// Row separators are optional, but where given they must separate rows of the board's
+// width. It checks the numbers form an arrangement (each of 0..W*H-1 exactly once) but not
+// solvability, which depends on the goal: see Goal.Check.
+func Parse(size Size, text string) (State, error) {
+	if err := size.Check(); err != nil {
+		return nil, err
+	}
+	sc, err := ScanNumbers(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(sc.Nums) != size.Cells() {
+		return FromInts(size, sc.Nums) // the count error
+	}
+	if err := size.CheckRows(sc, 0); err != nil {
+		return nil, err
+	}
+	return FromInts(size, sc.Nums)
 }
 
 // FromInts checks that nums is an arrangement of the board and returns it as a State.

@@ -2,13 +2,16 @@
 //
 //	# comments and blank lines are skipped
 //	14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3 57          16 numbers, then the known optimum
-//	korf2: 13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6      an id first (any word)
-//	3, 1, 2, 4 - 5 6 7 8 - 9 10 11 12 - 13 14 15 0    commas, and '-' between rows
+//	korf2: 13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6      an id first (a word starting with a letter)
+//	3, 1, 2, 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15 0    commas, and '/' (or a lone '-') between rows
 //
 // A line holds W*H numbers for the state, optionally preceded by an id and followed by the
-// known optimal length. An id that is a number is told apart from a trailing length by
-// which reading leaves a valid arrangement; when both do, the trailing length wins (the
-// layout of Korf's file).
+// known optimal length. Numbers are plain non-negative decimals (board.ScanNumbers). An id
+// that is a number is told apart from a trailing length by which reading leaves a valid
+// arrangement; when both do, the trailing length wins (the layout of Korf's file).
+//
+// Reading is bounded whatever the input: a line longer than MaxLine bytes is reported as
+// one bad line and skipped without being held in memory, and reading goes on after it.
 package instance
 
 import (
@@ -47,29 +50,40 @@ type LineError struct {
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 func (e *LineError) Unwrap() error { return e.Err }
 
-// maxLine bounds a line: a 5x5 state with an id and a length fits in far less.
-const maxLine = 4096
+// MaxLine bounds a line: a 5x5 state with an id and a length fits in far less.
+const MaxLine = 4096
 
 // Reader reads instances of one board size.
 type Reader struct {
-	sc   *bufio.Scanner
+	br   *bufio.Reader
 	size board.Size
 	line int
+	err  error // a read error, returned once the lines before it are done
 }
 
 // NewReader reads instances of the given board size from r.
 func NewReader(r io.Reader, size board.Size) *Reader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 512), maxLine)
-	return &Reader{sc: sc, size: size}
+	return &Reader{br: bufio.NewReaderSize(r, MaxLine+1), size: size}
 }
 
 // Next returns the next instance, io.EOF at the end, or a *LineError for a bad line (call
-// Next again to go on).
+// Next again to go on). Any other error (a failed read) ends the list.
 func (r *Reader) Next() (*Instance, error) {
-	for r.sc.Scan() {
+	for {
+		if r.err != nil {
+			return nil, r.err
+		}
+		text, long, err := r.readLine()
+		if err != nil {
+			r.err = err
+			if text == "" && !long {
+				return nil, err
+			}
+		}
 		r.line++
-		text := r.sc.Text()
+		if long {
+			return nil, &LineError{r.line, fmt.Errorf("%w: longer than %d bytes", board.ErrSyntax, MaxLine)}
+		}
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}
@@ -83,30 +97,44 @@ func (r *Reader) Next() (*Instance, error) {
 		in.Line = r.line
 		return in, nil
 	}
-	if err := r.sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &LineError{r.line + 1, fmt.Errorf("longer than %d bytes", maxLine)}
+}
+
+// readLine returns the next line without its end. A line longer than MaxLine is read to its
+// end and dropped: long reports it, and text is empty. At the end of the input the error is
+// io.EOF, with the last line if it had no newline.
+func (r *Reader) readLine() (text string, long bool, err error) {
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			long = true
+			continue
+		case long:
+			return "", true, err
+		case len(chunk) > MaxLine+1 || (len(chunk) == MaxLine+1 && chunk[MaxLine] != '\n'):
+			return "", true, err
 		}
-		return nil, err
+		return strings.TrimSuffix(string(chunk), "\n"), false, err
 	}
-	return nil, io.EOF
 }
 
 // ParseLine reads one instance line (without comments).
 func ParseLine(size board.Size, text string) (*Instance, error) {
+	if err := size.Check(); err != nil {
+		return nil, err
+	}
 	in := &Instance{Optimal: -1}
 	text = strings.TrimSpace(text)
-	// A first word that is not made of numbers is an id; a trailing ':' is dropped.
-	if word, rest, _ := strings.Cut(text, " "); word != "" {
-		if _, err := board.Fields(word); err != nil {
-			in.ID = strings.TrimSuffix(strings.Trim(word, ","), ":")
-			text = rest
-		}
+	// A first word that starts with a letter is an id; a trailing ':' is dropped.
+	if word, rest, _ := strings.Cut(text, " "); word != "" && isLetter(word[0]) {
+		in.ID = strings.TrimSuffix(strings.TrimSuffix(word, ","), ":")
+		text = rest
 	}
-	nums, err := board.Fields(text)
+	sc, err := board.ScanNumbers(text)
 	if err != nil {
 		return nil, err
 	}
+	nums := sc.Nums
 	n := size.Cells()
 	try := func(lead, trail bool) error {
 		k := 0
@@ -115,6 +143,9 @@ func ParseLine(size board.Size, text string) (*Instance, error) {
 		}
 		if len(nums) != n+k+map[bool]int{true: 1}[trail] {
 			return errWrongCount
+		}
+		if err := size.CheckRows(sc, k); err != nil {
+			return err
 		}
 		s, err := board.FromInts(size, nums[k:k+n])
 		if err != nil {
@@ -126,8 +157,8 @@ func ParseLine(size board.Size, text string) (*Instance, error) {
 		}
 		if trail {
 			in.Optimal = nums[n+k]
-			if in.Optimal < 0 || in.Optimal > 1000 {
-				return fmt.Errorf("known optimal length %d out of range", in.Optimal)
+			if in.Optimal > MaxOptimal {
+				return fmt.Errorf("known optimal length %d out of range (at most %d)", in.Optimal, MaxOptimal)
 			}
 		}
 		return nil
@@ -154,5 +185,11 @@ func ParseLine(size board.Size, text string) (*Instance, error) {
 	}
 	return in, nil
 }
+
+// MaxOptimal bounds a known optimal length: no board up to 5x5 needs more than a few
+// hundred moves.
+const MaxOptimal = 1000
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 var errWrongCount = errors.New("wrong count")

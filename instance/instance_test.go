@@ -3,6 +3,7 @@ package instance
 import (
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -44,6 +45,7 @@ func TestParseLine(t *testing.T) {
 		{"7 " + goal, "7", -1},         // a numeric id: only that reading is valid
 		{"7 " + goal + " 12", "7", 12}, // id and length
 		{"1,2,3,4 - 5,6,7,8 - 9,10,11,12 - 13,14,15,0", "", -1},
+		{"k24-01 " + goal + " 0", "k24-01", 0},
 	} {
 		in, err := ParseLine(board.Size4x4, tc.text)
 		require.NoError(t, err, tc.text)
@@ -79,12 +81,120 @@ func TestLineErrors(t *testing.T) {
 	assert.Contains(t, errs[0].Error(), "line 1: ")
 }
 
+// A long line is one bad line, and the lines after it are still read (issue 10: the reader
+// used to return the same error forever, and its caller kept appending it).
 func TestLongLine(t *testing.T) {
-	r := NewReader(strings.NewReader(strings.Repeat("1 ", 5000)), board.Size4x4)
+	good := "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n"
+	for _, long := range []string{
+		strings.Repeat("7", 5000),
+		strings.Repeat("1 ", 5000),
+		strings.Repeat("x", MaxLine+1),
+		strings.Repeat("\x00\xff", 100000),
+	} {
+		text := good + long + "\n" + good + long // the last line has no newline
+		ins, errs := readAll(t, NewReader(strings.NewReader(text), board.Size4x4))
+		assert.Len(t, ins, 2)
+		require.Len(t, errs, 2)
+		for i, err := range errs {
+			var le *LineError
+			require.ErrorAs(t, err, &le)
+			assert.Equal(t, 2+2*i, le.Line)
+			assert.Contains(t, err.Error(), "longer than 4096 bytes")
+		}
+	}
+	// A line of exactly MaxLine bytes is still a line.
+	line := "a1 " + good[:len(good)-1]
+	line = line + strings.Repeat(" ", MaxLine-len(line))
+	ins, errs := readAll(t, NewReader(strings.NewReader(line+"\n"+line), board.Size4x4))
+	assert.Len(t, ins, 2)
+	assert.Empty(t, errs)
+}
+
+// A reader of endless garbage uses a bounded amount of memory.
+func TestEndlessInputIsBounded(t *testing.T) {
+	r := NewReader(io.LimitReader(zeros{}, 200<<20), board.Size4x4)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
 	_, err := r.Next()
 	var le *LineError
 	require.ErrorAs(t, err, &le)
-	assert.Contains(t, err.Error(), "longer than")
+	_, err = r.Next()
+	assert.Equal(t, io.EOF, err)
+	runtime.ReadMemStats(&after)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "bytes allocated to skip a 200 MB line")
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+type failing struct{ n int }
+
+func (f *failing) Read(p []byte) (int, error) {
+	if f.n == 0 {
+		return 0, errors.New("disk on fire")
+	}
+	f.n = 0
+	return copy(p, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n1 2"), nil
+}
+
+// A read error ends the list after the lines before it, and is not repeated as a line error.
+func TestReadError(t *testing.T) {
+	r := NewReader(&failing{1}, board.Size4x4)
+	in, err := r.Next()
+	require.NoError(t, err)
+	assert.Equal(t, 1, in.Line)
+	_, err = r.Next()
+	var le *LineError
+	require.ErrorAs(t, err, &le, "the partial line before the error")
+	_, err = r.Next()
+	assert.EqualError(t, err, "disk on fire")
+	_, err = r.Next()
+	assert.EqualError(t, err, "disk on fire")
+}
+
+func TestStrictLines(t *testing.T) {
+	goal := "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"
+	for _, tc := range []struct{ text, msg string }{
+		{"-7 " + goal, `"-7"`},
+		{goal + " -3", `"-3"`},
+		{goal + " 1001", "out of range"},
+		{"1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15 0 / 29", "4 row separators"},
+		{"1 2 3 / 4 5 6 7 8 / 9 10 11 12 / 13 14 15 0 29", "row 1 has 3 numbers"},
+		{"7 1 2 3 4 / 5 6 7 8 / 9 10 11 12 13 / 14 15 0", "has 5 numbers"},
+	} {
+		_, err := ParseLine(board.Size4x4, tc.text)
+		require.Error(t, err, tc.text)
+		assert.Contains(t, err.Error(), tc.msg, tc.text)
+	}
+	// Separators are counted from where the state starts, after a numeric id.
+	in, err := ParseLine(board.Size4x4, "7 1 2 3 4 / 5 6 7 8 / 9 10 11 12 / 13 14 15 0 29")
+	require.NoError(t, err)
+	assert.Equal(t, "7", in.ID)
+	assert.Equal(t, 29, in.Optimal)
+}
+
+func readAll(t *testing.T, r *Reader) ([]*Instance, []error) {
+	t.Helper()
+	var ins []*Instance
+	var errs []error
+	for {
+		in, err := r.Next()
+		if err == io.EOF {
+			return ins, errs
+		}
+		var le *LineError
+		if errors.As(err, &le) {
+			errs = append(errs, err)
+			continue
+		}
+		require.NoError(t, err)
+		ins = append(ins, in)
+	}
 }
 
 func FuzzParseLine(f *testing.F) {

@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -148,17 +147,12 @@ func (p *puzzle) parse(needState bool) (board.Goal, board.State, int, error) {
 			return board.Goal{}, nil, http.StatusBadRequest, err
 		}
 	}
-	goalText := "blank-last"
+	goal := board.BlankLast(size)
 	if len(p.Goal) > 0 {
-		text, err := rawState(p.Goal)
-		if err != nil {
+		var err error
+		if goal, err = parseGoal(size, p.Goal); err != nil {
 			return board.Goal{}, nil, http.StatusBadRequest, fmt.Errorf("goal: %w", err)
 		}
-		goalText = text
-	}
-	goal, err := board.ParseGoal(size, goalText)
-	if err != nil {
-		return board.Goal{}, nil, http.StatusBadRequest, err
 	}
 	if !needState {
 		return goal, nil, 0, nil
@@ -166,13 +160,9 @@ func (p *puzzle) parse(needState bool) (board.Goal, board.State, int, error) {
 	if len(p.State) == 0 {
 		return goal, nil, http.StatusBadRequest, errors.New("no state given")
 	}
-	text, err := rawState(p.State)
+	s, err := parseState(size, p.State)
 	if err != nil {
 		return goal, nil, http.StatusBadRequest, fmt.Errorf("state: %w", err)
-	}
-	s, err := board.Parse(size, text)
-	if err != nil {
-		return goal, nil, http.StatusBadRequest, err
 	}
 	if err := goal.Check(s); err != nil {
 		return goal, nil, http.StatusUnprocessableEntity, err
@@ -180,21 +170,30 @@ func (p *puzzle) parse(needState bool) (board.Goal, board.State, int, error) {
 	return goal, s, 0, nil
 }
 
-// rawState turns a JSON list of numbers or a string into text for board.Parse.
-func rawState(raw json.RawMessage) (string, error) {
+// parseState reads a JSON list of numbers, or a string as solve15 reads it.
+func parseState(size board.Size, raw json.RawMessage) (board.State, error) {
 	var text string
 	if err := json.Unmarshal(raw, &text); err == nil {
-		return text, nil
+		return board.Parse(size, text)
 	}
 	var nums []int
 	if err := json.Unmarshal(raw, &nums); err != nil {
-		return "", errors.New("must be a list of numbers or a string")
+		return nil, errors.New("must be a list of numbers or a string")
 	}
-	parts := make([]string, len(nums))
-	for i, n := range nums {
-		parts[i] = fmt.Sprint(n)
+	return board.FromInts(size, nums)
+}
+
+// parseGoal reads a goal: a list of numbers, or a string that is a name or an arrangement.
+func parseGoal(size board.Size, raw json.RawMessage) (board.Goal, error) {
+	var text string
+	if err := json.Unmarshal(raw, &text); err == nil {
+		return board.ParseGoal(size, text)
 	}
-	return strings.Join(parts, " "), nil
+	s, err := parseState(size, raw)
+	if err != nil {
+		return board.Goal{}, err
+	}
+	return board.NewGoal(size, s)
 }
 
 func ints(s board.State) []int {

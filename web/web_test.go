@@ -75,6 +75,10 @@ func TestBadRequests(t *testing.T) {
 		{"negative timeout", "POST", "/api/solve", `{"state": ` + goal + `, "timeout_seconds": -1}`, 400, "timeout"},
 		{"shuffle too far", "POST", "/api/shuffle", `{"moves": 1000000}`, 400, "moves"},
 		{"oversized body", "POST", "/api/solve", `{"state": "` + strings.Repeat("1 ", 20000) + `"}`, 413, "larger than"},
+		// Signs are not dropped (issue 10): a negative tile is out of range.
+		{"negative tile", "POST", "/api/solve", `{"state": [-1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0]}`, 400, "-1 at position 1"},
+		{"signed word", "POST", "/api/check", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 -14 15 0"}`, 400, `"-14"`},
+		{"negative goal", "POST", "/api/check", `{"goal": [-1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0], "state": ` + goal + `}`, 400, "goal"},
 		{"unknown job", "GET", "/api/jobs/nope", "", 404, "no job"},
 		{"unknown endpoint", "GET", "/api/nothing", "", 404, "no such API endpoint"},
 	} {

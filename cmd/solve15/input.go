@@ -67,31 +67,36 @@ func readInstances(c *cli.Context, goal board.Goal) ([]*instance.Instance, []err
 	return good, bad, nil
 }
 
-// argumentLines turns arguments into instance lines: each argument is one state, except
-// that single numbers (and row separators) are grouped into states of n numbers.
+// argumentLines turns arguments into instance lines: an argument with spaces or commas is
+// one state; single words (numbers, row separators, or mistakes such as "-14", which the
+// line's parser then quotes) are grouped into states of n numbers.
 func argumentLines(args []string, n int) string {
 	var lines []string
 	var group []string
 	count := 0
-	for _, a := range args {
-		if nums, err := board.Fields(a); err == nil && len(nums) <= 1 {
-			group = append(group, a)
-			count += len(nums)
-			if count == n {
-				lines = append(lines, strings.Join(group, " "))
-				group, count = nil, 0
-			}
-			continue
-		}
+	flush := func() {
 		if len(group) > 0 {
 			lines = append(lines, strings.Join(group, " "))
 			group, count = nil, 0
 		}
-		lines = append(lines, a)
 	}
-	if len(group) > 0 {
-		lines = append(lines, strings.Join(group, " "))
+	for _, a := range args {
+		if strings.ContainsAny(a, " \t,;\r\n") || a == "" {
+			flush()
+			lines = append(lines, a)
+			continue
+		}
+		group = append(group, a)
+		if sc, err := board.ScanNumbers(a); err != nil {
+			count++
+		} else {
+			count += len(sc.Nums)
+		}
+		if count == n {
+			flush()
+		}
 	}
+	flush()
 	return strings.Join(lines, "\n")
 }
 
