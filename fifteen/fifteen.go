@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,17 +35,19 @@ var (
 	ErrGoal = errors.New("fifteen: the pdb and max heuristics need a goal with the blank in a corner; use md, lc or wd for this goal")
 )
 
-// Options configure a Solver.
+// Options configure a Solver. The zero value is the recommended setting: the strongest
+// heuristic for the goal (Auto), the embedded tables, one goroutine, no limit.
 type Options struct {
-	Heuristic Heuristic
+	Heuristic Heuristic    // Auto (the zero value) picks the recommended one
 	MaxNodes  uint64       // stop after generating this many nodes; 0 for no limit
 	Tables    *data.Tables // tables to use; nil for the embedded defaults
 	// Progress, if set, is called at the start of every pass with its bound and the nodes
-	// generated so far, from the searching goroutine.
-	Progress func(bound int, nodes uint64)
+	// generated so far, and within a pass every ProgressEvery with the nodes so far. Calls
+	// never overlap; they may come from different goroutines.
+	Progress      func(bound int, nodes uint64)
+	ProgressEvery time.Duration // 0 for one second
 	// Workers is the number of goroutines searching each instance (0 or 1: one). The
-	// solution is the same for any number; node counts then vary from run to run, and
-	// MaxNodes is shared out approximately.
+	// solution is the same for any number; node counts then vary from run to run.
 	Workers int
 }
 
@@ -61,8 +64,15 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	if goal.Size() != board.Size4x4 {
 		return nil, fmt.Errorf("fifteen: the solver is for the 4x4 board, not %s", goal.Size())
 	}
-	if opt.Heuristic < MD || opt.Heuristic > Max {
+	if opt.Heuristic < Auto || opt.Heuristic > Max {
 		return nil, fmt.Errorf("fifteen: unknown heuristic %d", opt.Heuristic)
+	}
+	f, blankLast := newFrame(goal)
+	if opt.Heuristic == Auto {
+		opt.Heuristic = WD
+		if blankLast {
+			opt.Heuristic = Default
+		}
 	}
 	def := opt.Tables
 	if def == nil && (opt.Heuristic.needsPDB() || opt.Heuristic.needsWD()) {
@@ -71,7 +81,6 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 			return nil, err
 		}
 	}
-	f, blankLast := newFrame(goal)
 	t, err := newTables(context.Background(), f, blankLast, opt.Heuristic.needsWD(), opt.Heuristic.needsPDB(), def)
 	if err != nil {
 		return nil, err
@@ -119,35 +128,62 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	st := s.newSearch(start)
 	res := &Result{Start: start.Clone(), Heuristic: s.opt.Heuristic, H0: st.h()}
 
-	// A watcher turns cancellation into a flag the search polls.
+	// A watcher turns cancellation into a flag the search polls, and reports progress.
 	var stop atomic.Bool
 	st.stop = &stop
+	st.live = new(atomic.Uint64)
+	var bound atomic.Int64
+	var mu sync.Mutex // serialises the calls of Progress
+	progress := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		s.opt.Progress(int(bound.Load()), st.live.Load())
+	}
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
-		select {
-		case <-ctx.Done():
-			stop.Store(true)
-		case <-done:
+		var tick <-chan time.Time
+		if s.opt.Progress != nil {
+			every := s.opt.ProgressEvery
+			if every <= 0 {
+				every = time.Second
+			}
+			t := time.NewTicker(every)
+			defer t.Stop()
+			tick = t.C
+		}
+		for {
+			select {
+			case <-ctx.Done():
+				stop.Store(true)
+				return
+			case <-tick:
+				progress()
+			case <-done:
+				return
+			}
 		}
 	}()
-	st.maxNodes = s.opt.MaxNodes
+	st.setBudget(s.opt.MaxNodes)
 
 	var err error
-	for bound := res.H0; ; bound += 2 {
-		res.LowerBound = bound
-		st.bound = bound
+	for b := res.H0; ; b += 2 {
+		res.LowerBound = b
+		st.bound = b
+		bound.Store(int64(b))
+		st.live.Store(st.nodes)
+		st.published = st.nodes
 		if s.opt.Progress != nil {
-			s.opt.Progress(bound, st.nodes)
+			progress()
 		}
 		before := Pass{Nodes: st.nodes, Expanded: st.expanded}
 		var found bool
-		if s.opt.Workers > 1 && bound > 8 { // small trees are not worth splitting
+		if s.opt.Workers > 1 && b > 8 { // small trees are not worth splitting
 			found = st.parallelPass(s.opt.Workers)
 		} else {
 			found = st.root()
 		}
-		res.Passes = append(res.Passes, Pass{Bound: bound, Nodes: st.nodes - before.Nodes, Expanded: st.expanded - before.Expanded})
+		res.Passes = append(res.Passes, Pass{Bound: b, Nodes: st.nodes - before.Nodes, Expanded: st.expanded - before.Expanded})
 		if st.aborted {
 			err = ctx.Err()
 			if err == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -170,12 +171,82 @@ func TestCancelAndLimit(t *testing.T) {
 	assert.GreaterOrEqual(t, res.LowerBound, res.H0)
 	assert.LessOrEqual(t, res.LowerBound, hard.Optimal)
 
-	limited, err := New(hard.Goal, Options{Heuristic: Max, MaxNodes: 100000})
+	// A node limit is honoured exactly by one worker, and to within a chunk per worker by
+	// several (issue 10: --max-nodes 1 used to run 136,393 nodes).
+	for _, tc := range []struct {
+		limit   uint64
+		workers int
+	}{{1, 1}, {1, 2}, {100_000, 1}, {100_000, 2}, {3_000_000, 2}} {
+		for _, h := range []Heuristic{MD, Max} {
+			limited, err := New(hard.Goal, Options{Heuristic: h, MaxNodes: tc.limit, Workers: tc.workers})
+			require.NoError(t, err)
+			res, err = limited.Solve(context.Background(), hard.Start)
+			assert.ErrorIs(t, err, ErrNodeLimit)
+			assert.False(t, res.Optimal)
+			assert.LessOrEqual(t, res.Nodes, tc.limit, "%+v %v", tc, h)
+			if tc.workers == 1 {
+				assert.Equal(t, tc.limit, res.Nodes, "%+v %v", tc, h)
+			} else {
+				assert.GreaterOrEqual(t, res.Nodes+uint64(tc.workers)*budgetChunk, tc.limit, "%+v %v", tc, h)
+			}
+		}
+	}
+}
+
+// The zero value of Options is the recommended setting, not the slowest (issue 10).
+func TestZeroOptionsAreRecommended(t *testing.T) {
+	for _, tc := range []struct {
+		goal board.Goal
+		want Heuristic
+	}{
+		{board.BlankLast(board.Size4x4), Max},
+		{board.BlankFirst(board.Size4x4), Max},
+		{mustGoal(t, "1 2 3 4 5 6 0 7 8 9 10 11 12 13 14 15"), WD},
+	} {
+		s, err := New(tc.goal, Options{})
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, s.Heuristic(), tc.goal.Name())
+	}
+	in := corpus.Korf100()[0]
+	zero, err := New(in.Goal, Options{})
 	require.NoError(t, err)
-	res, err = limited.Solve(context.Background(), hard.Start)
-	assert.ErrorIs(t, err, ErrNodeLimit)
-	assert.False(t, res.Optimal)
-	assert.Less(t, res.Nodes, uint64(100000+pollEvery*4))
+	res, err := zero.Solve(context.Background(), in.Start)
+	require.NoError(t, err)
+	assert.Equal(t, in.Optimal, len(res.Moves))
+	assert.Equal(t, Max, res.Heuristic)
+	assert.Less(t, res.Nodes, uint64(2_000_000), "Korf #1 with the recommended heuristic")
+}
+
+// Progress is called at every pass and periodically within long ones, never concurrently.
+func TestProgressTicks(t *testing.T) {
+	in := corpus.Korf100()[0]
+	var calls, bounds int
+	var busy atomic.Bool
+	last, lastNodes := -1, uint64(0)
+	s, err := New(in.Goal, Options{Heuristic: MD, Workers: 2, ProgressEvery: time.Millisecond,
+		Progress: func(bound int, nodes uint64) {
+			require.False(t, busy.Swap(true), "overlapping calls")
+			defer busy.Store(false)
+			calls++
+			if bound != last {
+				bounds++
+				last = bound
+			}
+			assert.GreaterOrEqual(t, nodes, lastNodes)
+			lastNodes = nodes
+		}})
+	require.NoError(t, err)
+	res, err := s.Solve(context.Background(), in.Start)
+	require.NoError(t, err)
+	assert.Equal(t, len(res.Passes), bounds)
+	assert.Greater(t, calls, bounds, "ticks within passes")
+	assert.LessOrEqual(t, lastNodes, res.Nodes)
+}
+
+func mustGoal(t *testing.T, text string) board.Goal {
+	g, err := board.ParseGoal(board.Size4x4, text)
+	require.NoError(t, err)
+	return g
 }
 
 func TestBadInput(t *testing.T) {

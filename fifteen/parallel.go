@@ -50,14 +50,19 @@ func (st *search) parallelPass(workers int) bool {
 	var mu sync.Mutex
 	solutions := map[int64][]uint8{}
 	searches := make([]*search, workers)
+	// What is left of the node budget is shared: workers take it a chunk at a time.
+	var budget atomic.Int64
+	limited := st.nodeCap != math.MaxUint64
+	budget.Store(math.MaxInt64)
+	if limited {
+		budget.Store(int64(st.nodeCap - min(st.nodes, st.nodeCap)))
+	}
 	var wg sync.WaitGroup
 	for w := range searches {
 		ws := *st
-		ws.nodes, ws.expanded, ws.frontier = 0, 0, nil
+		ws.nodes, ws.expanded, ws.published, ws.frontier = 0, 0, 0, nil
 		ws.best = &best
-		if st.maxNodes > 0 { // share what is left of the node budget
-			ws.maxNodes = max(1, (st.maxNodes-min(st.nodes, st.maxNodes))/uint64(workers))
-		}
+		ws.nodeCap, ws.budget = 0, &budget
 		searches[w] = &ws
 		wg.Add(1)
 		go func() {
@@ -77,8 +82,7 @@ func (st *search) parallelPass(workers int) bool {
 				} else {
 					found = ws.dfs(it.g, it.blank, it.prev)
 				}
-				if ws.aborted {
-					ws.stop.Store(true) // a node limit stops every worker
+				if ws.aborted { // cancelled, or the budget is spent: the others stop soon too
 					return
 				}
 				if found && !ws.cut {
@@ -92,10 +96,15 @@ func (st *search) parallelPass(workers int) bool {
 		}()
 	}
 	wg.Wait()
+	unused := uint64(max(budget.Load(), 0))
 	for _, ws := range searches {
 		st.nodes += ws.nodes
 		st.expanded += ws.expanded
 		st.aborted = st.aborted || ws.aborted
+		unused += ws.nodeCap - ws.nodes
+	}
+	if limited {
+		st.nodeCap = st.nodes + unused
 	}
 	if b := best.Load(); b != math.MaxInt64 && !st.aborted {
 		st.depth = copy(st.path[:], solutions[b])

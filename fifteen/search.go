@@ -2,6 +2,7 @@ package fifteen
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"sync/atomic"
 
@@ -67,9 +68,49 @@ type search struct {
 	depth    int
 	nodes    uint64
 	expanded uint64
-	maxNodes uint64
 	stop     *atomic.Bool
 	aborted  bool
+
+	// The node budget: when nodes reaches nodeCap the search tops it up from budget, the
+	// nodes left to a parallel pass, or stops (nodeCap is MaxUint64 without a limit).
+	nodeCap uint64
+	budget  *atomic.Int64
+
+	// live is the node count published for progress reports, every pollEvery expansions;
+	// published is how much of nodes has been added to it.
+	live      *atomic.Uint64
+	published uint64
+}
+
+// budgetChunk is how many nodes a worker of a parallel pass takes from the shared budget at
+// a time: a node limit is honoured to within this many nodes per worker.
+const budgetChunk = 1024
+
+// setBudget sets the node limit of a serial search (0: none).
+func (st *search) setBudget(maxNodes uint64) {
+	st.nodeCap = math.MaxUint64
+	if maxNodes > 0 {
+		st.nodeCap = maxNodes
+	}
+}
+
+// overBudget is called before a node is generated when nodes has reached nodeCap: it tops
+// the budget up from the shared one and reports false, or marks the search aborted and
+// reports true.
+func (st *search) overBudget() bool {
+	for st.budget != nil {
+		left := st.budget.Load()
+		if left <= 0 {
+			break
+		}
+		take := min(left, budgetChunk)
+		if st.budget.CompareAndSwap(left, left-take) {
+			st.nodeCap += uint64(take)
+			return false
+		}
+	}
+	st.aborted = true
+	return true
 }
 
 func (s *Solver) newSearch(start board.State) *search {
@@ -157,8 +198,12 @@ func (st *search) wd() int { return int(st.t.wdRowDist[st.wdRow]) + int(st.t.wdC
 // poll checks for cancellation, the node limit, and (in a parallel pass) whether an earlier
 // item has already been solved; it is called every pollEvery expansions.
 func (st *search) poll() bool {
-	if st.stop.Load() || (st.maxNodes > 0 && st.nodes >= st.maxNodes) {
+	if st.stop.Load() {
 		st.aborted = true
+	}
+	if st.live != nil {
+		st.live.Add(st.nodes - st.published)
+		st.published = st.nodes
 	}
 	if st.best != nil && st.item > st.best.Load() {
 		st.cut = true
@@ -208,6 +253,9 @@ func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
 		q := mv.cell
 		tile := st.board[q]
 		nh := h + int(st.t.md[tile][blank]) - int(st.t.md[tile][q])
+		if st.nodes >= st.nodeCap && st.overBudget() {
+			return true
+		}
 		st.nodes++
 		if g+1+nh > st.bound {
 			continue
@@ -245,6 +293,9 @@ func (st *search) dfs(g int, blank, prev uint8) bool {
 		}
 		q := mv.cell
 		tile := st.board[q]
+		if st.nodes >= st.nodeCap && st.overBudget() {
+			return true
+		}
 		st.nodes++
 		vertical := mv.dir < 2
 

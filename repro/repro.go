@@ -12,8 +12,8 @@
 package repro
 
 import (
+	"bytes"
 	"context"
-	"io"
 	"math"
 	"time"
 
@@ -22,9 +22,9 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/internal/batch"
 	"github.com/tilekit/tilekit/search"
-	"github.com/tilekit/tilekit/tablefile"
 )
 
 // Options tune the experiments. The zero value is the published setting.
@@ -99,8 +99,9 @@ func save(p *plot.Plot, w, h vg.Length, path string) error {
 	if err != nil {
 		return err
 	}
-	return tablefile.WriteAtomic(path, func(out io.Writer) error {
-		_, err := wt.WriteTo(out)
+	var b bytes.Buffer
+	if _, err := wt.WriteTo(&b); err != nil {
 		return err
-	})
+	}
+	return atomicfile.Write(context.Background(), path, b.Bytes())
 }

@@ -3,14 +3,18 @@ package tablefile
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,7 +61,8 @@ func TestRoundTrip(t *testing.T) {
 	back, err := Decode(bytes.NewReader(data))
 	require.NoError(t, err)
 	assert.Equal(t, tab.Entries, back.Entries)
-	assert.Equal(t, tab.EntriesSHA, back.EntriesSHA)
+	assert.Equal(t, tab.DecodedSHA, back.DecodedSHA)
+	assert.Equal(t, sha256.Sum256(data[len(data)-int(back.PayloadBytes):]), back.PayloadSHA)
 	assert.Equal(t, []int{1, 3}, back.Tiles)
 	assert.True(t, back.BlankInIndex)
 	assert.Equal(t, board.Size{W: 3, H: 3}, back.Size)
@@ -65,7 +70,7 @@ func TestRoundTrip(t *testing.T) {
 	assert.Equal(t, int64(len(data)), int64(strings.Index(string(data), "\n\n")+2)+back.PayloadBytes)
 
 	path := filepath.Join(t.TempDir(), "t.tbl")
-	require.NoError(t, Write(path, tab))
+	require.NoError(t, Write(context.Background(), path, tab))
 	fromFile, err := Read(path)
 	require.NoError(t, err)
 	assert.Equal(t, tab.Entries, fromFile.Entries)
@@ -86,7 +91,21 @@ func must[T any](v T, err error) T {
 // The golden file pins the format: a change to the bytes is a format change (rerun with
 // -update only for an intended one).
 func TestGolden(t *testing.T) {
-	golden.Check(t, "sample-v1.tbl", string(encode(t, sample(t))))
+	golden.Check(t, "sample-v2.tbl", string(encode(t, sample(t))))
+}
+
+// Version 1 files, written before the payload checksum and frames, are still read.
+func TestReadsVersion1(t *testing.T) {
+	v1, err := Read(filepath.Join("testdata", "sample-v1.tbl"))
+	require.NoError(t, err)
+	assert.Equal(t, 1, v1.Version)
+	assert.Equal(t, sample(t).Entries, v1.Entries)
+	assert.Equal(t, sample(t).DecodedSHA, v1.DecodedSHA)
+	// Writing it again gives the current version.
+	v1.Header.Version = Version
+	v1.FrameBytes = FrameBytes
+	v1.Generator = sample(t).Generator
+	assert.Equal(t, encode(t, sample(t)), encode(t, v1))
 }
 
 func TestHistogram(t *testing.T) {
@@ -106,7 +125,7 @@ func TestCorruptionRejected(t *testing.T) {
 		b[offset] ^= 0x10
 		return b
 	}
-	shaAt := bytes.Index(good, []byte("entries-sha256: ")) + len("entries-sha256: ")
+	shaAt := bytes.Index(good, []byte("decoded-sha256: ")) + len("decoded-sha256: ")
 	for _, tc := range []struct {
 		name string
 		data []byte
@@ -114,20 +133,30 @@ func TestCorruptionRejected(t *testing.T) {
 	}{
 		{"empty", nil, ErrTruncated},
 		{"not a table", []byte("PK\x03\x04 zip file"), ErrMagic},
-		{"future version", replace("tilekit-table 1", "tilekit-table 2"), ErrVersion},
+		{"future version", replace("tilekit-table 2", "tilekit-table 3"), ErrVersion},
 		{"truncated header", good[:40], ErrTruncated},
 		{"truncated payload", good[:len(good)-5], ErrTruncated},
 		{"missing payload", good[:headerEnd], ErrTruncated},
 		{"extra data", append(append([]byte(nil), good...), 0), ErrPayload},
 		{"bit flip in header goal", flip(bytes.Index(good, []byte("goal: ")) + 6), ErrChecksum},
 		{"bit flip in header tiles", flip(bytes.Index(good, []byte("tiles: ")) + 7), ErrChecksum},
-		{"bit flip in entries checksum", flip(shaAt), ErrChecksum},
-		{"bit flip in payload", flip(len(good) - 8), ErrPayload},
-		{"bit flip early in payload", flip(headerEnd + 20), ErrPayload},
+		{"bit flip in decoded checksum", flip(shaAt), ErrChecksum},
+		{"bit flip in payload", flip(len(good) - 8), ErrChecksum},
+		{"bit flip early in payload", flip(headerEnd + 20), ErrChecksum},
 		{"fields out of order", replace("kind: pdb\nboard: 3x3", "board: 3x3\nkind: pdb"), ErrChecksum},
 		{"resealed: fields out of order", reseal(t, good, "kind: pdb\nboard: 3x3", "board: 3x3\nkind: pdb"), ErrHeader},
 		{"resealed: unknown encoding", reseal(t, good, "encoding: raw", "encoding: md2"), ErrHeader},
 		{"resealed: extra field", reseal(t, good, "bits: 8\n", "bits: 8\ncolour: blue\n"), ErrHeader},
+		{"resealed: version 02", reseal(t, good, "tilekit-table 2", "tilekit-table 02"), ErrVersion},
+		{"resealed: version +2", reseal(t, good, "tilekit-table 2", "tilekit-table +2"), ErrVersion},
+		{"resealed: entries +504", reseal(t, good, "entries: 504", "entries: +504"), ErrHeader},
+		{"resealed: entries 0504", reseal(t, good, "entries: 504", "entries: 0504"), ErrHeader},
+		{"resealed: board 3X3", reseal(t, good, "board: 3x3", "board: 3X3"), ErrHeader},
+		{"resealed: board  3x3", reseal(t, good, "board: 3x3", "board:  3x3"), ErrHeader},
+		{"resealed: tiles 1,3", reseal(t, good, "tiles: 1 3", "tiles: 1,3"), ErrHeader},
+		{"resealed: double space in goal", reseal(t, good, "goal: 1 2 3", "goal: 1  2 3"), ErrHeader},
+		{"resealed: trailing space in goal", reseal(t, good, " 8 0\n", " 8 0 \n"), ErrHeader},
+		{"resealed: uppercase hex", reseal(t, good, "payload-sha256: ", "payload-sha256: "+upperSum(good)), ErrHeader},
 		{"resealed: wd without tiles", reseal(t, good, "kind: pdb", "kind: wd"), ErrHeader},
 		{"resealed: bad goal", reseal(t, good, "goal: 1 2 3", "goal: 1 2 2"), ErrHeader},
 		{"huge entry count", replace("entries: 504", "entries: 1099511627776"), ErrChecksum},
@@ -156,6 +185,7 @@ func TestInconsistentHeaders(t *testing.T) {
 		{"wrong index", func(h *Header) { h.Index = "other" }, "index"},
 		{"payload too large", func(h *Header) { h.PayloadBytes = 1 << 30 }, "payload-bytes"},
 		{"bits", func(h *Header) { h.Bits = 4 }, "bits 4"},
+		{"tiny frames", func(h *Header) { h.FrameBytes = 1 }, "frame-bytes 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := sample(t)
@@ -175,15 +205,17 @@ func TestInconsistentHeaders(t *testing.T) {
 	}
 }
 
+// A failed or cancelled write leaves the old file and nothing else.
 func TestWriteFailureLeavesNothing(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.tbl")
 	require.NoError(t, os.WriteFile(path, []byte("old"), 0o644))
-	err := WriteAtomic(path, func(w io.Writer) error {
-		w.Write([]byte("half a tab"))
-		return errors.New("interrupted")
-	})
-	require.Error(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	require.ErrorIs(t, Write(ctx, path, sample(t)), context.Canceled)
+	bad := sample(t)
+	bad.Entries[0]++ // no longer matches its checksum
+	require.Error(t, Write(context.Background(), path, bad))
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, "old", string(data), "the old file is untouched")
@@ -226,4 +258,121 @@ func FuzzDecode(f *testing.F) {
 		require.NoError(t, err)
 		require.Equal(t, tab.Entries, back.Entries)
 	})
+}
+
+// upperSum returns the payload checksum of a file in uppercase, with the rest of the
+// payload-sha256 line removed, for reseal to splice in.
+func upperSum(file []byte) string {
+	at := bytes.Index(file, []byte("payload-sha256: ")) + len("payload-sha256: ")
+	return strings.ToUpper(string(file[at : at+64]))
+}
+
+// Every single-bit change anywhere in a file is rejected (issue 10, defect 6: version 1
+// accepted some changes of the compressed bytes that decode to the same entries).
+func TestEveryBitCovered(t *testing.T) {
+	good := encode(t, sample(t))
+	for i := range good {
+		for bit := 0; bit < 8; bit++ {
+			b := append([]byte(nil), good...)
+			b[i] ^= 1 << bit
+			if _, err := Decode(bytes.NewReader(b)); err == nil {
+				t.Fatalf("a flip of bit %d of byte %d (of %d) is accepted", bit, i, len(good))
+			}
+		}
+	}
+}
+
+// The payload is exactly the frames the header implies: another frame, a skippable frame,
+// or a frame of the wrong shape is rejected even with every checksum recomputed (defect 7).
+func TestStrictFrames(t *testing.T) {
+	tab := sample(t)
+	good := encode(t, tab)
+	headerEnd := bytes.Index(good, []byte("\n\n")) + 2
+	payload := good[headerEnd:]
+	half := len(tab.Entries) / 2
+	enc, err := zstd.NewWriter(nil, zstd.WithSingleSegment(true), zstd.WithEncoderConcurrency(1))
+	require.NoError(t, err)
+	defer enc.Close()
+	twoFrames := append(enc.EncodeAll(tab.Entries[:half], nil), enc.EncodeAll(tab.Entries[half:], nil)...)
+	skippable := append([]byte{0x50, 0x2A, 0x4D, 0x18, 4, 0, 0, 0, 1, 2, 3, 4}, payload...)
+	plainEnc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithSingleSegment(false), zstd.WithWindowSize(zstd.MinWindowSize))
+	require.NoError(t, err)
+	defer plainEnc.Close()
+	windowed := plainEnc.EncodeAll(tab.Entries, nil)
+	withChecksum := append(append([]byte(nil), payload...), 0, 0, 0, 0)
+	for _, tc := range []struct {
+		name    string
+		payload []byte
+		msg     string
+	}{
+		{"two frames", twoFrames, "content size 252, want 504"},
+		{"skippable frame first", skippable, "skippable"},
+		{"skippable frame after", append(append([]byte(nil), payload...), skippable[:12]...), "after the last zstd frame"},
+		{"frame with a window", windowed, "single-segment"},
+		{"trailing bytes", withChecksum, "after the last zstd frame"},
+		{"not zstd", bytes.Repeat([]byte{7}, 40), "not a zstd frame"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode(bytes.NewReader(repack(t, good, tc.payload)))
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrPayload)
+			assert.Contains(t, err.Error(), tc.msg)
+		})
+	}
+	// The repacking itself is sound: the same payload repacked still reads.
+	_, err = Decode(bytes.NewReader(repack(t, good, payload)))
+	require.NoError(t, err)
+}
+
+// repack replaces a file's payload and recomputes payload-bytes and both header checksums.
+func repack(t *testing.T, file, payload []byte) []byte {
+	h, err := DecodeHeader(bufioReader(file))
+	require.NoError(t, err)
+	h.PayloadBytes = int64(len(payload))
+	h.PayloadSHA = sha256.Sum256(payload)
+	head := h.encodeHeader()
+	return append([]byte(string(head)+"header-sha256: "+hexSum(head)+"\n\n"), payload...)
+}
+
+// What a file claims is not allocated before it is read (defect 5): a header with no end,
+// and a short file that claims the largest legal table, cost little memory.
+func TestBoundedMemory(t *testing.T) {
+	allocated := func(data io.Reader) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := Decode(data)
+		require.Error(t, err)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	// 300 MB of header without a newline.
+	noNewline := io.MultiReader(strings.NewReader("tilekit-table 2\nkind: pdb\nboard: "), io.LimitReader(zeros{}, 300<<20))
+	assert.Less(t, allocated(noNewline), uint64(1<<20))
+
+	// A short file claiming 4x4 with 7 tiles and the blank: 518,918,400 entries.
+	entries := PDBEntries(16, 7, true)
+	h := Header{Version: Version, Kind: KindPDB, Size: board.Size4x4, Goal: board.BlankLast(board.Size4x4).Tiles(),
+		Tiles: []int{1, 2, 3, 4, 5, 6, 7}, BlankInIndex: true, Index: IndexPDB, Entries: entries, Bits: 8,
+		Encoding: "raw", Compression: "zstd", FrameBytes: FrameBytes, PayloadBytes: entries, Generator: "x"}
+	require.NoError(t, h.Check())
+	head := h.encodeHeader()
+	short := append([]byte(string(head)+"header-sha256: "+hexSum(head)+"\n\n"), make([]byte, 100)...)
+	assert.Less(t, allocated(bytes.NewReader(short)), uint64(4<<20))
+	_, err := Decode(bytes.NewReader(short))
+	assert.ErrorIs(t, err, ErrTruncated)
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	return len(p), nil
+}
+
+func TestReadDirectory(t *testing.T) {
+	_, err := Read(t.TempDir())
+	assert.ErrorContains(t, err, "is a directory")
 }

@@ -193,14 +193,14 @@ func TestDamagedFilesRejected(t *testing.T) {
 		b[offset] ^= 0x04
 		return b
 	}
-	shaAt := bytes.Index(good, []byte("entries-sha256: ")) + 20
+	shaAt := bytes.Index(good, []byte("decoded-sha256: ")) + 20
 	cases := map[string][]byte{
 		"truncated":                good[:len(good)/2],
 		"empty":                    nil,
 		"header bit flip":          flip(bytes.Index(good, []byte("tiles: ")) + 8),
 		"payload bit flip":         flip(headerEnd + 100),
 		"checksum bit flip":        flip(shaAt),
-		"future version":           bytes.Replace(good, []byte("tilekit-table 1"), []byte("tilekit-table 7"), 1),
+		"future version":           bytes.Replace(good, []byte("tilekit-table 2"), []byte("tilekit-table 7"), 1),
 		"claims 2^40 entries":      bytes.Replace(good, []byte("entries: 43680"), []byte("entries: 1099511627776"), 1),
 		"not a table":              []byte("hello\n"),
 		"garbage after the header": append(append([]byte(nil), good[:headerEnd]...), bytes.Repeat([]byte{0xff}, 100)...),

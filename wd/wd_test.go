@@ -197,7 +197,7 @@ func TestFileRoundTrip(t *testing.T) {
 	assert.True(t, g.Equal(goal))
 	assert.Equal(t, w.Rows.Dists(), tab.Dists())
 	assert.Equal(t, w.Rows.Transitions(), tab.Transitions())
-	assert.Equal(t, f.EntriesSHA, back.EntriesSHA)
+	assert.Equal(t, f.DecodedSHA, back.DecodedSHA)
 
 	_, err = w.Rows.File(board.BlankFirst(board.Size{W: 3, H: 3}))
 	assert.Error(t, err)

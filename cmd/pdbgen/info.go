@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/tablefile"
 )
@@ -23,15 +24,18 @@ type tableInfo struct {
 	GoalName     string  `json:"goal_name"`
 	Tiles        []int   `json:"tiles,omitempty"`
 	BlankInIndex *bool   `json:"blank_in_index,omitempty"`
+	Version      int     `json:"version"`
 	Index        string  `json:"index"`
 	Entries      int64   `json:"entries"`
 	Bits         int     `json:"bits"`
 	Encoding     string  `json:"encoding"`
 	Compression  string  `json:"compression"`
+	FrameBytes   int64   `json:"frame_bytes,omitempty"`
 	PayloadBytes int64   `json:"payload_bytes"`
 	FileBytes    int64   `json:"file_bytes"`
 	Generator    string  `json:"generator"`
-	EntriesSHA   string  `json:"entries_sha256"`
+	DecodedSHA   string  `json:"decoded_sha256"`
+	PayloadSHA   string  `json:"payload_sha256,omitempty"`
 	Max          int     `json:"max"`
 	Mean         float64 `json:"mean"`
 	Histogram    []int64 `json:"histogram"`
@@ -40,9 +44,12 @@ type tableInfo struct {
 func describe(path string, t *tablefile.Table) tableInfo {
 	info := tableInfo{
 		File: path, Kind: t.Kind, Width: t.Size.W, Height: t.Size.H,
-		Index: t.Index, Entries: t.Header.Entries, Bits: t.Bits, Encoding: t.Encoding,
-		Compression: t.Compression, PayloadBytes: t.PayloadBytes, Generator: t.Generator,
-		EntriesSHA: fmt.Sprintf("%x", t.EntriesSHA), Histogram: t.Histogram(),
+		Version: t.Version, Index: t.Index, Entries: t.Header.Entries, Bits: t.Bits, Encoding: t.Encoding,
+		Compression: t.Compression, FrameBytes: t.FrameBytes, PayloadBytes: t.PayloadBytes, Generator: t.Generator,
+		DecodedSHA: fmt.Sprintf("%x", t.DecodedSHA), Histogram: t.Histogram(),
+	}
+	if t.Version >= 2 {
+		info.PayloadSHA = fmt.Sprintf("%x", t.PayloadSHA)
 	}
 	for _, v := range t.Goal {
 		info.Goal = append(info.Goal, int(v))
@@ -80,10 +87,10 @@ func (i tableInfo) print(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  pattern:   tiles %s%s\n", joinInts(i.Tiles), blank)
 	}
-	fmt.Fprintf(w, "  entries:   %d (%d bits, index %s)\n", i.Entries, i.Bits, i.Index)
-	fmt.Fprintf(w, "  size:      %d bytes (%s payload %d bytes)\n", i.FileBytes, i.Compression, i.PayloadBytes)
+	fmt.Fprintf(w, "  entries:   %d (%d bits, %s encoding, index %s)\n", i.Entries, i.Bits, i.Encoding, i.Index)
+	fmt.Fprintf(w, "  size:      %d bytes (format version %d, %s payload %d bytes)\n", i.FileBytes, i.Version, i.Compression, i.PayloadBytes)
 	fmt.Fprintf(w, "  generator: %s\n", i.Generator)
-	fmt.Fprintf(w, "  sha256:    %s (entries)\n", i.EntriesSHA)
+	fmt.Fprintf(w, "  sha256:    %s (decoded payload)\n", i.DecodedSHA)
 	fmt.Fprintf(w, "  values:    max %d, mean %.3f\n", i.Max, i.Mean)
 	fmt.Fprintf(w, "  histogram:")
 	for d, c := range i.Histogram {
@@ -111,16 +118,45 @@ func printInfo(c *cli.Context, info tableInfo) error {
 	return nil
 }
 
-// writeTable writes f to path atomically and reports it.
+// checkOut verifies an --out path before a long build: "-" (standard output) must not be
+// a terminal, and an existing file must be a regular file (or a link to one).
+func checkOut(c *cli.Context, path string) error {
+	if path == "-" {
+		if cmdline.IsTerminal(c.App.Writer) {
+			return cmdline.Usagef("--out -: standard output is a terminal; redirect it to a file")
+		}
+		return nil
+	}
+	if _, err := atomicfile.Target(path); err != nil {
+		return cmdline.Usagef("--out: %v", err)
+	}
+	return nil
+}
+
+// writeTable writes f to path atomically (or to standard output for "-") and reports it:
+// on standard output, or on standard error when the table went there.
 func writeTable(c *cli.Context, path string, f *tablefile.Table) error {
-	if err := tablefile.Write(path, f); err != nil {
+	report := c.App.Writer
+	if path == "-" {
+		b, err := f.Marshal(c.Context)
+		if err != nil {
+			return err
+		}
+		if _, err := c.App.Writer.Write(b); err != nil {
+			return fmt.Errorf("writing to standard output: %w", err)
+		}
+		report = c.App.ErrWriter
+	} else if err := tablefile.Write(c.Context, path, f); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	info := describe(path, f)
-	if c.Bool("json") {
-		return json.NewEncoder(c.App.Writer).Encode(info)
+	if path == "-" {
+		info.FileBytes = 0
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s: %s %dx%d %s, %d entries, max %d, %d bytes\n",
+	if c.Bool("json") {
+		return json.NewEncoder(report).Encode(info)
+	}
+	fmt.Fprintf(report, "wrote %s: %s %dx%d %s, %d entries, max %d, %d bytes\n",
 		path, describeKind(info), info.Width, info.Height, info.GoalName, info.Entries, info.Max, info.FileBytes)
 	return nil
 }

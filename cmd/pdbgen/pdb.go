@@ -69,6 +69,9 @@ Examples:
 			if err != nil {
 				return cmdline.Usagef("%v", err)
 			}
+			if err := checkOut(c, c.String("out")); err != nil {
+				return err
+			}
 			progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
 			start := time.Now()
 			t, err := pdb.Build(c.Context, p, buildOptions(c, progress, p.Name()))

@@ -41,6 +41,9 @@ Examples:
 			if out == "" {
 				return cmdline.Usagef("--out FILE is required")
 			}
+			if err := checkOut(c, out); err != nil {
+				return err
+			}
 			t, err := wd.BuildRows(c.Context, goal, c.Int("workers"))
 			if err != nil {
 				return err

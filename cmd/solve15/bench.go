@@ -2,9 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -14,6 +14,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/fifteen"
 	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/internal/corpus"
 )
@@ -49,6 +50,9 @@ Examples:
 		Action: benchAction,
 	}
 }
+
+// maxBench bounds the instances a benchmark holds in memory.
+const maxBench = 100_000
 
 type benchTotal struct {
 	Heuristic      string  `json:"heuristic"`
@@ -86,34 +90,49 @@ func benchAction(c *cli.Context) error {
 		hs = append(hs, h)
 	}
 	var src io.Reader = strings.NewReader(corpus.KorfFile())
+	name := "Korf's 100"
 	if f := c.String("file"); f != "" {
-		file, err := os.Open(f)
+		file, err := openFile(f)
 		if err != nil {
 			return err
 		}
 		defer file.Close()
-		src = file
+		src, name = file, f
+	}
+	limit := c.Int("limit")
+	if limit < 0 {
+		return cmdline.Usagef("--limit must not be negative")
 	}
 	var instances []*instance.Instance
 	rd := instance.NewReader(src, board.Size4x4)
-	for {
+	for limit == 0 || len(instances) < limit {
+		if c.Context.Err() != nil {
+			return c.Context.Err()
+		}
 		in, err := rd.Next()
 		if err == io.EOF {
 			break
+		}
+		var le *instance.LineError
+		if errors.As(err, &le) {
+			return &cmdline.ExitError{Code: exitBadInput, Err: describeLine(name, le)}
 		}
 		if err != nil {
 			return err
 		}
 		if err := goal.Check(in.State); err != nil {
-			return fmt.Errorf("line %d: %w", in.Line, err)
+			return &cmdline.ExitError{Code: exitBadInput, Err: describeLine(name, &instance.LineError{Line: in.Line, Err: err})}
+		}
+		if len(instances) == maxBench {
+			return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%s holds more than %d instances: use --limit", name, maxBench)}
 		}
 		if in.ID == "" {
 			in.ID = fmt.Sprint(len(instances) + 1)
 		}
 		instances = append(instances, in)
 	}
-	if n := c.Int("limit"); n > 0 && n < len(instances) {
-		instances = instances[:n]
+	if len(instances) == 0 {
+		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("no states in %s", name)}
 	}
 	starts := make([]board.State, len(instances))
 	for i, in := range instances {
@@ -154,7 +173,7 @@ func benchAction(c *cli.Context) error {
 			rate := float64(res.Nodes) / res.Elapsed.Seconds()
 			switch {
 			case c.Bool("json"):
-				json.NewEncoder(w).Encode(map[string]any{"heuristic": h.String(), "id": in.ID, "optimal_known": in.Optimal,
+				json.NewEncoder(w).Encode(map[string]any{"heuristic": h.String(), "id": in.ID, "known_optimal": in.Optimal,
 					"length": len(res.Moves), "ok": ok, "nodes": res.Nodes, "expanded": res.Expanded,
 					"seconds": res.Elapsed.Seconds(), "nodes_per_second": rate})
 			case !c.Bool("quiet"):
@@ -189,7 +208,7 @@ func benchAction(c *cli.Context) error {
 			fmt.Fprintf(&b, "| %s | %d | %d | %v | %d | %s | %.2f | %.1f | %s (%.2f s) |\n",
 				t.Heuristic, t.Workers, t.Instances, t.AllOptimal, t.LengthSum, thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
 		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		if err := atomicfile.Write(c.Context, path, []byte(b.String())); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/fifteen"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/cmdline"
 )
 
@@ -52,64 +54,89 @@ Examples:
 					hs = append(hs, h)
 				}
 			}
-			instances, bad, err := readInstances(c, goal)
+			in, err := openInput(c, goal)
 			if err != nil {
 				return err
 			}
-			for _, e := range bad {
-				fmt.Fprintf(c.App.ErrWriter, "solve15: %v\n", e)
-			}
-			for _, in := range instances {
-				// Values in a fixed order: the heuristics, then the WD halves.
-				var keys []string
-				values := map[string]int{}
-				for _, h := range hs {
-					keys = append(keys, h.Name)
-					values[h.Name] = h.Eval(in.State)
+			msgs := newMessages(c.App.ErrWriter, goal)
+			count := 0
+			for e := range in.all() {
+				if c.Context.Err() != nil {
+					break
 				}
-				if ev != nil {
-					v, err := ev.Eval(in.State)
-					if err != nil {
-						return err
-					}
-					keys = append(keys, "wd_rows", "wd_cols")
-					values["wd_rows"], values["wd_cols"] = v.WDRows, v.WDCols
-				}
-				if c.Bool("json") {
-					out := map[string]any{"line": in.Line, "board": goal.Size().String(), "goal": goal.Name()}
-					start := make([]int, len(in.State))
-					for i, t := range in.State {
-						start[i] = int(t)
-					}
-					out["start"] = start
-					for k, v := range values {
-						out[k] = v
-					}
-					if in.ID != "" {
-						out["id"] = in.ID
-					}
-					if in.Optimal >= 0 {
-						out["known_optimal"] = in.Optimal
-					}
-					if err := json.NewEncoder(c.App.Writer).Encode(out); err != nil {
-						return err
+				count++
+				if e.in == nil {
+					msgs.add(e)
+					if c.Bool("json") {
+						if err := json.NewEncoder(c.App.Writer).Encode(map[string]any{"line": e.line, "board": goal.Size().String(), "goal": goal.Name(), "error": e.err.Error()}); err != nil {
+							return err
+						}
 					}
 					continue
 				}
-				parts := make([]string, len(keys))
-				for i, k := range keys {
-					parts[i] = fmt.Sprintf("%s %d", k, values[k])
+				if err := evalOne(c, goal, e.in, hs, ev); err != nil {
+					return err
 				}
-				fmt.Fprintf(c.App.Writer, "%s: %s", in.Name(), strings.Join(parts, "  "))
-				if in.Optimal >= 0 {
-					fmt.Fprintf(c.App.Writer, " (optimal %d)", in.Optimal)
-				}
-				fmt.Fprintln(c.App.Writer)
 			}
-			if len(bad) > 0 {
-				return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d of the inputs were invalid (see above)", len(bad))}
+			msgs.finish()
+			switch {
+			case c.Context.Err() != nil:
+				return &cmdline.ExitError{Code: cmdline.ExitInterrupted, Err: errors.New("interrupted")}
+			case *in.err != nil:
+				return *in.err
+			case count == 0:
+				return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("no states in %s", describeInput(in))}
+			case msgs.bad > 0:
+				return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d of the inputs were invalid (see above)", msgs.bad)}
 			}
 			return nil
 		},
 	}
+}
+
+// evalOne prints every heuristic's value for one instance.
+func evalOne(c *cli.Context, goal board.Goal, in *instance.Instance, hs []*heuristic.Heuristic, ev *fifteen.Evaluator) error {
+	// Values in a fixed order: the heuristics, then the WD halves.
+	var keys []string
+	values := map[string]int{}
+	for _, h := range hs {
+		keys = append(keys, h.Name)
+		values[h.Name] = h.Eval(in.State)
+	}
+	if ev != nil {
+		v, err := ev.Eval(in.State)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, "wd_rows", "wd_cols")
+		values["wd_rows"], values["wd_cols"] = v.WDRows, v.WDCols
+	}
+	if c.Bool("json") {
+		out := map[string]any{"line": in.Line, "board": goal.Size().String(), "goal": goal.Name()}
+		start := make([]int, len(in.State))
+		for i, t := range in.State {
+			start[i] = int(t)
+		}
+		out["start"] = start
+		for k, v := range values {
+			out[k] = v
+		}
+		if in.ID != "" {
+			out["id"] = in.ID
+		}
+		if in.Optimal >= 0 {
+			out["known_optimal"] = in.Optimal
+		}
+		return json.NewEncoder(c.App.Writer).Encode(out)
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, values[k])
+	}
+	fmt.Fprintf(c.App.Writer, "%s: %s", in.Name(), strings.Join(parts, "  "))
+	if in.Optimal >= 0 {
+		fmt.Fprintf(c.App.Writer, " (optimal %d)", in.Optimal)
+	}
+	fmt.Fprintln(c.App.Writer)
+	return nil
 }

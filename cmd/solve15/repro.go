@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/repro"
 )
@@ -77,10 +78,7 @@ Examples:
 				md := exp.Markdown()
 				mdPath := filepath.Join(c.String("out"), name+".md")
 				svgPath := filepath.Join(c.String("out"), name+".svg")
-				if err := os.WriteFile(mdPath+".tmp", []byte(md), 0o644); err != nil {
-					return err
-				}
-				if err := os.Rename(mdPath+".tmp", mdPath); err != nil {
+				if err := atomicfile.Write(c.Context, mdPath, []byte(md)); err != nil {
 					return err
 				}
 				if err := exp.Plot(svgPath); err != nil {

@@ -189,52 +189,57 @@ func solveAction(c *cli.Context) error {
 	if c.Int("workers") < 1 {
 		return cmdline.Usagef("--workers must be at least 1")
 	}
-	instances, bad, err := readInstances(c, goal)
+	timeout := c.Duration("timeout")
+	if timeout < 0 {
+		return cmdline.Usagef("--timeout must not be negative (0 means no limit)")
+	}
+	in, err := openInput(c, goal)
 	if err != nil {
 		return err
 	}
 	// Workers split a batch by instance; a single instance gets them all.
 	threads := 1
-	if len(instances) == 1 {
+	if in.single {
 		threads = c.Int("workers")
 	}
 	solve, err := newSolver(c, goal, threads)
 	if err != nil {
 		return err
 	}
-	for _, e := range bad {
-		fmt.Fprintf(c.App.ErrWriter, "solve15: %v\n", e)
-	}
-	sum := summary{invalid: len(bad)}
+	msgs := newMessages(c.App.ErrWriter, goal)
+	status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
+	var sum summary
 	begin := time.Now()
 	var fatal error
-	timeout := c.Duration("timeout")
-	batch.Run(c.Context, len(instances), c.Int("workers"), func(ctx context.Context, i int) record {
+	batch.Stream(c.Context, in.all(), c.Int("workers"), func(ctx context.Context, e entry) record {
+		if e.in == nil {
+			return record{}
+		}
 		if timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, timeout)
 			defer cancel()
 		}
-		var progress func(int, uint64)
-		if c.Bool("verbose") {
-			name, begin := label(instances[i].ID, instances[i].Line), time.Now()
-			progress = func(bound int, nodes uint64) {
-				fmt.Fprintf(c.App.ErrWriter, "solve15: %s: pass with bound %d, %s nodes so far, %.1fs\n",
-					name, bound, thousands(nodes), time.Since(begin).Seconds())
+		return solve(ctx, e.in.State, progressFor(c, status, label(e.in.ID, e.in.Line)))
+	}, func(e entry, rec record) {
+		status.Clear()
+		if e.in == nil {
+			msgs.add(e)
+			sum.invalid++
+			if c.Bool("json") {
+				json.NewEncoder(c.App.Writer).Encode(record{Line: e.line, Board: goal.Size().String(), Goal: goal.Name(), Error: e.err.Error()})
 			}
+			return
 		}
-		return solve(ctx, instances[i].State, progress)
-	}, func(i int, rec record) {
-		in := instances[i]
-		describe(&rec, in, goal)
+		describe(&rec, e.in, goal)
 		switch {
 		case rec.internal != nil:
 			fatal = rec.internal
 		case !rec.Solved:
 			sum.unsolved++
-		case in.Optimal >= 0 && rec.Optimal && rec.Length != in.Optimal:
+		case e.in.Optimal >= 0 && rec.Optimal && rec.Length != e.in.Optimal:
 			sum.mismatched++
-			rec.Error = fmt.Sprintf("found %d moves, but the input says the optimum is %d", rec.Length, in.Optimal)
+			rec.Error = fmt.Sprintf("found %d moves, but the input says the optimum is %d", rec.Length, e.in.Optimal)
 		case !rec.Optimal:
 			sum.notOptimal++
 		default:
@@ -244,21 +249,61 @@ func solveAction(c *cli.Context) error {
 		sum.searchTime += time.Duration(rec.Seconds * float64(time.Second))
 		print(c, rec)
 	})
+	status.Clear()
+	msgs.finish()
 	if fatal != nil {
 		return fatal
+	}
+	if c.Context.Err() == nil && *in.err != nil {
+		return *in.err
+	}
+	total := sum.solved + sum.notOptimal + sum.unsolved + sum.mismatched
+	if total+sum.invalid == 0 && c.Context.Err() == nil {
+		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("no states in %s", describeInput(in))}
 	}
 	printSummary(c, sum, time.Since(begin))
 	switch {
 	case sum.mismatched > 0:
 		return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d solutions contradict the known optimal length", sum.mismatched)}
+	case c.Context.Err() != nil:
+		return &cmdline.ExitError{Code: cmdline.ExitInterrupted, Err: errors.New("interrupted")}
 	case sum.invalid > 0:
 		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d of the inputs were invalid (see above)", sum.invalid)}
-	case c.Context.Err() != nil:
-		return &cmdline.ExitError{Code: exitUnsolved, Err: errors.New("interrupted")}
 	case sum.unsolved > 0:
 		return &cmdline.ExitError{Code: exitUnsolved, Err: fmt.Errorf("%d instances not solved within the limits", sum.unsolved)}
 	}
 	return nil
+}
+
+// describeInput names the input for a message.
+func describeInput(in *input) string {
+	if in.name == "" {
+		return "the arguments"
+	}
+	return in.name
+}
+
+// progressFor returns the progress report of one instance: each new IDA* pass on standard
+// error with -v, and a live status line on a terminal.
+func progressFor(c *cli.Context, status *cmdline.Status, name string) func(int, uint64) {
+	verbose := c.Bool("verbose")
+	if !verbose && !status.Live() {
+		return nil
+	}
+	begin := time.Now()
+	last := -1
+	return func(bound int, nodes uint64) {
+		elapsed := time.Since(begin).Seconds()
+		if verbose && bound != last {
+			status.Println(fmt.Sprintf("solve15: %s: pass with bound %d, %s nodes so far, %.1fs", name, bound, thousands(nodes), elapsed))
+		}
+		last = bound
+		rate := 0.0
+		if elapsed > 0 {
+			rate = float64(nodes) / elapsed
+		}
+		status.Set(fmt.Sprintf("%s: bound %d, %s nodes, %.1f M nodes/s, %.1fs", name, bound, thousands(nodes), rate/1e6, elapsed))
+	}
 }
 
 // describe fills the fields that come from the input line.
@@ -315,9 +360,11 @@ func label(id string, line int) string {
 	return fmt.Sprintf("#%d", line)
 }
 
+// printSummary prints the batch's summary line: for more than one input, or with -q, which
+// prints nothing else.
 func printSummary(c *cli.Context, sum summary, wall time.Duration) {
 	total := sum.solved + sum.notOptimal + sum.unsolved + sum.mismatched
-	if c.Bool("json") || total+sum.invalid <= 1 {
+	if c.Bool("json") || (total+sum.invalid <= 1 && !c.Bool("quiet")) {
 		return
 	}
 	rate := 0.0

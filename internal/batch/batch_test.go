@@ -2,6 +2,7 @@ package batch
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,4 +36,33 @@ func TestCancelledStillReportsEveryJob(t *testing.T) {
 		n++
 	})
 	assert.Equal(t, 5, n)
+}
+
+// Stream keeps the input order, holds a bounded number of items, and stops taking items
+// when the context is cancelled even if the input never closes.
+func TestStream(t *testing.T) {
+	in := make(chan int)
+	var sent atomic.Int64
+	go func() {
+		for i := 0; ; i++ { // endless, never closed
+			in <- i
+			sent.Add(1)
+		}
+	}()
+	ctx, cancel := context.WithCancel(context.Background())
+	next := 0
+	Stream(ctx, in, 2, func(_ context.Context, i int) int {
+		time.Sleep(time.Duration(i%3) * time.Millisecond)
+		return -i
+	}, func(i, r int) {
+		assert.Equal(t, next, i)
+		assert.Equal(t, -i, r)
+		assert.LessOrEqual(t, sent.Load(), int64(i+2*2+3), "items taken ahead of the report")
+		next++
+		if next == 50 {
+			cancel()
+		}
+	})
+	assert.GreaterOrEqual(t, next, 50)
+	assert.LessOrEqual(t, next, 50+2*2+2)
 }

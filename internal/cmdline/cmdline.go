@@ -1,5 +1,6 @@
 // Package cmdline holds what the toolkit's commands share: exit statuses, the rule that
-// flags come before arguments, and progress reports on standard error.
+// flags come before arguments, help and version words, signal handling, and progress
+// reports on standard error.
 package cmdline
 
 import (
@@ -11,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -19,10 +21,15 @@ import (
 
 // Exit statuses.
 const (
-	ExitOK      = 0
-	ExitFailure = 1 // the work failed
-	ExitUsage   = 2 // the command line was wrong
+	ExitOK          = 0
+	ExitFailure     = 1   // the work failed
+	ExitUsage       = 2   // the command line was wrong
+	ExitInterrupted = 130 // stopped by SIGINT or SIGTERM (128 + SIGINT, as shells report it)
 )
+
+// Grace is how long a command may take to wind up after SIGINT or SIGTERM (to print what
+// it has) before Main ends the process anyway; a second signal ends it at once.
+var Grace = 2 * time.Second
 
 // UsageError marks a mistake on the command line; Main exits with ExitUsage for it.
 type UsageError struct{ Err error }
@@ -55,11 +62,12 @@ func (e *ExitError) Unwrap() error { return e.Err }
 func NewApp(name, usage string) *cli.App {
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Aliases: []string{"V"}, Usage: "print the version"}
 	return &cli.App{
-		Name:                 name,
-		Usage:                usage,
-		Version:              version.Version,
-		EnableBashCompletion: false,
-		HideHelpCommand:      true,
+		Name:                   name,
+		Usage:                  usage,
+		Version:                version.Version,
+		EnableBashCompletion:   false,
+		HideHelpCommand:        true,
+		UseShortOptionHandling: true, // -qv is -q -v
 		Writer:               os.Stdout,
 		ErrWriter:            os.Stderr,
 		ExitErrHandler:       func(*cli.Context, error) {},
@@ -89,6 +97,24 @@ func Prepare(app *cli.App) {
 		}
 	}
 	walk(app.Commands)
+	for _, c := range app.Commands {
+		c.UseShortOptionHandling = true
+	}
+	if app.Action == nil {
+		// An app of subcommands: a missing or unknown command is bad usage.
+		app.Action = func(ctx *cli.Context) error {
+			if ctx.NArg() == 0 {
+				cli.HelpPrinter(ctx.App.ErrWriter, cli.AppHelpTemplate, ctx.App)
+				return Usagef("no command given")
+			}
+			var names []string
+			for _, c := range ctx.App.VisibleCommands() {
+				names = append(names, c.Name)
+			}
+			return Usagef("unknown command %q (commands: %s)", ctx.Args().First(), strings.Join(names, ", "))
+		}
+		return
+	}
 	if action := app.Action; action != nil {
 		app.Action = func(ctx *cli.Context) error {
 			if err := NoLateFlags(ctx); err != nil {
@@ -111,37 +137,89 @@ func NoLateFlags(c *cli.Context) error {
 }
 
 // Main runs the app and returns the exit status, printing any error on standard error.
+//
+// "help [COMMAND]" and "version" work as words as well as flags. SIGINT and SIGTERM cancel
+// the app's context; an app that has not returned Grace later, or a second signal, ends
+// the process with ExitInterrupted.
 func Main(app *cli.App, args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	args = helpWords(app, args)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	finished := make(chan struct{})
+	defer close(finished)
+	go func() {
+		select {
+		case <-signals:
+		case <-finished:
+			return
+		}
+		cancel()
+		select {
+		case <-signals:
+		case <-time.After(Grace):
+		case <-finished:
+			return
+		}
+		fmt.Fprintf(app.ErrWriter, "%s: interrupted\n", app.Name)
+		os.Exit(ExitInterrupted)
+	}()
+
 	err := app.RunContext(ctx, args)
 	if err == nil {
+		if ctx.Err() != nil {
+			fmt.Fprintf(app.ErrWriter, "%s: interrupted\n", app.Name)
+			return ExitInterrupted
+		}
 		return ExitOK
 	}
 	var usage *UsageError
 	var exit *ExitError
 	switch {
 	case errors.As(err, &usage):
-		fmt.Fprintf(app.ErrWriter, "%s: %v\nRun '%s --help' for usage.\n", app.Name, err, strings.Join(commandPath(args), " "))
+		fmt.Fprintf(app.ErrWriter, "%s: %v\nRun '%s --help' for usage.\n", app.Name, err, strings.Join(commandPath(app, args), " "))
 		return ExitUsage
 	case errors.As(err, &exit):
 		if exit.Err != nil {
 			fmt.Fprintf(app.ErrWriter, "%s: %v\n", app.Name, exit.Err)
 		}
 		return exit.Code
-	case errors.Is(err, context.Canceled):
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		fmt.Fprintf(app.ErrWriter, "%s: interrupted\n", app.Name)
-		return ExitFailure
+		return ExitInterrupted
 	}
 	fmt.Fprintf(app.ErrWriter, "%s: %v\n", app.Name, err)
 	return ExitFailure
 }
 
+// helpWords rewrites "help", "help COMMAND" and "version" as the flags urfave/cli knows.
+func helpWords(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	switch {
+	case args[1] == "help" && len(args) == 2:
+		return []string{args[0], "--help"}
+	case args[1] == "help" && len(args) == 3 && app.Command(args[2]) != nil:
+		return []string{args[0], args[2], "--help"}
+	case args[1] == "version" && len(args) == 2 && app.Command("version") == nil:
+		return []string{args[0], "--version"}
+	}
+	return args
+}
+
 // commandPath returns the program and subcommand words of args, for the help hint.
-func commandPath(args []string) []string {
+func commandPath(app *cli.App, args []string) []string {
 	out := []string{args[0]}
-	if len(args) > 1 && !strings.HasPrefix(args[1], "-") {
-		out = append(out, args[1])
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if app.Command(a) != nil {
+			return append(out, a)
+		}
 	}
 	return out
 }

@@ -57,3 +57,44 @@ func TestProgressPlainLines(t *testing.T) {
 	q.Update("build", 1, 2, "")
 	assert.Empty(t, b.String(), "quiet")
 }
+
+// Help and version words, unknown commands and combined short flags (issue 10, defect 11).
+func TestCommandWords(t *testing.T) {
+	sub := func() (*cli.App, *bytes.Buffer, *bytes.Buffer) {
+		a := NewApp("tool", "test")
+		var out, errOut bytes.Buffer
+		a.Writer, a.ErrWriter = &out, &errOut
+		a.Commands = []*cli.Command{{Name: "build", Usage: "build things", Action: func(*cli.Context) error { return nil },
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}}, &cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}}}}}
+		Prepare(a)
+		return a, &out, &errOut
+	}
+	for _, tc := range []struct {
+		args      []string
+		code      int
+		out, errs string
+	}{
+		{[]string{"tool", "help"}, ExitOK, "build things", ""},
+		{[]string{"tool", "help", "build"}, ExitOK, "tool build", ""},
+		{[]string{"tool", "version"}, ExitOK, "tool version", ""},
+		{[]string{"tool"}, ExitUsage, "", "no command given"},
+		{[]string{"tool", "frobnicate"}, ExitUsage, "", `unknown command "frobnicate" (commands: build)`},
+		{[]string{"tool", "build", "-qv"}, ExitOK, "", ""},
+		{[]string{"tool", "build", "-qx"}, ExitUsage, "", "Run 'tool build --help'"},
+	} {
+		a, out, errOut := sub()
+		assert.Equal(t, tc.code, Main(a, tc.args), "%v", tc.args)
+		assert.Contains(t, out.String(), tc.out, "%v", tc.args)
+		assert.Contains(t, errOut.String(), tc.errs, "%v", tc.args)
+	}
+	// An app with its own action reads "help" and "version" as words too, and its hint
+	// names the program, not an argument.
+	a, errOut := app(func(*cli.Context) error { return nil })
+	var out bytes.Buffer
+	a.Writer = &out
+	assert.Equal(t, ExitOK, Main(a, []string{"tool", "help"}))
+	assert.Contains(t, out.String(), "USAGE")
+	a, errOut = app(func(*cli.Context) error { return nil })
+	assert.Equal(t, ExitUsage, Main(a, []string{"tool", "1", "4", "2", "--json"}))
+	assert.Contains(t, errOut.String(), "Run 'tool --help'")
+}

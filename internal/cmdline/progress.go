@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -50,5 +51,62 @@ func (p *Progress) Done() {
 	if p.shown {
 		fmt.Fprintln(p.w)
 		p.shown = false
+	}
+}
+
+// Status is a one-line status redrawn in place on a terminal, for long work whose progress
+// has no known end (a search). It shows nothing when the writer is not a terminal or when
+// quiet. It is safe for concurrent use.
+type Status struct {
+	mu    sync.Mutex
+	w     io.Writer
+	live  bool
+	shown bool
+	last  time.Time
+}
+
+// NewStatus shows a status on w if w is a terminal and not quiet.
+func NewStatus(w io.Writer, quiet bool) *Status {
+	return &Status{w: w, live: IsTerminal(w) && !quiet}
+}
+
+// Live reports whether the status is shown at all.
+func (s *Status) Live() bool { return s.live }
+
+// Set redraws the status line, at most a few times a second.
+func (s *Status) Set(text string) {
+	if !s.live {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if time.Since(s.last) < 200*time.Millisecond {
+		return
+	}
+	s.last = time.Now()
+	fmt.Fprintf(s.w, "\r%s\x1b[K", text)
+	s.shown = true
+}
+
+// Println prints a line of its own on the status's writer, above the status line.
+func (s *Status) Println(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clear()
+	fmt.Fprintln(s.w, text)
+}
+
+// Clear removes the status line, so that other output starts on a clean line.
+func (s *Status) Clear() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clear()
+}
+
+func (s *Status) clear() {
+	if s.shown {
+		fmt.Fprint(s.w, "\r\x1b[K")
+		s.shown = false
+		s.last = time.Time{}
 	}
 }

@@ -3,7 +3,7 @@
 package version
 
 // Version is the toolkit's release. Table files record it; change it when table bytes change.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // Generator is the name table files record as the program that wrote them.
 const Generator = "tilekit " + Version

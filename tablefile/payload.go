@@ -1,0 +1,346 @@
+package tablefile
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/tilekit/tilekit/internal/atomicfile"
+)
+
+// Marshal returns the table in the file format and completes t's header with what it
+// wrote (payload size and checksums). The bytes depend only on the table: frames are
+// compressed independently, at a fixed level, on all cores. It stops early with ctx's
+// error when ctx is cancelled.
+func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
+	h := t.Header
+	if int64(len(t.Entries)) != h.Entries {
+		return nil, fmt.Errorf("tablefile: header says %d entries, table has %d", h.Entries, len(t.Entries))
+	}
+	if sha256.Sum256(t.Entries) != h.DecodedSHA {
+		return nil, fmt.Errorf("tablefile: entries do not match the header's checksum")
+	}
+	if h.Version != Version {
+		return nil, fmt.Errorf("tablefile: writing version %d files is not supported (this package writes version %d)", h.Version, Version)
+	}
+	if err := h.Check(); err != nil {
+		return nil, err
+	}
+	payload, err := compress(ctx, t.Entries, int(h.FrameBytes))
+	if err != nil {
+		return nil, err
+	}
+	h.PayloadBytes = int64(len(payload))
+	h.PayloadSHA = sha256.Sum256(payload)
+	head := h.encodeHeader()
+	h.HeaderSHA = sha256.Sum256(head)
+	var out bytes.Buffer
+	out.Grow(len(head) + 90 + len(payload))
+	out.Write(head)
+	fmt.Fprintf(&out, "header-sha256: %x\n\n", h.HeaderSHA)
+	out.Write(payload)
+	t.Header = h
+	return out.Bytes(), nil
+}
+
+// compress cuts data into frames of frameBytes bytes and compresses each as one
+// single-segment zstd frame (its content size recorded, its window the whole frame).
+func compress(ctx context.Context, data []byte, frameBytes int) ([]byte, error) {
+	n := max(1, (len(data)+frameBytes-1)/frameBytes)
+	frames := make([][]byte, n)
+	err := parallel(ctx, n, func(enc *zstd.Encoder, _ *zstd.Decoder, i int) error {
+		frames[i] = enc.EncodeAll(data[i*frameBytes:min((i+1)*frameBytes, len(data))], nil)
+		return nil
+	}, true, 0)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Join(frames, nil), nil
+}
+
+// parallel runs fn(i) for i in [0, n) on all cores, each goroutine with its own encoder
+// (when encode) or decoder, until one fails or ctx is done.
+//
+// A decoder may use at most limit bytes (zstd's minimum window when smaller).
+func parallel(ctx context.Context, n int, fn func(enc *zstd.Encoder, dec *zstd.Decoder, i int) error, encode bool, limit int64) error {
+	workers := min(n, runtime.GOMAXPROCS(0))
+	errs := make([]error, n)
+	var next sync.Mutex
+	i := 0
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var enc *zstd.Encoder
+			var dec *zstd.Decoder
+			var err error
+			if encode {
+				// One goroutine per encoder and a fixed level make the bytes a function
+				// of the input; a single segment records the content size.
+				enc, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression),
+					zstd.WithEncoderConcurrency(1), zstd.WithSingleSegment(true))
+				if err == nil {
+					defer enc.Close()
+				}
+			} else {
+				limit := max(uint64(limit), zstd.MinWindowSize)
+				dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
+					zstd.WithDecoderMaxMemory(limit), zstd.WithDecoderMaxWindow(limit))
+				if err == nil {
+					defer dec.Close()
+				}
+			}
+			for {
+				next.Lock()
+				k := i
+				i++
+				next.Unlock()
+				if k >= n {
+					return
+				}
+				if err == nil {
+					err = ctx.Err()
+				}
+				if err == nil {
+					err = fn(enc, dec, k)
+				}
+				if err != nil {
+					errs[k] = err
+					next.Lock()
+					i = n // stop the others
+					next.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Encode writes the table in the file format to w.
+func (t *Table) Encode(w io.Writer) error {
+	b, err := t.Marshal(context.Background())
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// Write writes the table to path atomically (package internal/atomicfile): through a
+// symbolic link to its target, never over anything but a regular file, and leaving the old
+// file untouched on any error or cancellation.
+func Write(ctx context.Context, path string, t *Table) error {
+	if _, err := atomicfile.Target(path); err != nil { // fail before the compression
+		return err
+	}
+	b, err := t.Marshal(ctx)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(ctx, path, b)
+}
+
+// Read reads and checks the table file at path.
+func Read(path string) (*Table, error) {
+	f, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// ReadHeader reads and checks only the header of the table file at path.
+func ReadHeader(path string) (*Header, error) {
+	f, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h, err := DecodeHeader(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
+}
+
+// open opens a table file, refusing a directory with a clear message.
+func open(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a directory, not a table file", path)
+	}
+	return f, nil
+}
+
+// Decode reads a whole table from r and checks it: header, sizes, the layout of the zstd
+// frames and every checksum.
+func Decode(r io.Reader) (*Table, error) {
+	br := bufio.NewReader(r)
+	h, err := DecodeHeader(br)
+	if err != nil {
+		return nil, err
+	}
+	payload, err := readPayload(br, h.PayloadBytes)
+	if err != nil {
+		return nil, err
+	}
+	if h.Version >= 2 {
+		if sum := sha256.Sum256(payload); sum != h.PayloadSHA {
+			return nil, fmt.Errorf("%w: payload-sha256 is %x, the payload hashes to %x", ErrChecksum, h.PayloadSHA, sum)
+		}
+	}
+	decoded, err := decompress(h, payload)
+	if err != nil {
+		return nil, err
+	}
+	if sum := sha256.Sum256(decoded); sum != h.DecodedSHA {
+		name := "decoded-sha256"
+		if h.Version < 2 {
+			name = "entries-sha256"
+		}
+		return nil, fmt.Errorf("%w: %s is %x, the decoded payload hashes to %x", ErrChecksum, name, h.DecodedSHA, sum)
+	}
+	return &Table{Header: *h, Entries: decoded}, nil
+}
+
+// readPayload reads exactly n bytes and checks that nothing follows. Memory grows with
+// the bytes actually read, never to n before they are there.
+func readPayload(r io.Reader, n int64) ([]byte, error) {
+	const step = 1 << 20
+	buf := make([]byte, 0, min(n, step))
+	for int64(len(buf)) < n {
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), min(n, int64(2*cap(buf))))
+			copy(grown, buf)
+			buf = grown
+		}
+		m, err := io.ReadFull(r, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		if err != nil {
+			return nil, fmt.Errorf("%w: payload has %d of %d bytes", ErrTruncated, len(buf), n)
+		}
+	}
+	if m, _ := r.Read(make([]byte, 1)); m > 0 {
+		return nil, fmt.Errorf("%w: data after the %d-byte payload", ErrPayload, n)
+	}
+	return buf, nil
+}
+
+// decompress checks that the payload is exactly the frames the header implies, each a
+// single-segment zstd frame of the right content size with nothing between them, and
+// decodes them, in parallel, into one buffer of the decoded size.
+func decompress(h *Header, payload []byte) ([]byte, error) {
+	total := h.DecodedBytes()
+	nframes := h.frames()
+	frameSize := h.FrameBytes
+	if h.Version < 2 {
+		frameSize = total
+	}
+	type span struct{ start, end int }
+	spans := make([]span, 0, nframes)
+	off := 0
+	for i := int64(0); i < nframes; i++ {
+		want := min(frameSize, total-i*frameSize)
+		end, err := walkFrame(payload, off, uint64(want))
+		if err != nil {
+			return nil, fmt.Errorf("%w: frame %d of %d at payload byte %d: %v", ErrPayload, i+1, nframes, off, err)
+		}
+		spans = append(spans, span{off, end})
+		off = end
+	}
+	if off != len(payload) {
+		return nil, fmt.Errorf("%w: %d bytes after the last zstd frame", ErrPayload, len(payload)-off)
+	}
+	// The frames are what the header claims and all present: allocate the decoded size.
+	out := make([]byte, total)
+	err := parallel(context.Background(), len(spans), func(_ *zstd.Encoder, dec *zstd.Decoder, i int) error {
+		lo := int64(i) * frameSize
+		hi := min(lo+frameSize, total)
+		got, err := dec.DecodeAll(payload[spans[i].start:spans[i].end], out[lo:lo:hi])
+		if err != nil {
+			return fmt.Errorf("%w: frame %d: zstd: %v", ErrPayload, i+1, err)
+		}
+		if int64(len(got)) != hi-lo || (len(got) > 0 && &got[0] != &out[lo]) {
+			return fmt.Errorf("%w: frame %d decodes to %d bytes, want %d", ErrPayload, i+1, len(got), hi-lo)
+		}
+		return nil
+	}, false, frameSize)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// walkFrame checks the zstd frame at payload[off:] (RFC 8878, section 3.1.1): a plain
+// frame, single-segment, without a dictionary, whose content size is want; it walks the
+// frame's blocks and returns the offset just past the frame.
+func walkFrame(payload []byte, off int, want uint64) (int, error) {
+	var fh zstd.Header
+	if err := fh.Decode(payload[off:]); err != nil {
+		return 0, fmt.Errorf("not a zstd frame: %v", err)
+	}
+	switch {
+	case fh.Skippable:
+		return 0, fmt.Errorf("a skippable frame")
+	case !fh.SingleSegment || !fh.HasFCS:
+		return 0, fmt.Errorf("not a single-segment frame")
+	case fh.DictionaryID != 0:
+		return 0, fmt.Errorf("a frame that needs a dictionary")
+	case fh.FrameContentSize != want:
+		return 0, fmt.Errorf("content size %d, want %d", fh.FrameContentSize, want)
+	}
+	p := off + fh.HeaderSize
+	for {
+		if p+3 > len(payload) {
+			return 0, fmt.Errorf("the payload ends inside the frame")
+		}
+		b := uint32(payload[p]) | uint32(payload[p+1])<<8 | uint32(payload[p+2])<<16 // little-endian
+		last, kind, size := b&1 == 1, (b>>1)&3, int(b>>3)
+		p += 3
+		switch kind {
+		case 0, 2: // raw, compressed
+			p += size
+		case 1: // RLE: one byte repeated size times
+			p++
+		default:
+			return 0, fmt.Errorf("a reserved block type")
+		}
+		if p > len(payload) {
+			return 0, fmt.Errorf("the payload ends inside the frame")
+		}
+		if last {
+			break
+		}
+	}
+	if fh.HasCheckSum {
+		p += 4
+		if p > len(payload) {
+			return 0, fmt.Errorf("the payload ends inside the frame's checksum")
+		}
+	}
+	return p, nil
+}
