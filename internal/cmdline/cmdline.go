@@ -68,9 +68,9 @@ func NewApp(name, usage string) *cli.App {
 		EnableBashCompletion:   false,
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true, // -qv is -q -v
-		Writer:               os.Stdout,
-		ErrWriter:            os.Stderr,
-		ExitErrHandler:       func(*cli.Context, error) {},
+		Writer:                 os.Stdout,
+		ErrWriter:              os.Stderr,
+		ExitErrHandler:         func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
 			return &UsageError{err}
 		},

@@ -94,6 +94,7 @@ func TestCommandWords(t *testing.T) {
 	a.Writer = &out
 	assert.Equal(t, ExitOK, Main(a, []string{"tool", "help"}))
 	assert.Contains(t, out.String(), "USAGE")
+	assert.Empty(t, errOut.String())
 	a, errOut = app(func(*cli.Context) error { return nil })
 	assert.Equal(t, ExitUsage, Main(a, []string{"tool", "1", "4", "2", "--json"}))
 	assert.Contains(t, errOut.String(), "Run 'tool --help'")
