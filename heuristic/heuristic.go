@@ -47,6 +47,23 @@ func (h *Heuristic) Eval(s board.State) int { return h.eval(s) }
 // New returns the named heuristic for the goal. tables is used by pdb and max on the 4x4
 // board (nil for the embedded ones).
 func New(name string, goal board.Goal, tables *data.Tables) (*Heuristic, error) {
+	return NewContext(context.Background(), name, goal, tables)
+}
+
+// Known reports whether name is the name of a heuristic (whether or not it applies to a
+// given board: New says that).
+func Known(name string) bool {
+	for _, n := range Names {
+		if strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// NewContext is New with a context that cancels the building of tables (walking distance
+// and pattern databases are built on first use for most boards and goals).
+func NewContext(ctx context.Context, name string, goal board.Goal, tables *data.Tables) (*Heuristic, error) {
 	g := goal
 	geo := newGeometry(goal)
 	h := &Heuristic{Name: strings.ToLower(name), Goal: goal, Admissible: true}
@@ -61,29 +78,29 @@ func New(name string, goal board.Goal, tables *data.Tables) (*Heuristic, error) 
 		h.Admissible = false
 		h.eval = geo.chebyshev2
 	case "wd":
-		w, err := walking(g)
+		w, err := walking(ctx, g)
 		if err != nil {
 			return nil, err
 		}
 		h.eval = w
 	case "pdb":
-		p, err := patterns(g, tables)
+		p, err := patterns(ctx, g, tables)
 		if err != nil {
 			return nil, err
 		}
 		h.eval = p
 	case "max":
-		w, err := walking(g)
+		w, err := walking(ctx, g)
 		if err != nil {
 			return nil, err
 		}
-		p, err := patterns(g, tables)
+		p, err := patterns(ctx, g, tables)
 		if err != nil {
 			return nil, err
 		}
 		h.eval = func(s board.State) int { return max(w(s), p(s)) }
 	case "hh":
-		w, err := walking(g)
+		w, err := walking(ctx, g)
 		if err != nil {
 			return nil, err
 		}
@@ -184,33 +201,65 @@ func longestIncreasing(xs []int) int {
 }
 
 // WD tables are cached by shape: backward searches ask for many goals with few shapes.
+// The cache holds at most wdCacheBytes; a table larger than that is built for its caller
+// and not kept (a 4x5 table takes about 300 MB).
 var (
 	wdMu    sync.Mutex
-	wdCache = map[[3]int]*wd.Table{}
+	wdCache []wdEntry // most recently used last
 )
 
-func wdTable(lines, lineLen, home int) (*wd.Table, error) {
-	wdMu.Lock()
-	defer wdMu.Unlock()
+type wdEntry struct {
+	key [3]int
+	t   *wd.Table
+}
+
+const wdCacheBytes = 64 << 20
+
+// wdBytes estimates the memory of a WD table: a key, a distance and a transition per
+// direction and goal line for each pattern.
+func wdBytes(t *wd.Table) int { return t.Len() * (8 + 1 + 4*2*t.Lines) }
+
+func wdTable(ctx context.Context, lines, lineLen, home int) (*wd.Table, error) {
 	key := [3]int{lines, lineLen, home}
-	if t, ok := wdCache[key]; ok {
-		return t, nil
+	wdMu.Lock()
+	for i, e := range wdCache {
+		if e.key == key {
+			wdCache = append(append(wdCache[:i:i], wdCache[i+1:]...), e)
+			wdMu.Unlock()
+			return e.t, nil
+		}
 	}
-	t, err := wd.Build(context.Background(), lines, lineLen, home, 0)
+	wdMu.Unlock()
+	t, err := wd.Build(ctx, lines, lineLen, home, 0)
 	if err != nil {
 		return nil, err
 	}
-	wdCache[key] = t
+	if size := wdBytes(t); size <= wdCacheBytes {
+		wdMu.Lock()
+		defer wdMu.Unlock()
+		wdCache = append(wdCache, wdEntry{key, t})
+		for total := cacheBytes(); total > wdCacheBytes; total = cacheBytes() {
+			wdCache = wdCache[1:]
+		}
+	}
 	return t, nil
 }
 
-func walking(goal board.Goal) (func(board.State) int, error) {
+func cacheBytes() int {
+	n := 0
+	for _, e := range wdCache {
+		n += wdBytes(e.t)
+	}
+	return n
+}
+
+func walking(ctx context.Context, goal board.Goal) (func(board.State) int, error) {
 	size := goal.Size()
-	rows, err := wdTable(size.H, size.W, size.Row(goal.Home(0)))
+	rows, err := wdTable(ctx, size.H, size.W, size.Row(goal.Home(0)))
 	if err != nil {
 		return nil, err
 	}
-	cols, err := wdTable(size.W, size.H, size.Col(goal.Home(0)))
+	cols, err := wdTable(ctx, size.W, size.H, size.Col(goal.Home(0)))
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +274,7 @@ func walking(goal board.Goal) (func(board.State) int, error) {
 }
 
 // patterns returns the additive PDB heuristic of the goal.
-func patterns(goal board.Goal, tables *data.Tables) (func(board.State) int, error) {
+func patterns(ctx context.Context, goal board.Goal, tables *data.Tables) (func(board.State) int, error) {
 	if goal.Size() == board.Size4x4 {
 		if ev, err := fifteen.NewEvaluator(goal, tables); err == nil {
 			if v, err := ev.Eval(goal.Tiles()); err == nil && v.PDB >= 0 {
@@ -250,7 +299,7 @@ func patterns(goal board.Goal, tables *data.Tables) (func(board.State) int, erro
 		if err != nil {
 			return nil, err
 		}
-		t, err := pdb.Build(context.Background(), p, pdb.Options{})
+		t, err := pdb.Build(ctx, p, pdb.Options{})
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,11 +26,12 @@ func newRand(seed uint64) *rand.Rand {
 
 // job is one search running (or finished) on the server.
 type job struct {
-	id      string
-	cancel  context.CancelFunc
-	started time.Time
-	bound   atomic.Int64
-	nodes   atomic.Uint64
+	id       string
+	cancel   context.CancelFunc
+	started  time.Time
+	bound    atomic.Int64
+	nodes    atomic.Uint64
+	lastSeen atomic.Int64 // when a client last asked for it (Unix nanoseconds)
 
 	mu       sync.Mutex
 	status   string // running, solved, failed, cancelled, timeout
@@ -85,6 +87,10 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if goal.Size().Cells() > maxCells {
+		fail(w, http.StatusBadRequest, "the server solves boards of up to %d cells; use solve15 for %s", maxCells, goal.Size())
+		return
+	}
 	algo := strings.ToLower(req.Algo)
 	if algo == "" {
 		algo = "idastar"
@@ -93,38 +99,42 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "max"
 	}
-	timeout := s.opt.DefaultTimeout
+	if !slices.Contains(search.Algorithms, algo) {
+		fail(w, http.StatusBadRequest, "unknown algorithm %s (choose from %s)", algo, strings.Join(search.Algorithms, ", "))
+		return
+	}
+	if !heuristic.Known(name) {
+		fail(w, http.StatusBadRequest, "unknown heuristic %s (choose from %s)", name, strings.Join(heuristic.Names, ", "))
+		return
+	}
 	if req.Timeout < 0 {
 		fail(w, http.StatusBadRequest, "timeout_seconds must not be negative")
 		return
 	}
+	timeout := s.opt.DefaultTimeout
 	if req.Timeout > 0 {
-		timeout = min(time.Duration(req.Timeout*float64(time.Second)), s.opt.MaxTimeout)
+		timeout = s.opt.MaxTimeout // clamped before converting: 1e300 s must not overflow
+		if req.Timeout < s.opt.MaxTimeout.Seconds() {
+			timeout = max(time.Duration(req.Timeout*float64(time.Second)), time.Millisecond)
+		}
 	}
-	// The job exists before it is registered so the search can report its progress to it.
-	j := &job{id: newID(), status: "running"}
-	run, err := s.runner(goal, algo, name, j)
-	if err != nil {
-		fail(w, http.StatusBadRequest, "%v", err)
-		return
-	}
+	// Admission first: nothing costly happens for a request that is turned away.
 	if s.running.Add(1) > int64(s.opt.MaxJobs) {
 		s.running.Add(-1)
 		fail(w, http.StatusTooManyRequests, "%d searches are already running; stop one or wait", s.opt.MaxJobs)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	j.cancel, j.started = cancel, time.Now()
+	j := &job{id: newID(), status: "running", cancel: cancel, started: time.Now()}
+	j.lastSeen.Store(j.started.UnixNano())
 	s.mu.Lock()
-	s.forgetOld()
 	s.jobs[j.id] = j
 	s.mu.Unlock()
 	go func() {
 		defer s.running.Add(-1)
 		defer cancel()
-		sol, err := run(ctx, st)
+		sol, err := s.run(ctx, goal, st, algo, name, j)
 		j.mu.Lock()
-		defer j.mu.Unlock()
 		j.finished = time.Now()
 		switch {
 		case err == nil:
@@ -136,20 +146,55 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		default:
 			j.status, j.err = "failed", err.Error()
 		}
+		j.mu.Unlock()
+		s.finished(j)
 	}()
 	reply(w, http.StatusAccepted, j.view())
 }
 
+// maxCells bounds the boards the server solves: the tables of larger boards take hundreds
+// of megabytes to build.
+const maxCells = 16
+
+// run builds the search for the request, inside the job (so that building is admitted,
+// timed and cancellable like the search), and runs it.
+func (s *Server) run(ctx context.Context, goal board.Goal, st board.State, algo, name string, j *job) (*solution, error) {
+	run, err := s.runner(ctx, goal, algo, name, j)
+	if err != nil {
+		return nil, err
+	}
+	return run(ctx, st)
+}
+
+// finished records that j is done, and forgets the oldest finished jobs beyond MaxDone
+// or older than KeepDone.
+func (s *Server) finished(j *job) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done = append(s.done, j)
+	for len(s.done) > 0 && (len(s.done) > s.opt.MaxDone || time.Since(s.done[0].finished) > s.opt.KeepDone) {
+		delete(s.jobs, s.done[0].id)
+		s.done[0] = nil
+		s.done = s.done[1:]
+	}
+}
+
+// sweep cancels running jobs that no client has asked about for Abandon: the page that
+// started them is gone.
+func (s *Server) sweep() {
+	limit := time.Now().Add(-s.opt.Abandon).UnixNano()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, j := range s.jobs {
+		if j.lastSeen.Load() < limit {
+			j.cancel()
+		}
+	}
+}
+
 // runner prepares a search that reports its progress to j: the specialised 4x4 IDA* where
-// it applies, else the general one. Errors are the request's fault.
-func (s *Server) runner(goal board.Goal, algo, name string, j *job) (func(context.Context, board.State) (*solution, error), error) {
-	known := false
-	for _, a := range search.Algorithms {
-		known = known || a == algo
-	}
-	if !known {
-		return nil, errors.New("unknown algorithm " + algo + " (choose from " + strings.Join(search.Algorithms, ", ") + ")")
-	}
+// it applies, else the general one.
+func (s *Server) runner(ctx context.Context, goal board.Goal, algo, name string, j *job) (func(context.Context, board.State) (*solution, error), error) {
 	progress := func(bound int, nodes uint64) {
 		j.bound.Store(int64(bound))
 		j.nodes.Store(nodes)
@@ -165,10 +210,10 @@ func (s *Server) runner(goal board.Goal, algo, name string, j *job) (func(contex
 				return nil, err
 			}
 			j.nodes.Store(res.Nodes)
-			return newSolution(goal, st, res.Moves, res.Optimal, "idastar", fh.String(), res.Nodes, res.Expanded, len(res.Moves)+1, res.Elapsed), nil
+			return newSolution(goal, st, res.Moves, res.Optimal, "idastar", res.Heuristic.String(), res.Nodes, res.Expanded, len(res.Moves)+1, res.Elapsed), nil
 		}, nil
 	}
-	h, err := heuristic.New(name, goal, nil)
+	h, err := heuristic.NewContext(ctx, name, goal, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -191,25 +236,15 @@ func newSolution(goal board.Goal, start board.State, moves []board.Dir, optimal 
 		Algorithm: algo, Heuristic: h, Nodes: nodes, Expanded: expanded, PeakStored: peak, Seconds: elapsed.Seconds()}
 }
 
-// forgetOld drops finished jobs older than KeepDone. s.mu is held.
-func (s *Server) forgetOld() {
-	for id, j := range s.jobs {
-		j.mu.Lock()
-		old := !j.finished.IsZero() && time.Since(j.finished) > s.opt.KeepDone
-		j.mu.Unlock()
-		if old {
-			delete(s.jobs, id)
-		}
-	}
-}
-
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *job {
 	s.mu.Lock()
 	j := s.jobs[r.PathValue("id")]
 	s.mu.Unlock()
 	if j == nil {
 		fail(w, http.StatusNotFound, "no job %q (finished jobs are kept %s)", r.PathValue("id"), s.opt.KeepDone)
+		return nil
 	}
+	j.lastSeen.Store(time.Now().UnixNano())
 	return j
 }
 

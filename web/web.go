@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,10 @@ type Options struct {
 	DefaultTimeout time.Duration // a job's time limit when the request gives none; 0 for 60 s
 	MaxTimeout     time.Duration // the most a request may ask for; 0 for 10 min
 	KeepDone       time.Duration // how long finished jobs can be fetched; 0 for 10 min
+	MaxDone        int           // finished jobs kept at most (the oldest go first); 0 for 1000
+	// Abandon cancels a running job that no client has asked about for this long (its
+	// page was closed); 0 for 30 s. The page asks several times a second.
+	Abandon time.Duration
 }
 
 // maxBody bounds request bodies: a 5x5 state with options is a few hundred bytes.
@@ -51,7 +56,10 @@ type Server struct {
 	mux     *http.ServeMux
 	mu      sync.Mutex
 	jobs    map[string]*job
+	done    []*job // finished jobs, oldest first
 	running atomic.Int64
+	stop    chan struct{}
+	once    sync.Once
 }
 
 // New returns a server.
@@ -68,7 +76,25 @@ func New(opt Options) *Server {
 	if opt.KeepDone <= 0 {
 		opt.KeepDone = 10 * time.Minute
 	}
-	s := &Server{opt: opt, mux: http.NewServeMux(), jobs: map[string]*job{}}
+	if opt.MaxDone <= 0 {
+		opt.MaxDone = 1000
+	}
+	if opt.Abandon <= 0 {
+		opt.Abandon = 30 * time.Second
+	}
+	s := &Server{opt: opt, mux: http.NewServeMux(), jobs: map[string]*job{}, stop: make(chan struct{})}
+	go func() {
+		tick := time.NewTicker(opt.Abandon / 4)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				s.sweep()
+			case <-s.stop:
+				return
+			}
+		}
+	}()
 	files, _ := fs.Sub(static, "static")
 	s.mux.Handle("GET /", http.FileServerFS(files))
 	s.mux.HandleFunc("GET /api/options", s.options)
@@ -77,20 +103,41 @@ func New(opt Options) *Server {
 	s.mux.HandleFunc("POST /api/solve", s.solve)
 	s.mux.HandleFunc("GET /api/jobs/{id}", s.getJob)
 	s.mux.HandleFunc("DELETE /api/jobs/{id}", s.cancelJob)
-	unknown := func(w http.ResponseWriter, r *http.Request) {
-		fail(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
-	}
-	for _, method := range []string{"GET", "POST", "DELETE"} {
-		s.mux.HandleFunc(method+" /api/", unknown)
-	}
 	return s
 }
 
+// apiMethods are the methods of each API path, for the 405 answers.
+var apiMethods = map[string]string{"/api/options": "GET", "/api/check": "POST", "/api/shuffle": "POST", "/api/solve": "POST"}
+
+// unknownAPI answers requests under /api/ that no endpoint takes, in JSON like every other
+// answer of the API: 405 for a known path with another method, else 404.
+func unknownAPI(w http.ResponseWriter, r *http.Request) {
+	allow, known := apiMethods[r.URL.Path]
+	if !known && strings.HasPrefix(r.URL.Path, "/api/jobs/") && strings.Count(r.URL.Path, "/") == 3 {
+		allow, known = "GET, DELETE", true
+	}
+	if known {
+		w.Header().Set("Allow", allow)
+		fail(w, http.StatusMethodNotAllowed, "%s %s: method not allowed (use %s)", r.Method, r.URL.Path, allow)
+		return
+	}
+	fail(w, http.StatusNotFound, "no such API endpoint: %s %s", r.Method, r.URL.Path)
+}
+
 // ServeHTTP serves the page and the API.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		if _, pattern := s.mux.Handler(r); !strings.Contains(pattern, "/api/") {
+			unknownAPI(w, r)
+			return
+		}
+	}
+	s.mux.ServeHTTP(w, r)
+}
 
 // Close stops every running job.
 func (s *Server) Close() {
+	s.once.Do(func() { close(s.stop) })
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, j := range s.jobs {

@@ -215,3 +215,74 @@ func FuzzRequests(f *testing.F) {
 		require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out), "%s %q -> %q", path, body, rec.Body.String())
 	})
 }
+
+// Issue 10, defect 8: work is admitted before it is done, every answer is JSON, limits are
+// clamped, finished and abandoned jobs do not pile up.
+func TestAdmissionAndLimits(t *testing.T) {
+	s := New(Options{MaxJobs: 1, MaxDone: 3, Abandon: 200 * time.Millisecond})
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		s.Close()
+		ts.Close()
+	})
+	for _, tc := range []struct{ method, path, allow string }{
+		{"PUT", "/api/solve", "POST"}, {"GET", "/api/solve", "POST"}, {"POST", "/api/options", "GET"},
+		{"PATCH", "/api/jobs/abc", "GET, DELETE"},
+	} {
+		code, out := call(t, ts, tc.method, tc.path, "")
+		assert.Equal(t, 405, code, tc.path)
+		assert.Contains(t, out["error"], "use "+tc.allow, tc.path)
+	}
+	code, out := call(t, ts, "PROPFIND", "/api/solve/x", "")
+	assert.Equal(t, 404, code)
+	assert.Contains(t, out["error"], "no such API endpoint")
+
+	// A huge timeout is clamped, not overflowed into an instant timeout.
+	hard := `{"goal": "blank-first", "state": "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4", "heuristic": "md", "timeout_seconds": 1e300}`
+	code, out = call(t, ts, "POST", "/api/solve", hard)
+	require.Equal(t, 202, code)
+	id := out["id"].(string)
+	time.Sleep(50 * time.Millisecond)
+	_, v := call(t, ts, "GET", "/api/jobs/"+id, "")
+	assert.Equal(t, "running", v["status"])
+
+	// While it runs, requests that would build tables are turned away at once.
+	custom := `{"goal": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15", "heuristic": "wd"}`
+	begin := time.Now()
+	for i := 0; i < 50; i++ {
+		code, _ = call(t, ts, "POST", "/api/solve", custom)
+		assert.Equal(t, 429, code)
+	}
+	assert.Less(t, time.Since(begin), 2*time.Second)
+	code, out = call(t, ts, "POST", "/api/solve", `{"board": "4x5", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 0"}`)
+	assert.Equal(t, 400, code)
+	assert.Contains(t, out["error"], "up to 16 cells")
+
+	// Nobody asks about the job any more: it is cancelled.
+	require.Eventually(t, func() bool {
+		s.mu.Lock()
+		j := s.jobs[id]
+		s.mu.Unlock()
+		return j.view().Status == "cancelled"
+	}, 3*time.Second, 20*time.Millisecond)
+
+	// Finished jobs are kept up to MaxDone, the oldest dropped first.
+	var ids []string
+	for i := 0; i < 5; i++ {
+		code, out = call(t, ts, "POST", "/api/solve", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"}`)
+		require.Equal(t, 202, code, "%v", out)
+		ids = append(ids, out["id"].(string))
+		wait(t, ts, ids[i])
+	}
+	for i, id := range ids {
+		code, _ := call(t, ts, "GET", "/api/jobs/"+id, "")
+		if i < 2 {
+			assert.Equal(t, 404, code, "job %d is forgotten", i)
+		} else {
+			assert.Equal(t, 200, code, "job %d is kept", i)
+		}
+	}
+	s.mu.Lock()
+	assert.Len(t, s.jobs, 3)
+	s.mu.Unlock()
+}
