@@ -79,3 +79,25 @@ func isIntegrity(err error) bool {
 	}
 	return false
 }
+
+// Every single-bit change of an embedded file is rejected (issue 10: with format version 1,
+// 80 of the 21,632 flips of the small IDA15 table were accepted).
+func TestEveryBitCovered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("22,000 decodes")
+	}
+	raw, err := Embedded(PDBSmall)
+	require.NoError(t, err)
+	accepted := 0
+	for i := range raw {
+		for bit := 0; bit < 8; bit++ {
+			b := append([]byte(nil), raw...)
+			b[i] ^= 1 << bit
+			if _, err := tablefile.Decode(bytes.NewReader(b)); err == nil {
+				accepted++
+			}
+		}
+	}
+	assert.Zero(t, accepted, "of %d single-bit flips", 8*len(raw))
+	t.Logf("%d single-bit flips of %s, all rejected", 8*len(raw), PDBSmall)
+}

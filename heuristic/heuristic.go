@@ -1,5 +1,5 @@
 // Package heuristic gives estimates of the moves left for any board from 2x2 to 5x5 and any
-// goal, by name, for the general search algorithms and the audit (SPEC section 2-5):
+// goal, by name, for the general search algorithms and the audit (see the README for the papers):
 //
 //	hamming     tiles not on their goal cell                        admissible
 //	md          Manhattan distance                                  admissible

@@ -17,7 +17,7 @@ var (
 )
 
 // IDA15 is the additive heuristic of the IDA15 solver for the 4x4 board and the blank-last
-// goal (SPEC section 4):
+// goal (Hilchie's IDA15):
 //
 //	h = Small(11,12,15,blank) + Large(1,2,5,6,blank)
 //	  + Large(4,3,8,7,blank mirrored by columns) + Large(13,14,9,10,blank mirrored by rows)

@@ -1,4 +1,4 @@
-// Package pdb builds and reads pattern databases (SPEC section 4; Culberson & Schaeffer,
+// Package pdb builds and reads pattern databases (Culberson & Schaeffer 1998,
 // Korf & Felner 2002, Hilchie's IDA15).
 //
 // A pattern is a list of tiles. A state is abstracted to the cells of those tiles and,

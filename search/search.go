@@ -1,5 +1,5 @@
 // Package search runs the classic search algorithms of the sliding-tile literature on any
-// board from 2x2 to 5x5, with any heuristic of package heuristic (SPEC section 5):
+// board from 2x2 to 5x5, with any heuristic of package heuristic (Korf 1985 for IDA*; Hart, Nilsson & Raphael 1968 for A*; Korf 1993 for RBFS; Hasan et al. 2023 for BA* with HH):
 //
 //   - A* (Hart, Nilsson & Raphael 1968): best-first on f = g + h, ties toward larger g, the
 //     best g of every state kept so duplicates are dropped; optimal with an admissible h;

@@ -182,7 +182,7 @@ func (v *pdbTable) exactness(ctx context.Context, opt Options) Check {
 	return exactnessResult(ctx, parts, opt, p.Len(), what)
 }
 
-// published compares entry counts with SPEC section 4 on the 4x4 board.
+// published compares entry counts with the published ones on the 4x4 board (Hilchie's IDA15; Korf & Felner 2002).
 func (v *pdbTable) published() Check {
 	if v.size != board.Size4x4 {
 		return skip(Published, fmt.Sprintf("no published figures for %s boards", v.size))
@@ -208,7 +208,7 @@ func (v *pdbTable) published() Check {
 	if v.t.Len() != want {
 		return Check{Name: Published, Status: Fail, Detail: fmt.Sprintf("%d entries; the literature has %d", v.t.Len(), want)}
 	}
-	return Check{Name: Published, Status: Pass, Detail: fmt.Sprintf("%d entries, as SPEC section 4 gives", want)}
+	return Check{Name: Published, Status: Pass, Detail: fmt.Sprintf("%d entries, as published", want)}
 }
 
 // isIDA15Large reports whether the table is {1,2,5,6} + blank for the blank-last 4x4 goal,

@@ -5,7 +5,7 @@
 //   - integrity: magic, version, header fields consistent with each other, decoded length
 //     and both checksums (package tablefile does the reading, with bounded memory);
 //   - exactness: a Bellman certificate that every entry is the exact distance (below);
-//   - published: the figures of the literature (SPEC sections 3 and 4) where they apply;
+//   - published: the figures of the literature (Takahashi's walking distance; Hilchie's IDA15; Korf & Felner 2002) where they apply;
 //   - symmetry: where a table is used through a mirror or for a second axis, the mirrored
 //     lookup agrees with a direct build (on a sample, or fully when deep);
 //   - admissibility (deep, with instances): lookups never exceed known optimal lengths;

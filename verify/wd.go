@@ -74,7 +74,7 @@ func (v *wdTable) published() Check {
 		return Check{Name: Published, Status: Fail,
 			Detail: fmt.Sprintf("%d patterns and largest distance %d; the 4x4 table has 24,964 and 35", v.t.Len(), largest)}
 	}
-	return Check{Name: Published, Status: Pass, Detail: "24,964 patterns, largest distance 35 (SPEC section 3)"}
+	return Check{Name: Published, Status: Pass, Detail: "24,964 patterns, largest distance 35 (Takahashi)"}
 }
 
 // symmetry: read upside down, the table must equal a direct build for the goal whose blank

@@ -1,5 +1,5 @@
 // Package wd builds and evaluates walking-distance tables (Takahashi's walking distance,
-// SPEC section 3).
+// Takahashi's walking distance).
 //
 // Look at the rows only. Summarise a state by its pattern: the blank's row b and the matrix
 // m[r][g], the number of tiles in row r whose goal row is g. One step moves a tile from a

@@ -18,7 +18,7 @@ func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
 
 func newApp() *cli.App {
 	app := cmdline.NewApp("pdbgen", "build, describe and verify sliding-tile heuristic tables")
-	app.Description = `Tables are written as table files: a short text header (see it with head -16 FILE)
+	app.Description = `Tables are written as table files: a short text header (see it with sed '/^$/q' FILE)
 followed by zstd-compressed entries. The format is specified in docs/FORMAT.md.
 
 Examples:

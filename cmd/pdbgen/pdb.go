@@ -32,7 +32,7 @@ func pdbCommand() *cli.Command {
 		Usage:     "build one pattern database",
 		UsageText: "pdbgen pdb --tiles T1,T2,... [--blank] [--board WxH] [--goal GOAL] --out FILE",
 		Description: `Builds the pattern database of the given tiles by a 0-1 breadth-first search from
-the goal (SPEC section 4): a move of a pattern tile costs 1, a move of the blank
+the goal (Culberson & Schaeffer 1998; Korf & Felner 2002): a move of a pattern tile costs 1, a move of the blank
 into a free cell costs 0. With --blank the blank's cell is part of the index
 (IDA15 style); without it the table is a classic additive PDB. The index order
 is documented in docs/FORMAT.md (kperm-v1).

@@ -39,7 +39,7 @@ Instances of the 180-degree-turned goal are turned onto the table's goal.
 Examples:
   pdbgen verify data/*.tbl
   pdbgen verify --embedded
-  pdbgen verify --deep --instances ../shared/data/korf100.txt data/pdb-1-2-5-6+blank.tbl
+  pdbgen verify --deep --instances instances/korf100.txt data/pdb-1-2-5-6+blank.tbl
   pdbgen verify --json downloaded.tbl | jq '.checks[] | select(.status == "fail")'`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON report per file and line"},

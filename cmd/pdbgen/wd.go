@@ -14,7 +14,7 @@ func wdCommand() *cli.Command {
 		Usage:     "build a walking-distance table",
 		UsageText: "pdbgen wd [--board WxH] [--goal GOAL] --out FILE",
 		Description: `Builds the walking-distance table of the goal's rows by breadth-first search from
-the goal pattern (SPEC section 3) and writes it as a table file. On square boards
+the goal pattern (Takahashi's walking distance) and writes it as a table file. On square boards
 with the blank's goal on the main diagonal (both named goals) the same table serves
 the columns. The 4x4 table has 24,964 patterns and a largest distance of 35.
 

@@ -29,7 +29,7 @@ max need a 4x4 goal with the blank in a corner; no wd on 5x5) is left out.
 
 Examples:
   solve15 eval "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12"
-  solve15 eval --goal blank-first --json -f ../shared/data/korf100.txt
+  solve15 eval --goal blank-first --json -f instances/korf100.txt
   solve15 eval --board 3x3 "8 6 7 2 5 4 3 0 1"`,
 		Flags: append(solveFlags(),
 			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"}),
@@ -60,8 +60,15 @@ Examples:
 			}
 			msgs := newMessages(c.App.ErrWriter, goal)
 			count := 0
-			for e := range in.all() {
-				if c.Context.Err() != nil {
+			entries := in.all()
+			for {
+				var e entry
+				var ok bool
+				select {
+				case e, ok = <-entries:
+				case <-c.Context.Done():
+				}
+				if !ok {
 					break
 				}
 				count++

@@ -79,7 +79,12 @@ func openInput(c *cli.Context, goal board.Goal) (*input, error) {
 	}()
 	good := 0
 	for good < 2 && len(in.buffer) < lookahead {
-		e, ok := <-ch
+		var e entry
+		var ok bool
+		select {
+		case e, ok = <-ch:
+		case <-c.Context.Done():
+		}
 		if !ok {
 			break
 		}
@@ -107,7 +112,7 @@ func openFile(path string) (*os.File, error) {
 
 // readEntries sends the entries of r to ch until the end, a read error, or ctx is done.
 func readEntries(ctx context.Context, r io.Reader, goal board.Goal, name string, ch chan<- entry) error {
-	rd := instance.NewReader(r, goal.Size())
+	rd := instance.NewReader(ctxReader{ctx, r}, goal.Size())
 	for ctx.Err() == nil {
 		in, err := rd.Next()
 		if err == io.EOF {
@@ -132,6 +137,20 @@ func readEntries(ctx context.Context, r io.Reader, goal board.Goal, name string,
 		}
 	}
 	return nil
+}
+
+// ctxReader stops reading when its context is done, so that a reader skipping an endless
+// line notices a signal.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // otherGoal returns the named goal a state unsolvable for goal is solvable for, or "".

@@ -2,7 +2,7 @@
 // are built into the binary.
 //
 //	solve15 "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3" --goal blank-first
-//	solve15 -f ../shared/data/korf100.txt --goal blank-first --workers 2
+//	solve15 -f instances/korf100.txt --goal blank-first --workers 2
 //	solve15 eval "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12"
 package main
 
@@ -39,27 +39,33 @@ nodes a second); every other combination runs the general search of package sear
 A solution is marked optimal only when the algorithm is optimal (not bastar) and the
 heuristic admissible (not chebyshev2 or hh).
 
-A STATE is W*H numbers (16 on 4x4), 0 for the blank, row by row, separated by spaces or commas
-(with - or / allowed between rows). Quote each state, or give the 16 numbers of
-one state as separate arguments. In a file, each line is a state, optionally with
+A STATE is W*H numbers (16 on 4x4), 0 for the blank, row by row, separated by
+spaces or commas; / (or a lone -) may separate rows, and must then separate rows of
+the board's width. Numbers are plain decimals: no signs, no leading zeros. Quote
+each state, or give the 16 numbers of one state as separate arguments. In a file, each line is a state, optionally with
 an id before it and the known optimal length after it (then checked); # starts a
-comment. Korf's 100 (../shared/data/korf100.txt) reads as it is.
+comment. Korf's 100 (instances/korf100.txt) reads as it is.
 
 The tables (walking distance and the IDA15 pattern databases) are embedded; --tables
 DIR reads them from files written by 'pdbgen build' instead.
 
+A line that is not a state is reported (file:line and why) and skipped; with --json
+it is also an object {"line": N, "error": "..."}. On a terminal, a status line shows
+the search's bound, nodes and rate.
+
 Exit status: 0 all solved; 1 failure (a known optimum contradicted, a table that
-fails its checks); 2 bad usage; 3 some input lines invalid (the others are still
-solved); 4 some instances not solved within --timeout or --max-nodes, or interrupted.
+fails its checks); 2 bad usage; 3 some input lines invalid, or no states at all (the
+others are still solved); 4 some instances not solved within --timeout or
+--max-nodes; 130 interrupted (SIGINT or SIGTERM).
 
 Examples:
   solve15 "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12"
   solve15 --goal blank-first 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
-  solve15 --goal blank-first --workers 2 -f ../shared/data/korf100.txt
+  solve15 --goal blank-first --workers 2 -f instances/korf100.txt
   solve15 --goal blank-first --workers 2 "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4"
-  solve15 --json --heuristic pdb -f states.txt | jq .length
+  solve15 --json --goal blank-first -f instances/korf100.txt | jq .length
   solve15 --board 3x3 --algo astar --heuristic chebyshev2 "8 6 7 2 5 4 3 0 1"
-  solve15 --algo bastar --goal blank-first -f ../shared/data/korf100.txt
+  solve15 --algo bastar --goal blank-first -f instances/korf100.txt
   echo "2 1 3 4 5 6 7 8 9 10 11 12 13 14 0 15" | solve15 --timeout 10s -f -`
 	app.Flags = append(solveFlags(),
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"},

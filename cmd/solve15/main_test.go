@@ -13,6 +13,7 @@ import (
 
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/internal/corpus"
 )
 
 // run runs solve15 in-process with the given standard input.
@@ -25,7 +26,7 @@ func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	return out.String(), errOut.String(), code
 }
 
-const worked = "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12" // SPEC section 3: 29 moves
+const worked = "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12" // Takahashi's worked example: 29 moves
 
 func TestSolveOne(t *testing.T) {
 	out, _, code := run(t, "", worked)
@@ -205,4 +206,53 @@ func TestOtherAlgorithmsAndBoards(t *testing.T) {
 		"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
 	assert.Equal(t, exitUnsolved, code)
 	assert.Contains(t, out, "memory budget")
+}
+
+// Issue 10, defect 12: no silence where a message is due.
+func TestMessagesAreDue(t *testing.T) {
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		code  int
+		msg   string
+	}{
+		{"", []string{""}, exitBadInput, "state 1: "},
+		{"", []string{"-f", "-"}, exitBadInput, "no states in stdin"},
+		{"# only a comment\n", []string{"-f", "-"}, exitBadInput, "no states in stdin"},
+		{corpus.KorfFile(), []string{"-f", "-"}, exitBadInput, "hint: the 100 states not solvable for blank-last are all solvable for blank-first: try --goal blank-first"},
+		{strings.Repeat("0\n", 1000), []string{"-f", "-"}, exitBadInput, "... and 980 more invalid lines (1000 in all)"},
+	} {
+		_, errOut, code := run(t, tc.stdin, tc.args...)
+		assert.Equal(t, tc.code, code, "%q %v", short(tc.stdin), tc.args)
+		assert.Contains(t, errOut, tc.msg, "%q %v", short(tc.stdin), tc.args)
+		assert.Less(t, strings.Count(errOut, "\n"), 25)
+	}
+	out, _, code := run(t, "", "-q", worked)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "summary: 1 solved optimally", "-q prints the summary, even of one")
+}
+
+// Invalid lines appear in --json output in their place, so a script can tell which inputs
+// were skipped.
+func TestJSONInvalidLines(t *testing.T) {
+	input := "1 2 3\n" + worked + "\n1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0\n"
+	out, _, code := run(t, input, "--json", "-f", "-")
+	assert.Equal(t, exitBadInput, code)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 3)
+	var recs [3]map[string]any
+	for i, l := range lines {
+		require.NoError(t, json.Unmarshal([]byte(l), &recs[i]))
+		assert.Equal(t, float64(i+1), recs[i]["line"])
+	}
+	assert.Contains(t, recs[0]["error"], "wrong number of tiles")
+	assert.Equal(t, 29.0, recs[1]["length"])
+	assert.Contains(t, recs[2]["error"], "not solvable")
+}
+
+func short(s string) string {
+	if len(s) > 30 {
+		return s[:30] + "..."
+	}
+	return s
 }

@@ -212,7 +212,7 @@ func helpWords(app *cli.App, args []string) []string {
 
 // commandPath returns the program and subcommand words of args, for the help hint.
 func commandPath(app *cli.App, args []string) []string {
-	out := []string{args[0]}
+	out := []string{app.Name}
 	for _, a := range args[1:] {
 		if a == "--" {
 			break

@@ -4,15 +4,14 @@
 package corpus
 
 import (
-	_ "embed"
 	"fmt"
 	"strings"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/instances"
 )
 
-//go:embed korf100.txt
-var korf100 string
+var korf100 = instances.Text(instances.Korf100)
 
 // Instance is a start state with its known optimal solution length.
 type Instance struct {
