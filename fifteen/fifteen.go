@@ -140,8 +140,12 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		s.opt.Progress(int(bound.Load()), st.live.Load())
 	}
 	done := make(chan struct{})
+	var watcher sync.WaitGroup
+	defer watcher.Wait() // no call of Progress after Solve returns
 	defer close(done)
+	watcher.Add(1)
 	go func() {
+		defer watcher.Done()
 		var tick <-chan time.Time
 		if s.opt.Progress != nil {
 			every := s.opt.ProgressEvery

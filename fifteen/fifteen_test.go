@@ -223,7 +223,7 @@ func TestProgressTicks(t *testing.T) {
 	var calls, bounds int
 	var busy atomic.Bool
 	last, lastNodes := -1, uint64(0)
-	s, err := New(in.Goal, Options{Heuristic: MD, Workers: 2, ProgressEvery: time.Millisecond,
+	s, err := New(in.Goal, Options{Heuristic: LC, Workers: 2, ProgressEvery: time.Millisecond,
 		Progress: func(bound int, nodes uint64) {
 			require.False(t, busy.Swap(true), "overlapping calls")
 			defer busy.Store(false)
