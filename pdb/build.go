@@ -24,8 +24,18 @@ type Options = bfs.Options
 // fewer than two tiles out): then the abstraction keeps the permutation's parity.
 const Unreachable = bfs.Unknown
 
-// Build computes the pattern database of p by a 0-1 breadth-first search from the goal.
+// Build computes the pattern database of p by a breadth-first search from the goal. With
+// the blank in the index it is a 0-1 search over the abstract states (package bfs); without
+// it, the Korf-Felner search over (placement, blank region) states (additive.go), whose
+// entry for a placement is the least over the blank's whereabouts.
 func Build(ctx context.Context, p *Pattern, opt Options) (*Table, error) {
+	if !p.blank {
+		entries, err := buildAdditive(ctx, p, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &Table{Pattern: p, Entries: entries}, nil
+	}
 	entries, err := bfs.Run(ctx, graph{p}, []uint32{p.goalIndex()}, opt)
 	if err != nil {
 		return nil, err
@@ -61,8 +71,9 @@ func Load(f *tablefile.Table) (*Table, error) {
 	return &Table{Pattern: p, Entries: f.Entries}, nil
 }
 
-// graph presents the abstract state space of a pattern to the bfs engine. Every move is
-// reversible with the same cost, so the search from the goal gives distances to it.
+// graph presents the abstract state space of a pattern with the blank in its index to the
+// bfs engine. Every move is reversible with the same cost, so the search from the goal
+// gives distances to it.
 type graph struct{ p *Pattern }
 
 func (g graph) Len() int { return g.p.Len() }
@@ -70,27 +81,6 @@ func (g graph) Len() int { return g.p.Len() }
 func (g graph) Expand(zero, one, src []uint32) ([]uint32, []uint32) {
 	p := g.p
 	var cells [board.MaxCells]uint8
-	if !p.blank {
-		// Without the blank, a pattern tile may step into any cell no pattern tile holds.
-		for _, s := range src {
-			p.Unrank(s, cells[:])
-			var occupied uint32
-			for i := 0; i < p.m; i++ {
-				occupied |= 1 << cells[i]
-			}
-			for i := 0; i < p.m; i++ {
-				from := cells[i]
-				for _, q := range p.nbr[from] {
-					if q >= 0 && occupied&(1<<q) == 0 {
-						cells[i] = uint8(q)
-						one = append(one, p.Rank(cells[:]))
-					}
-				}
-				cells[i] = from
-			}
-		}
-		return zero, one
-	}
 	last := p.m - 1
 	for _, s := range src {
 		p.Unrank(s, cells[:])

@@ -155,6 +155,20 @@ func reference(goal board.Goal, tiles []int, blank bool) map[string]int {
 	return dist
 }
 
+// referenceAdditive is the Korf-Felner definition spelt out: the distances of the search
+// over the tiles and the blank, least over the blank's cells.
+func referenceAdditive(goal board.Goal, tiles []int) map[string]int {
+	withBlank := reference(goal, tiles, true)
+	out := map[string]int{}
+	for key, d := range withBlank {
+		placement := key[:len(tiles)]
+		if old, ok := out[placement]; !ok || d < old {
+			out[placement] = d
+		}
+	}
+	return out
+}
+
 func TestAgainstReference(t *testing.T) {
 	for _, tc := range []struct {
 		goal  board.Goal
@@ -169,10 +183,23 @@ func TestAgainstReference(t *testing.T) {
 		{board.BlankFirst(board.Size4x4), []int{15, 14, 11}, true},
 		{board.BlankLast(board.Size{W: 2, H: 2}), []int{3, 1, 2}, true},
 		{board.BlankLast(board.Size{W: 5, H: 2}), []int{1, 2, 6}, true},
+		// Korf-Felner tables without the blank, where free regions matter.
+		{board.BlankLast(board.Size{W: 3, H: 3}), []int{1, 2, 3, 4}, false},
+		{board.BlankFirst(board.Size{W: 3, H: 3}), []int{8, 5, 7, 2, 1}, false},
+		{board.BlankLast(board.Size{W: 4, H: 2}), []int{5, 2, 3, 4}, false},
+		{board.BlankLast(board.Size{W: 2, H: 4}), []int{1, 3, 5, 7}, false},
+		{board.BlankLast(board.Size{W: 4, H: 3}), []int{1, 2, 5, 6, 9}, false},
+		{board.BlankFirst(board.Size{W: 3, H: 4}), []int{1, 4, 7, 10, 11}, false},
+		{board.BlankLast(board.Size{W: 5, H: 2}), []int{1, 2, 6, 9}, false},
+		{board.BlankLast(board.Size{W: 5, H: 3}), []int{2, 7, 12, 11}, false},
+		{board.BlankFirst(board.Size{W: 4, H: 5}), []int{1, 5, 6}, false}, // flood fill, not tables
 	} {
 		p := pattern(t, tc.goal, tc.tiles, tc.blank)
 		tab := build(t, p, 2)
 		ref := reference(tc.goal, tc.tiles, tc.blank)
+		if !tc.blank {
+			ref = referenceAdditive(tc.goal, tc.tiles)
+		}
 		reachable := 0
 		for _, v := range tab.Entries {
 			if v != Unreachable {
@@ -324,5 +351,62 @@ func BenchmarkRankUnrank(b *testing.B) {
 	}
 	if sum == 1 {
 		b.Log(sum)
+	}
+}
+
+// The Korf-Felner search on tables of the 7-8 and 6-6-3 sets (go test -bench Additive).
+func BenchmarkAdditive(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		tiles []int
+	}{{"6-tiles", []int{1, 5, 6, 9, 10, 13}}, {"7-tiles", []int{9, 10, 11, 12, 13, 14, 15}}} {
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", tc.name, workers), func(b *testing.B) {
+				p := pattern(b, last4, tc.tiles, false)
+				for i := 0; i < b.N; i++ {
+					build(b, p, workers)
+				}
+			})
+		}
+	}
+}
+
+// Packing keeps every value: through nibbles and escapes, and through a file.
+func TestPackedRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		goal  board.Goal
+		tiles []int
+	}{
+		{last4, []int{2, 3, 4}},
+		{board.BlankLast(board.Size{W: 3, H: 3}), []int{1, 2, 3, 4, 5}},
+		{board.BlankLast(board.Size{W: 2, H: 2}), []int{1, 2}}, // unreachable entries: escapes
+	} {
+		tab := build(t, pattern(t, tc.goal, tc.tiles, false), 2)
+		packed, err := Pack(context.Background(), tab)
+		require.NoError(t, err)
+		escapes := 0
+		var cells [board.MaxCells]uint8
+		for i, v := range tab.Entries {
+			tab.Unrank(uint32(i), cells[:])
+			require.Equal(t, int(v), packed.Value(uint32(i), cells[:]), "%s entry %d", tab.Name(), i)
+			if v == Unreachable {
+				escapes++
+			} else {
+				require.Equal(t, (int(v)-packed.MD(cells[:]))/2, packed.Excess(uint32(i), packed.MD(cells[:])))
+			}
+		}
+		assert.GreaterOrEqual(t, len(packed.Escapes), escapes)
+		f, err := packed.File()
+		require.NoError(t, err)
+		var buf bytes.Buffer
+		require.NoError(t, f.Encode(&buf))
+		back, err := tablefile.Decode(&buf)
+		require.NoError(t, err)
+		assert.Equal(t, tablefile.EncodingHalfExcess, back.Encoding)
+		loaded, err := LoadPacked(back)
+		require.NoError(t, err)
+		unpacked, err := loaded.Unpack(context.Background())
+		require.NoError(t, err)
+		assert.Equal(t, tab.Entries, unpacked.Entries, tab.Name())
 	}
 }

@@ -30,6 +30,9 @@ func (h *Header) encodeHeader() []byte {
 	fmt.Fprintf(&b, "entries: %d\n", h.Entries)
 	fmt.Fprintf(&b, "bits: %d\n", h.Bits)
 	fmt.Fprintf(&b, "encoding: %s\n", h.Encoding)
+	if h.Encoding == EncodingHalfExcess {
+		fmt.Fprintf(&b, "escapes: %d\n", h.Escapes)
+	}
 	fmt.Fprintf(&b, "compression: %s\n", h.Compression)
 	if h.Version >= 2 {
 		fmt.Fprintf(&b, "frame-bytes: %d\n", h.FrameBytes)
@@ -236,6 +239,11 @@ func parseFields(v int, lines []string) (*Header, error) {
 	h.Bits = int(min(bits, 1<<20))
 	if h.Encoding, err = field("encoding"); err != nil {
 		return nil, err
+	}
+	if h.Encoding == EncodingHalfExcess {
+		if h.Escapes, err = num("escapes"); err != nil {
+			return nil, err
+		}
 	}
 	if h.Compression, err = field("compression"); err != nil {
 		return nil, err

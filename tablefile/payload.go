@@ -22,10 +22,15 @@ import (
 // error when ctx is cancelled.
 func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 	h := t.Header
-	if int64(len(t.Entries)) != h.Entries {
+	if h.Encoding == EncodingHalfExcess {
+		if err := t.checkPacked(); err != nil {
+			return nil, err
+		}
+	} else if int64(len(t.Entries)) != h.Entries {
 		return nil, fmt.Errorf("tablefile: header says %d entries, table has %d", h.Entries, len(t.Entries))
 	}
-	if sha256.Sum256(t.Entries) != h.DecodedSHA {
+	data := t.decoded()
+	if sha256.Sum256(data) != h.DecodedSHA {
 		return nil, fmt.Errorf("tablefile: entries do not match the header's checksum")
 	}
 	if h.Version != Version {
@@ -34,7 +39,7 @@ func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 	if err := h.Check(); err != nil {
 		return nil, err
 	}
-	payload, err := compress(ctx, t.Entries, int(h.FrameBytes))
+	payload, err := compress(ctx, data, int(h.FrameBytes))
 	if err != nil {
 		return nil, err
 	}
@@ -224,7 +229,11 @@ func Decode(r io.Reader) (*Table, error) {
 		}
 		return nil, fmt.Errorf("%w: %s is %x, the decoded payload hashes to %x", ErrChecksum, name, h.DecodedSHA, sum)
 	}
-	return &Table{Header: *h, Entries: decoded}, nil
+	t := &Table{Header: *h}
+	if err := t.split(decoded); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // readPayload reads exactly n bytes and checks that nothing follows. Memory grows with

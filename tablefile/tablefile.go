@@ -41,8 +41,10 @@ package tablefile
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/version"
@@ -94,8 +96,9 @@ type Header struct {
 	BlankInIndex bool  // PDB only: whether the blank's cell is part of the index
 	Index        string
 	Entries      int64
-	Bits         int    // bits per entry: 8
-	Encoding     string // "raw": one byte per entry, the value itself
+	Bits         int    // bits per entry: 8 (raw) or 4 (half-excess)
+	Encoding     string // EncodingRaw or EncodingHalfExcess
+	Escapes      int64  // half-excess: entries kept in the escape list
 	Compression  string // "zstd"
 	FrameBytes   int64  // decoded bytes per zstd frame (version 2; version 1 has one frame)
 	PayloadBytes int64
@@ -105,10 +108,36 @@ type Header struct {
 	HeaderSHA    [32]byte
 }
 
-// A Table is a header and its decoded entries.
+// Encodings of the entries (docs/FORMAT.md).
+const (
+	// EncodingRaw stores entry i as byte i.
+	EncodingRaw = "raw"
+	// EncodingHalfExcess stores e = (value - md) / 2 in 4 bits, where md is the Manhattan
+	// distance of the pattern tiles of the entry's placement, and lists the entries whose
+	// e does not fit (nibble 15) in an escape list. PDB tables without the blank only.
+	EncodingHalfExcess = "half-excess"
+)
+
+// EscapeNibble marks an entry of a half-excess table held in the escape list.
+const EscapeNibble = 15
+
+// An Escape is an entry of a half-excess table stored whole: by index, with its value.
+type Escape struct {
+	Index uint32
+	Value uint8
+}
+
+// escapeBytes is the size of an escape record: the index (4 bytes, little-endian) and the
+// value.
+const escapeBytes = 5
+
+// A Table is a header and its decoded payload: the entries (raw), or their nibbles and
+// escape list (half-excess).
 type Table struct {
 	Header
-	Entries []uint8
+	Entries []uint8  // raw: entry i is Entries[i]
+	Nibbles []byte   // half-excess: entry i in the low (i even) or high (i odd) nibble of byte i/2
+	Escapes []Escape // half-excess: the entries whose nibble is EscapeNibble, ascending
 }
 
 // New makes a table of the given kind for the goal; tiles and blank matter for PDBs only.
@@ -141,6 +170,120 @@ func New(kind string, goal board.Goal, tiles []int, blank bool, entries []uint8)
 	return &Table{Header: h, Entries: entries}, nil
 }
 
+// NewHalfExcess makes a PDB table without the blank in the half-excess encoding from its
+// nibbles and escapes (see package pdb, type Packed).
+func NewHalfExcess(goal board.Goal, tiles []int, nibbles []byte, escapes []Escape) (*Table, error) {
+	h := Header{
+		Version:     Version,
+		Kind:        KindPDB,
+		Size:        goal.Size(),
+		Goal:        goal.Tiles(),
+		Tiles:       append([]int(nil), tiles...),
+		Index:       IndexPDB,
+		Bits:        4,
+		Encoding:    EncodingHalfExcess,
+		Escapes:     int64(len(escapes)),
+		Compression: "zstd",
+		FrameBytes:  FrameBytes,
+		Generator:   version.Generator,
+	}
+	var err error
+	if h.Entries, err = h.ExpectedEntries(); err != nil {
+		return nil, err
+	}
+	if err := h.Check(); err != nil {
+		return nil, err
+	}
+	t := &Table{Header: h, Nibbles: nibbles, Escapes: escapes}
+	if err := t.checkPacked(); err != nil {
+		return nil, err
+	}
+	t.DecodedSHA = sha256.Sum256(t.decoded())
+	return t, nil
+}
+
+// decoded returns the decoded payload of the table.
+func (t *Table) decoded() []byte {
+	if t.Encoding != EncodingHalfExcess {
+		return t.Entries
+	}
+	if len(t.Escapes) == 0 {
+		return t.Nibbles
+	}
+	out := make([]byte, len(t.Nibbles), len(t.Nibbles)+escapeBytes*len(t.Escapes))
+	copy(out, t.Nibbles)
+	for _, e := range t.Escapes {
+		out = binary.LittleEndian.AppendUint32(out, e.Index)
+		out = append(out, e.Value)
+	}
+	return out
+}
+
+// split fills the table's entries, or nibbles and escapes, from a decoded payload of the
+// right length.
+func (t *Table) split(decoded []byte) error {
+	if t.Encoding != EncodingHalfExcess {
+		t.Entries = decoded
+		return nil
+	}
+	n := (t.Header.Entries + 1) / 2
+	t.Nibbles = decoded[:n:n]
+	t.Escapes = make([]Escape, t.Header.Escapes)
+	for i := range t.Escapes {
+		rec := decoded[n+int64(i)*escapeBytes:]
+		t.Escapes[i] = Escape{Index: binary.LittleEndian.Uint32(rec), Value: rec[4]}
+	}
+	return t.checkPacked()
+}
+
+// checkPacked verifies that the nibbles and the escape list of a half-excess table agree:
+// the nibble 15 exactly at the listed indices, which ascend, and a zero unused nibble.
+func (t *Table) checkPacked() error {
+	entries := t.Header.Entries
+	if int64(len(t.Nibbles)) != (entries+1)/2 {
+		return fmt.Errorf("%w: %d bytes of nibbles for %d entries", ErrPayload, len(t.Nibbles), entries)
+	}
+	if entries%2 == 1 && t.Nibbles[len(t.Nibbles)-1]>>4 != 0 {
+		return fmt.Errorf("%w: the unused last nibble is not 0", ErrPayload)
+	}
+	count := countNibbles(t.Nibbles, EscapeNibble)
+	if count != int64(len(t.Escapes)) {
+		return fmt.Errorf("%w: %d escape nibbles, but %d escapes listed", ErrPayload, count, len(t.Escapes))
+	}
+	for i, e := range t.Escapes {
+		if i > 0 && e.Index <= t.Escapes[i-1].Index {
+			return fmt.Errorf("%w: escape %d is out of order", ErrPayload, i+1)
+		}
+		if int64(e.Index) >= entries || t.Nibbles[e.Index/2]>>(4*(e.Index&1))&0xF != EscapeNibble {
+			return fmt.Errorf("%w: escape %d (entry %d) has no escape nibble", ErrPayload, i+1, e.Index)
+		}
+	}
+	return nil
+}
+
+// countNibbles counts the nibbles equal to v, eight bytes at a time.
+func countNibbles(b []byte, v byte) int64 {
+	var n int64
+	pattern := uint64(v) * 0x1111111111111111
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:]) ^ pattern // a matching nibble becomes 0
+		// Mark the nibbles that are zero: fold each nibble's bits into its low bit.
+		x |= x >> 2
+		x |= x >> 1
+		n += int64(bits.OnesCount64(^x & 0x1111111111111111))
+	}
+	for ; i < len(b); i++ {
+		if b[i]&0xF == v {
+			n++
+		}
+		if b[i]>>4 == v {
+			n++
+		}
+	}
+	return n
+}
+
 // GoalOf returns the header's goal as a board.Goal.
 func (h *Header) GoalOf() (board.Goal, error) { return board.NewGoal(h.Size, h.Goal) }
 
@@ -166,8 +309,14 @@ func (h *Header) ExpectedEntries() (int64, error) {
 	return 0, fmt.Errorf("unknown kind %q", h.Kind)
 }
 
-// DecodedBytes is the length of the decoded payload: one byte per entry.
-func (h *Header) DecodedBytes() int64 { return h.Entries }
+// DecodedBytes is the length of the decoded payload: one byte per entry (raw), or half a
+// byte per entry and five per escape (half-excess).
+func (h *Header) DecodedBytes() int64 {
+	if h.Encoding == EncodingHalfExcess {
+		return (h.Entries+1)/2 + escapeBytes*h.Escapes
+	}
+	return h.Entries
+}
 
 // frames returns how many zstd frames the payload holds.
 func (h *Header) frames() int64 {
@@ -234,11 +383,26 @@ func (h *Header) Check() error {
 	if h.Entries != want {
 		return bad("entries %d, but a %s table for this board and pattern has %d", h.Entries, h.Kind, want)
 	}
-	if h.Bits != 8 {
-		return bad("bits %d (only 8 is defined)", h.Bits)
-	}
-	if h.Encoding != "raw" {
-		return bad("encoding %q (only \"raw\" is defined)", h.Encoding)
+	switch h.Encoding {
+	case EncodingRaw:
+		if h.Bits != 8 {
+			return bad("bits %d for the raw encoding (it has 8)", h.Bits)
+		}
+	case EncodingHalfExcess:
+		if h.Version < 2 {
+			return bad("encoding %q in a version %d file", h.Encoding, h.Version)
+		}
+		if h.Kind != KindPDB || h.BlankInIndex {
+			return bad("the %s encoding is for pattern databases without the blank", h.Encoding)
+		}
+		if h.Bits != 4 {
+			return bad("bits %d for the %s encoding (it has 4)", h.Bits, h.Encoding)
+		}
+		if h.Escapes > h.Entries {
+			return bad("escapes %d, more than the %d entries", h.Escapes, h.Entries)
+		}
+	default:
+		return bad("encoding %q (known: %q, %q)", h.Encoding, EncodingRaw, EncodingHalfExcess)
 	}
 	if h.Compression != "zstd" {
 		return bad("compression %q (only \"zstd\" is defined)", h.Compression)
@@ -255,11 +419,19 @@ const (
 	maxFrameBytes = 1 << 30
 )
 
-// Histogram returns, for each value d, the number of entries equal to d.
+// Histogram returns, for each value d, the number of entries stored as d: the entries of a
+// raw table, the half-excess nibbles of a half-excess one (escapes counted as 15).
 func (t *Table) Histogram() []int64 {
 	var counts [256]int64
 	for _, v := range t.Entries {
 		counts[v]++
+	}
+	for _, b := range t.Nibbles {
+		counts[b&0xF]++
+		counts[b>>4]++
+	}
+	if t.Header.Entries%2 == 1 && len(t.Nibbles) > 0 {
+		counts[0]-- // the unused last nibble
 	}
 	n := 0
 	for d, c := range counts {
