@@ -16,7 +16,7 @@ import (
 	"sync"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/search"
@@ -250,11 +250,11 @@ func sample(ctx context.Context, h *heuristic.Heuristic, r *Report, opt Options)
 // else IDA* with the pattern databases.
 func optimalSolver(goal board.Goal) (func(context.Context, board.State) (int, error), error) {
 	if goal.Size() == board.Size4x4 {
-		hname := fifteen.Max
-		if _, err := fifteen.New(goal, fifteen.Options{Heuristic: hname}); err != nil {
-			hname = fifteen.LC
+		hname := ida.Max
+		if _, err := ida.New(goal, ida.Options{Heuristic: hname}); err != nil {
+			hname = ida.LC
 		}
-		s, err := fifteen.New(goal, fifteen.Options{Heuristic: hname})
+		s, err := ida.New(goal, ida.Options{Heuristic: hname})
 		if err != nil {
 			return nil, err
 		}

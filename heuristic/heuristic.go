@@ -25,7 +25,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
-	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/wd"
 )
@@ -276,7 +276,7 @@ func walking(ctx context.Context, goal board.Goal) (func(board.State) int, error
 // patterns returns the additive PDB heuristic of the goal.
 func patterns(ctx context.Context, goal board.Goal, tables *data.Tables) (func(board.State) int, error) {
 	if goal.Size() == board.Size4x4 {
-		if ev, err := fifteen.NewEvaluator(goal, tables); err == nil {
+		if ev, err := ida.NewEvaluator(goal, tables); err == nil {
 			if v, err := ev.Eval(goal.Tiles()); err == nil && v.PDB >= 0 {
 				return func(s board.State) int {
 					v, _ := ev.Eval(s)

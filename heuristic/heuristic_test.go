@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/ida"
 )
 
 func mustNew(t testing.TB, name string, goal board.Goal) *Heuristic {
@@ -22,7 +22,7 @@ func mustNew(t testing.TB, name string, goal board.Goal) *Heuristic {
 func TestAgreesWithFifteen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	for _, goal := range []board.Goal{board.BlankLast(board.Size4x4), board.BlankFirst(board.Size4x4)} {
-		ev, err := fifteen.NewEvaluator(goal, nil)
+		ev, err := ida.NewEvaluator(goal, nil)
 		require.NoError(t, err)
 		hs := map[string]*Heuristic{}
 		for _, name := range []string{"md", "lc", "wd", "pdb", "max"} {

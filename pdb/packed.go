@@ -119,7 +119,7 @@ func Pack(ctx context.Context, t *Table) (*Packed, error) {
 			e := (v - md) / 2
 			if v == Unreachable || v < md || (v-md)%2 != 0 || e >= EscapeNibble {
 				e = EscapeNibble
-				local = append(local, Escape{uint32(i), uint8(v)})
+				local = append(local, Escape{Index: uint32(i), Value: uint8(v)})
 			}
 			out.Nibbles[i/2] |= byte(e) << (4 * (i & 1))
 		}

@@ -410,3 +410,22 @@ func TestPackedRoundTrip(t *testing.T) {
 		assert.Equal(t, tab.Entries, unpacked.Entries, tab.Name())
 	}
 }
+
+func TestSetsAreSound(t *testing.T) {
+	for _, s := range Sets {
+		require.NoError(t, s.Check(), s.Name)
+	}
+	// A lookup that moves the blank's home out of its region is refused: the irregular
+	// group of the 24-puzzle walls the blank's home in.
+	bad := Set6666
+	bad.Lookups = []Lookup{{Table: 0, Tiles: []int{23, 22, 19, 18, 17, 12}, Map: Rot180}}
+	assert.ErrorContains(t, bad.Check(), "moves the blank's home out of its region")
+	for _, sym := range []Symmetry{Identity, Rot90, Rot180, Rot270, Transpose} {
+		seen := map[int]bool{}
+		for c := 0; c < 25; c++ {
+			seen[sym.Apply(5, c)] = true
+		}
+		assert.Len(t, seen, 25, "%v is a bijection", sym)
+	}
+	assert.Equal(t, 4, Rot90.Apply(5, 0), "a quarter turn clockwise takes the top left to the top right")
+}

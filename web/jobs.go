@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/search"
 )
@@ -199,8 +199,8 @@ func (s *Server) runner(ctx context.Context, goal board.Goal, algo, name string,
 		j.bound.Store(int64(bound))
 		j.nodes.Store(nodes)
 	}
-	if fh, err := fifteen.ParseHeuristic(name); err == nil && goal.Size() == board.Size4x4 && algo == "idastar" {
-		solver, err := fifteen.New(goal, fifteen.Options{Heuristic: fh, Progress: progress})
+	if fh, err := ida.ParseHeuristic(name); err == nil && goal.Size() == board.Size4x4 && algo == "idastar" {
+		solver, err := ida.New(goal, ida.Options{Heuristic: fh, Progress: progress})
 		if err != nil {
 			return nil, err
 		}

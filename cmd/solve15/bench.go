@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/internal/cmdline"
@@ -81,9 +81,9 @@ func benchAction(c *cli.Context) error {
 	if list == "all" {
 		list = "md,lc,wd,pdb,max"
 	}
-	var hs []fifteen.Heuristic
+	var hs []ida.Heuristic
 	for _, name := range strings.Split(list, ",") {
-		h, err := fifteen.ParseHeuristic(name)
+		h, err := ida.ParseHeuristic(name)
 		if err != nil {
 			return cmdline.Usagef("--heuristic: %v", err)
 		}
@@ -148,14 +148,14 @@ func benchAction(c *cli.Context) error {
 	}
 	var totals []benchTotal
 	for _, h := range hs {
-		solver, err := fifteen.New(goal, fifteen.Options{Heuristic: h})
+		solver, err := ida.New(goal, ida.Options{Heuristic: h})
 		if err != nil {
 			return err
 		}
 		tot := benchTotal{Heuristic: h.String(), Workers: workers, Instances: len(instances), AllOptimal: true}
 		begin := time.Now()
 		var failure error
-		solver.SolveAll(c.Context, starts, workers, 0, func(i int, res *fifteen.Result, err error) {
+		solver.SolveAll(c.Context, starts, workers, 0, func(i int, res *ida.Result, err error) {
 			in := instances[i]
 			if err != nil {
 				failure = fmt.Errorf("%s with %v: %w", in.Name(), h, err)

@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/cmdline"
@@ -42,9 +42,9 @@ Examples:
 			if err != nil {
 				return err
 			}
-			var ev *fifteen.Evaluator
+			var ev *ida.Evaluator
 			if goal.Size() == board.Size4x4 {
-				if ev, err = fifteen.NewEvaluator(goal, tables); err != nil {
+				if ev, err = ida.NewEvaluator(goal, tables); err != nil {
 					return err
 				}
 			}
@@ -102,7 +102,7 @@ Examples:
 }
 
 // evalOne prints every heuristic's value for one instance.
-func evalOne(c *cli.Context, goal board.Goal, in *instance.Instance, hs []*heuristic.Heuristic, ev *fifteen.Evaluator) error {
+func evalOne(c *cli.Context, goal board.Goal, in *instance.Instance, hs []*heuristic.Heuristic, ev *ida.Evaluator) error {
 	// Values in a fixed order: the heuristics, then the WD halves.
 	var keys []string
 	values := map[string]int{}

@@ -11,7 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/batch"
@@ -41,7 +41,7 @@ type record struct {
 	PeakStored     int            `json:"peak_stored"`
 	Seconds        float64        `json:"seconds"`
 	NodesPerSecond float64        `json:"nodes_per_second"`
-	Passes         []fifteen.Pass `json:"passes,omitempty"`
+	Passes         []ida.Pass `json:"passes,omitempty"`
 	Error          string         `json:"error,omitempty"`
 
 	internal error // a replay mismatch: a bug, which fails the run
@@ -69,12 +69,12 @@ func newSolver(c *cli.Context, goal board.Goal, threads int) (solver, error) {
 	if !contains(search.Algorithms, algo) {
 		return nil, cmdline.Usagef("--algo: unknown algorithm %q (choose from %s)", algo, strings.Join(search.Algorithms, ", "))
 	}
-	fh, fastErr := fifteen.ParseHeuristic(name)
+	fh, fastErr := ida.ParseHeuristic(name)
 	if goal.Size() == board.Size4x4 && algo == "idastar" && fastErr == nil {
-		opt := fifteen.Options{Heuristic: fh, MaxNodes: c.Uint64("max-nodes"), Tables: tables, Workers: threads}
-		s, err := fifteen.New(goal, opt)
+		opt := ida.Options{Heuristic: fh, MaxNodes: c.Uint64("max-nodes"), Tables: tables, Workers: threads}
+		s, err := ida.New(goal, opt)
 		if err != nil {
-			if errors.Is(err, fifteen.ErrGoal) {
+			if errors.Is(err, ida.ErrGoal) {
 				return nil, cmdline.Usagef("%v", err)
 			}
 			return nil, err
@@ -84,7 +84,7 @@ func newSolver(c *cli.Context, goal board.Goal, threads int) (solver, error) {
 			if progress != nil { // a solver of its own, to report this instance's passes
 				o := opt
 				o.Progress = progress
-				if solver, err = fifteen.New(goal, o); err != nil {
+				if solver, err = ida.New(goal, o); err != nil {
 					return record{Error: err.Error()}
 				}
 			}
@@ -114,7 +114,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func fromFifteen(goal board.Goal, res *fifteen.Result, err error) record {
+func fromFifteen(goal board.Goal, res *ida.Result, err error) record {
 	rec := record{Algorithm: "idastar", Error: errText(err)}
 	if res == nil {
 		return rec

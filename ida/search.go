@@ -1,4 +1,4 @@
-package fifteen
+package ida
 
 import (
 	"fmt"
@@ -8,26 +8,6 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 )
-
-// move is a blank move: its direction and the cell the blank goes to.
-type move struct{ dir, cell uint8 }
-
-// moves[c] lists the blank's moves from cell c, in the order U, D, L, R; nmoves[c] counts them.
-var (
-	moves  [16][4]move
-	nmoves [16]uint8
-)
-
-func init() {
-	for c := 0; c < 16; c++ {
-		for _, d := range board.Dirs {
-			if q := board.Size4x4.Step(c, d); q >= 0 {
-				moves[c][nmoves[c]] = move{uint8(d), uint8(q)}
-				nmoves[c]++
-			}
-		}
-	}
-}
 
 // noMove stands for "no previous move" at the root: noMove^1 matches no direction.
 const noMove = 6
@@ -44,8 +24,8 @@ type search struct {
 	t    *tables
 	kind Heuristic
 
-	board [16]uint8 // tile on each cell; the blank's cell is not kept up to date
-	pos   [16]uint8 // cell of each tile, pos[0] the blank's
+	board [maxCells]uint8 // tile on each cell; the blank's cell is not kept up to date
+	pos   [maxCells]uint8 // cell of each tile, pos[0] the blank's
 
 	md               int
 	rowCode, colCode [4]uint16
@@ -53,6 +33,8 @@ type search struct {
 	wdRow, wdCol     uint16
 	part             [4]uint8
 	pdbSum           int
+
+	set setState // the additive set's lookups (additive.go)
 
 	// Parallel passes (parallel.go): at depth collectAt (-1: never) the search records
 	// the node in frontier instead of expanding it; a worker searching item of a pass gives
@@ -130,11 +112,13 @@ func (st *search) init() {
 	t := st.t
 	st.md, st.lc = 0, 0
 	st.rowCode, st.colCode = [4]uint16{}, [4]uint16{}
-	for tile := 1; tile < 16; tile++ {
+	for tile := 1; tile < t.n; tile++ {
 		c := st.pos[tile]
 		st.md += int(t.md[tile][c])
-		st.rowCode[c/4] += t.rowContrib[tile][c]
-		st.colCode[c%4] += t.colContrib[tile][c]
+		if t.size == board.Size4x4 {
+			st.rowCode[c/4] += t.rowContrib[tile][c]
+			st.colCode[c%4] += t.colContrib[tile][c]
+		}
 	}
 	for i := 0; i < 4; i++ {
 		st.lc += int(t.lcLine[st.rowCode[i]]) + int(t.lcLine[st.colCode[i]])
@@ -148,6 +132,9 @@ func (st *search) init() {
 			st.part[k] = st.lookup(k)
 			st.pdbSum += int(st.part[k])
 		}
+	}
+	if t.set != nil {
+		st.initSet()
 	}
 }
 
@@ -189,8 +176,10 @@ func (st *search) h() int {
 		return st.wd()
 	case PDB:
 		return st.pdbSum
+	case Max:
+		return max(st.pdbSum, st.wd())
 	}
-	return max(st.pdbSum, st.wd())
+	return st.setH()
 }
 
 func (st *search) wd() int { return int(st.t.wdRowDist[st.wdRow]) + int(st.t.wdColDist[st.wdCol]) }
@@ -216,8 +205,8 @@ func (st *search) poll() bool {
 func (st *search) collect(g int, blank, prev uint8) {
 	n := frontierNode{board: st.board, path: append([]uint8(nil), st.path[:g]...), g: g, blank: blank, prev: prev}
 	n.board[blank] = 0
-	for c, t := range n.board {
-		n.pos[t] = uint8(c)
+	for c := 0; c < st.t.n; c++ {
+		n.pos[n.board[c]] = uint8(c)
 	}
 	st.frontier = append(st.frontier, n)
 }
@@ -228,8 +217,12 @@ func (st *search) root() bool {
 		st.depth = 0
 		return true
 	}
-	if st.kind == MD {
+	switch {
+	case st.kind == MD:
 		return st.dfsMD(0, st.md, st.pos[0], noMove)
+	case st.t.set != nil:
+		found, _ := st.dfsSet(0, st.h(), st.pos[0], noMove)
+		return found
 	}
 	return st.dfs(0, st.pos[0], noMove)
 }
@@ -245,14 +238,15 @@ func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
 	if st.expanded&(pollEvery-1) == 0 && st.poll() {
 		return true
 	}
-	for i := uint8(0); i < nmoves[blank]; i++ {
-		mv := moves[blank][i]
+	t := st.t
+	for i := uint8(0); i < t.nmoves[blank]; i++ {
+		mv := t.moves[blank][i]
 		if mv.dir == prev^1 {
 			continue
 		}
 		q := mv.cell
 		tile := st.board[q]
-		nh := h + int(st.t.md[tile][blank]) - int(st.t.md[tile][q])
+		nh := h + int(t.md[tile][blank]) - int(t.md[tile][q])
 		if st.nodes >= st.nodeCap && st.overBudget() {
 			return true
 		}
@@ -286,8 +280,8 @@ func (st *search) dfs(g int, blank, prev uint8) bool {
 		return true
 	}
 	t := st.t
-	for i := uint8(0); i < nmoves[blank]; i++ {
-		mv := moves[blank][i]
+	for i := uint8(0); i < t.nmoves[blank]; i++ {
+		mv := t.moves[blank][i]
 		if mv.dir == prev^1 {
 			continue
 		}
@@ -387,6 +381,6 @@ func (st *search) check(nh int, tile, blank, q uint8) {
 	fresh.pos[tile], fresh.pos[0] = blank, q
 	fresh.init()
 	if fresh.h() != nh {
-		panic(fmt.Sprintf("fifteen: incremental %v heuristic %d, from scratch %d, board %v", st.kind, nh, fresh.h(), fresh.board))
+		panic(fmt.Sprintf("ida: incremental %v heuristic %d, from scratch %d, board %v", st.kind, nh, fresh.h(), fresh.board))
 	}
 }

@@ -1,18 +1,27 @@
-// Package fifteen solves the 15-puzzle optimally with IDA* (Korf 1985) on the toolkit's
-// tables, specialised for the 4x4 board.
+// Package ida solves the 15-puzzle and the 24-puzzle optimally with IDA* (Korf 1985) on
+// the toolkit's tables: one fast searcher for the 4x4 and 5x5 boards.
 //
 // IDA* runs depth-first passes with a bound on f = g + h, starting at h(start). Every
 // heuristic here has the parity of the Manhattan distance, and every move flips that parity,
 // so a pass that fails raises the bound by exactly 2. The move that undoes the previous one
 // is never tried. Heuristics are updated incrementally per move: Manhattan distance by a
 // table difference, linear conflicts in the two lines the move changes, walking distance
-// through its transition table, and of the four IDA15 lookups only the one whose pattern
-// holds the moved tile (moving the blank through other cells costs those patterns nothing).
+// through its transition table, and of the lookups of a pattern database set only those
+// whose pattern holds the moved tile (moving the blank through other cells costs those
+// patterns nothing).
+//
+// The heuristics: md (any board); lc, wd, pdb (IDA15's tables, embedded) and max (the
+// larger of pdb and wd) on 4x4; and the additive sets of Korf & Felner (2002) on both
+// boards (5-5-5, 6-6-3 and 7-8 on 4x4, 6-6-6-6 on 5x5), with the reflection about the main
+// diagonal and the dual lookups of Zahavi, Felner et al. (2007), whose inconsistent values
+// the search propagates with BPMX (additive.go). The sets are built once by
+// `pdbgen build --set NAME` and found on disk (package data); Auto, the zero value, uses
+// the strongest one installed.
 //
 // With an admissible heuristic the first solution found is optimal. A search can be
 // cancelled through its context or limited in nodes; it then reports the best lower bound
 // it has proven.
-package fifteen
+package ida
 
 import (
 	"context"
@@ -24,23 +33,28 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/pdb"
 )
 
 // Errors of the solver.
 var (
 	// ErrNodeLimit reports a search stopped by Options.MaxNodes.
-	ErrNodeLimit = errors.New("fifteen: node limit reached")
-	// ErrGoal reports a goal the IDA15 tables cannot serve: they need the blank's home in
-	// a corner (blank-last, blank-first, or their mirror images).
-	ErrGoal = errors.New("fifteen: the pdb and max heuristics need a goal with the blank in a corner; use md, lc or wd for this goal")
+	ErrNodeLimit = errors.New("ida: node limit reached")
+	// ErrGoal reports a goal the tables cannot serve: they need the blank's home in a
+	// corner (on 4x4 blank-last, blank-first, or their images; on 5x5 likewise).
+	ErrGoal = errors.New("ida: the pattern databases need a goal with the blank in a corner; use md, lc or wd for this goal")
 )
 
 // Options configure a Solver. The zero value is the recommended setting: the strongest
-// heuristic for the goal (Auto), the embedded tables, one goroutine, no limit.
+// heuristic available for the goal (Auto), the recommended lookups, the embedded tables
+// and the installed sets, one goroutine, no limit.
 type Options struct {
 	Heuristic Heuristic    // Auto (the zero value) picks the recommended one
+	Lookups   Lookups      // for a set: which lookups (zero: Recommended)
+	Set       *pdb.Set     // for a set: its tables, already loaded; nil to find them on disk
+	TableDirs []string     // where to look for installed sets; nil for data.TableDirs()
 	MaxNodes  uint64       // stop after generating this many nodes; 0 for no limit
-	Tables    *data.Tables // tables to use; nil for the embedded defaults
+	Tables    *data.Tables // the IDA15 and WD tables; nil for the embedded defaults
 	// Progress, if set, is called at the start of every pass with its bound and the nodes
 	// generated so far, and within a pass every ProgressEvery with the nodes so far. Calls
 	// never overlap; they may come from different goroutines.
@@ -51,41 +65,116 @@ type Options struct {
 	Workers int
 }
 
-// A Solver solves instances for one goal. It is safe for concurrent use.
-type Solver struct {
-	goal  board.Goal
-	frame frame
-	opt   Options
-	t     *tables
+// preferredSets lists, strongest first, the sets Auto looks for on each board.
+var preferredSets = map[board.Size][]string{
+	board.Size4x4:          {"7-8", "6-6-3", "5-5-5"},
+	{W: 5, H: 5}: {"6-6-6-6"},
 }
 
-// New prepares a solver for the goal, which must be on the 4x4 board.
+// A Solver solves instances for one goal. It is safe for concurrent use.
+type Solver struct {
+	goal   board.Goal
+	frame  frame
+	opt    Options
+	t      *tables
+	source string // where the tables came from, for people
+}
+
+// New prepares a solver for the goal, on the 4x4 or the 5x5 board.
 func New(goal board.Goal, opt Options) (*Solver, error) {
-	if goal.Size() != board.Size4x4 {
-		return nil, fmt.Errorf("fifteen: the solver is for the 4x4 board, not %s", goal.Size())
+	size := goal.Size()
+	if size != board.Size4x4 && size != (board.Size{W: 5, H: 5}) {
+		return nil, fmt.Errorf("ida: the solver is for the 4x4 and 5x5 boards, not %s", size)
 	}
-	if opt.Heuristic < Auto || opt.Heuristic > Max {
-		return nil, fmt.Errorf("fifteen: unknown heuristic %d", opt.Heuristic)
+	if _, err := ParseHeuristic(string(opt.Heuristic)); err != nil && opt.Set == nil {
+		return nil, fmt.Errorf("ida: %w", err)
 	}
-	f, blankLast := newFrame(goal)
-	if opt.Heuristic == Auto {
-		opt.Heuristic = WD
-		if blankLast {
-			opt.Heuristic = Default
+	f := newFrame(goal)
+	h := opt.Heuristic
+	set := opt.Set
+	if set != nil {
+		h = Heuristic(set.Name)
+	}
+	if h == Auto {
+		h = MD
+		if size == board.Size4x4 {
+			h = WD
+			if f.canonical {
+				h = Default
+			}
+		}
+		if f.canonical {
+			installed := data.Installed(opt.TableDirs)
+			for _, name := range preferredSets[size] {
+				if _, ok := installed[name]; !ok {
+					continue
+				}
+				if s, err := data.LoadSet(name, opt.TableDirs); err == nil {
+					h, set = Heuristic(name), s
+					break
+				}
+			}
+		}
+	}
+	if h != MD && size != board.Size4x4 && !h.IsSet() {
+		return nil, fmt.Errorf("ida: the %s heuristic is for the 4x4 board; on %s use md or a set", h, size)
+	}
+	solver := &Solver{goal: goal, frame: f, source: "embedded"}
+	if h.IsSet() {
+		if !f.canonical {
+			return nil, ErrGoal
+		}
+		if set == nil {
+			var err error
+			if set, err = data.LoadSet(string(h), opt.TableDirs); err != nil {
+				return nil, err
+			}
+		}
+		if set.Size() != size {
+			return nil, fmt.Errorf("ida: set %s is for the %s board, not %s", set.Name, set.Size(), size)
+		}
+		solver.source = "set " + set.Name
+		if dir, ok := data.Installed(opt.TableDirs)[set.Name]; ok && opt.Set == nil {
+			solver.source += " in " + dir
 		}
 	}
 	def := opt.Tables
-	if def == nil && (opt.Heuristic.needsPDB() || opt.Heuristic.needsWD()) {
+	if def == nil && (h.needsPDB() || h.needsWD()) {
 		var err error
 		if def, err = data.Default(); err != nil {
 			return nil, err
 		}
 	}
-	t, err := newTables(context.Background(), f, blankLast, opt.Heuristic.needsWD(), opt.Heuristic.needsPDB(), def)
+	if def != nil && def.Source != "embedded" {
+		solver.source = def.Source
+	}
+	t, err := newTables(context.Background(), f, size, h.needsWD(), h.needsPDB(), def)
 	if err != nil {
 		return nil, err
 	}
-	return &Solver{goal: goal, frame: f, opt: opt, t: t}, nil
+	for tile := 0; tile < size.Cells(); tile++ {
+		t.homes[tile] = f.home[tile]
+	}
+	if h.IsSet() {
+		if t.set, err = newSetTables(set, opt.Lookups); err != nil {
+			return nil, err
+		}
+	}
+	opt.Heuristic = h
+	solver.opt, solver.t = opt, t
+	return solver, nil
+}
+
+// Tables says which tables the solver uses: "embedded", the directory of a --tables set,
+// or the set and the directory it was read from.
+func (s *Solver) Tables() string { return s.source }
+
+// Lookups returns the lookups a set heuristic takes, or "" for the other heuristics.
+func (s *Solver) Lookups() string {
+	if s.t.set == nil {
+		return ""
+	}
+	return s.t.set.lookups.String()
 }
 
 // Goal returns the solver's goal.
@@ -109,7 +198,8 @@ type Result struct {
 	Optimal    bool // proven optimal: solved with an admissible heuristic
 	LowerBound int  // the optimal length is at least this (equal to it when solved)
 	Heuristic  Heuristic
-	H0         int // heuristic value of the start
+	Lookups    string // for a set: the lookups taken
+	H0         int    // heuristic value of the start
 	Nodes      uint64
 	Expanded   uint64
 	Passes     []Pass
@@ -126,7 +216,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	}
 	begin := time.Now()
 	st := s.newSearch(start)
-	res := &Result{Start: start.Clone(), Heuristic: s.opt.Heuristic, H0: st.h()}
+	res := &Result{Start: start.Clone(), Heuristic: s.opt.Heuristic, Lookups: s.Lookups(), H0: st.h()}
 
 	// A watcher turns cancellation into a flag the search polls, and reports progress.
 	var stop atomic.Bool
@@ -207,12 +297,12 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	res.Nodes, res.Expanded = st.nodes, st.expanded
 	res.Elapsed = time.Since(begin)
 	if res.Solved {
-		end, rerr := board.Size4x4.Replay(start, res.Moves)
+		end, rerr := s.goal.Size().Replay(start, res.Moves)
 		if rerr != nil || !end.Equal(s.goal.Tiles()) {
-			return res, fmt.Errorf("fifteen: internal error: the solution of %v does not replay to the goal (%v)", start, rerr)
+			return res, fmt.Errorf("ida: internal error: the solution of %v does not replay to the goal (%v)", start, rerr)
 		}
 		if len(res.Moves) != res.LowerBound {
-			return res, fmt.Errorf("fifteen: internal error: solution of %d moves at bound %d", len(res.Moves), res.LowerBound)
+			return res, fmt.Errorf("ida: internal error: solution of %d moves at bound %d", len(res.Moves), res.LowerBound)
 		}
 	}
 	return res, err

@@ -1,4 +1,4 @@
-package fifteen
+package ida
 
 import (
 	"math"
@@ -8,7 +8,7 @@ import (
 
 // frontierNode is a node at which a parallel pass splits the search tree.
 type frontierNode struct {
-	board, pos  [16]uint8
+	board, pos  [maxCells]uint8
 	path        []uint8
 	g           int
 	blank, prev uint8
@@ -77,9 +77,12 @@ func (st *search) parallelPass(workers int) bool {
 				ws.init()
 				copy(ws.path[:], it.path)
 				var found bool
-				if ws.kind == MD {
+				switch {
+				case ws.kind == MD:
 					found = ws.dfsMD(it.g, ws.md, it.blank, it.prev)
-				} else {
+				case ws.t.set != nil:
+					found, _ = ws.dfsSet(it.g, ws.h(), it.blank, it.prev)
+				default:
 					found = ws.dfs(it.g, it.blank, it.prev)
 				}
 				if ws.aborted { // cancelled, or the budget is spent: the others stop soon too

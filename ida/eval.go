@@ -1,4 +1,4 @@
-package fifteen
+package ida
 
 import (
 	"context"
@@ -30,7 +30,7 @@ type Evaluator struct {
 // NewEvaluator prepares an evaluator for a 4x4 goal; tables nil means the embedded ones.
 func NewEvaluator(goal board.Goal, tables *data.Tables) (*Evaluator, error) {
 	if goal.Size() != board.Size4x4 {
-		return nil, fmt.Errorf("fifteen: the evaluator is for the 4x4 board, not %s", goal.Size())
+		return nil, fmt.Errorf("ida: the evaluator is for the 4x4 board, not %s", goal.Size())
 	}
 	if tables == nil {
 		var err error
@@ -38,8 +38,8 @@ func NewEvaluator(goal board.Goal, tables *data.Tables) (*Evaluator, error) {
 			return nil, err
 		}
 	}
-	f, blankLast := newFrame(goal)
-	t, err := newTables(context.Background(), f, blankLast, true, blankLast, tables)
+	f := newFrame(goal)
+	t, err := newTables(context.Background(), f, goal.Size(), true, f.canonical, tables)
 	if err != nil {
 		return nil, err
 	}

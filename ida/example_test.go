@@ -1,11 +1,11 @@
-package fifteen_test
+package ida_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/fifteen"
+	"github.com/tilekit/tilekit/ida"
 )
 
 // Solve a position optimally with the embedded tables.
@@ -15,7 +15,7 @@ func ExampleSolver_Solve() {
 	if err != nil {
 		panic(err)
 	}
-	solver, err := fifteen.New(goal, fifteen.Options{Heuristic: fifteen.Max})
+	solver, err := ida.New(goal, ida.Options{Heuristic: ida.Max})
 	if err != nil {
 		panic(err)
 	}
@@ -30,7 +30,7 @@ func ExampleSolver_Solve() {
 // Every heuristic's value for one state.
 func ExampleEvaluator_Eval() {
 	goal := board.BlankLast(board.Size4x4)
-	ev, err := fifteen.NewEvaluator(goal, nil)
+	ev, err := ida.NewEvaluator(goal, nil)
 	if err != nil {
 		panic(err)
 	}

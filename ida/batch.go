@@ -1,4 +1,4 @@
-package fifteen
+package ida
 
 import (
 	"context"

@@ -1,0 +1,355 @@
+package ida
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/tilekit/tilekit/pdb"
+)
+
+// This file is the search with an additive set of pattern databases (Korf & Felner 2002):
+// h is the Manhattan distance of the state plus twice the sum of the packed tables' half
+// excesses over it, taken for the state and, with the options, for its reflection about
+// the main diagonal, its dual and the reflected dual (Zahavi, Felner et al. 2007); h is the
+// largest of them.
+//
+// A move changes one tile, so one lookup of the regular sum and one of the reflected sum
+// change; their indices are computed for every child first and the tables read together,
+// so that the memory accesses of a node's children overlap. Dual values change with two
+// tiles and are inconsistent: they are computed only for a child that the others did not
+// prune, and propagated with BPMX (Felner et al. 2005): a child's value less one bounds its
+// parent's, which can prune the parent's other children.
+
+// maxLookups bounds the lookups of a set (6-6-6-6 has four).
+const maxLookups = 4
+
+// setTables is a set prepared for search in the canonical frame.
+type setTables struct {
+	name    string
+	lookups Lookups
+	nl      int                      // lookups per sum
+	reg     [maxLookups]lookupTab    // on the state
+	ref     [maxLookups]lookupTab    // on the state reflected about the main diagonal
+	regOf   [maxCells]uint8          // the regular lookup of each tile
+	refOf   [maxCells]uint8          // the reflected lookup of each tile
+	goal    [maxCells]uint8          // the canonical goal: the tile on each cell
+}
+
+// lookupTab is one lookup: the tiles of the state it reads, in the table's index order,
+// the map from the state's cells to the table's, and the table.
+type lookupTab struct {
+	tiles [8]uint8
+	k     int
+	n     uint32
+	cell  [maxCells]uint8
+	table *pdb.Packed
+	nib   []byte
+}
+
+// newSetTables prepares set for the canonical frame of its board.
+func newSetTables(set *pdb.Set, lookups Lookups) (*setTables, error) {
+	spec := set.SetSpec
+	size := spec.Size()
+	if len(spec.Lookups) > maxLookups {
+		return nil, fmt.Errorf("ida: set %s has %d lookups, at most %d are supported", spec.Name, len(spec.Lookups), maxLookups)
+	}
+	if !spec.Goal.Equal(canonicalGoal(size)) {
+		return nil, fmt.Errorf("ida: set %s is for goal %s, not the board's canonical one", spec.Name, spec.Goal.Name())
+	}
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	s := &setTables{name: spec.Name, lookups: lookups, nl: len(spec.Lookups)}
+	w := size.W
+	n := size.Cells()
+	goal := spec.Goal.Tiles()
+	copy(s.goal[:], goal)
+	// sigma maps a tile to the tile whose home is its home reflected (a canonical goal is
+	// symmetric about the main diagonal).
+	var sigma [maxCells]uint8
+	for t := 0; t < n; t++ {
+		sigma[t] = goal[pdb.Transpose.Apply(w, spec.Goal.Home(t))]
+	}
+	for k, l := range spec.Lookups {
+		tab := set.Tables[l.Table]
+		reg, ref := &s.reg[k], &s.ref[k]
+		reg.k, ref.k = len(l.Tiles), len(l.Tiles)
+		reg.n, ref.n = uint32(n), uint32(n)
+		reg.table, ref.table = tab, tab
+		reg.nib, ref.nib = tab.Nibbles, tab.Nibbles
+		for i, t := range l.Tiles {
+			// The reflected state holds tile sigma(t) on the reflection of t's cell: its
+			// lookup reads the tiles sigma^-1(l.Tiles) = sigma(l.Tiles) of the state.
+			reg.tiles[i], ref.tiles[i] = uint8(t), sigma[t]
+			s.regOf[t], s.refOf[sigma[t]] = uint8(k), uint8(k)
+		}
+		for c := 0; c < n; c++ {
+			reg.cell[c] = uint8(l.Map.Apply(w, c))
+			ref.cell[c] = uint8(l.Map.Apply(w, pdb.Transpose.Apply(w, c)))
+		}
+	}
+	return s, nil
+}
+
+// index returns the lookup's table index for the tile positions pos.
+func (l *lookupTab) index(pos *[maxCells]uint8) uint32 {
+	var used, idx uint32
+	for i := 0; i < l.k; i++ {
+		c := uint32(l.cell[pos[l.tiles[i]]])
+		idx = idx*(l.n-uint32(i)) + c - uint32(bits.OnesCount32(used&(1<<c-1)))
+		used |= 1 << c
+	}
+	return idx
+}
+
+// nibble reads the packed entry i.
+func (l *lookupTab) nibble(i uint32) uint8 { return l.nib[i>>1] >> (4 * (i & 1)) & 0xF }
+
+// excess returns half the excess of the lookup's entry i over its tiles' Manhattan
+// distance: the nibble, or for an escape the value from the escape list.
+func (l *lookupTab) excess(i uint32, e uint8, pos *[maxCells]uint8) uint8 {
+	if e != pdb.EscapeNibble {
+		return e
+	}
+	var cells [maxCells]uint8
+	for j := 0; j < l.k; j++ {
+		cells[j] = l.cell[pos[l.tiles[j]]]
+	}
+	return uint8(l.table.Excess(i, l.table.MD(cells[:])))
+}
+
+// value returns the lookup's whole entry (not its excess) for the positions pos.
+func (l *lookupTab) value(pos *[maxCells]uint8) int {
+	var cells [maxCells]uint8
+	for j := 0; j < l.k; j++ {
+		cells[j] = l.cell[pos[l.tiles[j]]]
+	}
+	return l.table.Value(l.table.Rank(cells[:]), cells[:])
+}
+
+// setState is a search's view of its node under the set: the half excess of each lookup
+// and their sums.
+type setState struct {
+	reg, ref       [maxLookups]uint8
+	sumReg, sumRef int
+}
+
+// initSet computes the lookups of the current node from scratch.
+func (st *search) initSet() {
+	s := st.t.set
+	st.set = setState{}
+	for k := 0; k < s.nl; k++ {
+		i := s.reg[k].index(&st.pos)
+		st.set.reg[k] = s.reg[k].excess(i, s.reg[k].nibble(i), &st.pos)
+		st.set.sumReg += int(st.set.reg[k])
+		if s.lookups.reflect() {
+			i = s.ref[k].index(&st.pos)
+			st.set.ref[k] = s.ref[k].excess(i, s.ref[k].nibble(i), &st.pos)
+			st.set.sumRef += int(st.set.ref[k])
+		}
+	}
+}
+
+// setH returns the set's heuristic at the current node: the regular and reflected sums,
+// and the dual ones when the options ask for them.
+func (st *search) setH() int {
+	h := st.md + 2*max(st.set.sumReg, st.set.sumRef)
+	if st.t.set.lookups.dual() {
+		h = max(h, st.dualH())
+	}
+	return h
+}
+
+// dualH returns a lower bound from the dual state (Zahavi, Felner et al. 2007): in the
+// canonical frame, where a tile's label is its goal cell, the dual swaps the roles of tiles
+// and cells: tile t stands on the home of the tile that stands on t's home. A solution of a
+// state whose blank is home, its moves taken in reverse order as swaps of cells, solves the
+// dual, so the two are equally far from the goal; with the blank elsewhere that fails
+// (the dual may even be unsolvable). So the blank is first taken home along a fixed path
+// (rows, then columns) and the dual is that of the state reached, S': the state is at
+// least d(S') - |path| from the goal, and d(S') = d(dual(S')) is at least the set's value
+// on dual(S'), for the regular and the reflected lookups.
+func (st *search) dualH() int {
+	s := st.t.set
+	t := st.t
+	var b [maxCells]uint8
+	copy(b[:t.n], st.board[:t.n])
+	blank := int(st.pos[0])
+	b[blank] = 0
+	home := int(t.homes[0])
+	hr, hc := home/t.w, home%t.w
+	moves := 0
+	for blank != home {
+		next := blank
+		switch r, c := blank/t.w, blank%t.w; {
+		case r < hr:
+			next += t.w
+		case r > hr:
+			next -= t.w
+		case c < hc:
+			next++
+		default:
+			next--
+		}
+		b[blank], b[next] = b[next], 0
+		blank = next
+		moves++
+	}
+	var dpos [maxCells]uint8
+	for c := 0; c < t.n; c++ {
+		if tile := s.goal[c]; tile != 0 { // tile's home is c
+			dpos[tile] = t.homes[b[c]]
+		}
+	}
+	reg, ref := 0, 0
+	for k := 0; k < s.nl; k++ {
+		reg += s.reg[k].value(&dpos)
+		if s.lookups.reflect() {
+			ref += s.ref[k].value(&dpos)
+		}
+	}
+	return max(reg, ref) - moves
+}
+
+// child is one successor while a node's children are evaluated.
+type child struct {
+	q, tile, dir uint8
+	md           int
+	ir, ifl      uint32 // indices of the changed regular and reflected lookups
+	er, ef       uint8  // their half excesses
+	h            int
+}
+
+// dfsSet runs the pass below a node at depth g whose heuristic value is h, with the blank
+// on cell blank after move prev. It reports whether it found the goal, and the node's
+// value as BPMX raised it.
+func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
+	if g == st.collectAt {
+		st.collect(g, blank, prev)
+		return false, h
+	}
+	st.expanded++
+	if st.expanded&(pollEvery-1) == 0 && st.poll() {
+		return true, h
+	}
+	t := st.t
+	s := t.set
+	reflect := s.lookups.reflect()
+	var ch [4]child
+	nc := 0
+	// 1. The children's indices.
+	for i := uint8(0); i < t.nmoves[blank]; i++ {
+		mv := t.moves[blank][i]
+		if mv.dir == prev^1 {
+			continue
+		}
+		if st.nodes >= st.nodeCap && st.overBudget() {
+			return true, h
+		}
+		st.nodes++
+		q := mv.cell
+		tile := st.board[q]
+		c := &ch[nc]
+		nc++
+		c.q, c.tile, c.dir = q, tile, mv.dir
+		c.md = st.md + int(t.md[tile][blank]) - int(t.md[tile][q])
+		st.pos[tile] = blank
+		c.ir = s.reg[s.regOf[tile]].index(&st.pos)
+		if reflect {
+			c.ifl = s.ref[s.refOf[tile]].index(&st.pos)
+		}
+		st.pos[tile] = q
+	}
+	// 2. Their entries, read together.
+	for j := 0; j < nc; j++ {
+		c := &ch[j]
+		c.er = s.reg[s.regOf[c.tile]].nibble(c.ir)
+		if reflect {
+			c.ef = s.ref[s.refOf[c.tile]].nibble(c.ifl)
+		}
+	}
+	// 3. Their values; BPMX: a child's value less one bounds this node's.
+	hb := h
+	for j := 0; j < nc; j++ {
+		c := &ch[j]
+		if c.er == pdb.EscapeNibble || c.ef == pdb.EscapeNibble {
+			st.pos[c.tile] = blank
+			c.er = s.reg[s.regOf[c.tile]].excess(c.ir, c.er, &st.pos)
+			if reflect {
+				c.ef = s.ref[s.refOf[c.tile]].excess(c.ifl, c.ef, &st.pos)
+			}
+			st.pos[c.tile] = c.q
+		}
+		sr := st.set.sumReg - int(st.set.reg[s.regOf[c.tile]]) + int(c.er)
+		sf := 0
+		if reflect {
+			sf = st.set.sumRef - int(st.set.ref[s.refOf[c.tile]]) + int(c.ef)
+		}
+		c.h = c.md + 2*max(sr, sf)
+		hb = max(hb, c.h-1)
+	}
+	if g+hb > st.bound {
+		return false, hb
+	}
+	// 4. Search below the children in order.
+	dual := s.lookups.dual()
+	for j := 0; j < nc; j++ {
+		c := &ch[j]
+		if g+1+c.h > st.bound {
+			continue
+		}
+		saved, savedMD := st.set, st.md
+		st.board[blank] = c.tile
+		st.pos[c.tile], st.pos[0] = blank, c.q
+		st.md = c.md
+		rr, rf := s.regOf[c.tile], s.refOf[c.tile]
+		st.set.sumReg += int(c.er) - int(st.set.reg[rr])
+		st.set.reg[rr] = c.er
+		if reflect {
+			st.set.sumRef += int(c.ef) - int(st.set.ref[rf])
+			st.set.ref[rf] = c.ef
+		}
+		if debugCheck {
+			st.checkSet(c.h)
+		}
+		hc := c.h
+		if dual && hc > 0 {
+			hc = max(hc, st.dualH())
+		}
+		found := false
+		switch {
+		case g+1+hc > st.bound:
+		case hc == 0:
+			st.path[g] = c.dir
+			st.depth = g + 1
+			found = true
+		default:
+			st.path[g] = c.dir
+			found, hc = st.dfsSet(g+1, hc, c.q, c.dir)
+		}
+		st.board[c.q] = c.tile
+		st.pos[c.tile], st.pos[0] = c.q, blank
+		st.md, st.set = savedMD, saved
+		if found {
+			return true, hb
+		}
+		if hc-1 > hb {
+			hb = hc - 1
+			if g+hb > st.bound {
+				return false, hb
+			}
+		}
+	}
+	return false, hb
+}
+
+// checkSet compares the incrementally updated regular and reflected value of the current
+// node with one computed from scratch.
+func (st *search) checkSet(h int) {
+	fresh := *st
+	fresh.initSet()
+	want := fresh.md + 2*max(fresh.set.sumReg, fresh.set.sumRef)
+	if want != h || fresh.set != st.set {
+		panic(fmt.Sprintf("ida: incremental set value %d, from scratch %d, board %v", h, want, st.board))
+	}
+}

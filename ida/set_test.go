@@ -1,0 +1,203 @@
+package ida
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/pdb"
+)
+
+var (
+	set555Once sync.Once
+	set555     *pdb.Set
+)
+
+// testSet555 builds the 5-5-5 set once for the package's tests (three tables of 524,160
+// entries, under a second).
+func testSet555(t testing.TB) *pdb.Set {
+	set555Once.Do(func() {
+		s := &pdb.Set{SetSpec: pdb.Set555, Tables: make([]*pdb.Packed, len(pdb.Set555.Tables))}
+		err := pdb.BuildSet(context.Background(), pdb.Set555, 0, nil, func(i int, p *pdb.Packed) error {
+			s.Tables[i] = p
+			return nil
+		})
+		if err == nil {
+			set555 = s
+		}
+	})
+	require.NotNil(t, set555)
+	return set555
+}
+
+// dual returns the dual of s for goal g: tile t stands in the dual on the home of the tile
+// that stands on t's home (the formula of dualH, on any board).
+func dual(g board.Goal, s board.State) board.State {
+	tiles := g.Tiles()
+	d := make(board.State, len(s))
+	for c := range s {
+		t := tiles[c] // the tile whose home is c
+		d[g.Home(int(s[c]))] = t
+	}
+	return d
+}
+
+// The dual of a state whose blank is on its home cell is exactly as far from the goal as
+// the state, for every such state of the 8-puzzle under several goals: a solution's moves,
+// taken in reverse order as swaps of cells, solve the dual. (For other states the inverse
+// can be farther or nearer, even unsolvable: TestDualNeedsTheBlankHome.)
+func TestDualDistances(t *testing.T) {
+	for _, goal := range []board.Goal{
+		board.BlankFirst(board.Size{W: 3, H: 3}),
+		board.BlankLast(board.Size{W: 3, H: 3}),
+		board.BlankLast(board.Size{W: 3, H: 2}),
+		must(board.ParseGoal(board.Size{W: 3, H: 3}, "2 5 4 8 0 7 1 6 3")),
+	} {
+		dist := distances(goal)
+		checked := 0
+		for key, d := range dist {
+			s := board.State(key)
+			// Any state, with the blank taken home first: never farther than the state
+			// plus the blank's way home.
+			home, path := blankHome(goal, s)
+			dh, ok := dist[string(dual(goal, home))]
+			require.True(t, ok)
+			require.LessOrEqual(t, dh-path, d, "%v: normalised dual of %v", goal.Name(), s)
+			require.Equal(t, (dh-path+8)%2, d%2, "parity")
+			if s.Blank() != goal.Home(0) {
+				continue
+			}
+			checked++
+			dd, ok := dist[string(dual(goal, s))]
+			require.True(t, ok, "%v: the dual of %v is reachable", goal.Name(), s)
+			require.Equal(t, d, dd, "%v: dual of %v", goal.Name(), s)
+			require.Equal(t, s, dual(goal, dual(goal, s)), "the dual of the dual is the state")
+		}
+		assert.Equal(t, factorial(goal.Size().Cells()-1)/2, checked, "every state with the blank home")
+	}
+}
+
+func factorial(n int) int {
+	if n <= 1 {
+		return 1
+	}
+	return n * factorial(n-1)
+}
+
+// blankHome moves the blank of s to the goal's blank home, rows first, and returns the
+// state reached and the moves made (the path dualH takes).
+func blankHome(g board.Goal, s board.State) (board.State, int) {
+	size := g.Size()
+	s = s.Clone()
+	moves := 0
+	for b := s.Blank(); b != g.Home(0); b = s.Blank() {
+		var d board.Dir
+		switch hr, hc := size.Row(g.Home(0)), size.Col(g.Home(0)); {
+		case size.Row(b) < hr:
+			d = board.Down
+		case size.Row(b) > hr:
+			d = board.Up
+		case size.Col(b) < hc:
+			d = board.Right
+		default:
+			d = board.Left
+		}
+		size.Move(s, d)
+		moves++
+	}
+	return s, moves
+}
+
+// With the blank elsewhere the inverse is not a dual: some are not even solvable.
+func TestDualNeedsTheBlankHome(t *testing.T) {
+	goal := board.BlankFirst(board.Size{W: 3, H: 3})
+	dist := distances(goal)
+	s := must(goal.Parse("5 1 2 3 6 4 8 7 0"))
+	_, ok := dist[string(dual(goal, s))]
+	assert.False(t, ok)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// distances maps every state that reaches the goal to its distance (plain BFS).
+func distances(g board.Goal) map[string]int {
+	start := g.Tiles()
+	dist := map[string]int{string(start): 0}
+	queue := []board.State{start}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for _, d := range board.Dirs {
+			n := s.Clone()
+			if g.Size().Move(n, d) {
+				if _, ok := dist[string(n)]; !ok {
+					dist[string(n)] = dist[string(s)] + 1
+					queue = append(queue, n)
+				}
+			}
+		}
+	}
+	return dist
+}
+
+// Every lookup variant of a set solves Korf's instances optimally, and h0 never exceeds
+// the optimum; on the easier ones the incremental values match values computed from scratch
+// at every node.
+func TestSetLookups(t *testing.T) {
+	set := testSet555(t)
+	korf := corpus.Korf100()
+	nodes := map[Lookups]uint64{}
+	for _, l := range []Lookups{Regular, Reflected, Dual, All} {
+		s, err := New(korf[0].Goal, Options{Set: set, Lookups: l})
+		require.NoError(t, err)
+		for _, i := range []int{0, 2, 11, 15, 41, 54, 78} {
+			in := korf[i]
+			debugCheck = i == 11 || i == 41
+			res, err := s.Solve(context.Background(), in.Start)
+			debugCheck = false
+			require.NoError(t, err)
+			assert.Equal(t, in.Optimal, len(res.Moves), "%s with %v", in.Name, l)
+			assert.LessOrEqual(t, res.H0, in.Optimal)
+			nodes[l] += res.Nodes
+		}
+	}
+	t.Logf("nodes: %v", nodes)
+	assert.Less(t, nodes[Reflected], nodes[Regular], "the reflection prunes")
+	assert.Less(t, nodes[All], nodes[Reflected], "the duals prune more")
+	assert.Less(t, nodes[Dual], nodes[Regular], "the duals prune more")
+}
+
+// The set's values agree with pdb.Set.Eval (regular lookups) on random states, through the
+// frame of either goal.
+func TestSetAgreesWithTables(t *testing.T) {
+	set := testSet555(t)
+	for _, goal := range []board.Goal{board.BlankLast(board.Size4x4), board.BlankFirst(board.Size4x4)} {
+		s, err := New(goal, Options{Set: set, Lookups: Regular})
+		require.NoError(t, err)
+		rng := newRand(7)
+		for i := 0; i < 300; i++ {
+			st := goal.Random(rng)
+			search := s.newSearch(st)
+			// In the frame the goal is blank-last: evaluate the framed state directly.
+			framed := make(board.State, 16)
+			for c := 0; c < 16; c++ {
+				framed[c] = search.board[c]
+			}
+			framed[search.pos[0]] = 0
+			assert.Equal(t, set.Eval(framed), search.h(), "%v", st)
+		}
+	}
+}
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) }

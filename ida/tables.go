@@ -1,0 +1,269 @@
+package ida
+
+import (
+	"context"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/wd"
+)
+
+// maxCells is the largest board the solver handles: 5x5.
+const maxCells = board.MaxCells
+
+// move is a blank move: its direction and the cell the blank goes to.
+type move struct{ dir, cell uint8 }
+
+// frame is the solver's own view of an instance. The tables are built for one canonical
+// goal per board (blank-last on 4x4, blank-first on 5x5); a goal whose blank's home is a
+// corner is turned by a symmetry of the board so that the blank's home is the canonical
+// one, and its tiles are relabelled so that the goal reads canonically: then every table
+// applies. Other goals keep their labels and work with md, lc and wd.
+type frame struct {
+	cell      [maxCells]uint8 // cell p of the caller's board is cell[p] in the frame
+	label     [maxCells]uint8 // tile t of the caller's goal is tile label[t] in the frame
+	dirMap    [4]uint8        // a frame direction d is the caller's direction dirMap[d]
+	home      [maxCells]uint8 // goal cell of each frame tile
+	canonical bool            // the frame goal is the board's canonical goal
+}
+
+// canonicalGoal is the goal the board's tables are built for.
+func canonicalGoal(size board.Size) board.Goal {
+	if size == board.Size4x4 {
+		return board.BlankLast(size)
+	}
+	return board.BlankFirst(size)
+}
+
+// symmetries of a square board that take a corner to a corner, with their effect on the
+// blank's directions (U, D, L, R).
+var symmetries = []struct {
+	sym  pdb.Symmetry
+	dirs [4]uint8
+}{
+	{pdb.Identity, [4]uint8{0, 1, 2, 3}},
+	{pdb.Rot90, [4]uint8{3, 2, 0, 1}},
+	{pdb.Rot180, [4]uint8{1, 0, 3, 2}},
+	{pdb.Rot270, [4]uint8{2, 3, 1, 0}},
+	{pdb.Transpose, [4]uint8{2, 3, 0, 1}},
+}
+
+func newFrame(goal board.Goal) frame {
+	var f frame
+	size := goal.Size()
+	n := size.Cells()
+	if size.W == size.H {
+		canon := canonicalGoal(size)
+		for _, s := range symmetries {
+			if s.sym.Apply(size.W, goal.Home(0)) != canon.Home(0) {
+				continue
+			}
+			for p := 0; p < n; p++ {
+				f.cell[p] = uint8(s.sym.Apply(size.W, p))
+			}
+			tiles := canon.Tiles()
+			for t := 0; t < n; t++ {
+				c := f.cell[goal.Home(t)]
+				f.label[t] = tiles[c]
+				f.home[f.label[t]] = c
+			}
+			// A frame direction d is the caller's direction e with sym(e) = d.
+			for e, d := range s.dirs {
+				f.dirMap[d] = uint8(e)
+			}
+			f.canonical = true
+			return f
+		}
+	}
+	for p := 0; p < n; p++ {
+		f.cell[p] = uint8(p)
+		f.label[p] = uint8(p)
+		f.home[p] = uint8(goal.Home(p))
+	}
+	f.dirMap = [4]uint8{0, 1, 2, 3}
+	return f
+}
+
+// tables are the precomputed lookups of one goal, shared by every search.
+type tables struct {
+	size   board.Size
+	n, w   int
+	moves  [maxCells][4]move // the blank's moves from each cell, in the order U, D, L, R
+	nmoves [maxCells]uint8
+	md     [maxCells][maxCells]uint8 // md[t][c]: Manhattan distance of tile t on cell c
+	homes  [maxCells]uint8           // goal cell of each tile
+
+	// Linear conflicts (4x4): a line of four cells is coded in base 5, digit i (the cell at
+	// position i) being 1 + the goal position in the line of a tile whose goal line it is,
+	// else 0. lcLine[code] is 2 x (tiles that must leave the line).
+	lcLine     [625]uint8
+	rowContrib [maxCells][maxCells]uint16 // rowContrib[t][c]: tile t on cell c, in its row's code
+	colContrib [maxCells][maxCells]uint16 // colContrib[t][c]: tile t on cell c, in its column's code
+
+	// Walking distance (4x4): next[(id*2+dir)*4+g] as in package wd, ids fit in 16 bits.
+	wdRowTable, wdColTable *wd.Table
+	wdRowNext, wdColNext   []uint16
+	wdRowDist, wdColDist   []uint8
+	goalRow, goalCol       [maxCells]uint8
+
+	// IDA15 (4x4, canonical frame only).
+	pdb      *pdb.IDA15
+	patOf    [maxCells]uint8    // which of the four lookups tile t belongs to
+	patTiles [4][5]uint8        // the tiles of each lookup, in index order (blank last)
+	patCell  [4][maxCells]uint8 // cell map of each lookup: identity or a mirror
+	patLen   [4]uint8           // elements ranked: 4 or 5
+	patTab   [4][]uint8         // entries of each lookup
+
+	set *setTables // an additive set (canonical frame only)
+}
+
+// newTables prepares what every heuristic needs (moves, md, lc) and, on demand, the
+// walking-distance tables and the IDA15 set.
+func newTables(ctx context.Context, f frame, size board.Size, wantWD, wantPDB bool, def *data.Tables) (*tables, error) {
+	t := &tables{size: size, n: size.Cells(), w: size.W}
+	for c := 0; c < t.n; c++ {
+		for _, d := range board.Dirs {
+			if q := size.Step(c, d); q >= 0 {
+				t.moves[c][t.nmoves[c]] = move{uint8(d), uint8(q)}
+				t.nmoves[c]++
+			}
+		}
+	}
+	for tile := 1; tile < t.n; tile++ {
+		hr, hc := int(f.home[tile])/t.w, int(f.home[tile])%t.w
+		t.goalRow[tile], t.goalCol[tile] = uint8(hr), uint8(hc)
+		for c := 0; c < t.n; c++ {
+			t.md[tile][c] = uint8(abs(c/t.w-hr) + abs(c%t.w-hc))
+			if size == board.Size4x4 {
+				if c/4 == hr {
+					t.rowContrib[tile][c] = uint16(1+hc) * pow5[c%4]
+				}
+				if c%4 == hc {
+					t.colContrib[tile][c] = uint16(1+hr) * pow5[c/4]
+				}
+			}
+		}
+	}
+	for code := range t.lcLine {
+		t.lcLine[code] = lineConflict(code)
+	}
+	if wantWD {
+		if err := t.loadWD(ctx, f, def); err != nil {
+			return nil, err
+		}
+	}
+	if wantPDB {
+		if !f.canonical || size != board.Size4x4 {
+			return nil, ErrGoal
+		}
+		t.loadPDB(def.IDA15)
+	}
+	return t, nil
+}
+
+var pow5 = [4]uint16{1, 5, 25, 125}
+
+// home returns the goal cell of tile t.
+func (t *tables) home(tile uint8) uint8 { return t.homes[tile] }
+
+// lineConflict returns 2 x the fewest tiles that must leave a line so that no two of its
+// tiles that belong to it are in reversed order: the tiles minus the longest increasing
+// run of their goal positions.
+func lineConflict(code int) uint8 {
+	var goals []int
+	for i := 0; i < 4; i++ {
+		if d := code % 5; d > 0 {
+			goals = append(goals, d-1)
+		}
+		code /= 5
+	}
+	best := 0
+	lis := make([]int, len(goals))
+	for i := range goals {
+		lis[i] = 1
+		for j := 0; j < i; j++ {
+			if goals[j] < goals[i] && lis[j]+1 > lis[i] {
+				lis[i] = lis[j] + 1
+			}
+		}
+		best = max(best, lis[i])
+	}
+	return uint8(2 * (len(goals) - best))
+}
+
+func (t *tables) loadWD(ctx context.Context, f frame, def *data.Tables) error {
+	var rows, cols *wd.Table
+	if f.canonical {
+		rows, cols = def.WDLast, def.WDLast
+	} else {
+		// Other goals: build their tables (a few milliseconds).
+		home := int(f.home[0])
+		var err error
+		if rows, err = wd.Build(ctx, 4, 4, home/4, 0); err != nil {
+			return err
+		}
+		if cols, err = wd.Build(ctx, 4, 4, home%4, 0); err != nil {
+			return err
+		}
+	}
+	t.wdRowTable, t.wdColTable = rows, cols
+	t.wdRowNext, t.wdRowDist = compact(rows), rows.Dists()
+	t.wdColNext, t.wdColDist = compact(cols), cols.Dists()
+	return nil
+}
+
+// compact copies a WD transition table into 16-bit ids: 24,964 patterns fit.
+func compact(w *wd.Table) []uint16 {
+	next := w.Transitions()
+	out := make([]uint16, len(next))
+	for i, n := range next {
+		out[i] = uint16(n) // None becomes 0xFFFF and is never followed: the move is legal
+	}
+	return out
+}
+
+func (t *tables) loadPDB(h *pdb.IDA15) {
+	t.pdb = h
+	groups := [4][]int{pdb.IDA15Small, pdb.IDA15Large, pdb.IDA15MirrorCols, pdb.IDA15MirrorRows}
+	maps := [4]func(int) int{func(c int) int { return c }, func(c int) int { return c }, pdb.MirrorCols, pdb.MirrorRows}
+	for k, tiles := range groups {
+		for i, tile := range tiles {
+			t.patOf[tile] = uint8(k)
+			t.patTiles[k][i] = uint8(tile)
+		}
+		t.patTiles[k][len(tiles)] = 0
+		t.patLen[k] = uint8(len(tiles) + 1)
+		for c := 0; c < 16; c++ {
+			t.patCell[k][c] = uint8(maps[k](c))
+		}
+	}
+	t.patTab = [4][]uint8{h.Small.Entries, h.Large.Entries, h.Large.Entries, h.Large.Entries}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// wdRowID and wdColID return the WD pattern id of a matrix and blank line.
+func (t *tables) wdRowID(m [4][4]uint8, blank int) uint16 { return t.wdID(t.wdRowTable, m, blank) }
+
+func (t *tables) wdColID(m [4][4]uint8, blank int) uint16 { return t.wdID(t.wdColTable, m, blank) }
+
+func (t *tables) wdID(w *wd.Table, m [4][4]uint8, blank int) uint16 {
+	var p wd.Pattern
+	p.Blank = blank
+	for l := 0; l < 4; l++ {
+		for g := 0; g < 4; g++ {
+			p.M[l][g] = m[l][g]
+		}
+	}
+	id, ok := w.ID(&p)
+	if !ok {
+		panic("ida: internal error: a board's WD pattern is not in the table")
+	}
+	return uint16(id)
+}

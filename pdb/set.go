@@ -1,0 +1,238 @@
+package pdb
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tilekit/tilekit/bfs"
+	"github.com/tilekit/tilekit/board"
+)
+
+// A SetSpec is a disjoint, additive pattern database heuristic for one board and goal
+// (Korf & Felner 2002): tables without the blank, and the lookups that cut a state into
+// disjoint groups of tiles, each looked up in one of the tables. A lookup may map the
+// board by a symmetry, so that groups which are images of each other share one table (on
+// the 5x5 board, three 2x3 blocks share one).
+//
+// The heuristic is the sum of the lookups. Taking the same sum on the state reflected
+// about the main diagonal, where the goal allows it, gives a second admissible value
+// (Korf & Felner 2002), and so does the dual state (Zahavi, Felner et al. 2007).
+type SetSpec struct {
+	Name    string
+	Goal    board.Goal // the goal of every table and lookup
+	Tables  [][]int    // each table's tiles, in index order
+	Lookups []Lookup
+	About   string // where the partition comes from, for people
+}
+
+// A Lookup takes the cells of Tiles in the state, maps each by Map, and looks the
+// placement up in table Table, whose tiles the lookup's tiles play in order.
+type Lookup struct {
+	Table int
+	Tiles []int
+	Map   Symmetry
+}
+
+// A Symmetry maps the cells of a square board onto themselves.
+type Symmetry int
+
+// The symmetries lookups use. Rot90 turns the board a quarter clockwise.
+const (
+	Identity Symmetry = iota
+	Rot90
+	Rot180
+	Rot270
+	Transpose // reflection about the main diagonal: (r, c) -> (c, r)
+)
+
+// Apply maps cell c of a square board of side w.
+func (s Symmetry) Apply(w, c int) int {
+	r, col := c/w, c%w
+	switch s {
+	case Rot90:
+		r, col = col, w-1-r
+	case Rot180:
+		r, col = w-1-r, w-1-col
+	case Rot270:
+		r, col = w-1-col, r
+	case Transpose:
+		r, col = col, r
+	}
+	return r*w + col
+}
+
+// The 4x4 sets are for the blank-last goal; the 5x5 set for blank-first (Korf's). Other
+// goals with the blank in a corner are solved through a symmetry and a relabelling.
+var (
+	Set555 = SetSpec{
+		Name:   "5-5-5",
+		Goal:   board.BlankLast(board.Size4x4),
+		Tables: [][]int{{1, 2, 3, 4, 7}, {5, 6, 9, 10, 13}, {8, 11, 12, 14, 15}},
+		About:  "three 5-tile tables; the partition of Felner, Korf & Hanan (2004) as commonly implemented for the blank-last goal",
+	}
+	Set663 = SetSpec{
+		Name:   "6-6-3",
+		Goal:   board.BlankLast(board.Size4x4),
+		Tables: [][]int{{1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14, 15}, {2, 3, 4}},
+		About:  "two 6-tile tables and a 3-tile one; the partition of Felner, Korf & Hanan (2004) as commonly implemented for the blank-last goal",
+	}
+	Set78 = SetSpec{
+		Name:   "7-8",
+		Goal:   board.BlankLast(board.Size4x4),
+		Tables: [][]int{{1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15}},
+		About:  "the top two rows and the bottom two: Korf & Felner (2002), Felner, Korf & Hanan (2004)",
+	}
+	Set6666 = SetSpec{
+		Name: "6-6-6-6",
+		Goal: board.BlankFirst(board.Size{W: 5, H: 5}),
+		// One irregular group around the blank's home, and three 2x3 blocks that are
+		// quarter turns of each other: one table serves them all.
+		Tables: [][]int{{1, 2, 5, 6, 7, 12}, {3, 4, 8, 9, 13, 14}},
+		Lookups: []Lookup{
+			{Table: 0, Tiles: []int{1, 2, 5, 6, 7, 12}},
+			{Table: 1, Tiles: []int{3, 4, 8, 9, 13, 14}},
+			{Table: 1, Tiles: []int{21, 20, 16, 15, 11, 10}, Map: Rot180},
+			{Table: 1, Tiles: []int{19, 24, 18, 23, 17, 22}, Map: Rot270},
+		},
+		About: "Korf & Felner (2002): four 6-tile groups for the 24-puzzle; the three 2x3 blocks are rotations of one another and share one table",
+	}
+)
+
+// Sets lists the sets the toolkit builds, by name.
+var Sets = []SetSpec{Set555, Set663, Set78, Set6666}
+
+func init() {
+	for i := range Sets {
+		if Sets[i].Lookups == nil {
+			for t, tiles := range Sets[i].Tables {
+				Sets[i].Lookups = append(Sets[i].Lookups, Lookup{Table: t, Tiles: tiles})
+			}
+		}
+	}
+	Set555, Set663, Set78, Set6666 = Sets[0], Sets[1], Sets[2], Sets[3]
+}
+
+// SetByName returns the set of that name.
+func SetByName(name string) (SetSpec, error) {
+	var names []string
+	for _, s := range Sets {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return SetSpec{}, fmt.Errorf("pdb: no set %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// Size returns the board size of the set.
+func (s SetSpec) Size() board.Size { return s.Goal.Size() }
+
+// File returns the file name of table t of the set, such as "pdb-4x4-1-2-3-4-5-6-7-8.tbl".
+func (s SetSpec) File(t int) string {
+	parts := make([]string, len(s.Tables[t]))
+	for i, tile := range s.Tables[t] {
+		parts[i] = fmt.Sprint(tile)
+	}
+	return fmt.Sprintf("pdb-%s-%s.tbl", s.Size(), strings.Join(parts, "-"))
+}
+
+// Pattern returns the pattern of table t.
+func (s SetSpec) Pattern(t int) (*Pattern, error) { return NewPattern(s.Goal, s.Tables[t], false) }
+
+// Check verifies that the lookups cover every tile once, play tables of the same size,
+// and map groups onto their tables' goal placements without changing the region of the
+// blank's home, so that each lookup is admissible and their sum too.
+func (s SetSpec) Check() error {
+	size := s.Size()
+	n := size.Cells()
+	var seen [board.MaxCells]bool
+	for k, l := range s.Lookups {
+		if l.Table < 0 || l.Table >= len(s.Tables) || len(l.Tiles) != len(s.Tables[l.Table]) {
+			return fmt.Errorf("pdb: set %s: lookup %d does not fit its table", s.Name, k)
+		}
+		if l.Map != Identity && size.W != size.H {
+			return fmt.Errorf("pdb: set %s: symmetries need a square board", s.Name)
+		}
+		var occ uint32
+		for i, t := range l.Tiles {
+			if t < 1 || t >= n || seen[t] {
+				return fmt.Errorf("pdb: set %s: tile %d is not in exactly one lookup", s.Name, t)
+			}
+			seen[t] = true
+			want := s.Goal.Home(s.Tables[l.Table][i])
+			if got := l.Map.Apply(size.W, s.Goal.Home(t)); got != want {
+				return fmt.Errorf("pdb: set %s: lookup %d maps tile %d's home to cell %d, not to tile %d's", s.Name, k, t, got, s.Tables[l.Table][i])
+			}
+			occ |= 1 << want
+		}
+		g := newGeometryCached(size)
+		free := g.full &^ occ
+		if mapped := l.Map.Apply(size.W, s.Goal.Home(0)); g.region(free, mapped) != g.region(free, s.Goal.Home(0)) {
+			return fmt.Errorf("pdb: set %s: lookup %d moves the blank's home out of its region", s.Name, k)
+		}
+	}
+	for t := 1; t < n; t++ {
+		if !seen[t] {
+			return fmt.Errorf("pdb: set %s: tile %d is in no lookup", s.Name, t)
+		}
+	}
+	return nil
+}
+
+// A Set is a SetSpec with its tables.
+type Set struct {
+	SetSpec
+	Tables []*Packed
+}
+
+// Eval returns the sum of the set's lookups for the state s of the set's goal.
+func (s *Set) Eval(st board.State) int {
+	w := s.Size().W
+	var cells [board.MaxCells]uint8
+	var pos [board.MaxCells]int
+	for c, t := range st {
+		pos[t] = c
+	}
+	sum := 0
+	for _, l := range s.Lookups {
+		for i, t := range l.Tiles {
+			cells[i] = uint8(l.Map.Apply(w, pos[t]))
+		}
+		tab := s.Tables[l.Table]
+		sum += tab.Value(tab.Rank(cells[:]), cells[:])
+	}
+	return sum
+}
+
+// BuildSet builds the tables of a set, one after the other, and gives each packed table
+// to keep as soon as it is ready (so that only one full table is in memory at a time).
+// progress, if set, hears of each table's layers.
+func BuildSet(ctx context.Context, spec SetSpec, workers int, progress func(table int, l bfs.Layer), keep func(table int, t *Packed) error) error {
+	if err := spec.Check(); err != nil {
+		return err
+	}
+	for i := range spec.Tables {
+		p, err := spec.Pattern(i)
+		if err != nil {
+			return err
+		}
+		opt := Options{Workers: workers}
+		if progress != nil {
+			opt.Progress = func(l bfs.Layer) { progress(i, l) }
+		}
+		full, err := Build(ctx, p, opt)
+		if err != nil {
+			return err
+		}
+		packed, err := Pack(ctx, full)
+		if err != nil {
+			return err
+		}
+		full = nil
+		if err := keep(i, packed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
