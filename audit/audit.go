@@ -16,8 +16,8 @@ import (
 	"sync"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/search"
 )

@@ -27,12 +27,12 @@ const maxLookups = 4
 type setTables struct {
 	name    string
 	lookups Lookups
-	nl      int                      // lookups per sum
-	reg     [maxLookups]lookupTab    // on the state
-	ref     [maxLookups]lookupTab    // on the state reflected about the main diagonal
-	regOf   [maxCells]uint8          // the regular lookup of each tile
-	refOf   [maxCells]uint8          // the reflected lookup of each tile
-	goal    [maxCells]uint8          // the canonical goal: the tile on each cell
+	nl      int                   // lookups per sum
+	reg     [maxLookups]lookupTab // on the state
+	ref     [maxLookups]lookupTab // on the state reflected about the main diagonal
+	regOf   [maxCells]uint8       // the regular lookup of each tile
+	refOf   [maxCells]uint8       // the reflected lookup of each tile
+	goal    [maxCells]uint8       // the canonical goal: the tile on each cell
 }
 
 // lookupTab is one lookup: the tiles of the state it reads, in the table's index order,

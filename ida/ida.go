@@ -67,8 +67,8 @@ type Options struct {
 
 // preferredSets lists, strongest first, the sets Auto looks for on each board.
 var preferredSets = map[board.Size][]string{
-	board.Size4x4:          {"7-8", "6-6-3", "5-5-5"},
-	{W: 5, H: 5}: {"6-6-6-6"},
+	board.Size4x4: {"7-8", "6-6-3", "5-5-5"},
+	{W: 5, H: 5}:  {"6-6-6-6"},
 }
 
 // A Solver solves instances for one goal. It is safe for concurrent use.

@@ -287,7 +287,7 @@ func (s *additive) advance(depth uint8) layerCount {
 type expander struct {
 	s       *additive
 	cells   [32]uint8
-	owner   [32]int8  // index of the pattern tile on each cell, -1 for none
+	owner   [32]int8   // index of the pattern tile on each cell, -1 for none
 	earlier [32]uint32 // earlier[i]: the cells of tiles 0..i-1
 }
 

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/search"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/batch"
 	"github.com/tilekit/tilekit/internal/cmdline"
@@ -21,28 +21,28 @@ import (
 
 // record is the JSON form of one instance's outcome.
 type record struct {
-	ID             string         `json:"id,omitempty"`
-	Line           int            `json:"line"`
-	Start          []int          `json:"start"`
-	Board          string         `json:"board"`
-	Goal           string         `json:"goal"`
-	Algorithm      string         `json:"algorithm"`
-	Heuristic      string         `json:"heuristic"`
-	Solved         bool           `json:"solved"`
-	Optimal        bool           `json:"optimal"`
-	Length         int            `json:"length"`
-	Moves          string         `json:"moves"`
-	Tiles          []int          `json:"tiles"`
-	H0             int            `json:"h0"`
-	LowerBound     int            `json:"lower_bound,omitempty"`
-	KnownOptimal   *int           `json:"known_optimal,omitempty"`
-	Nodes          uint64         `json:"nodes"`
-	Expanded       uint64         `json:"expanded"`
-	PeakStored     int            `json:"peak_stored"`
-	Seconds        float64        `json:"seconds"`
-	NodesPerSecond float64        `json:"nodes_per_second"`
+	ID             string     `json:"id,omitempty"`
+	Line           int        `json:"line"`
+	Start          []int      `json:"start"`
+	Board          string     `json:"board"`
+	Goal           string     `json:"goal"`
+	Algorithm      string     `json:"algorithm"`
+	Heuristic      string     `json:"heuristic"`
+	Solved         bool       `json:"solved"`
+	Optimal        bool       `json:"optimal"`
+	Length         int        `json:"length"`
+	Moves          string     `json:"moves"`
+	Tiles          []int      `json:"tiles"`
+	H0             int        `json:"h0"`
+	LowerBound     int        `json:"lower_bound,omitempty"`
+	KnownOptimal   *int       `json:"known_optimal,omitempty"`
+	Nodes          uint64     `json:"nodes"`
+	Expanded       uint64     `json:"expanded"`
+	PeakStored     int        `json:"peak_stored"`
+	Seconds        float64    `json:"seconds"`
+	NodesPerSecond float64    `json:"nodes_per_second"`
 	Passes         []ida.Pass `json:"passes,omitempty"`
-	Error          string         `json:"error,omitempty"`
+	Error          string     `json:"error,omitempty"`
 
 	internal error // a replay mismatch: a bug, which fails the run
 }
