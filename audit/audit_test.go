@@ -29,7 +29,13 @@ func TestAdmissibleHeuristicsNeverOverestimate(t *testing.T) {
 		assert.Equal(t, "exhaustive", r.Mode)
 		assert.Zero(t, r.Overestimated, name)
 		assert.Zero(t, r.MaxOverestimate, name)
-		assert.Zero(t, r.Inconsistent, "%s is consistent", name)
+		if name == "pdb" || name == "max" {
+			// Korf & Felner's no-blank tables (the least distance over the blank's
+			// regions) are admissible but not consistent.
+			assert.NotZero(t, r.Inconsistent, "%s: the audit sees the inconsistency", name)
+		} else {
+			assert.Zero(t, r.Inconsistent, "%s is consistent", name)
+		}
 		assert.InDelta(t, 21.97, r.MeanDistance, 0.01, "mean optimal length of the 8-puzzle")
 	}
 }

@@ -94,6 +94,16 @@ func Default() (*Tables, error) {
 	return loaded, errLoad
 }
 
+// HasDefaults reports whether dir holds a file of every default table.
+func HasDefaults(dir string) bool {
+	for _, s := range Specs {
+		if info, err := os.Stat(filepath.Join(dir, s.File)); err != nil || !info.Mode().IsRegular() {
+			return false
+		}
+	}
+	return true
+}
+
 // LoadDir reads the default set from the files in dir (as written by `pdbgen build`).
 // Any file that is missing or fails its checks is an error naming the file.
 func LoadDir(dir string) (*Tables, error) {

@@ -165,6 +165,14 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	return solver, nil
 }
 
+// WithProgress returns a solver that shares s's tables and reports to progress (nil: not
+// at all).
+func (s *Solver) WithProgress(progress func(bound int, nodes uint64)) *Solver {
+	c := *s
+	c.opt.Progress = progress
+	return &c
+}
+
 // Tables says which tables the solver uses: "embedded", the directory of a --tables set,
 // or the set and the directory it was read from.
 func (s *Solver) Tables() string { return s.source }

@@ -13,7 +13,8 @@ import (
 	"github.com/tilekit/tilekit/tablefile"
 )
 
-// pdbTable is a pattern database under verification.
+// pdbTable is a pattern database with the blank in its index under verification (those
+// without are additiveTable).
 type pdbTable struct {
 	t    *pdb.Table
 	goal board.Goal
@@ -116,28 +117,6 @@ func (v *pdbTable) exactness(ctx context.Context, opt Options) Check {
 				atHome = atHome && cells[i] == home[i]
 			}
 			val := entries[idx]
-			if !p.BlankInIndex() {
-				// Unit costs: 0 at the goal, else 1 + the least neighbour.
-				want := 0
-				if !atHome {
-					least := 255
-					for i := 0; i < k; i++ {
-						from := cells[i]
-						for _, q := range v.nbr[from] {
-							if q >= 0 && occupied&(1<<q) == 0 {
-								cells[i] = uint8(q)
-								least = min(least, int(entries[p.Rank(cells)]))
-							}
-						}
-						cells[i] = from
-					}
-					want = min(least+1, 255)
-				}
-				if int(val) != want {
-					report(b, idx, val, want, fmt.Sprintf("%d (0 at the goal, else 1 + least neighbour)", want))
-				}
-				continue
-			}
 			blank := cells[k]
 			region := v.region(blank, v.full&^occupied)
 			rep := uint8(bits.TrailingZeros32(region))
@@ -175,11 +154,7 @@ func (v *pdbTable) exactness(ctx context.Context, opt Options) Check {
 			}
 		}
 	})
-	what := "distance equation (0 at the goal, else 1 + least neighbour)"
-	if p.BlankInIndex() {
-		what = "group distance equation over zero-cost regions"
-	}
-	return exactnessResult(ctx, parts, opt, p.Len(), what)
+	return exactnessResult(ctx, parts, opt, p.Len(), "group distance equation over zero-cost regions")
 }
 
 // published compares entry counts with the published ones on the 4x4 board (Hilchie's IDA15; Korf & Felner 2002).

@@ -4,15 +4,16 @@
 //
 //   - integrity: magic, version, header fields consistent with each other, decoded length
 //     and both checksums (package tablefile does the reading, with bounded memory);
-//   - exactness: a Bellman certificate that every entry is the exact distance (below);
+//   - exactness: a Bellman certificate that every entry is the exact distance (below), or
+//     for pattern databases without the blank a recomputation (additive.go);
 //   - published: the figures of the literature (Takahashi's walking distance; Hilchie's IDA15; Korf & Felner 2002) where they apply;
 //   - symmetry: where a table is used through a mirror or for a second axis, the mirrored
 //     lookup agrees with a direct build (on a sample, or fully when deep);
 //   - admissibility (deep, with instances): lookups never exceed known optimal lengths;
 //   - rebuild (deep): an independent rebuild, compared entry by entry.
 //
-// The exactness certificate. With unit costs (walking distance, PDBs without the blank), an
-// entry is 0 exactly at the goal and every other entry is 1 + the least entry of its
+// The exactness certificate. With unit costs (walking distance), an entry is 0 exactly at
+// the goal and every other entry is 1 + the least entry of its
 // neighbours; a table that satisfies this everywhere is the distance table, because the
 // equation has only one solution. With zero-cost moves (PDBs with the blank) the plain
 // equation proves nothing: a group of states joined by zero-cost moves could share one
@@ -144,7 +145,11 @@ func verify(ctx context.Context, name string, t *tablefile.Table, readErr error,
 	case tablefile.KindWD:
 		v, err = newWDTable(t)
 	case tablefile.KindPDB:
-		v, err = newPDBTable(t)
+		if t.BlankInIndex {
+			v, err = newPDBTable(t)
+		} else {
+			v, err = newAdditiveTable(t)
+		}
 	default: // the reader accepts no other kind; be safe all the same
 		err = fmt.Errorf("verify: no checks for a %q table", t.Kind)
 	}

@@ -39,6 +39,7 @@ type tableInfo struct {
 	Max          int     `json:"max"`
 	Mean         float64 `json:"mean"`
 	Histogram    []int64 `json:"histogram"`
+	Escapes      *int64  `json:"escapes,omitempty"` // half-excess: entries in the escape list
 }
 
 func describe(path string, t *tablefile.Table) tableInfo {
@@ -56,6 +57,10 @@ func describe(path string, t *tablefile.Table) tableInfo {
 	}
 	if g, err := t.GoalOf(); err == nil {
 		info.GoalName = g.Name()
+	}
+	if t.Encoding == tablefile.EncodingHalfExcess {
+		e := t.Header.Escapes
+		info.Escapes = &e
 	}
 	if t.Kind == tablefile.KindPDB {
 		info.Tiles = t.Tiles
@@ -91,7 +96,12 @@ func (i tableInfo) print(w io.Writer) {
 	fmt.Fprintf(w, "  size:      %d bytes (format version %d, %s payload %d bytes)\n", i.FileBytes, i.Version, i.Compression, i.PayloadBytes)
 	fmt.Fprintf(w, "  generator: %s\n", i.Generator)
 	fmt.Fprintf(w, "  sha256:    %s (decoded payload)\n", i.DecodedSHA)
-	fmt.Fprintf(w, "  values:    max %d, mean %.3f\n", i.Max, i.Mean)
+	if i.Encoding == tablefile.EncodingHalfExcess {
+		fmt.Fprintf(w, "  stored:    half the excess over the Manhattan distance; %d escapes\n", *i.Escapes)
+		fmt.Fprintf(w, "  excess/2:  max %d, mean %.3f\n", i.Max, i.Mean)
+	} else {
+		fmt.Fprintf(w, "  values:    max %d, mean %.3f\n", i.Max, i.Mean)
+	}
 	fmt.Fprintf(w, "  histogram:")
 	for d, c := range i.Histogram {
 		if d%6 == 0 {

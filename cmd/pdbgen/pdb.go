@@ -94,17 +94,30 @@ Examples:
 func buildCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "build",
-		Usage:     "build the default tables (both 4x4 WD tables and the IDA15 set)",
-		UsageText: "pdbgen build [--out DIR] [--workers N]",
-		Description: `Builds the default set that solve15 embeds and writes it into DIR:
+		Usage:     "build the default tables, or an additive set (--set 7-8)",
+		UsageText: "pdbgen build [--set NAME] [--out DIR] [--workers N]",
+		Description: `Without --set, builds the default tables that solve15 embeds and writes them into
+DIR (default data/):
   wd-blank-last.tbl, wd-blank-first.tbl, pdb-11-12-15+blank.tbl, pdb-1-2-5-6+blank.tbl
+
+With --set, builds the tables of an additive pattern database set (Korf & Felner
+2002) and writes them, packed (half the excess over the Manhattan distance in 4 bits),
+into DIR (default: the first directory of $TILEKIT_TABLES, else the user's cache
+directory, ~/.cache/tilekit/tables on Linux), where solve15 finds them:
+  5-5-5     4x4, three 5-tile tables           about 2 s,    1.5 MB resident
+  6-6-3     4x4, two 6-tile tables and a 3     about 6 s,    6 MB
+  7-8       4x4, the top two rows and the rest about 3 min,  288 MB (needs 3 GB while building)
+  6-6-6-6   5x5, two 6-tile tables for four    the 24-puzzle's
 The bytes are the same for any number of workers and any run.
 
 Examples:
   pdbgen build                 # into data/, refreshing the embedded tables
-  pdbgen build --out /tmp/t && cmp /tmp/t/pdb-1-2-5-6+blank.tbl data/pdb-1-2-5-6+blank.tbl`,
+  pdbgen build --out /tmp/t && cmp /tmp/t/pdb-1-2-5-6+blank.tbl data/pdb-1-2-5-6+blank.tbl
+  pdbgen build --set 7-8       # then: solve15 -v uses it without flags
+  TILEKIT_TABLES=/srv/tables pdbgen build --set 6-6-3`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: "data", Usage: "directory to write into (created if missing)"},
+			&cli.StringFlag{Name: "set", Usage: "build this additive set: 5-5-5, 6-6-3, 7-8 or 6-6-6-6"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory to write into (created if missing)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON, one object per file"},
 			workersFlag, quietFlag,
 		},
@@ -112,7 +125,13 @@ Examples:
 			if c.NArg() > 0 {
 				return cmdline.Usagef("build takes no arguments, got %q", c.Args().First())
 			}
+			if c.String("set") != "" {
+				return buildSet(c)
+			}
 			dir := c.String("out")
+			if dir == "" {
+				dir = "data"
+			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return err
 			}
@@ -134,4 +153,47 @@ Examples:
 			return nil
 		},
 	}
+}
+
+// buildSet builds the tables of an additive set into --out, one after the other.
+func buildSet(c *cli.Context) error {
+	spec, err := pdb.SetByName(c.String("set"))
+	if err != nil {
+		return cmdline.Usagef("--set: %v", err)
+	}
+	dir := c.String("out")
+	if dir == "" {
+		if dir, err = data.InstallDir(); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for t := range spec.Tables {
+		if err := checkOut(c, filepath.Join(dir, spec.File(t))); err != nil {
+			return err
+		}
+	}
+	progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
+	start := time.Now()
+	err = pdb.BuildSet(c.Context, spec, c.Int("workers"), func(t int, l bfs.Layer) {
+		progress.Update(fmt.Sprintf("%s %d/%d (%d tiles)", spec.Name, t+1, len(spec.Tables), len(spec.Tables[t])),
+			l.Reached, l.Total, fmt.Sprintf("distance %d, %.0fs", l.Depth, time.Since(start).Seconds()))
+	}, func(t int, packed *pdb.Packed) error {
+		progress.Done()
+		f, err := packed.File()
+		if err != nil {
+			return err
+		}
+		return writeTable(c, filepath.Join(dir, spec.File(t)), f)
+	})
+	progress.Done()
+	if err != nil {
+		return fmt.Errorf("building the %s set: %w", spec.Name, err)
+	}
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "built the %s set in %.1fs into %s\n", spec.Name, time.Since(start).Seconds(), dir)
+	}
+	return nil
 }

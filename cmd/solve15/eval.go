@@ -38,7 +38,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			tables, err := tablesFlag(c)
+			tables, _, err := tablesFlag(c)
 			if err != nil {
 				return err
 			}

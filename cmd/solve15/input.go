@@ -237,17 +237,29 @@ func goalFlag(c *cli.Context) (board.Goal, error) {
 	return g, nil
 }
 
-// tablesFlag returns the tables of --tables, or nil for the embedded ones.
-func tablesFlag(c *cli.Context) (*data.Tables, error) {
+// tablesFlag reads --tables DIR: the default tables from DIR when it holds them (else the
+// embedded ones: nil), and DIR as the only place to look for sets (else nil: the search
+// path of package data).
+func tablesFlag(c *cli.Context) (*data.Tables, []string, error) {
 	dir := c.String("tables")
 	if dir == "" {
-		return nil, nil
+		return nil, nil, nil
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return nil, nil, cmdline.Usagef("--tables: %v", err)
+	}
+	if !info.IsDir() {
+		return nil, nil, cmdline.Usagef("--tables: %s is not a directory", dir)
+	}
+	if !data.HasDefaults(dir) {
+		return nil, []string{dir}, nil
 	}
 	t, err := data.LoadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("--tables: %w", err)
+		return nil, nil, fmt.Errorf("--tables: %w", err)
 	}
-	return t, nil
+	return t, []string{dir}, nil
 }
 
 // messages prints the messages about bad lines on standard error, at most maxMessages of

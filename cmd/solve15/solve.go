@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/instance"
@@ -28,6 +29,8 @@ type record struct {
 	Goal           string     `json:"goal"`
 	Algorithm      string     `json:"algorithm"`
 	Heuristic      string     `json:"heuristic"`
+	Lookups        string     `json:"lookups,omitempty"`
+	Tables         string     `json:"tables,omitempty"`
 	Solved         bool       `json:"solved"`
 	Optimal        bool       `json:"optimal"`
 	Length         int        `json:"length"`
@@ -51,50 +54,57 @@ type record struct {
 // every IDA* pass.
 type solver func(ctx context.Context, s board.State, progress func(bound int, nodes uint64)) record
 
-// newSolver picks the specialised 4x4 IDA* when it applies, else the general search.
-// threads is the number of goroutines the specialised IDA* may use on one instance.
-func newSolver(c *cli.Context, goal board.Goal, threads int) (solver, error) {
+// newSolver picks the fast IDA* of package ida when it applies (4x4 and 5x5), else the
+// general search. threads is the number of goroutines the fast IDA* may use on one
+// instance. It also says, for people, which heuristic and tables it uses.
+func newSolver(c *cli.Context, goal board.Goal, threads int) (solver, string, error) {
 	algo := strings.ToLower(c.String("algo"))
 	name := c.String("heuristic")
-	if name == "" {
+	if !contains(search.Algorithms, algo) {
+		return nil, "", cmdline.Usagef("--algo: unknown algorithm %q (choose from %s)", algo, strings.Join(search.Algorithms, ", "))
+	}
+	lookups, err := ida.ParseLookups(c.String("lookups"))
+	if err != nil {
+		return nil, "", cmdline.Usagef("--lookups: %v", err)
+	}
+	tables, dirs, err := tablesFlag(c)
+	if err != nil {
+		return nil, "", err
+	}
+	size := goal.Size()
+	fh, fastErr := ida.ParseHeuristic(name)
+	fast := algo == "idastar" && fastErr == nil &&
+		(size == board.Size4x4 || (size == board.Size{W: 5, H: 5} && (fh == ida.Auto || fh == ida.MD || fh.IsSet())))
+	if fast {
+		opt := ida.Options{Heuristic: fh, Lookups: lookups, MaxNodes: c.Uint64("max-nodes"), Tables: tables, TableDirs: dirs, Workers: threads}
+		s, err := ida.New(goal, opt)
+		if err != nil {
+			if errors.Is(err, ida.ErrGoal) || errors.Is(err, data.ErrNotInstalled) {
+				return nil, "", cmdline.Usagef("%v", err)
+			}
+			return nil, "", err
+		}
+		about := fmt.Sprintf("IDA* with %s", s.Heuristic())
+		if l := s.Lookups(); l != "" {
+			about += " (" + l + ")"
+		}
+		about += ", tables: " + s.Tables()
+		return func(ctx context.Context, st board.State, progress func(int, uint64)) record {
+			res, err := s.WithProgress(progress).Solve(ctx, st)
+			rec := fromIDA(goal, res, err)
+			rec.Lookups, rec.Tables = s.Lookups(), s.Tables()
+			return rec
+		}, about, nil
+	}
+	if fastErr == nil && fh == ida.Auto {
 		name = "max"
-		if goal.Size().W == 5 && goal.Size().H == 5 {
+		if size.W == 5 && size.H == 5 {
 			name = "pdb" // no 5x5 walking-distance table
 		}
 	}
-	tables, err := tablesFlag(c)
-	if err != nil {
-		return nil, err
-	}
-	if !contains(search.Algorithms, algo) {
-		return nil, cmdline.Usagef("--algo: unknown algorithm %q (choose from %s)", algo, strings.Join(search.Algorithms, ", "))
-	}
-	fh, fastErr := ida.ParseHeuristic(name)
-	if goal.Size() == board.Size4x4 && algo == "idastar" && fastErr == nil {
-		opt := ida.Options{Heuristic: fh, MaxNodes: c.Uint64("max-nodes"), Tables: tables, Workers: threads}
-		s, err := ida.New(goal, opt)
-		if err != nil {
-			if errors.Is(err, ida.ErrGoal) {
-				return nil, cmdline.Usagef("%v", err)
-			}
-			return nil, err
-		}
-		return func(ctx context.Context, st board.State, progress func(int, uint64)) record {
-			solver := s
-			if progress != nil { // a solver of its own, to report this instance's passes
-				o := opt
-				o.Progress = progress
-				if solver, err = ida.New(goal, o); err != nil {
-					return record{Error: err.Error()}
-				}
-			}
-			res, err := solver.Solve(ctx, st)
-			return fromFifteen(goal, res, err)
-		}, nil
-	}
 	h, err := heuristic.New(name, goal, tables)
 	if err != nil {
-		return nil, cmdline.Usagef("--heuristic: %v", err)
+		return nil, "", cmdline.Usagef("--heuristic: %v", err)
 	}
 	opt := search.Options{MaxStates: c.Int("max-states"), MaxExpansions: c.Uint64("max-expansions"), MaxNodes: c.Uint64("max-nodes")}
 	return func(ctx context.Context, st board.State, progress func(int, uint64)) record {
@@ -102,7 +112,7 @@ func newSolver(c *cli.Context, goal board.Goal, threads int) (solver, error) {
 		o.Progress = progress
 		res, err := search.Run(ctx, algo, h, st, o)
 		return fromSearch(goal, h, res, err)
-	}, nil
+	}, fmt.Sprintf("%s with %s (general search)", algo, h.Name), nil
 }
 
 func contains(list []string, s string) bool {
@@ -114,7 +124,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func fromFifteen(goal board.Goal, res *ida.Result, err error) record {
+func fromIDA(goal board.Goal, res *ida.Result, err error) record {
 	rec := record{Algorithm: "idastar", Error: errText(err)}
 	if res == nil {
 		return rec
@@ -202,9 +212,12 @@ func solveAction(c *cli.Context) error {
 	if in.single {
 		threads = c.Int("workers")
 	}
-	solve, err := newSolver(c, goal, threads)
+	solve, about, err := newSolver(c, goal, threads)
 	if err != nil {
 		return err
+	}
+	if c.Bool("verbose") {
+		fmt.Fprintf(c.App.ErrWriter, "solve15: %s\n", about)
 	}
 	msgs := newMessages(c.App.ErrWriter, goal)
 	status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))

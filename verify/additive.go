@@ -1,0 +1,149 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/tablefile"
+)
+
+// additiveTable is a pattern database without the blank (Korf & Felner 2002), raw or
+// packed, under verification.
+//
+// Its entries are the least distance over the blank's regions of free cells, which is
+// admissible but not consistent: one move of a pattern tile can change an entry by more
+// than one (on the 6-tile table of 6-6-3, 1,549,392 of its moves do, by up to 7), because
+// the region that attains the least distance may be out of the blank's reach. So no
+// placement-level equation certifies such a table; exactness is proven by recomputing it
+// with the region search of package pdb (itself tested against a brute-force search over
+// the tiles and the blank) and comparing every entry. That costs one build.
+type additiveTable struct {
+	p      *pdb.Pattern
+	raw    *pdb.Table  // raw files
+	packed *pdb.Packed // half-excess files
+	goal   board.Goal
+}
+
+func newAdditiveTable(f *tablefile.Table) (*additiveTable, error) {
+	v := &additiveTable{}
+	if f.Encoding == tablefile.EncodingHalfExcess {
+		t, err := pdb.LoadPacked(f)
+		if err != nil {
+			return nil, err
+		}
+		v.packed, v.p = t, t.Pattern
+	} else {
+		t, err := pdb.Load(f)
+		if err != nil {
+			return nil, err
+		}
+		v.raw, v.p = t, t.Pattern
+	}
+	v.goal = v.p.Goal()
+	return v, nil
+}
+
+// value returns entry i.
+func (v *additiveTable) value(i uint32, cells []uint8) int {
+	if v.raw != nil {
+		return int(v.raw.Entries[i])
+	}
+	return v.packed.Value(i, cells)
+}
+
+func (v *additiveTable) exactness(ctx context.Context, opt Options) Check {
+	fresh, err := pdb.Build(ctx, v.p, pdb.Options{Workers: opt.workers()})
+	if err != nil {
+		return Check{Name: Exactness, Status: Fail, Detail: "recomputing: " + err.Error()}
+	}
+	what := "entries equal a recomputation by the Korf-Felner search (least distance over the blank's regions)"
+	if v.packed != nil {
+		repacked, err := pdb.Pack(ctx, fresh)
+		if err != nil {
+			return Check{Name: Exactness, Status: Fail, Detail: err.Error()}
+		}
+		if bytes.Equal(repacked.Nibbles, v.packed.Nibbles) && fmt.Sprint(repacked.Escapes) == fmt.Sprint(v.packed.Escapes) {
+			return Check{Name: Exactness, Status: Pass, Detail: fmt.Sprintf("all %d %s", v.p.Len(), what)}
+		}
+	} else if bytes.Equal(fresh.Entries, v.raw.Entries) {
+		return Check{Name: Exactness, Status: Pass, Detail: fmt.Sprintf("all %d %s", v.p.Len(), what)}
+	}
+	// Name the entries that differ.
+	parts := parallel(ctx, v.p.Len(), opt.workers(), func(lo, hi int, b *bad) {
+		cells := make([]uint8, v.p.Elems())
+		for i := uint32(lo); i < uint32(hi); i++ {
+			v.p.Unrank(i, cells)
+			got, want := v.value(i, cells), int(fresh.Entries[i])
+			if got != want {
+				b.add(i, func() string {
+					return fmt.Sprintf("%s: entry %d, recomputed %d", describePlacement(v.p, i), got, want)
+				}, opt.maxExamples())
+			}
+		}
+	})
+	n, ex := merge(parts, opt.maxExamples())
+	return Check{Name: Exactness, Status: Fail, Bad: n, Examples: ex,
+		Detail: fmt.Sprintf("%d of %d entries differ from a recomputation by the Korf-Felner search", n, v.p.Len())}
+}
+
+func (v *additiveTable) published() Check {
+	for _, set := range pdb.Sets {
+		for t, tiles := range set.Tables {
+			if set.Goal.Equal(v.goal) && fmt.Sprint(tiles) == fmt.Sprint(v.p.Tiles()) {
+				return Check{Name: Published, Status: Pass,
+					Detail: fmt.Sprintf("table %d of the %s set: %d entries, as published (%s)", t+1, set.Name, v.p.Len(), set.About)}
+			}
+		}
+	}
+	return skip(Published, "not a table of a published set")
+}
+
+func (v *additiveTable) symmetry(context.Context, Options) Check {
+	return skip(Symmetry, "sets that reuse a table through a symmetry are checked when they are defined (pdb.SetSpec.Check)")
+}
+
+func (v *additiveTable) admissibility(opt Options) Check {
+	if !opt.Deep || len(opt.Instances) == 0 {
+		return skip(Admissibility, "needs deep mode and instances with known optima")
+	}
+	lookup := func(s board.State) int {
+		if v.raw != nil {
+			return v.raw.Lookup(s)
+		}
+		return v.packed.Lookup(s)
+	}
+	return checkAdmissible(opt.Instances, v.goal, false, "the entry", lookup)
+}
+
+func (v *additiveTable) rebuild(context.Context, Options) Check {
+	return Check{Name: Rebuild, Status: Pass, Detail: "the exactness check rebuilt the table and compared every entry"}
+}
+
+// describePlacement renders a placement of pattern tiles on a board of dots.
+func describePlacement(p *pdb.Pattern, idx uint32) string {
+	size := p.Goal().Size()
+	cells := make([]uint8, p.Elems())
+	p.Unrank(idx, cells)
+	shown := make([]string, size.Cells())
+	for i := range shown {
+		shown[i] = "."
+	}
+	for i, t := range p.Tiles() {
+		shown[cells[i]] = fmt.Sprint(t)
+	}
+	var b bytes.Buffer
+	for i, s := range shown {
+		if i > 0 {
+			if i%size.W == 0 {
+				b.WriteString(" / ")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(s)
+	}
+	return fmt.Sprintf("index %d [%s]", idx, b.String())
+}
