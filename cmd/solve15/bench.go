@@ -36,7 +36,12 @@ total is wall time.
 Examples:
   solve15 bench --heuristic max,pdb
   solve15 bench --heuristic max --workers 2
-  solve15 bench --heuristic md,lc,wd,pdb,max --markdown /tmp/korf.md`,
+  solve15 bench --heuristic md,lc,wd,pdb,max --markdown /tmp/korf.md
+  solve15 bench --heuristic 7-8/regular,7-8/reflected,7-8/dual,7-8/all
+  solve15 bench --heuristic 7-8 -f instances/hard80.txt --goal blank-last
+
+A heuristic may name its lookups after a slash (sets only): regular, reflected,
+dual or all (the default is the recommended one).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "max,pdb", Usage: "comma-separated heuristics, or all"},
 			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: 1, Usage: "instances solved in parallel"},
@@ -81,13 +86,23 @@ func benchAction(c *cli.Context) error {
 	if list == "all" {
 		list = "md,lc,wd,pdb,max"
 	}
-	var hs []ida.Heuristic
+	type variant struct {
+		h       ida.Heuristic
+		lookups ida.Lookups
+		name    string
+	}
+	var hs []variant
 	for _, name := range strings.Split(list, ",") {
-		h, err := ida.ParseHeuristic(name)
+		hname, lname, _ := strings.Cut(name, "/")
+		h, err := ida.ParseHeuristic(hname)
 		if err != nil {
 			return cmdline.Usagef("--heuristic: %v", err)
 		}
-		hs = append(hs, h)
+		l, err := ida.ParseLookups(lname)
+		if err != nil {
+			return cmdline.Usagef("--heuristic %s: %v", name, err)
+		}
+		hs = append(hs, variant{h, l, name})
 	}
 	var src io.Reader = strings.NewReader(corpus.KorfFile())
 	name := "Korf's 100"
@@ -147,12 +162,13 @@ func benchAction(c *cli.Context) error {
 		fmt.Fprintf(w, "# %d instances, goal %s, %d worker(s), %s, GOMAXPROCS %d\n", len(instances), goal.Name(), workers, runtime.Version(), runtime.GOMAXPROCS(0))
 	}
 	var totals []benchTotal
-	for _, h := range hs {
-		solver, err := ida.New(goal, ida.Options{Heuristic: h})
+	for _, v := range hs {
+		solver, err := ida.New(goal, ida.Options{Heuristic: v.h, Lookups: v.lookups})
 		if err != nil {
 			return err
 		}
-		tot := benchTotal{Heuristic: h.String(), Workers: workers, Instances: len(instances), AllOptimal: true}
+		h := v.name
+		tot := benchTotal{Heuristic: h, Workers: workers, Instances: len(instances), AllOptimal: true}
 		begin := time.Now()
 		var failure error
 		solver.SolveAll(c.Context, starts, workers, 0, func(i int, res *ida.Result, err error) {
@@ -173,7 +189,7 @@ func benchAction(c *cli.Context) error {
 			rate := float64(res.Nodes) / res.Elapsed.Seconds()
 			switch {
 			case c.Bool("json"):
-				json.NewEncoder(w).Encode(map[string]any{"heuristic": h.String(), "id": in.ID, "known_optimal": in.Optimal,
+				json.NewEncoder(w).Encode(map[string]any{"heuristic": h, "id": in.ID, "known_optimal": in.Optimal,
 					"length": len(res.Moves), "ok": ok, "nodes": res.Nodes, "expanded": res.Expanded,
 					"seconds": res.Elapsed.Seconds(), "nodes_per_second": rate})
 			case !c.Bool("quiet"):
