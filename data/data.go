@@ -1,7 +1,10 @@
 // Package data holds the toolkit's default tables, embedded in every binary: both 4x4
-// walking-distance tables and the IDA15 pattern databases (docs/FORMAT.md, "The default
-// tables"). The files in this directory are exactly what `pdbgen build` writes; a test
-// proves they are byte-identical to a fresh build. Loading checks every checksum.
+// walking-distance tables, the IDA15 pattern databases and the 6-6-3 additive set (Korf &
+// Felner 2002; packed, 1 MB) (docs/FORMAT.md, "The default tables"). The files in this
+// directory are exactly what `pdbgen build` writes; a test proves they are byte-identical
+// to a fresh build. Loading checks every checksum.
+//
+// It also finds the larger sets that `pdbgen build --set` installs (sets.go).
 package data
 
 import (
@@ -37,12 +40,40 @@ const (
 	PDBLarge     = "pdb-1-2-5-6+blank.tbl"
 )
 
+// EmbeddedSet is the additive set embedded beside the default tables: the strongest whose
+// files are small (two 6-tile tables and a 3-tile one, 1 MB), which solves Korf's 100
+// about four times faster than IDA15 and walking distance (docs/RESULTS.md).
+var EmbeddedSet = pdb.Set663
+
 // Specs lists the default tables in the order `pdbgen build` writes them.
-var Specs = []Spec{
+var Specs = append([]Spec{
 	{WDBlankLast, buildWD(board.BlankLast(board.Size4x4))},
 	{WDBlankFirst, buildWD(board.BlankFirst(board.Size4x4))},
 	{PDBSmall, buildPDB(pdb.IDA15Small)},
 	{PDBLarge, buildPDB(pdb.IDA15Large)},
+}, setSpecs(EmbeddedSet)...)
+
+// setSpecs returns the specs of a set's packed tables.
+func setSpecs(set pdb.SetSpec) []Spec {
+	var out []Spec
+	for t := range set.Tables {
+		out = append(out, Spec{set.File(t), func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error) {
+			p, err := set.Pattern(t)
+			if err != nil {
+				return nil, err
+			}
+			full, err := pdb.Build(ctx, p, opt)
+			if err != nil {
+				return nil, err
+			}
+			packed, err := pdb.Pack(ctx, full)
+			if err != nil {
+				return nil, err
+			}
+			return packed.File()
+		}})
+	}
+	return out
 }
 
 func buildWD(goal board.Goal) func(context.Context, bfs.Options) (*tablefile.Table, error) {
@@ -112,7 +143,7 @@ func LoadDir(dir string) (*Tables, error) {
 
 func load(source string, read func(string) ([]byte, error)) (*Tables, error) {
 	files := map[string]*tablefile.Table{}
-	for _, s := range Specs {
+	for _, s := range Specs[:4] { // the embedded set is loaded on demand
 		raw, err := read(s.File)
 		if err != nil {
 			return nil, fmt.Errorf("default table %s: %w", s.File, err)

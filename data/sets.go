@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -104,8 +105,54 @@ func LoadSet(name string, dirs []string) (*pdb.Set, error) {
 		sets[key] = s
 		return s, nil
 	}
+	if name == EmbeddedSet.Name {
+		return embeddedSet()
+	}
 	return nil, fmt.Errorf("%w: the %s tables are in none of %s; build them (once) with: pdbgen build --set %s",
 		ErrNotInstalled, name, strings.Join(dirs, ", "), name)
+}
+
+var (
+	embeddedOnce sync.Once
+	embeddedTabs *pdb.Set
+	embeddedErr  error
+)
+
+// embeddedSet returns the embedded set, read once per process.
+func embeddedSet() (*pdb.Set, error) {
+	embeddedOnce.Do(func() {
+		set := &pdb.Set{SetSpec: EmbeddedSet}
+		for t := range EmbeddedSet.Tables {
+			raw, err := embedded.ReadFile(EmbeddedSet.File(t))
+			if err != nil {
+				embeddedErr = err
+				return
+			}
+			f, err := tablefile.Decode(bytes.NewReader(raw))
+			if err != nil {
+				embeddedErr = fmt.Errorf("embedded %s: %w", EmbeddedSet.File(t), err)
+				return
+			}
+			packed, err := pdb.LoadPacked(f)
+			if err != nil {
+				embeddedErr = fmt.Errorf("embedded %s: %w", EmbeddedSet.File(t), err)
+				return
+			}
+			set.Tables = append(set.Tables, packed)
+		}
+		embeddedTabs = set
+	})
+	return embeddedTabs, embeddedErr
+}
+
+// Available reports whether a set can be loaded: installed in one of dirs (nil:
+// TableDirs), or embedded.
+func Available(name string, dirs []string) bool {
+	if name == EmbeddedSet.Name {
+		return true
+	}
+	_, ok := Installed(dirs)[name]
+	return ok
 }
 
 // ReadSet reads the files of a set from dir and checks that they are its tables.

@@ -211,6 +211,11 @@ func (st *search) dualH() int {
 	return max(reg, ref) - moves
 }
 
+// dualReach is how far the blank may be from home for dualH to be tried: the farther,
+// the weaker the dual value (it pays the blank's way home) and the less it prunes for its
+// cost.
+var dualReach = 6
+
 // child is one successor while a node's children are evaluated.
 type child struct {
 	q, tile, dir uint8
@@ -313,7 +318,7 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 			st.checkSet(c.h)
 		}
 		hc := c.h
-		if dual && hc > 0 {
+		if dual && hc > 0 && int(st.t.md[0][st.pos[0]]) <= dualReach {
 			hc = max(hc, st.dualH())
 		}
 		found := false

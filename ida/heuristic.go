@@ -89,7 +89,7 @@ const (
 )
 
 // recommended is what Recommended stands for (docs/RESULTS.md has the measurements).
-const recommended = All
+const recommended = Reflected
 
 // String names the lookups: "regular", "reflected", "dual" or "all".
 func (l Lookups) String() string {

@@ -104,9 +104,8 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 			}
 		}
 		if f.canonical {
-			installed := data.Installed(opt.TableDirs)
 			for _, name := range preferredSets[size] {
-				if _, ok := installed[name]; !ok {
+				if !data.Available(name, opt.TableDirs) {
 					continue
 				}
 				if s, err := data.LoadSet(name, opt.TableDirs); err == nil {
@@ -136,6 +135,8 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		solver.source = "set " + set.Name
 		if dir, ok := data.Installed(opt.TableDirs)[set.Name]; ok && opt.Set == nil {
 			solver.source += " in " + dir
+		} else if opt.Set == nil {
+			solver.source += " (embedded)"
 		}
 	}
 	def := opt.Tables

@@ -199,21 +199,22 @@ func TestZeroOptionsAreRecommended(t *testing.T) {
 		goal board.Goal
 		want Heuristic
 	}{
-		{board.BlankLast(board.Size4x4), Max},
-		{board.BlankFirst(board.Size4x4), Max},
+		{board.BlankLast(board.Size4x4), "6-6-3"}, // the embedded set, with no other installed
+		{board.BlankFirst(board.Size4x4), "6-6-3"},
 		{mustGoal(t, "1 2 3 4 5 6 0 7 8 9 10 11 12 13 14 15"), WD},
+		{board.BlankFirst(board.Size{W: 5, H: 5}), MD}, // no 24-puzzle set installed
 	} {
-		s, err := New(tc.goal, Options{})
+		s, err := New(tc.goal, Options{TableDirs: []string{}})
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, s.Heuristic(), tc.goal.Name())
 	}
 	in := corpus.Korf100()[0]
-	zero, err := New(in.Goal, Options{})
+	zero, err := New(in.Goal, Options{TableDirs: []string{}})
 	require.NoError(t, err)
 	res, err := zero.Solve(context.Background(), in.Start)
 	require.NoError(t, err)
 	assert.Equal(t, in.Optimal, len(res.Moves))
-	assert.Equal(t, Max, res.Heuristic)
+	assert.Equal(t, Heuristic("6-6-3"), res.Heuristic)
 	assert.Less(t, res.Nodes, uint64(2_000_000), "Korf #1 with the recommended heuristic")
 }
 

@@ -145,6 +145,10 @@ func newTables(ctx context.Context, f frame, size board.Size, wantWD, wantPDB bo
 			}
 		}
 	}
+	// md[0] is the blank's distance from its home (not part of the Manhattan distance).
+	for c := 0; c < t.n; c++ {
+		t.md[0][c] = uint8(abs(c/t.w-int(f.home[0])/t.w) + abs(c%t.w-int(f.home[0])%t.w))
+	}
 	for code := range t.lcLine {
 		t.lcLine[code] = lineConflict(code)
 	}

@@ -429,3 +429,25 @@ func TestSetsAreSound(t *testing.T) {
 	}
 	assert.Equal(t, 4, Rot90.Apply(5, 0), "a quarter turn clockwise takes the top left to the top right")
 }
+
+// The Korf-Felner tables of the 5-5-5 set equal the least over the blank's cells of a
+// build over the tiles and the blank by the other engine (package bfs, with the blank in
+// the index): the definition, computed independently, on the 4x4 board.
+func TestSet555AgainstBlankSearch(t *testing.T) {
+	for i, tiles := range Set555.Tables {
+		p := pattern(t, last4, tiles, false)
+		got := build(t, p, 2)
+		withBlank := build(t, pattern(t, last4, tiles, true), 2)
+		want := make([]uint8, p.Len())
+		for j := range want {
+			want[j] = Unreachable
+		}
+		cells := make([]uint8, len(tiles)+1)
+		for j, v := range withBlank.Entries {
+			withBlank.Unrank(uint32(j), cells)
+			k := p.Rank(cells[:len(tiles)])
+			want[k] = min(want[k], v)
+		}
+		require.True(t, bytes.Equal(want, got.Entries), "table %d of 5-5-5", i+1)
+	}
+}

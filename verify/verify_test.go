@@ -299,3 +299,38 @@ func BenchmarkExactness(b *testing.B) {
 		})
 	}
 }
+
+// A packed Korf-Felner table passes when it is exact and fails, naming the entry, when one
+// entry is raised by 2 (still even, still a plausible value): the proof recomputes it.
+func TestPackedTableRaisedByTwo(t *testing.T) {
+	goal := board.BlankLast(board.Size4x4)
+	p, err := pdb.NewPattern(goal, pdb.Set555.Tables[0], false)
+	require.NoError(t, err)
+	full, err := pdb.Build(ctx, p, pdb.Options{})
+	require.NoError(t, err)
+	packed, err := pdb.Pack(ctx, full)
+	require.NoError(t, err)
+	f, err := packed.File()
+	require.NoError(t, err)
+	r := Table(ctx, "5-5-5 table 1", f, Options{Deep: true, Instances: Korf100()})
+	require.True(t, r.OK, "%+v", r.Failed())
+	assert.Equal(t, Pass, status(r, Admissibility))
+	assert.Contains(t, check(r, Published).Detail, "5-5-5")
+
+	const victim = 123457
+	nibbles := append([]byte(nil), packed.Nibbles...)
+	e := nibbles[victim/2] >> (4 * (victim & 1)) & 0xF
+	require.Less(t, e, uint8(14))
+	nibbles[victim/2] += 1 << (4 * (victim & 1)) // half excess + 1: the value + 2
+	raised, err := pdb.NewPacked(p, nibbles, nil)
+	require.NoError(t, err)
+	f, err = raised.File()
+	require.NoError(t, err)
+	r = Table(ctx, "raised", f, Options{})
+	assert.False(t, r.OK)
+	c := check(r, Exactness)
+	assert.Equal(t, Fail, c.Status)
+	assert.Equal(t, int64(1), c.Bad)
+	require.Len(t, c.Examples, 1)
+	assert.Contains(t, c.Examples[0], "index 123457")
+}

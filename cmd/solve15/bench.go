@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"time"
@@ -39,6 +40,7 @@ Examples:
   solve15 bench --heuristic md,lc,wd,pdb,max --markdown /tmp/korf.md
   solve15 bench --heuristic 7-8/regular,7-8/reflected,7-8/dual,7-8/all
   solve15 bench --heuristic 7-8 -f instances/hard80.txt --goal blank-last
+  solve15 bench --heuristic 7-8 --random 1000 --seed 1
 
 A heuristic may name its lookups after a slash (sets only): regular, reflected,
 dual or all (the default is the recommended one).`,
@@ -48,6 +50,8 @@ dual or all (the default is the recommended one).`,
 			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "instances to use instead of Korf's 100 (`FILE`, with known optima)"},
 			&cli.StringFlag{Name: "goal", Aliases: []string{"g"}, Value: "blank-first", Usage: "goal of the instances"},
 			&cli.IntFlag{Name: "limit", Usage: "use only the first N instances (0: all)"},
+			&cli.IntFlag{Name: "random", Usage: "use N uniformly random solvable instances of --goal instead (optima unknown)"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of --random"},
 			&cli.StringFlag{Name: "markdown", Usage: "write the totals as a markdown table to `FILE`"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per instance and per total"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the totals"},
@@ -106,6 +110,20 @@ func benchAction(c *cli.Context) error {
 	}
 	var src io.Reader = strings.NewReader(corpus.KorfFile())
 	name := "Korf's 100"
+	if n := c.Int("random"); n > 0 {
+		if n > maxBench {
+			return cmdline.Usagef("--random: at most %d instances", maxBench)
+		}
+		if c.String("file") != "" {
+			return cmdline.Usagef("give --random or --file, not both")
+		}
+		rng := rand.New(rand.NewPCG(c.Uint64("seed"), c.Uint64("seed")))
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "r%d %s\n", i+1, goal.Random(rng))
+		}
+		src, name = strings.NewReader(b.String()), fmt.Sprintf("%d random instances (seed %d)", n, c.Uint64("seed"))
+	}
 	if f := c.String("file"); f != "" {
 		file, err := openFile(f)
 		if err != nil {

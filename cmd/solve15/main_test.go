@@ -36,7 +36,7 @@ func TestSolveOne(t *testing.T) {
 	assert.Contains(t, out, "tiles: ")
 	assert.NotContains(t, out, "summary", "no summary for one instance")
 
-	_, errOut, code := run(t, "", "-v", worked)
+	_, errOut, code := run(t, "", "-v", "--heuristic", "max", worked)
 	require.Equal(t, 0, code)
 	assert.Contains(t, errOut, "#1: pass with bound 23, 0 nodes so far", "h0 of the worked example is 23")
 	assert.Contains(t, errOut, "pass with bound 29")

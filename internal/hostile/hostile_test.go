@@ -38,6 +38,11 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	bin = dir
+	// The commands must not see tables installed on this machine: their choices would
+	// differ from one machine to the next.
+	os.Setenv("XDG_CACHE_HOME", dir)
+	os.Setenv("HOME", dir)
+	os.Unsetenv("TILEKIT_TABLES")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
