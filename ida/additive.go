@@ -44,6 +44,27 @@ type lookupTab struct {
 	cell  [maxCells]uint8
 	table *pdb.Packed
 	nib   []byte
+
+	// A table stored through a mirror (pdb.Packed.Mirror) holds a placement's entry at the
+	// smaller of its index and its image's: mtiles and mcell read the image.
+	mirror bool
+	mtiles [8]uint8
+	mcell  [maxCells]uint8
+}
+
+// setMirror prepares the image lookup of a table stored through a mirror.
+func (l *lookupTab) setMirror() {
+	if l.table.Mirror == pdb.Identity {
+		return
+	}
+	l.mirror = true
+	cell, perm := l.table.MirrorMap()
+	for j := 0; j < l.k; j++ {
+		l.mtiles[perm[j]] = l.tiles[j]
+	}
+	for c := range l.cell {
+		l.mcell[c] = cell[l.cell[c]]
+	}
 }
 
 // newSetTables prepares set for the canonical frame of its board.
@@ -87,16 +108,35 @@ func newSetTables(set *pdb.Set, lookups Lookups) (*setTables, error) {
 			reg.cell[c] = uint8(l.Map.Apply(w, c))
 			ref.cell[c] = uint8(l.Map.Apply(w, pdb.Transpose.Apply(w, c)))
 		}
+		reg.setMirror()
+		ref.setMirror()
 	}
 	return s, nil
 }
 
-// index returns the lookup's table index for the tile positions pos.
+// index returns the index at which the lookup's table stores the entry of the tile
+// positions pos.
 func (l *lookupTab) index(pos *[maxCells]uint8) uint32 {
+	if l.mirror {
+		// The first digit of an index is its first tile's cell: it decides which of the
+		// placement and its image has the smaller index, unless they are equal.
+		a, b := l.cell[pos[l.tiles[0]]], l.mcell[pos[l.mtiles[0]]]
+		switch {
+		case a > b:
+			return rank(&l.mtiles, &l.mcell, l.k, l.n, pos)
+		case a == b:
+			return min(rank(&l.tiles, &l.cell, l.k, l.n, pos), rank(&l.mtiles, &l.mcell, l.k, l.n, pos))
+		}
+	}
+	return rank(&l.tiles, &l.cell, l.k, l.n, pos)
+}
+
+// rank is the kperm index of the tiles' cells under the cell map.
+func rank(tiles *[8]uint8, cell *[maxCells]uint8, k int, n uint32, pos *[maxCells]uint8) uint32 {
 	var used, idx uint32
-	for i := 0; i < l.k; i++ {
-		c := uint32(l.cell[pos[l.tiles[i]]])
-		idx = idx*(l.n-uint32(i)) + c - uint32(bits.OnesCount32(used&(1<<c-1)))
+	for i := 0; i < k; i++ {
+		c := uint32(cell[pos[tiles[i]]])
+		idx = idx*(n-uint32(i)) + c - uint32(bits.OnesCount32(used&(1<<c-1)))
 		used |= 1 << c
 	}
 	return idx
@@ -124,7 +164,7 @@ func (l *lookupTab) value(pos *[maxCells]uint8) int {
 	for j := 0; j < l.k; j++ {
 		cells[j] = l.cell[pos[l.tiles[j]]]
 	}
-	return l.table.Value(l.table.Rank(cells[:]), cells[:])
+	return l.table.Value(l.table.Rank(cells[:]), cells[:]) // Value takes care of the mirror
 }
 
 // setState is a search's view of its node under the set: the half excess of each lookup

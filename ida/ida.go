@@ -115,11 +115,12 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 			}
 		}
 	}
-	if h != MD && size != board.Size4x4 && !h.IsSet() {
+	isSet := set != nil || h.IsSet()
+	if h != MD && size != board.Size4x4 && !isSet {
 		return nil, fmt.Errorf("ida: the %s heuristic is for the 4x4 board; on %s use md or a set", h, size)
 	}
 	solver := &Solver{goal: goal, frame: f, source: "embedded"}
-	if h.IsSet() {
+	if isSet {
 		if !f.canonical {
 			return nil, ErrGoal
 		}
@@ -156,7 +157,7 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	for tile := 0; tile < size.Cells(); tile++ {
 		t.homes[tile] = f.home[tile]
 	}
-	if h.IsSet() {
+	if isSet {
 		if t.set, err = newSetTables(set, opt.Lookups); err != nil {
 			return nil, err
 		}

@@ -201,3 +201,43 @@ func TestSetAgreesWithTables(t *testing.T) {
 }
 
 func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) }
+
+// Tables stored through a mirror (one entry of each pair of images) give the same values
+// as full tables: a set of four row tables, three of them mirrored, solves optimally and
+// agrees with pdb.Set.Eval on random states.
+func TestMirroredTables(t *testing.T) {
+	spec := pdb.SetSpec{Name: "rows", Goal: board.BlankLast(board.Size4x4),
+		Tables: [][]int{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15}}}
+	for k, tiles := range spec.Tables {
+		spec.Lookups = append(spec.Lookups, pdb.Lookup{Table: k, Tiles: tiles})
+	}
+	set := &pdb.Set{SetSpec: spec}
+	require.NoError(t, pdb.BuildSet(context.Background(), spec, 0, nil, func(i int, p *pdb.Packed) error {
+		set.Tables = append(set.Tables, p)
+		return nil
+	}))
+	mirrored := 0
+	for _, tab := range set.Tables {
+		if tab.Mirror != pdb.Identity {
+			mirrored++
+		}
+	}
+	require.Equal(t, 3, mirrored)
+	s, err := New(board.BlankLast(board.Size4x4), Options{Set: set, Lookups: Regular})
+	require.NoError(t, err)
+	rng := newRand(9)
+	for i := 0; i < 2000; i++ {
+		st := board.BlankLast(board.Size4x4).Random(rng)
+		assert.Equal(t, set.Eval(st), s.newSearch(st).h(), "%v", st)
+	}
+	debugCheck = true
+	defer func() { debugCheck = false }()
+	korf := corpus.Korf100()
+	rs, err := New(korf[0].Goal, Options{Set: set, Lookups: Reflected})
+	require.NoError(t, err)
+	for _, i := range []int{11, 41} {
+		res, err := rs.Solve(context.Background(), korf[i].Start)
+		require.NoError(t, err)
+		assert.Equal(t, korf[i].Optimal, len(res.Moves))
+	}
+}

@@ -23,12 +23,93 @@ import (
 //
 // Searches add the Manhattan distance of the whole state, which they keep up to date
 // anyway, to twice the sum of the nibbles of its groups.
+//
+// When the pattern is its own mirror image (Pattern.Mirror: the 8-tile table of the 7-8
+// set under the column flip), a placement and its mirror image have the same entry, and
+// only the one with the smaller index is stored: the other's nibble is 0 and never read.
+// Half the table is then zeros in long runs, which costs almost nothing in a file.
 type Packed struct {
 	*Pattern
 	Nibbles []byte
 	// Escapes are the entries the nibbles cannot hold, by index, ascending.
 	Escapes []Escape
-	md      [board.MaxCells][board.MaxCells]uint8 // md[i][c]: distance of pattern tile i on cell c
+	// Mirror is the symmetry under which only the smaller index of each pair is stored,
+	// or Identity when every entry is.
+	Mirror Symmetry
+	md     [board.MaxCells][board.MaxCells]uint8 // md[i][c]: distance of pattern tile i on cell c
+	mirror mirror
+}
+
+// mirror maps placements onto their mirror images.
+type mirror struct {
+	cell [board.MaxCells]uint8 // the symmetry on cells
+	perm [board.MaxCells]uint8 // perm[j]: the index position of the image of pattern tile j
+}
+
+// Mirror returns a symmetry of the board under which the pattern's table (without the
+// blank) is its own image: the symmetry takes every pattern tile's home to a pattern tile's
+// home, and the blank's home to a cell in the same region of free cells as itself when the
+// pattern is home, so that a placement and its image are equally far from the goal.
+func (p *Pattern) Mirror() (Symmetry, bool) {
+	size := p.goal.Size()
+	if p.blank || size.W != size.H {
+		return Identity, false
+	}
+	g := newGeometryCached(size)
+	var occ uint32
+	for _, t := range p.tiles {
+		occ |= 1 << p.goal.Home(t)
+	}
+	for _, sym := range []Symmetry{FlipColumns, FlipRows, Transpose} {
+		ok := true
+		for _, t := range p.tiles {
+			if occ&(1<<sym.Apply(size.W, p.goal.Home(t))) == 0 {
+				ok = false
+			}
+		}
+		free := g.full &^ occ
+		home := p.goal.Home(0)
+		if ok && g.region(free, sym.Apply(size.W, home)) == g.region(free, home) {
+			return sym, true
+		}
+	}
+	return Identity, false
+}
+
+// newMirror prepares the map of placements onto their images under sym.
+func (p *Pattern) newMirror(sym Symmetry) mirror {
+	var m mirror
+	w := p.goal.Size().W
+	for c := 0; c < p.goal.Size().Cells(); c++ {
+		m.cell[c] = uint8(sym.Apply(w, c))
+	}
+	goal := p.goal.Tiles()
+	for j, t := range p.tiles {
+		image := int(goal[sym.Apply(w, p.goal.Home(t))])
+		for k, u := range p.tiles {
+			if u == image {
+				m.perm[j] = uint8(k)
+			}
+		}
+	}
+	return m
+}
+
+// MirrorMap returns, for a table stored through a mirror, the symmetry on cells and, for
+// each index position j of the pattern, the position of its image tile.
+func (t *Packed) MirrorMap() (cell, perm [board.MaxCells]uint8) { return t.mirror.cell, t.mirror.perm }
+
+// stored returns the index at which the entry of placement i (on cells) is stored: i, or
+// the index of its mirror image when that is smaller.
+func (t *Packed) stored(i uint32, cells []uint8) uint32 {
+	if t.Mirror == Identity {
+		return i
+	}
+	var image [board.MaxCells]uint8
+	for j := 0; j < t.m; j++ {
+		image[t.mirror.perm[j]] = t.mirror.cell[cells[j]]
+	}
+	return min(i, t.Rank(image[:]))
 }
 
 // An Escape is an entry whose excess does not fit in a nibble.
@@ -38,12 +119,19 @@ type Escape = tablefile.Escape
 const EscapeNibble = tablefile.EscapeNibble
 
 // NewPacked makes a packed table from its parts, checking that the nibbles and the escape
-// list agree: nibble 15 exactly at the escaped indices, which ascend.
-func NewPacked(p *Pattern, nibbles []byte, escapes []Escape) (*Packed, error) {
+// list agree (nibble 15 exactly at the escaped indices, which ascend) and that the pattern
+// is its own image under mirror (Identity: every entry stored).
+func NewPacked(p *Pattern, nibbles []byte, escapes []Escape, mirror Symmetry) (*Packed, error) {
 	if len(nibbles) != (p.Len()+1)/2 {
 		return nil, fmt.Errorf("pdb: %d bytes of nibbles for %d entries, want %d", len(nibbles), p.Len(), (p.Len()+1)/2)
 	}
-	t := &Packed{Pattern: p, Nibbles: nibbles, Escapes: escapes}
+	t := &Packed{Pattern: p, Nibbles: nibbles, Escapes: escapes, Mirror: mirror}
+	if mirror != Identity {
+		if sym, ok := p.Mirror(); !ok || sym != mirror {
+			return nil, fmt.Errorf("pdb: pattern %s is not its own image under %v", p.Name(), mirror)
+		}
+		t.mirror = p.newMirror(mirror)
+	}
 	t.initMD()
 	// Count the escape nibbles in parallel; then check each listed index is one.
 	var mu sync.Mutex
@@ -96,10 +184,14 @@ func abs(x int) int {
 	return x
 }
 
-// Pack packs a table of full entries.
+// Pack packs a table of full entries, storing only one entry of each mirror pair when the
+// pattern is its own mirror image.
 func Pack(ctx context.Context, t *Table) (*Packed, error) {
 	p := t.Pattern
 	out := &Packed{Pattern: p, Nibbles: make([]byte, (p.Len()+1)/2)}
+	if sym, ok := p.Mirror(); ok {
+		out.Mirror, out.mirror = sym, p.newMirror(sym)
+	}
 	out.initMD()
 	var mu sync.Mutex
 	var escapes []Escape
@@ -111,6 +203,9 @@ func Pack(ctx context.Context, t *Table) (*Packed, error) {
 				break
 			}
 			p.Unrank(uint32(i), cells[:])
+			if out.stored(uint32(i), cells[:]) != uint32(i) {
+				continue // its mirror image holds the entry
+			}
 			md := 0
 			for j := 0; j < p.m; j++ {
 				md += int(out.md[j][cells[j]])
@@ -175,6 +270,7 @@ func (t *Packed) MD(cells []uint8) int {
 
 // Value returns entry i; cells must be the placement of index i (Unrank gives it).
 func (t *Packed) Value(i uint32, cells []uint8) int {
+	i = t.stored(i, cells)
 	if e := t.nibble(i); e != EscapeNibble {
 		return t.MD(cells) + 2*int(e)
 	}
@@ -182,7 +278,7 @@ func (t *Packed) Value(i uint32, cells []uint8) int {
 }
 
 // Excess returns half the excess of entry i over the Manhattan distance md of its
-// placement: (value - md) / 2.
+// placement: (value - md) / 2. i must be where the entry is stored (see Mirror).
 func (t *Packed) Excess(i uint32, md int) int {
 	if e := t.nibble(i); e != EscapeNibble {
 		return int(e)
@@ -224,7 +320,11 @@ func (t *Packed) Unpack(ctx context.Context) (*Table, error) {
 
 // File returns the table as a table file in the half-excess encoding.
 func (t *Packed) File() (*tablefile.Table, error) {
-	return tablefile.NewHalfExcess(t.goal, t.tiles, t.Nibbles, t.Escapes)
+	mirror := "none"
+	if t.Mirror != Identity {
+		mirror = t.Mirror.String()
+	}
+	return tablefile.NewHalfExcess(t.goal, t.tiles, t.Nibbles, t.Escapes, mirror)
 }
 
 // LoadPacked turns a half-excess table file into a packed table. The file's reader has
@@ -241,5 +341,11 @@ func LoadPacked(f *tablefile.Table) (*Packed, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewPacked(p, f.Nibbles, f.Escapes)
+	mirror := Identity
+	if f.Mirror != "none" {
+		if mirror, err = ParseSymmetry(f.Mirror); err != nil {
+			return nil, err
+		}
+	}
+	return NewPacked(p, f.Nibbles, f.Escapes, mirror)
 }

@@ -37,14 +37,36 @@ type Lookup struct {
 // A Symmetry maps the cells of a square board onto themselves.
 type Symmetry int
 
-// The symmetries lookups use. Rot90 turns the board a quarter clockwise.
+// The symmetries of a square board. Rot90 turns it a quarter clockwise.
 const (
 	Identity Symmetry = iota
 	Rot90
 	Rot180
 	Rot270
-	Transpose // reflection about the main diagonal: (r, c) -> (c, r)
+	Transpose   // reflection about the main diagonal: (r, c) -> (c, r)
+	FlipColumns // (r, c) -> (r, w-1-c): the columns in reverse order
+	FlipRows    // (r, c) -> (w-1-r, c): the rows in reverse order
 )
+
+var symmetryNames = []string{"identity", "rot90", "rot180", "rot270", "transpose", "columns", "rows"}
+
+// String names the symmetry as table files do ("columns" for FlipColumns).
+func (s Symmetry) String() string {
+	if int(s) < len(symmetryNames) {
+		return symmetryNames[s]
+	}
+	return fmt.Sprintf("Symmetry(%d)", int(s))
+}
+
+// ParseSymmetry reads a symmetry's name.
+func ParseSymmetry(name string) (Symmetry, error) {
+	for i, n := range symmetryNames {
+		if n == name {
+			return Symmetry(i), nil
+		}
+	}
+	return Identity, fmt.Errorf("pdb: unknown symmetry %q", name)
+}
 
 // Apply maps cell c of a square board of side w.
 func (s Symmetry) Apply(w, c int) int {
@@ -58,6 +80,10 @@ func (s Symmetry) Apply(w, c int) int {
 		r, col = w-1-col, r
 	case Transpose:
 		r, col = col, r
+	case FlipColumns:
+		col = w - 1 - col
+	case FlipRows:
+		r = w - 1 - r
 	}
 	return r*w + col
 }

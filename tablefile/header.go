@@ -32,6 +32,7 @@ func (h *Header) encodeHeader() []byte {
 	fmt.Fprintf(&b, "encoding: %s\n", h.Encoding)
 	if h.Encoding == EncodingHalfExcess {
 		fmt.Fprintf(&b, "escapes: %d\n", h.Escapes)
+		fmt.Fprintf(&b, "mirror: %s\n", h.Mirror)
 	}
 	fmt.Fprintf(&b, "compression: %s\n", h.Compression)
 	if h.Version >= 2 {
@@ -242,6 +243,9 @@ func parseFields(v int, lines []string) (*Header, error) {
 	}
 	if h.Encoding == EncodingHalfExcess {
 		if h.Escapes, err = num("escapes"); err != nil {
+			return nil, err
+		}
+		if h.Mirror, err = field("mirror"); err != nil {
 			return nil, err
 		}
 	}

@@ -99,6 +99,7 @@ type Header struct {
 	Bits         int    // bits per entry: 8 (raw) or 4 (half-excess)
 	Encoding     string // EncodingRaw or EncodingHalfExcess
 	Escapes      int64  // half-excess: entries kept in the escape list
+	Mirror       string // half-excess: "none", or the symmetry under which only one entry of each mirror pair is stored
 	Compression  string // "zstd"
 	FrameBytes   int64  // decoded bytes per zstd frame (version 2; version 1 has one frame)
 	PayloadBytes int64
@@ -172,7 +173,11 @@ func New(kind string, goal board.Goal, tiles []int, blank bool, entries []uint8)
 
 // NewHalfExcess makes a PDB table without the blank in the half-excess encoding from its
 // nibbles and escapes (see package pdb, type Packed).
-func NewHalfExcess(goal board.Goal, tiles []int, nibbles []byte, escapes []Escape) (*Table, error) {
+//
+// mirror is "none", or the symmetry ("columns", "rows", "transpose") under which the
+// pattern is its own image and only the smaller index of each pair of images holds its
+// entry (the other's nibble is 0): docs/FORMAT.md.
+func NewHalfExcess(goal board.Goal, tiles []int, nibbles []byte, escapes []Escape, mirror string) (*Table, error) {
 	h := Header{
 		Version:     Version,
 		Kind:        KindPDB,
@@ -183,6 +188,7 @@ func NewHalfExcess(goal board.Goal, tiles []int, nibbles []byte, escapes []Escap
 		Bits:        4,
 		Encoding:    EncodingHalfExcess,
 		Escapes:     int64(len(escapes)),
+		Mirror:      mirror,
 		Compression: "zstd",
 		FrameBytes:  FrameBytes,
 		Generator:   version.Generator,
@@ -400,6 +406,11 @@ func (h *Header) Check() error {
 		}
 		if h.Escapes > h.Entries {
 			return bad("escapes %d, more than the %d entries", h.Escapes, h.Entries)
+		}
+		switch h.Mirror {
+		case "none", "columns", "rows", "transpose":
+		default:
+			return bad("mirror %q (known: none, columns, rows, transpose)", h.Mirror)
 		}
 	default:
 		return bad("encoding %q (known: %q, %q)", h.Encoding, EncodingRaw, EncodingHalfExcess)

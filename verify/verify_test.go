@@ -322,7 +322,7 @@ func TestPackedTableRaisedByTwo(t *testing.T) {
 	e := nibbles[victim/2] >> (4 * (victim & 1)) & 0xF
 	require.Less(t, e, uint8(14))
 	nibbles[victim/2] += 1 << (4 * (victim & 1)) // half excess + 1: the value + 2
-	raised, err := pdb.NewPacked(p, nibbles, nil)
+	raised, err := pdb.NewPacked(p, nibbles, nil, pdb.Identity)
 	require.NoError(t, err)
 	f, err = raised.File()
 	require.NoError(t, err)
