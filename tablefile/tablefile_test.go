@@ -376,3 +376,24 @@ func TestReadDirectory(t *testing.T) {
 	_, err := Read(t.TempDir())
 	assert.ErrorContains(t, err, "is a directory")
 }
+
+// The half-excess sample of docs/FORMAT.md reads, and is what the writer writes.
+func TestHalfExcessSample(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "sample-half-excess.tbl"))
+	require.NoError(t, err)
+	tab, err := Decode(bytes.NewReader(raw))
+	require.NoError(t, err)
+	assert.Equal(t, EncodingHalfExcess, tab.Encoding)
+	assert.Equal(t, 4, tab.Bits)
+	assert.Equal(t, "columns", tab.Mirror)
+	assert.Equal(t, int64(43680), tab.Header.Entries)
+	assert.Len(t, tab.Nibbles, 21840)
+	var out bytes.Buffer
+	require.NoError(t, tab.Encode(&out))
+	assert.Equal(t, raw, out.Bytes())
+	// The fields of the encoding are checked like every other.
+	for _, edit := range [][2]string{{"mirror: columns", "mirror: diagonal"}, {"bits: 4", "bits: 8"}, {"escapes: 0", "escapes: +0"}} {
+		_, err := Decode(bytes.NewReader(reseal(t, raw, edit[0], edit[1])))
+		assert.ErrorIs(t, err, ErrHeader, edit[1])
+	}
+}
