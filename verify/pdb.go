@@ -258,7 +258,7 @@ func (v *pdbTable) admissibility(opt Options) Check {
 }
 
 func (v *pdbTable) rebuild(ctx context.Context, opt Options) Check {
-	if !opt.Deep {
+	if !opt.Deep && !opt.Rebuild {
 		return skip(Rebuild, "deep mode only")
 	}
 	fresh, err := pdb.Build(ctx, v.t.Pattern, pdb.Options{Workers: opt.workers()})

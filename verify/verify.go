@@ -93,6 +93,7 @@ type Instance struct {
 // Options tune verification. The zero value runs the fast checks with all cores.
 type Options struct {
 	Deep        bool       // full symmetry check, admissibility and an independent rebuild
+	Rebuild     bool       // the rebuild without the rest of Deep
 	Instances   []Instance // known optima for the admissibility check (deep only)
 	Workers     int        // goroutines; 0 for all cores
 	Samples     int        // states sampled by the symmetry check when not deep; 0 for 20,000

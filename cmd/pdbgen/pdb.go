@@ -31,11 +31,13 @@ func pdbCommand() *cli.Command {
 		Name:      "pdb",
 		Usage:     "build one pattern database",
 		UsageText: "pdbgen pdb --tiles T1,T2,... [--blank] [--board WxH] [--goal GOAL] --out FILE",
-		Description: `Builds the pattern database of the given tiles by a 0-1 breadth-first search from
-the goal (Culberson & Schaeffer 1998; Korf & Felner 2002): a move of a pattern tile costs 1, a move of the blank
-into a free cell costs 0. With --blank the blank's cell is part of the index
-(IDA15 style); without it the table is a classic additive PDB. The index order
-is documented in docs/FORMAT.md (kperm-v1).
+		Description: `Builds the pattern database of the given tiles by a breadth-first search from the
+goal (Culberson & Schaeffer 1998): a move of a pattern tile costs 1, a move of the
+blank into a free cell costs 0. With --blank the blank's cell is part of the index
+(IDA15 style). Without it the table is Korf & Felner's (2002) additive kind: the
+search runs over the tiles and the blank's region of free cells, and an entry is
+the least distance over the regions; --packed stores it in half-excess form (4
+bits an entry). The index order is documented in docs/FORMAT.md (kperm-v1).
 
 Examples:
   pdbgen pdb --tiles 1,2,5,6 --blank --out pdb-1-2-5-6+blank.tbl
@@ -44,6 +46,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "tiles", Usage: "pattern tiles, in index order (required)"},
 			&cli.BoolFlag{Name: "blank", Usage: "put the blank's cell in the index"},
+			&cli.BoolFlag{Name: "packed", Usage: "without --blank: store half the excess over the Manhattan distance in 4 bits"},
 			&cli.StringFlag{Name: "board", Value: "4x4", Usage: "board size WxH"},
 			&cli.StringFlag{Name: "goal", Value: "blank-last", Usage: `goal: blank-last, blank-first or an arrangement`},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "file to write (required)"},
@@ -83,6 +86,16 @@ Examples:
 				fmt.Fprintf(c.App.ErrWriter, "built %s: %d entries in %.2fs\n", p.Name(), p.Len(), time.Since(start).Seconds())
 			}
 			f, err := t.File()
+			if c.Bool("packed") {
+				if p.BlankInIndex() {
+					return cmdline.Usagef("--packed is for tables without --blank")
+				}
+				packed, perr := pdb.Pack(c.Context, t)
+				if perr != nil {
+					return perr
+				}
+				f, err = packed.File()
+			}
 			if err != nil {
 				return err
 			}

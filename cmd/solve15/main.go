@@ -7,15 +7,35 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/pdb"
 )
 
 func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
+
+// installedSets describes, for the help text, which sets are installed where.
+func installedSets() string {
+	dirs := data.TableDirs()
+	installed := data.Installed(dirs)
+	if len(installed) == 0 {
+		return fmt.Sprintf("On this machine no set is installed (looked in %s).", strings.Join(dirs, ", "))
+	}
+	var parts []string
+	for _, spec := range pdb.Sets {
+		if dir, ok := installed[spec.Name]; ok {
+			parts = append(parts, spec.Name+" in "+dir)
+		}
+	}
+	return "Installed on this machine: " + strings.Join(parts, "; ") + "."
+}
 
 // Exit statuses beyond the shared ones.
 const (
@@ -46,8 +66,13 @@ each state, or give the 16 numbers of one state as separate arguments. In a file
 an id before it and the known optimal length after it (then checked); # starts a
 comment. Korf's 100 (instances/korf100.txt) reads as it is.
 
-The tables (walking distance and the IDA15 pattern databases) are embedded; --tables
-DIR reads them from files written by 'pdbgen build' instead.
+Tables. The default on 4x4 is the strongest additive set available: the 7-8 set once
+'pdbgen build --set 7-8' has installed it, else the 6-6-3 set embedded in this
+binary (walking distance and the IDA15 databases are embedded too). Installed sets
+are looked for in $TILEKIT_TABLES (directories separated by ':'), then in the user's
+cache directory; --tables DIR looks in DIR alone (and reads the default tables from
+it when it holds them). -v says which heuristic, lookups and tables a run uses.
+%s
 
 A line that is not a state is reported (file:line and why) and skipped; with --json
 it is also an object {"line": N, "error": "..."}. On a terminal, a status line shows
@@ -67,17 +92,19 @@ Examples:
   solve15 --board 3x3 --algo astar --heuristic chebyshev2 "8 6 7 2 5 4 3 0 1"
   solve15 --algo bastar --goal blank-first -f instances/korf100.txt
   echo "2 1 3 4 5 6 7 8 9 10 11 12 13 14 0 15" | solve15 --timeout 10s -f -`
+	app.Description = fmt.Sprintf(app.Description, installedSets())
 	app.Flags = append(solveFlags(),
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"},
 		&cli.StringFlag{Name: "algo", Aliases: []string{"a"}, Value: "idastar", Usage: "idastar, astar, rbfs or bastar"},
-		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: "hamming, md, lc, chebyshev2, wd, pdb, max or hh (default: max; pdb on 5x5)"},
+		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: "auto, a set (5-5-5, 6-6-3, 7-8, 6-6-6-6), hamming, md, lc, chebyshev2, wd, pdb, max or hh (default: auto, the strongest available)"},
 		&cli.IntFlag{Name: "max-states", Usage: "astar, bastar: most states stored at once (default 50,000,000, about 7.5 GB)"},
 		&cli.Uint64Flag{Name: "max-expansions", Usage: "give up on an instance after expanding this many nodes (0: no limit)"},
 		&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "instances solved in parallel; a single instance is searched by this many goroutines"},
 		&cli.DurationFlag{Name: "timeout", Usage: "give up on an instance after this long (e.g. 30s; 0: never)"},
 		&cli.Uint64Flag{Name: "max-nodes", Usage: "give up on an instance after generating this many nodes (0: no limit)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary line (human output)"},
-		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "report every IDA* pass on standard error"},
+		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say which heuristic and tables are used, and report every IDA* pass, on standard error"},
+		&cli.StringFlag{Name: "lookups", Usage: "for a set: regular, reflected, dual or all (default: reflected, the fastest measured)"},
 	)
 	app.Action = solveAction
 	app.Commands = []*cli.Command{evalCommand(), benchCommand(), reproCommand(), serveCommand()}
