@@ -33,6 +33,7 @@ type setTables struct {
 	regOf   [maxCells]uint8       // the regular lookup of each tile
 	refOf   [maxCells]uint8       // the reflected lookup of each tile
 	goal    [maxCells]uint8       // the canonical goal: the tile on each cell
+	wd      bool                  // also the maximum with walking distance (4x4)
 }
 
 // lookupTab is one lookup: the tiles of the state it reads, in the table's index order,
@@ -194,6 +195,9 @@ func (st *search) initSet() {
 // and the dual ones when the options ask for them.
 func (st *search) setH() int {
 	h := st.md + 2*max(st.set.sumReg, st.set.sumRef)
+	if st.t.set.wd {
+		h = max(h, st.wd())
+	}
 	if st.t.set.lookups.dual() {
 		h = max(h, st.dualH())
 	}
@@ -262,6 +266,7 @@ type child struct {
 	md           int
 	ir, ifl      uint32 // indices of the changed regular and reflected lookups
 	er, ef       uint8  // their half excesses
+	wdRow, wdCol uint16 // walking-distance pattern ids, when maxed with WD
 	h            int
 }
 
@@ -298,6 +303,14 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 		nc++
 		c.q, c.tile, c.dir = q, tile, mv.dir
 		c.md = st.md + int(t.md[tile][blank]) - int(t.md[tile][q])
+		if s.wd {
+			c.wdRow, c.wdCol = st.wdRow, st.wdCol
+			if mv.dir < 2 {
+				c.wdRow = t.wdRowNext[(int(st.wdRow)*2+int(mv.dir))*4+int(t.goalRow[tile])]
+			} else {
+				c.wdCol = t.wdColNext[(int(st.wdCol)*2+int(mv.dir-2))*4+int(t.goalCol[tile])]
+			}
+		}
 		st.pos[tile] = blank
 		c.ir = s.reg[s.regOf[tile]].index(&st.pos)
 		if reflect {
@@ -331,6 +344,9 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 			sf = st.set.sumRef - int(st.set.ref[s.refOf[c.tile]]) + int(c.ef)
 		}
 		c.h = c.md + 2*max(sr, sf)
+		if s.wd {
+			c.h = max(c.h, int(t.wdRowDist[c.wdRow])+int(t.wdColDist[c.wdCol]))
+		}
 		hb = max(hb, c.h-1)
 	}
 	if g+hb > st.bound {
@@ -343,7 +359,8 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 		if g+1+c.h > st.bound {
 			continue
 		}
-		saved, savedMD := st.set, st.md
+		saved, savedMD, savedRow, savedCol := st.set, st.md, st.wdRow, st.wdCol
+		st.wdRow, st.wdCol = c.wdRow, c.wdCol
 		st.board[blank] = c.tile
 		st.pos[c.tile], st.pos[0] = blank, c.q
 		st.md = c.md
@@ -374,7 +391,7 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 		}
 		st.board[c.q] = c.tile
 		st.pos[c.tile], st.pos[0] = c.q, blank
-		st.md, st.set = savedMD, saved
+		st.md, st.set, st.wdRow, st.wdCol = savedMD, saved, savedRow, savedCol
 		if found {
 			return true, hb
 		}

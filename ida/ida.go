@@ -51,6 +51,7 @@ var (
 type Options struct {
 	Heuristic Heuristic    // Auto (the zero value) picks the recommended one
 	Lookups   Lookups      // for a set: which lookups (zero: Recommended)
+	WithWD    bool         // for a set on 4x4: also take the maximum with walking distance
 	Set       *pdb.Set     // for a set: its tables, already loaded; nil to find them on disk
 	TableDirs []string     // where to look for installed sets; nil for data.TableDirs()
 	MaxNodes  uint64       // stop after generating this many nodes; 0 for no limit
@@ -150,7 +151,14 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	if def != nil && def.Source != "embedded" {
 		solver.source = def.Source
 	}
-	t, err := newTables(context.Background(), f, size, h.needsWD(), h.needsPDB(), def)
+	withWD := isSet && opt.WithWD && size == board.Size4x4
+	if withWD && def == nil {
+		var err error
+		if def, err = data.Default(); err != nil {
+			return nil, err
+		}
+	}
+	t, err := newTables(context.Background(), f, size, h.needsWD() || withWD, h.needsPDB(), def)
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +169,7 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		if t.set, err = newSetTables(set, opt.Lookups); err != nil {
 			return nil, err
 		}
+		t.set.wd = withWD
 	}
 	opt.Heuristic = h
 	solver.opt, solver.t = opt, t

@@ -241,3 +241,23 @@ func TestMirroredTables(t *testing.T) {
 		assert.Equal(t, korf[i].Optimal, len(res.Moves))
 	}
 }
+
+// Maxing a set with walking distance keeps every solution optimal and never raises nodes
+// much; the values are at least those of the set alone.
+func TestSetWithWD(t *testing.T) {
+	set := testSet555(t)
+	korf := corpus.Korf100()
+	plain, err := New(korf[0].Goal, Options{Set: set})
+	require.NoError(t, err)
+	withWD, err := New(korf[0].Goal, Options{Set: set, WithWD: true})
+	require.NoError(t, err)
+	for _, i := range []int{0, 11, 41} {
+		a, err := plain.Solve(context.Background(), korf[i].Start)
+		require.NoError(t, err)
+		b, err := withWD.Solve(context.Background(), korf[i].Start)
+		require.NoError(t, err)
+		assert.Equal(t, korf[i].Optimal, len(b.Moves))
+		assert.GreaterOrEqual(t, b.H0, a.H0)
+		assert.LessOrEqual(t, b.Nodes, a.Nodes)
+	}
+}

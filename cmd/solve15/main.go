@@ -105,6 +105,7 @@ Examples:
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary line (human output)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say which heuristic and tables are used, and report every IDA* pass, on standard error"},
 		&cli.StringFlag{Name: "lookups", Usage: "for a set: regular, reflected, dual or all (default: reflected, the fastest measured)"},
+		&cli.BoolFlag{Name: "with-wd", Usage: "for a set on 4x4: also take the maximum with walking distance"},
 	)
 	app.Action = solveAction
 	app.Commands = []*cli.Command{evalCommand(), benchCommand(), reproCommand(), serveCommand()}

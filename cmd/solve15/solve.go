@@ -76,7 +76,7 @@ func newSolver(c *cli.Context, goal board.Goal, threads int) (solver, string, er
 	fast := algo == "idastar" && fastErr == nil &&
 		(size == board.Size4x4 || (size == board.Size{W: 5, H: 5} && (fh == ida.Auto || fh == ida.MD || fh.IsSet())))
 	if fast {
-		opt := ida.Options{Heuristic: fh, Lookups: lookups, MaxNodes: c.Uint64("max-nodes"), Tables: tables, TableDirs: dirs, Workers: threads}
+		opt := ida.Options{Heuristic: fh, Lookups: lookups, WithWD: c.Bool("with-wd"), MaxNodes: c.Uint64("max-nodes"), Tables: tables, TableDirs: dirs, Workers: threads}
 		s, err := ida.New(goal, opt)
 		if err != nil {
 			if errors.Is(err, ida.ErrGoal) || errors.Is(err, data.ErrNotInstalled) {
