@@ -76,6 +76,7 @@ type additive struct {
 
 	sn           []uint16 // seen (low byte) and next (high byte) of each placement
 	cur, entries []uint8
+	conn         []uint64 // boards above 16 cells: which free-cell masks are connected
 	overflow     atomic.Bool // a placement with more than maxRegions regions
 }
 
@@ -90,6 +91,9 @@ func newSearch(p *Pattern, workers int) *additive {
 	s.block = s.weight[0]
 	s.nblocks = p.n
 	n := p.Len()
+	if s.g.ord == nil {
+		s.conn = s.g.connectedFor(p.n - s.k)
+	}
 	s.sn = make([]uint16, n)
 	s.cur = make([]uint8, n)
 	s.entries = make([]uint8, n)
@@ -338,8 +342,12 @@ func (ex *expander) expand(idx uint32, f uint8) {
 	}
 	free := g.full &^ occ
 	var blank uint32 // the cells the blank may be on: the frontier's regions
-	for m := uint32(f); m != 0; m &= m - 1 {
-		blank |= g.regionMask(free, bits.TrailingZeros32(m))
+	if s.conn != nil && s.conn[free>>6]&(1<<(free&63)) != 0 {
+		blank = free // one region: the common case on large boards
+	} else {
+		for m := uint32(f); m != 0; m &= m - 1 {
+			blank |= g.regionMask(free, bits.TrailingZeros32(m))
+		}
 	}
 	w := uint32(g.w)
 	sn := s.sn
@@ -348,7 +356,11 @@ func (ex *expander) expand(idx uint32, f uint8) {
 		for targets := g.nbr[c] & blank; targets != 0; targets &= targets - 1 {
 			b := uint32(bits.TrailingZeros32(targets))
 			next := idx + ex.delta(i, c, b, w, occ)
-			r := g.region(free^(1<<b)^(1<<c), int(c))
+			after := free ^ (1 << b) ^ (1 << c)
+			r := 0
+			if s.conn == nil || s.conn[after>>6]&(1<<(after&63)) == 0 {
+				r = g.region(after, int(c))
+			}
 			if r >= maxRegions {
 				s.overflow.Store(true)
 				continue

@@ -2,6 +2,7 @@ package pdb
 
 import (
 	"math/bits"
+	"sync"
 
 	"github.com/tilekit/tilekit/board"
 )
@@ -28,6 +29,11 @@ type geometry struct {
 	// bits each (cell c at bit 3c); masks[free] the region masks in order (0-terminated).
 	ord   []uint64
 	masks [][maxRegions]uint16
+
+	// Larger boards: one bit per free-cell mask, set when the mask is connected, for the
+	// masks of one popcount at a time (see connectedFor).
+	connMu  sync.Mutex
+	conn    map[int][]uint64
 }
 
 // maxRegions bounds the regions a placement's free cells may form for the tables this
@@ -80,6 +86,36 @@ func (g *geometry) regions(free uint32, out *[maxRegions]uint32) int {
 		rest &^= r
 	}
 	return k
+}
+
+// connectedFor returns the bitmap of connected masks with the given number of free cells
+// (177,100 masks of 19 cells out of 25: 4 MB, built in milliseconds).
+func (g *geometry) connectedFor(count int) []uint64 {
+	g.connMu.Lock()
+	defer g.connMu.Unlock()
+	if bm, ok := g.conn[count]; ok {
+		return bm
+	}
+	if g.conn == nil {
+		g.conn = map[int][]uint64{}
+	}
+	bm := make([]uint64, (uint64(1)<<g.n+63)/64)
+	if count > 0 && count <= g.n {
+		// Every mask of count bits, in increasing order (Gosper's hack).
+		for m := uint32(1)<<count - 1; m <= g.full; {
+			if g.flood(m&-m, m) == m {
+				bm[m>>6] |= 1 << (m & 63)
+			}
+			low := m & -m
+			r := m + low
+			m = r | ((m^r)>>2)/low
+			if r == 0 || r > g.full {
+				break
+			}
+		}
+	}
+	g.conn[count] = bm
+	return bm
 }
 
 // region returns the number of the region of cell c (which must be free).
