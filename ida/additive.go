@@ -20,8 +20,8 @@ import (
 // prune, and propagated with BPMX (Felner et al. 2005): a child's value less one bounds its
 // parent's, which can prune the parent's other children.
 
-// maxLookups bounds the lookups of a set (6-6-6-6 has four).
-const maxLookups = 4
+// maxLookups bounds the lookups of a set (6-6-6-6 has four; smaller tables, more).
+const maxLookups = 8
 
 // setTables is a set prepared for search in the canonical frame.
 type setTables struct {

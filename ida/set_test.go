@@ -261,3 +261,30 @@ func TestSetWithWD(t *testing.T) {
 		assert.LessOrEqual(t, b.Nodes, a.Nodes)
 	}
 }
+
+// On the 5x5 board the incremental values of a set match values computed from scratch at
+// every node.
+func TestFiveByFiveIncremental(t *testing.T) {
+	spec := pdb.SetSpec{Name: "rows5", Goal: board.BlankFirst(board.Size{W: 5, H: 5}),
+		Tables: [][]int{{1, 2, 3}, {4, 8, 9}, {5, 6, 7}, {10, 11, 12}, {13, 14, 19}, {15, 16, 17}, {18, 23, 24}, {20, 21, 22}}}
+	for k, tiles := range spec.Tables {
+		spec.Lookups = append(spec.Lookups, pdb.Lookup{Table: k, Tiles: tiles})
+	}
+	set := &pdb.Set{SetSpec: spec}
+	require.NoError(t, pdb.BuildSet(context.Background(), spec, 0, nil, func(i int, p *pdb.Packed) error {
+		set.Tables = append(set.Tables, p)
+		return nil
+	}))
+	goal := board.BlankLast(board.Size{W: 5, H: 5})
+	s, err := New(goal, Options{Set: set, Lookups: All})
+	require.NoError(t, err)
+	debugCheck = true
+	defer func() { debugCheck = false }()
+	rng := newRand(25)
+	for i := 0; i < 3; i++ {
+		start, _ := goal.RandomWalk(30, rng)
+		res, err := s.Solve(context.Background(), start)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, len(res.Moves), 30)
+	}
+}

@@ -501,3 +501,35 @@ func countNibble(b []byte, v byte) int {
 	}
 	return n
 }
+
+// A lookup through a symmetry equals the direct table of the image pattern: one table of an
+// L of three tiles serves its quarter turns on the 5x5 board, as the 2x3 block of 6-6-6-6
+// serves its three images.
+func TestSymmetricLookups(t *testing.T) {
+	goal := board.BlankFirst(board.Size{W: 5, H: 5})
+	base := []int{7, 8, 13}
+	tab := build(t, pattern(t, goal, base, false), 0)
+	packed, err := Pack(context.Background(), tab)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, sym := range []Symmetry{Rot90, Rot180, Rot270} {
+		// The tiles that play the base's tiles: those whose homes are the base homes'
+		// images under sym^-1... found by mapping every tile's home and matching.
+		var tiles []int
+		for _, bt := range base {
+			for tt := 1; tt < 25; tt++ {
+				if sym.Apply(5, goal.Home(tt)) == goal.Home(bt) {
+					tiles = append(tiles, tt)
+				}
+			}
+		}
+		require.Len(t, tiles, 3)
+		direct := build(t, pattern(t, goal, tiles, false), 0)
+		spec := SetSpec{Name: "l", Goal: goal, Tables: [][]int{base}, Lookups: []Lookup{{Table: 0, Tiles: tiles, Map: sym}}}
+		set := &Set{SetSpec: spec, Tables: []*Packed{packed}}
+		for i := 0; i < 2000; i++ {
+			s := goal.Random(rng)
+			require.Equal(t, direct.Lookup(s), set.Eval(s), "%v lookup of %v on %v", sym, tiles, s)
+		}
+	}
+}
