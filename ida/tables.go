@@ -123,7 +123,7 @@ type tables struct {
 func newTables(ctx context.Context, f frame, size board.Size, wantWD, wantPDB bool, def *data.Tables) (*tables, error) {
 	t := &tables{size: size, n: size.Cells(), w: size.W}
 	for c := 0; c < t.n; c++ {
-		for _, d := range board.Dirs {
+		for _, d := range moveOrder(f) {
 			if q := size.Step(c, d); q >= 0 {
 				t.moves[c][t.nmoves[c]] = move{uint8(d), uint8(q)}
 				t.nmoves[c]++
@@ -167,6 +167,22 @@ func newTables(ctx context.Context, f frame, size board.Size, wantWD, wantPDB bo
 }
 
 var pow5 = [4]uint16{1, 5, 25, 125}
+
+// moveOrder returns the order in which the search tries the blank's moves, in the frame:
+// up, left, right, down in the caller's own view of the board, the order of Korf's
+// programs, so that node counts compare with the published ones (the order decides how
+// much of the last pass is searched before the first solution).
+func moveOrder(f frame) [4]board.Dir {
+	var out [4]board.Dir
+	for i, want := range [4]board.Dir{board.Up, board.Left, board.Right, board.Down} {
+		for d := 0; d < 4; d++ {
+			if board.Dir(f.dirMap[d]) == want {
+				out[i] = board.Dir(d)
+			}
+		}
+	}
+	return out
+}
 
 // home returns the goal cell of tile t.
 func (t *tables) home(tile uint8) uint8 { return t.homes[tile] }
