@@ -89,6 +89,9 @@ func newSolver(c *cli.Context, goal board.Goal, threads int) (solver, string, er
 			about += " (" + l + ")"
 		}
 		about += ", tables: " + s.Tables()
+		if size == (board.Size{W: 5, H: 5}) && s.Heuristic() == ida.MD {
+			about += "; for the 24-puzzle build the 6-6-6-6 set once (pdbgen build --set 6-6-6-6, 2 minutes): without it only easy positions finish"
+		}
 		return func(ctx context.Context, st board.State, progress func(int, uint64)) record {
 			res, err := s.WithProgress(progress).Solve(ctx, st)
 			rec := fromIDA(goal, res, err)
