@@ -120,6 +120,7 @@ func (f *frontier) path(s board.State) []board.Dir {
 func aStar(ctx context.Context, h *heuristic.Heuristic, start board.State, opt Options) (*Result, error) {
 	res := &Result{Algorithm: "astar"}
 	goal := h.Goal.Tiles()
+	rep := opt.reporter()
 	f := newFrontier(h, start)
 	for {
 		it, ok := f.pop()
@@ -133,8 +134,11 @@ func aStar(ctx context.Context, h *heuristic.Heuristic, start board.State, opt O
 		if err := opt.limit(res); err != nil {
 			return res, err
 		}
-		if res.Expanded%4096 == 0 && ctx.Err() != nil {
-			return res, ctx.Err()
+		if res.Expanded%4096 == 0 {
+			if ctx.Err() != nil {
+				return res, ctx.Err()
+			}
+			rep.tick(int(it.f), res.Nodes)
 		}
 		res.Expanded++
 		res.Nodes += f.expand(it, nil)

@@ -43,6 +43,7 @@ func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options
 	}
 	expanded := func(f *frontier, root, k key) bool { return k == root || f.seen[k].closed }
 
+	rep := opt.reporter()
 	side, other := fwd, bwd
 	otherRoot := bwdRoot
 	exhausted := 0
@@ -63,8 +64,11 @@ func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options
 			if err := opt.limit(res); err != nil {
 				return res, err
 			}
-			if res.Expanded%4096 == 0 && ctx.Err() != nil {
-				return res, ctx.Err()
+			if res.Expanded%4096 == 0 {
+				if ctx.Err() != nil {
+					return res, ctx.Err()
+				}
+				rep.tick(int(it.f), res.Nodes)
 			}
 			res.Expanded++
 			var meet board.State

@@ -20,10 +20,12 @@ type dfs struct {
 	res   *Result
 	opt   Options
 	err   error
+	rep   *reporter
+	f     int // the f-value being expanded, for progress reports
 }
 
 func newDFS(ctx context.Context, h *heuristic.Heuristic, start board.State, opt Options, res *Result) *dfs {
-	return &dfs{ctx: ctx, h: h, moves: movesOf(h.Goal.Size()), goal: h.Goal.Tiles(), s: start.Clone(), res: res, opt: opt}
+	return &dfs{ctx: ctx, h: h, moves: movesOf(h.Goal.Size()), goal: h.Goal.Tiles(), s: start.Clone(), res: res, opt: opt, rep: opt.reporter()}
 }
 
 // expandOK counts an expansion and reports whether the search may go on.
@@ -35,9 +37,12 @@ func (d *dfs) expandOK() bool {
 		d.err = err
 		return false
 	}
-	if d.res.Expanded%4096 == 0 && d.ctx.Err() != nil {
-		d.err = d.ctx.Err()
-		return false
+	if d.res.Expanded%4096 == 0 {
+		if d.ctx.Err() != nil {
+			d.err = d.ctx.Err()
+			return false
+		}
+		d.rep.tick(d.f, d.res.Nodes)
 	}
 	d.res.Expanded++
 	d.res.PeakStored = max(d.res.PeakStored, len(d.path)+1)
@@ -62,6 +67,7 @@ func idaStar(ctx context.Context, h *heuristic.Heuristic, start board.State, opt
 		if opt.Progress != nil {
 			opt.Progress(bound, res.Nodes)
 		}
+		d.f = bound
 		next := d.ida(0, bound, d.s.Blank(), noPrev)
 		if d.err != nil {
 			return res, d.err
@@ -132,6 +138,7 @@ func (d *dfs) rbfs(g, f, backed, limit, blank int, prev board.Dir) (bool, int) {
 	if d.s.Equal(d.goal) {
 		return true, f
 	}
+	d.f = backed
 	if !d.expandOK() {
 		return false, math.MaxInt
 	}

@@ -13,7 +13,8 @@
 // Every run reports nodes generated and expanded, the most states it stored at once, and
 // its time; a solution is replayed on the start before it is returned. A solution is
 // reported optimal only when the algorithm is optimal and the heuristic admissible. The
-// 4x4 board has a much faster IDA* in package fifteen; these are general and readable.
+// 4x4 and 5x5 boards have a much faster IDA* in package ida; these are general and
+// readable, the reference it is checked against.
 package search
 
 import (
@@ -47,9 +48,37 @@ type Options struct {
 	MaxStates     int    // A*, BA*: most states stored at once; 0 for DefaultMaxStates
 	MaxExpansions uint64 // stop after this many expansions; 0 for no limit
 	MaxNodes      uint64 // stop after generating this many nodes; 0 for no limit
-	// Progress, if set, is called by IDA* at the start of every pass with its bound and
-	// the nodes generated so far.
-	Progress func(bound int, nodes uint64)
+	// Progress, if set, is called with a bound and the nodes generated so far: by IDA* at
+	// the start of every pass (its bound), and by every algorithm at least every
+	// ProgressEvery while it runs (the f of the node being expanded).
+	Progress      func(bound int, nodes uint64)
+	ProgressEvery time.Duration // 0 for one second
+}
+
+// reporter calls Options.Progress at most every ProgressEvery, from the searching
+// goroutine; tick is called every few thousand expansions.
+type reporter struct {
+	fn    func(int, uint64)
+	every time.Duration
+	last  time.Time
+}
+
+func (o Options) reporter() *reporter {
+	r := &reporter{fn: o.Progress, every: o.ProgressEvery, last: time.Now()}
+	if r.every <= 0 {
+		r.every = time.Second
+	}
+	return r
+}
+
+func (r *reporter) tick(bound int, nodes uint64) {
+	if r.fn == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(r.last) >= r.every {
+		r.last = now
+		r.fn(bound, nodes)
+	}
 }
 
 // limit reports which limit, if any, the counts have reached.

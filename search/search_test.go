@@ -149,3 +149,20 @@ func TestPack(t *testing.T) {
 	}
 	assert.Len(t, seen, 2000)
 }
+
+// Every algorithm reports its progress while it runs, not only IDA* at its passes.
+func TestProgressForEveryAlgorithm(t *testing.T) {
+	goal := board.BlankFirst(board.Size4x4)
+	h, err := heuristic.New("md", goal, nil)
+	require.NoError(t, err)
+	start, err := goal.Parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
+	require.NoError(t, err)
+	for _, algo := range []string{"astar", "rbfs"} { // BA* solves this one in milliseconds
+		calls := 0
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		Run(ctx, algo, h, start, Options{MaxStates: 2_000_000, ProgressEvery: time.Millisecond,
+			Progress: func(bound int, nodes uint64) { calls++ }})
+		cancel()
+		assert.Greater(t, calls, 5, algo)
+	}
+}

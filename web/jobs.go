@@ -12,9 +12,10 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/search"
+	"github.com/tilekit/tilekit/solve"
 )
 
 func newRand(seed uint64) *rand.Rand {
@@ -96,15 +97,12 @@ func (s *Server) solve(w http.ResponseWriter, r *http.Request) {
 		algo = "idastar"
 	}
 	name := strings.ToLower(req.Heuristic)
-	if name == "" {
-		name = "max"
-	}
 	if !slices.Contains(search.Algorithms, algo) {
 		fail(w, http.StatusBadRequest, "unknown algorithm %s (choose from %s)", algo, strings.Join(search.Algorithms, ", "))
 		return
 	}
-	if !heuristic.Known(name) {
-		fail(w, http.StatusBadRequest, "unknown heuristic %s (choose from %s)", name, strings.Join(heuristic.Names, ", "))
+	if !knownHeuristic(name) {
+		fail(w, http.StatusBadRequest, "unknown heuristic %s (choose from %s)", name, strings.Join(heuristicNames(), ", "))
 		return
 	}
 	if req.Timeout < 0 {
@@ -192,48 +190,33 @@ func (s *Server) sweep() {
 	}
 }
 
-// runner prepares a search that reports its progress to j: the specialised 4x4 IDA* where
-// it applies, else the general one.
+// runner prepares the search of a job, through package solve, reporting to j.
 func (s *Server) runner(ctx context.Context, goal board.Goal, algo, name string, j *job) (func(context.Context, board.State) (*solution, error), error) {
 	progress := func(bound int, nodes uint64) {
 		j.bound.Store(int64(bound))
 		j.nodes.Store(nodes)
 	}
-	if fh, err := ida.ParseHeuristic(name); err == nil && goal.Size() == board.Size4x4 && algo == "idastar" {
-		solver, err := ida.New(goal, ida.Options{Heuristic: fh, Progress: progress})
-		if err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, st board.State) (*solution, error) {
-			res, err := solver.Solve(ctx, st)
-			if err != nil {
-				return nil, err
-			}
-			j.nodes.Store(res.Nodes)
-			return newSolution(goal, st, res.Moves, res.Optimal, "idastar", res.Heuristic.String(), res.Nodes, res.Expanded, len(res.Moves)+1, res.Elapsed), nil
-		}, nil
-	}
-	h, err := heuristic.NewContext(ctx, name, goal, nil)
+	// A* and BA* on the page get 5 million states (about 700 MB) each: several visitors
+	// at once must not exhaust the machine.
+	solver, err := solve.NewContext(ctx, goal, solve.Options{Algorithm: algo, Heuristic: name,
+		MaxStates: 5_000_000, Progress: progress, ProgressEvery: 200 * time.Millisecond})
 	if err != nil {
 		return nil, err
 	}
-	// A* and BA* on the page get 5 million states (about 700 MB) each: several visitors
-	// at once must not exhaust the machine.
-	opt := search.Options{MaxStates: 5_000_000, Progress: progress}
 	return func(ctx context.Context, st board.State) (*solution, error) {
-		res, err := search.Run(ctx, algo, h, st, opt)
+		res, err := solver.Solve(ctx, st)
 		if err != nil {
 			return nil, err
 		}
 		j.nodes.Store(res.Nodes)
-		return newSolution(goal, st, res.Moves, res.Optimal, res.Algorithm, res.Heuristic, res.Nodes, res.Expanded, res.PeakStored, res.Elapsed), nil
+		return newSolution(res), nil
 	}, nil
 }
 
-func newSolution(goal board.Goal, start board.State, moves []board.Dir, optimal bool, algo, h string, nodes, expanded uint64, peak int, elapsed time.Duration) *solution {
-	tiles, _ := goal.Size().DirsToTiles(start, moves)
-	return &solution{Length: len(moves), Moves: board.FormatDirs(moves), Tiles: tiles, Optimal: optimal,
-		Algorithm: algo, Heuristic: h, Nodes: nodes, Expanded: expanded, PeakStored: peak, Seconds: elapsed.Seconds()}
+func newSolution(res *solve.Result) *solution {
+	return &solution{Length: len(res.Moves), Moves: board.FormatDirs(res.Moves), Tiles: res.Tiles, Optimal: res.Optimal,
+		Algorithm: res.Algorithm, Heuristic: res.Heuristic, Nodes: res.Nodes, Expanded: res.Expanded,
+		PeakStored: res.PeakStored, Seconds: res.Elapsed.Seconds()}
 }
 
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *job {
@@ -269,4 +252,14 @@ func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	reply(w, http.StatusOK, j.view())
+}
+
+// heuristicNames lists what the API offers: auto (the strongest available), the embedded
+// set, and every heuristic of package heuristic.
+func heuristicNames() []string {
+	return append([]string{"auto", data.EmbeddedSet.Name}, heuristic.Names...)
+}
+
+func knownHeuristic(name string) bool {
+	return name == "" || slices.Contains(heuristicNames(), name)
 }

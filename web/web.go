@@ -28,7 +28,7 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/search"
 )
 
@@ -256,8 +256,8 @@ func (s *Server) options(w http.ResponseWriter, r *http.Request) {
 		"boards":     []string{"3x3", "4x4"},
 		"goals":      []string{"blank-last", "blank-first"},
 		"algorithms": search.Algorithms,
-		"heuristics": heuristic.Names,
-		"admissible": map[string]bool{"hamming": true, "md": true, "lc": true, "chebyshev2": false, "wd": true, "pdb": true, "max": true, "hh": false},
+		"heuristics": heuristicNames(),
+		"admissible": map[string]bool{"auto": true, data.EmbeddedSet.Name: true, "hamming": true, "md": true, "lc": true, "chebyshev2": false, "wd": true, "pdb": true, "max": true, "hh": false},
 	})
 }
 

@@ -11,13 +11,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
-	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/batch"
 	"github.com/tilekit/tilekit/internal/cmdline"
-	"github.com/tilekit/tilekit/search"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // record is the JSON form of one instance's outcome.
@@ -54,127 +52,57 @@ type record struct {
 // every IDA* pass.
 type solver func(ctx context.Context, s board.State, progress func(bound int, nodes uint64)) record
 
-// newSolver picks the fast IDA* of package ida when it applies (4x4 and 5x5), else the
-// general search. threads is the number of goroutines the fast IDA* may use on one
-// instance. It also says, for people, which heuristic and tables it uses.
+// newSolver makes the solver of the command line through package solve, which decides
+// between the fast IDA* and the general search. threads is the number of goroutines the
+// fast IDA* may use on one instance. It also says, for people, what it uses.
 func newSolver(c *cli.Context, goal board.Goal, threads int) (solver, string, error) {
-	algo := strings.ToLower(c.String("algo"))
-	name := c.String("heuristic")
-	if !contains(search.Algorithms, algo) {
-		return nil, "", cmdline.Usagef("--algo: unknown algorithm %q (choose from %s)", algo, strings.Join(search.Algorithms, ", "))
-	}
-	lookups, err := ida.ParseLookups(c.String("lookups"))
-	if err != nil {
-		return nil, "", cmdline.Usagef("--lookups: %v", err)
-	}
 	tables, dirs, err := tablesFlag(c)
 	if err != nil {
 		return nil, "", err
 	}
-	size := goal.Size()
-	fh, fastErr := ida.ParseHeuristic(name)
-	fast := algo == "idastar" && fastErr == nil &&
-		(size == board.Size4x4 || (size == board.Size{W: 5, H: 5} && (fh == ida.Auto || fh == ida.MD || fh.IsSet())))
-	if fast {
-		opt := ida.Options{Heuristic: fh, Lookups: lookups, WithWD: c.Bool("with-wd"), MaxNodes: c.Uint64("max-nodes"), Tables: tables, TableDirs: dirs, Workers: threads}
-		s, err := ida.New(goal, opt)
-		if err != nil {
-			if errors.Is(err, ida.ErrGoal) || errors.Is(err, data.ErrNotInstalled) {
-				return nil, "", cmdline.Usagef("%v", err)
-			}
-			return nil, "", err
-		}
-		about := fmt.Sprintf("IDA* with %s", s.Heuristic())
-		if l := s.Lookups(); l != "" {
-			about += " (" + l + ")"
-		}
-		about += ", tables: " + s.Tables()
-		if size == (board.Size{W: 5, H: 5}) && s.Heuristic() == ida.MD {
-			about += "; for the 24-puzzle build the 6-6-6-6 set once (pdbgen build --set 6-6-6-6, 2 minutes): without it only easy positions finish"
-		}
-		return func(ctx context.Context, st board.State, progress func(int, uint64)) record {
-			res, err := s.WithProgress(progress).Solve(ctx, st)
-			rec := fromIDA(goal, res, err)
-			rec.Lookups, rec.Tables = s.Lookups(), s.Tables()
-			return rec
-		}, about, nil
+	s, err := solve.New(goal, solve.Options{
+		Algorithm: c.String("algo"), Heuristic: c.String("heuristic"), Lookups: c.String("lookups"),
+		WithWD: c.Bool("with-wd"), Tables: tables, TableDirs: dirs,
+		MaxNodes: c.Uint64("max-nodes"), MaxExpansions: c.Uint64("max-expansions"), MaxStates: c.Int("max-states"),
+		Workers: threads,
+	})
+	if errors.Is(err, solve.ErrOptions) {
+		return nil, "", cmdline.Usagef("%v", err)
 	}
-	if fastErr == nil && fh == ida.Auto {
-		name = "max"
-		if size.W == 5 && size.H == 5 {
-			name = "pdb" // no 5x5 walking-distance table
-		}
-	}
-	h, err := heuristic.New(name, goal, tables)
 	if err != nil {
-		return nil, "", cmdline.Usagef("--heuristic: %v", err)
+		return nil, "", err
 	}
-	opt := search.Options{MaxStates: c.Int("max-states"), MaxExpansions: c.Uint64("max-expansions"), MaxNodes: c.Uint64("max-nodes")}
+	about := s.About()
+	if goal.Size() == (board.Size{W: 5, H: 5}) && s.Heuristic() == "md" {
+		about += "; for the 24-puzzle build the 6-6-6-6 set once (pdbgen build --set 6-6-6-6, 2 minutes): without it only easy positions finish"
+	}
 	return func(ctx context.Context, st board.State, progress func(int, uint64)) record {
-		o := opt
-		o.Progress = progress
-		res, err := search.Run(ctx, algo, h, st, o)
-		return fromSearch(goal, h, res, err)
-	}, fmt.Sprintf("%s with %s (general search)", algo, h.Name), nil
+		res, err := s.WithProgress(progress).Solve(ctx, st)
+		return fromResult(res, err)
+	}, about, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func fromIDA(goal board.Goal, res *ida.Result, err error) record {
-	rec := record{Algorithm: "idastar", Error: errText(err)}
+func fromResult(res *solve.Result, err error) record {
+	rec := record{Error: errText(err)}
 	if res == nil {
 		return rec
 	}
-	rec.Heuristic = res.Heuristic.String()
+	rec.Algorithm, rec.Heuristic, rec.Lookups, rec.Tables = res.Algorithm, res.Heuristic, res.Lookups, res.Tables
 	rec.Solved, rec.Optimal = res.Solved, res.Optimal
 	rec.H0, rec.LowerBound = res.H0, res.LowerBound
-	rec.Nodes, rec.Expanded, rec.Passes = res.Nodes, res.Expanded, res.Passes
-	rec.PeakStored = res.LowerBound + 1
+	rec.Nodes, rec.Expanded, rec.Passes, rec.PeakStored = res.Nodes, res.Expanded, res.Passes, res.PeakStored
 	rec.Seconds = res.Elapsed.Seconds()
-	setMoves(&rec, goal, res.Start, res.Solved, res.Moves)
-	if err != nil && res.Solved {
-		rec.internal = err
+	rec.Tiles, rec.Length = res.Tiles, res.Length()
+	if res.Solved {
+		rec.Moves = board.FormatDirs(res.Moves)
 	}
-	return rec
-}
-
-func fromSearch(goal board.Goal, h *heuristic.Heuristic, res *search.Result, err error) record {
-	rec := record{Heuristic: h.Name, Error: errText(err)}
-	if res == nil {
-		return rec
-	}
-	rec.Algorithm = res.Algorithm
-	rec.Heuristic = res.Heuristic
-	rec.Solved, rec.Optimal = res.Solved, res.Optimal
-	rec.H0 = h.Eval(res.Start)
-	rec.Nodes, rec.Expanded, rec.PeakStored = res.Nodes, res.Expanded, res.PeakStored
-	rec.Seconds = res.Elapsed.Seconds()
-	setMoves(&rec, goal, res.Start, res.Solved, res.Moves)
-	if err != nil && res.Solved {
-		rec.internal = err
-	}
-	return rec
-}
-
-func setMoves(rec *record, goal board.Goal, start board.State, solved bool, moves []board.Dir) {
-	rec.Tiles = []int{}
 	if rec.Seconds > 0 {
 		rec.NodesPerSecond = float64(rec.Nodes) / rec.Seconds
 	}
-	if !solved {
-		rec.Length = -1
-		return
+	if err != nil && res.Solved {
+		rec.internal = err
 	}
-	rec.Length = len(moves)
-	rec.Moves = board.FormatDirs(moves)
-	rec.Tiles, _ = goal.Size().DirsToTiles(start, moves)
+	return rec
 }
 
 func errText(err error) string {

@@ -1,0 +1,101 @@
+package solve
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/corpus"
+)
+
+// TestMain hides the tables installed on this machine, so that the defaults are the same
+// everywhere.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "no-tables")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	os.Setenv("HOME", dir)
+	os.Unsetenv("TILEKIT_TABLES")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// The zero options pick the fast IDA* with the strongest heuristic available on the 4x4
+// board, the general search elsewhere, and every answer is optimal on the shared corpus.
+func TestDefaults(t *testing.T) {
+	for _, in := range corpus.Small() {
+		res, err := Solve(context.Background(), in.Goal, in.Start, Options{})
+		require.NoError(t, err, in.Name)
+		assert.True(t, res.Solved && res.Optimal, in.Name)
+		assert.Equal(t, in.Optimal, res.Length(), in.Name)
+		assert.Equal(t, in.Optimal, res.LowerBound, in.Name)
+		assert.Len(t, res.Tiles, in.Optimal)
+		assert.NotEmpty(t, res.Heuristic)
+		assert.NotEmpty(t, res.Tables)
+	}
+	s, err := New(board.BlankFirst(board.Size4x4), Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "6-6-3", s.Heuristic())
+	assert.Contains(t, s.About(), "IDA* with 6-6-3 (regular+reflected), tables: set 6-6-3 (embedded)")
+	s, err = New(board.BlankLast(board.Size{W: 3, H: 3}), Options{})
+	require.NoError(t, err)
+	assert.Equal(t, "idastar with max (general search)", s.About())
+	assert.True(t, s.Optimal())
+}
+
+// Options name other algorithms and heuristics; what the options get wrong is ErrOptions.
+func TestOptions(t *testing.T) {
+	goal := board.BlankLast(board.Size{W: 3, H: 3})
+	start := must(goal.Parse("8 6 7 2 5 4 3 0 1"))
+	res, err := Solve(context.Background(), goal, start, Options{Algorithm: "astar", Heuristic: "chebyshev2"})
+	require.NoError(t, err)
+	assert.False(t, res.Optimal, "chebyshev2 is not admissible")
+	assert.Equal(t, "astar", res.Algorithm)
+	assert.Positive(t, res.PeakStored)
+	for _, opt := range []Options{
+		{Algorithm: "dfs"},
+		{Heuristic: "euclid"},
+		{Heuristic: "7-8", Algorithm: "astar"},
+		{Lookups: "sideways"},
+		{Heuristic: "7-8", TableDirs: []string{t.TempDir()}},
+	} {
+		_, err := New(board.BlankLast(board.Size4x4), opt)
+		assert.ErrorIs(t, err, ErrOptions, "%+v", opt)
+	}
+	_, err = New(board.BlankLast(board.Size4x4), Options{Heuristic: "7-8", TableDirs: []string{t.TempDir()}})
+	assert.ErrorContains(t, err, "pdbgen build --set 7-8")
+}
+
+// A search stopped by its context or a limit returns what it established.
+func TestStopped(t *testing.T) {
+	korf := corpus.Korf100()[87]
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	res, err := Solve(ctx, korf.Goal, korf.Start, Options{Heuristic: "md"})
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, context.DeadlineExceeded))
+	require.NotNil(t, res)
+	assert.False(t, res.Solved)
+	assert.Equal(t, -1, res.Length())
+	assert.Positive(t, res.LowerBound)
+	_, err = Solve(context.Background(), korf.Goal, korf.Start, Options{MaxNodes: 1000})
+	assert.Error(t, err)
+	_, err = Solve(context.Background(), korf.Goal, must(board.Parse(board.Size4x4, "0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15")), Options{})
+	assert.ErrorIs(t, err, board.ErrUnsolvable)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
