@@ -76,7 +76,7 @@ type additive struct {
 
 	sn           []uint16 // seen (low byte) and next (high byte) of each placement
 	cur, entries []uint8
-	conn         []uint64 // boards above 16 cells: which free-cell masks are connected
+	conn         []uint64    // boards above 16 cells: which free-cell masks are connected
 	overflow     atomic.Bool // a placement with more than maxRegions regions
 }
 

@@ -32,8 +32,8 @@ type geometry struct {
 
 	// Larger boards: one bit per free-cell mask, set when the mask is connected, for the
 	// masks of one popcount at a time (see connectedFor).
-	connMu  sync.Mutex
-	conn    map[int][]uint64
+	connMu sync.Mutex
+	conn   map[int][]uint64
 }
 
 // maxRegions bounds the regions a placement's free cells may form for the tables this
