@@ -237,58 +237,21 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	st := s.newSearch(start)
 	res := &Result{Start: start.Clone(), Heuristic: s.opt.Heuristic, Lookups: s.Lookups(), H0: st.h()}
 
-	// A watcher turns cancellation into a flag the search polls, and reports progress.
+	// The search polls for cancellation and reports progress itself, every pollEvery
+	// expansions (no goroutine of its own: in WebAssembly none would run while it does).
 	var stop atomic.Bool
-	st.stop = &stop
-	st.live = new(atomic.Uint64)
-	var bound atomic.Int64
-	var mu sync.Mutex // serialises the calls of Progress
-	progress := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		s.opt.Progress(int(bound.Load()), st.live.Load())
-	}
-	done := make(chan struct{})
-	var watcher sync.WaitGroup
-	defer watcher.Wait() // no call of Progress after Solve returns
-	defer close(done)
-	watcher.Add(1)
-	go func() {
-		defer watcher.Done()
-		var tick <-chan time.Time
-		if s.opt.Progress != nil {
-			every := s.opt.ProgressEvery
-			if every <= 0 {
-				every = time.Second
-			}
-			t := time.NewTicker(every)
-			defer t.Stop()
-			tick = t.C
-		}
-		for {
-			select {
-			case <-ctx.Done():
-				stop.Store(true)
-				return
-			case <-tick:
-				progress()
-			case <-done:
-				return
-			}
-		}
-	}()
+	st.stop, st.ctx = &stop, ctx
+	st.rep = newReporter(s.opt.Progress, s.opt.ProgressEvery)
 	st.setBudget(s.opt.MaxNodes)
 
 	var err error
 	for b := res.H0; ; b += 2 {
 		res.LowerBound = b
 		st.bound = b
-		bound.Store(int64(b))
-		st.live.Store(st.nodes)
+		st.rep.bound.Store(int64(b))
+		st.rep.live.Store(st.nodes)
 		st.published = st.nodes
-		if s.opt.Progress != nil {
-			progress()
-		}
+		st.rep.report(true)
 		before := Pass{Nodes: st.nodes, Expanded: st.expanded}
 		var found bool
 		if s.opt.Workers > 1 && b > 8 { // small trees are not worth splitting
@@ -325,4 +288,42 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		}
 	}
 	return res, err
+}
+
+// reporter calls Options.Progress: at every pass, and from the searching goroutines at
+// most every ProgressEvery. Calls never overlap.
+type reporter struct {
+	mu    sync.Mutex
+	fn    func(int, uint64)
+	every time.Duration
+	last  time.Time
+	bound atomic.Int64
+	live  atomic.Uint64 // nodes generated, published by the searches as they poll
+}
+
+func newReporter(fn func(int, uint64), every time.Duration) *reporter {
+	if every <= 0 {
+		every = time.Second
+	}
+	return &reporter{fn: fn, every: every, last: time.Now()}
+}
+
+// report calls the callback if it is due (always when force); a search that finds another
+// one calling it goes on.
+func (r *reporter) report(force bool) {
+	if r.fn == nil {
+		return
+	}
+	if force {
+		r.mu.Lock()
+	} else if !r.mu.TryLock() {
+		return
+	}
+	defer r.mu.Unlock()
+	now := time.Now()
+	if !force && now.Sub(r.last) < r.every {
+		return
+	}
+	r.last = now
+	r.fn(int(r.bound.Load()), r.live.Load())
 }

@@ -1,6 +1,7 @@
 package ida
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -58,10 +59,10 @@ type search struct {
 	nodeCap uint64
 	budget  *atomic.Int64
 
-	// live is the node count published for progress reports, every pollEvery expansions;
-	// published is how much of nodes has been added to it.
-	live      *atomic.Uint64
+	// rep hears of progress; published is how much of nodes has been added to its count.
+	rep       *reporter
 	published uint64
+	ctx       context.Context
 }
 
 // budgetChunk is how many nodes a worker of a parallel pass takes from the shared budget at
@@ -187,12 +188,14 @@ func (st *search) wd() int { return int(st.t.wdRowDist[st.wdRow]) + int(st.t.wdC
 // poll checks for cancellation, the node limit, and (in a parallel pass) whether an earlier
 // item has already been solved; it is called every pollEvery expansions.
 func (st *search) poll() bool {
-	if st.stop.Load() {
+	if st.stop.Load() || st.ctx.Err() != nil {
+		st.stop.Store(true)
 		st.aborted = true
 	}
-	if st.live != nil {
-		st.live.Add(st.nodes - st.published)
+	if st.rep != nil {
+		st.rep.live.Add(st.nodes - st.published)
 		st.published = st.nodes
+		st.rep.report(false)
 	}
 	if st.best != nil && st.item > st.best.Load() {
 		st.cut = true

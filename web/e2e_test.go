@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -32,34 +33,45 @@ func browser(t *testing.T) string {
 	return ""
 }
 
-// TestPageEndToEnd loads the page in a real headless Chromium, shuffles, solves, plays the
-// solution to the end and checks the board shows the goal; it leaves a screenshot for a
-// person to look at.
-func TestPageEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test skipped in -short mode")
-	}
+// chrome starts a headless Chromium of the given window size.
+func chrome(t *testing.T, width, height int) (context.Context, func()) {
 	path := browser(t)
-	s := New(Options{})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	defer s.Close()
-
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1100, 800),
+		chromedp.WindowSize(width, height),
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
 	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
+	return bctx, func() { bcancel(); acancel(); cancel() }
+}
+
+// staticSite serves the page's files and nothing else, as any static host would: no API.
+func staticSite(t *testing.T) *httptest.Server {
+	ts := httptest.NewServer(http.FileServerFS(Site()))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// TestPageEndToEnd loads the static page in a real headless Chromium, shuffles, solves in
+// the browser (WebAssembly in a Web Worker), plays the solution to the end and checks the
+// board shows the goal; then runs a long search, sees its bound and stops it. It leaves
+// screenshots for a person to look at.
+func TestPageEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	ts := staticSite(t)
+	bctx, done := chrome(t, 1280, 900)
+	defer done()
 
 	solved := `document.getElementById('board').dataset.solved === 'true'`
 	require.NoError(t, chromedp.Do(bctx,
@@ -69,6 +81,11 @@ func TestPageEndToEnd(t *testing.T) {
 	initial, err := chromedp.Run(bctx, chromedp.Evaluate[bool](solved))
 	require.NoError(t, err)
 	require.True(t, initial, "the page starts at the goal")
+
+	// At 1280 px the shuffle row fits on one line.
+	sameLine, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('reset').offsetTop === document.getElementById('shuffle').offsetTop`))
+	require.NoError(t, err)
+	require.True(t, sameLine, "Reset is on the line of Shuffle at 1280 px")
 
 	// A typed position that is not valid gets a clear message.
 	require.NoError(t, chromedp.Do(bctx,
@@ -85,7 +102,7 @@ func TestPageEndToEnd(t *testing.T) {
 	shuffled, err := chromedp.Run(bctx, chromedp.AttributeValue(chromedp.CSS("#board"), "data-state"))
 	require.NoError(t, err)
 
-	// Solve on the server, then play the solution to the end.
+	// Solve in the browser, then play the solution to the end.
 	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#solve"))))
 	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('result').hidden === false`))
 	require.NoError(t, err, "solution shown")
@@ -97,6 +114,9 @@ func TestPageEndToEnd(t *testing.T) {
 	optimal, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#optimal")))
 	require.NoError(t, err)
 	require.Equal(t, "(optimal)", optimal)
+	statusText, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#status")))
+	require.NoError(t, err)
+	require.Contains(t, statusText, "Found a shortest solution")
 
 	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#play"))))
 	_, err = chromedp.Run(bctx, chromedp.Poll[bool](solved))
@@ -107,38 +127,98 @@ func TestPageEndToEnd(t *testing.T) {
 
 	dir, err := os.MkdirTemp("", "tilekit-e2e-")
 	require.NoError(t, err)
-	screenshot := func(name string) {
-		shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100)) // quality 100 gives PNG
+	screenshot := func(ctx context.Context, name string) {
+		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives PNG
 		require.NoError(t, err)
 		file := filepath.Join(dir, name)
 		require.NoError(t, os.WriteFile(file, shot, 0o644))
 		t.Logf("screenshot: %s", file)
 	}
-	screenshot("solved.png")
+	screenshot(bctx, "solved.png")
 
-	// A long search shows its current bound, and Stop cancels it on the server. Korf's
-	// instance 88, turned onto the blank-last goal, takes minutes with Manhattan distance.
+	// A changed position clears what was said about the previous one.
+	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#shuffle"))))
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent === '' && document.getElementById('result').hidden`))
+	require.NoError(t, err, "the old status is cleared")
+
+	// A long search shows its current bound and nodes, and Stop ends it. Korf's instance
+	// 88, turned onto the blank-last goal, takes minutes with Manhattan distance.
 	require.NoError(t, chromedp.Do(bctx,
 		chromedp.SetValue(chromedp.CSS("#position"), "12 10 6 0 9 8 13 15 11 7 3 2 5 4 14 1"),
 		chromedp.Click(chromedp.CSS("#set")),
 		chromedp.SetValue(chromedp.CSS("#heuristic"), "md"),
 		chromedp.Click(chromedp.CSS("#solve")),
 	))
-	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.includes('bound')`))
-	require.NoError(t, err, "the running search shows its bound")
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`/bound \d+, [\d,]+ nodes/.test(document.getElementById('status').textContent)`))
+	require.NoError(t, err, "the running search shows its bound and nodes")
 	running, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('stop').disabled === false`))
 	require.NoError(t, err)
 	require.True(t, running, "Stop is enabled while the search runs")
+	screenshot(bctx, "searching.png")
 	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#stop"))))
-	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.startsWith('Stopped')`))
-	require.NoError(t, err, "Stop cancels the search")
-	s.mu.Lock()
-	for _, j := range s.jobs {
-		if v := j.view(); v.Status == "running" {
-			t.Errorf("job %s still running on the server after Stop", v.ID)
-		}
-	}
-	s.mu.Unlock()
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.startsWith('Stopped after')`))
+	require.NoError(t, err, "Stop ends the search")
+	statusText, err = chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#status")))
+	require.NoError(t, err)
+	require.Contains(t, statusText, "the shortest solution has at least")
+	screenshot(bctx, "stopped.png")
 
-	screenshot("stopped.png")
+	// The solver works again after a stop (a fresh worker).
+	require.NoError(t, chromedp.Do(bctx,
+		chromedp.SetValue(chromedp.CSS("#heuristic"), "auto"),
+		chromedp.Click(chromedp.CSS("#solve")),
+	))
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.startsWith('Found a shortest solution')`))
+	require.NoError(t, err, "solved after the stop")
+
+	// On a phone the Solve button is in view without scrolling.
+	pctx, pdone := chrome(t, 390, 844)
+	defer pdone()
+	require.NoError(t, chromedp.Do(pctx,
+		chromedp.EmulateViewport(390, 844),
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#board .tile")),
+	))
+	width, err := chromedp.Run(pctx, chromedp.Evaluate[int](`window.innerWidth`))
+	require.NoError(t, err)
+	require.Equal(t, 390, width)
+	visible, err := chromedp.Run(pctx, chromedp.Evaluate[bool](`document.getElementById('solve').getBoundingClientRect().bottom <= window.innerHeight`))
+	require.NoError(t, err)
+	require.True(t, visible, "Solve is in view at 390 px")
+	screenshot(pctx, "phone.png")
+}
+
+// TestBrowserTimes measures the page's solver in headless Chromium on Korf's instance 1
+// and an 80-move position (set TILEKIT_BROWSER_BENCH=1; the 80-move one takes minutes).
+// docs/RESULTS.md has the figures.
+func TestBrowserTimes(t *testing.T) {
+	if os.Getenv("TILEKIT_BROWSER_BENCH") == "" {
+		t.Skip("set TILEKIT_BROWSER_BENCH=1 to measure")
+	}
+	ts := staticSite(t)
+	bctx, done := chrome(t, 1280, 900)
+	defer done()
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#board .tile"))))
+	for _, tc := range []struct{ name, goal, state string }{
+		{"korf1", "blank-first", "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"},
+		{"h14", "blank-last", "0 12 10 13 15 11 14 9 7 8 6 2 4 3 5 1"},
+	} {
+		require.NoError(t, chromedp.Do(bctx,
+			chromedp.SetValue(chromedp.CSS("#goal"), tc.goal),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById('goal').dispatchEvent(new Event('change')); undefined`),
+			chromedp.Sleep(500*time.Millisecond),
+			chromedp.SetValue(chromedp.CSS("#timeout"), "3600"),
+			chromedp.SetValue(chromedp.CSS("#position"), tc.state),
+			chromedp.Click(chromedp.CSS("#set")),
+			chromedp.Sleep(200*time.Millisecond),
+		))
+		begin := time.Now()
+		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#solve"))))
+		_, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.startsWith('Found')`, chromedp.WithPollingTimeout(30*time.Minute)))
+		require.NoError(t, err)
+		wall := time.Since(begin)
+		stats, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#stats")))
+		require.NoError(t, err)
+		t.Logf("%s: %s (wall %.2f s)", tc.name, stats, wall.Seconds())
+	}
 }

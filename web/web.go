@@ -1,6 +1,8 @@
-// Package web serves a page to play the sliding-tile puzzle and watch the solvers, with a
-// small JSON API. The page's files are embedded; the searches run here, in Go, each in its
-// own goroutine with a time limit, so long solves neither freeze the page nor the server.
+// Package web serves a page to play the sliding-tile puzzle and watch the solvers, and a
+// small JSON API. The page solves in the browser: the toolkit compiled to WebAssembly
+// (web/wasm) runs in a Web Worker, so the page is static files that any host can serve
+// (WriteSite, `solve15 site`). The JSON API solves on the server, each search in its own
+// goroutine with a time limit, for those who want server-side solving.
 //
 // The API (all bodies JSON; errors are {"error": "..."} with a 4xx status):
 //
@@ -14,6 +16,7 @@
 package web
 
 import (
+	"context"
 	"crypto/rand"
 	"embed"
 	"encoding/hex"
@@ -22,18 +25,54 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
-	"github.com/tilekit/tilekit/search"
+	"github.com/tilekit/tilekit/internal/atomicfile"
+	"github.com/tilekit/tilekit/web/api"
 )
 
 //go:embed static
 var static embed.FS
+
+// Site returns the page's files: everything a static host needs to serve the page, which
+// solves in the browser (index.html, app.js, style.css, tilekit.js, worker.js,
+// wasm_exec.js, tilekit.wasm).
+func Site() fs.FS {
+	files, err := fs.Sub(static, "static")
+	if err != nil {
+		panic(err) // the embedded tree always has it
+	}
+	return files
+}
+
+// WriteSite writes the page's files into dir (created if need be), each atomically, and
+// returns their names.
+func WriteSite(ctx context.Context, dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var names []string
+	err := fs.WalkDir(Site(), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(Site(), name)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.Write(ctx, filepath.Join(dir, name), b); err != nil {
+			return err
+		}
+		names = append(names, name)
+		return nil
+	})
+	return names, err
+}
 
 // Options configure a Server. The zero value gives the defaults.
 type Options struct {
@@ -95,8 +134,7 @@ func New(opt Options) *Server {
 			}
 		}
 	}()
-	files, _ := fs.Sub(static, "static")
-	s.mux.Handle("GET /", http.FileServerFS(files))
+	s.mux.Handle("GET /", http.FileServerFS(Site()))
 	s.mux.HandleFunc("GET /api/options", s.options)
 	s.mux.HandleFunc("POST /api/check", s.check)
 	s.mux.HandleFunc("POST /api/shuffle", s.shuffle)
@@ -177,135 +215,37 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 	return true
 }
 
-// puzzle is the part of a request that names a position.
-type puzzle struct {
-	Board string          `json:"board"`
-	Goal  json.RawMessage `json:"goal"`
-	State json.RawMessage `json:"state"`
-}
-
-// parse returns the goal and, when the request has one, the state. A state may be a list of
-// numbers or a string as solve15 reads it.
-func (p *puzzle) parse(needState bool) (board.Goal, board.State, int, error) {
-	size := board.Size4x4
-	if p.Board != "" {
-		var err error
-		if size, err = board.ParseSize(p.Board); err != nil {
-			return board.Goal{}, nil, http.StatusBadRequest, err
-		}
+// answer replies with v, or with the status and message of an api.Error.
+func answer(w http.ResponseWriter, v any, err error) {
+	var ae *api.Error
+	switch {
+	case errors.As(err, &ae):
+		fail(w, ae.Status, "%v", ae.Err)
+	case err != nil:
+		fail(w, http.StatusInternalServerError, "%v", err)
+	default:
+		reply(w, http.StatusOK, v)
 	}
-	goal := board.BlankLast(size)
-	if len(p.Goal) > 0 {
-		var err error
-		if goal, err = parseGoal(size, p.Goal); err != nil {
-			return board.Goal{}, nil, http.StatusBadRequest, fmt.Errorf("goal: %w", err)
-		}
-	}
-	if !needState {
-		return goal, nil, 0, nil
-	}
-	if len(p.State) == 0 {
-		return goal, nil, http.StatusBadRequest, errors.New("no state given")
-	}
-	s, err := parseState(size, p.State)
-	if err != nil {
-		return goal, nil, http.StatusBadRequest, fmt.Errorf("state: %w", err)
-	}
-	if err := goal.Check(s); err != nil {
-		return goal, nil, http.StatusUnprocessableEntity, err
-	}
-	return goal, s, 0, nil
-}
-
-// parseState reads a JSON list of numbers, or a string as solve15 reads it.
-func parseState(size board.Size, raw json.RawMessage) (board.State, error) {
-	var text string
-	if err := json.Unmarshal(raw, &text); err == nil {
-		return board.Parse(size, text)
-	}
-	var nums []int
-	if err := json.Unmarshal(raw, &nums); err != nil {
-		return nil, errors.New("must be a list of numbers or a string")
-	}
-	return board.FromInts(size, nums)
-}
-
-// parseGoal reads a goal: a list of numbers, or a string that is a name or an arrangement.
-func parseGoal(size board.Size, raw json.RawMessage) (board.Goal, error) {
-	var text string
-	if err := json.Unmarshal(raw, &text); err == nil {
-		return board.ParseGoal(size, text)
-	}
-	s, err := parseState(size, raw)
-	if err != nil {
-		return board.Goal{}, err
-	}
-	return board.NewGoal(size, s)
-}
-
-func ints(s board.State) []int {
-	out := make([]int, len(s))
-	for i, t := range s {
-		out[i] = int(t)
-	}
-	return out
 }
 
 func (s *Server) options(w http.ResponseWriter, r *http.Request) {
-	reply(w, http.StatusOK, map[string]any{
-		"boards":     []string{"3x3", "4x4"},
-		"goals":      []string{"blank-last", "blank-first"},
-		"algorithms": search.Algorithms,
-		"heuristics": heuristicNames(),
-		"admissible": map[string]bool{"auto": true, data.EmbeddedSet.Name: true, "hamming": true, "md": true, "lc": true, "chebyshev2": false, "wd": true, "pdb": true, "max": true, "hh": false},
-	})
-}
-
-// read decodes a request body into req, whose puzzle part is p, and parses the position,
-// answering the client itself (and returning false) when either fails.
-func read(w http.ResponseWriter, r *http.Request, req any, p *puzzle, needState bool) (board.Goal, board.State, bool) {
-	if !decode(w, r, req) {
-		return board.Goal{}, nil, false
-	}
-	goal, st, status, err := p.parse(needState)
-	if err != nil {
-		fail(w, status, "%v", err)
-		return board.Goal{}, nil, false
-	}
-	return goal, st, true
+	reply(w, http.StatusOK, api.Options())
 }
 
 func (s *Server) check(w http.ResponseWriter, r *http.Request) {
-	var req puzzle
-	goal, st, ok := read(w, r, &req, &req, true)
-	if !ok {
-		return
+	var req api.Puzzle
+	if decode(w, r, &req) {
+		res, err := api.Check(&req)
+		answer(w, res, err)
 	}
-	reply(w, http.StatusOK, map[string]any{"ok": true, "state": ints(st), "goal": ints(goal.Tiles())})
 }
 
 func (s *Server) shuffle(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		puzzle
-		Moves int    `json:"moves"`
-		Seed  uint64 `json:"seed"`
+	var req api.ShuffleRequest
+	if decode(w, r, &req) {
+		res, err := api.Shuffle(&req)
+		answer(w, res, err)
 	}
-	goal, _, ok := read(w, r, &req, &req.puzzle, false)
-	if !ok {
-		return
-	}
-	if req.Moves < 0 || req.Moves > 10000 {
-		fail(w, http.StatusBadRequest, "moves must be 0 (a uniformly random state) to 10000")
-		return
-	}
-	rng := newRand(req.Seed)
-	var st board.State
-	if req.Moves == 0 {
-		st = goal.Random(rng)
-	} else {
-		st, _ = goal.RandomWalk(req.Moves, rng)
-	}
-	reply(w, http.StatusOK, map[string]any{"state": ints(st), "goal": ints(goal.Tiles())})
 }
 
 func newID() string {

@@ -1,41 +1,35 @@
-// The page's logic: the board, moves, shuffling, and solving through the JSON API.
+// The page's logic: the board, moves, shuffling, and solving with tilekit.js (the solver in
+// a Web Worker, on WebAssembly).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const solver = new Tilekit();
 
 const game = {
   w: 4, h: 4,
   goal: [],        // goal arrangement
   state: [],       // current arrangement, row-major, 0 = blank
   start: null,     // arrangement the current solution starts from
-  solution: null,  // {moves: "ULDR...", ...} from the server
+  solution: null,  // the solver's answer
   step: 0,         // moves of the solution played so far
   timer: null,     // animation timer
-  job: null,       // id of the running search
+  searching: false,
   made: 0,         // moves made by hand
 };
 
 // Blank directions: where the blank goes.
 const DIRS = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
 
-async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await res.json().catch(() => ({ error: res.statusText }));
-  if (!res.ok) throw new Error(data.error || res.statusText);
-  return data;
-}
-
 function size() { return $("size").value; }
 function goalName() { return $("goal").value; }
+function count(n) { return Number(n).toLocaleString("en"); }
 
 function say(text, ok) {
   $("message").textContent = text;
   $("message").className = ok ? "message ok" : "message";
 }
+
+function status(text) { $("status").textContent = text; }
 
 function blankDir(dir) {
   // Move the blank in direction dir; returns false if it would leave the board.
@@ -88,108 +82,106 @@ function clickTile(i) {
 }
 
 function userMove(dir) {
-  if (game.timer || game.job) return;
+  if (game.timer || game.searching) return;
   if (blankDir(dir)) {
     game.made++;
-    forgetSolution();
+    positionChanged();
     render();
   }
 }
 
-function forgetSolution() {
+// positionChanged forgets what was said about the previous position.
+function positionChanged() {
   game.solution = null;
   $("result").hidden = true;
+  status("");
 }
 
 async function setup() {
+  stopPlaying();
   const [w, h] = size().split("x").map(Number);
   game.w = w; game.h = h;
-  const data = await api("POST", "/api/shuffle", { board: size(), goal: goalName(), moves: 1 });
-  game.goal = data.goal;
-  game.state = data.goal.slice();
-  game.made = 0;
-  forgetSolution();
-  $("status").textContent = "";
-  say("");
-  render();
+  try {
+    const data = await solver.shuffle({ board: size(), goal: goalName(), moves: 1 });
+    game.goal = data.goal;
+    game.state = data.goal.slice();
+    game.made = 0;
+    positionChanged();
+    say("");
+    render();
+  } catch (e) { say("The solver could not start: " + e.message); }
 }
 
 async function shuffle(moves) {
   stopPlaying();
   try {
-    const data = await api("POST", "/api/shuffle", { board: size(), goal: goalName(), moves });
+    const data = await solver.shuffle({ board: size(), goal: goalName(), moves });
     game.state = data.state;
     game.goal = data.goal;
     game.made = 0;
-    forgetSolution();
-    say(moves ? `Shuffled by ${moves} random moves.` : "A uniformly random solvable state.", true);
+    positionChanged();
+    say(moves ? `Shuffled by ${moves} random moves.` : "A uniformly random solvable position.", true);
     render();
   } catch (e) { say(e.message); }
 }
 
 async function setPosition() {
   try {
-    const data = await api("POST", "/api/check", { board: size(), goal: goalName(), state: $("position").value });
+    const data = await solver.check($("position").value, { board: size(), goal: goalName() });
     stopPlaying();
     game.state = data.state;
     game.made = 0;
-    forgetSolution();
+    positionChanged();
     say("Position set.", true);
     render();
-  } catch (e) { say(e.message); }
+  } catch (e) { say("That is not a position of this board: " + e.message.replace(/^board: /, "")); }
+}
+
+function describeProgress(p) {
+  if (!p) return "";
+  const algo = $("algo").value;
+  const bound = !p.bound ? "" : algo === "idastar" ? `bound ${p.bound}, ` : `f ${p.bound}, `;
+  return `${bound}${count(p.nodes)} nodes, ${p.seconds.toFixed(1)} s`;
 }
 
 async function solve() {
   stopPlaying();
-  forgetSolution();
+  positionChanged();
   const start = game.state.slice();
-  let job;
-  try {
-    job = await api("POST", "/api/solve", {
-      board: size(), goal: goalName(), state: start,
-      algo: $("algo").value, heuristic: $("heuristic").value,
-      timeout_seconds: Number($("timeout").value) || 60,
-    });
-  } catch (e) { $("status").textContent = "Cannot solve: " + e.message; return; }
-  game.job = job.id;
+  const algo = $("algo").value;
+  const limit = Number($("timeout").value) || 60;
+  game.searching = true;
   $("solve").disabled = true;
   $("stop").disabled = false;
-  $("status").textContent = "Searching...";
-  while (game.job === job.id) {
-    await new Promise((r) => setTimeout(r, 150));
-    let v;
-    try { v = await api("GET", "/api/jobs/" + job.id); } catch (e) { $("status").textContent = e.message; break; }
-    if (v.status === "running") {
-      const bound = v.bound ? `bound ${v.bound}, ` : "";
-      $("status").textContent = `Searching... ${bound}${v.nodes.toLocaleString()} nodes, ${v.seconds.toFixed(1)} s`;
-      continue;
-    }
-    if (v.status === "solved") {
-      game.start = start;
-      game.solution = v.result;
-      game.step = 0;
-      showResult(v.result);
-      $("status").textContent = `Solved in ${v.result.seconds.toFixed(3)} s.`;
-    } else {
-      $("status").textContent = `${v.status}: ${v.error || ""}`;
-    }
-    break;
+  status("Searching...");
+  try {
+    const r = await solver.solve(start, {
+      board: size(), goal: goalName(), algo, heuristic: algo === "bastar" ? "" : $("heuristic").value,
+      timeoutSeconds: limit,
+      onProgress: (p) => status("Searching... " + describeProgress(p)),
+    });
+    game.start = start;
+    game.solution = r;
+    game.step = 0;
+    showResult(r);
+    status(r.optimal
+      ? `Found a shortest solution: ${r.length} moves, in ${r.seconds.toFixed(3)} s.`
+      : `Found a solution of ${r.length} moves in ${r.seconds.toFixed(3)} s; it may not be the shortest.`);
+  } catch (e) {
+    const p = e.progress;
+    const seen = p ? ` after ${count(p.nodes)} nodes` : "";
+    const bound = p && p.bound && algo === "idastar" ? `; the shortest solution has at least ${p.bound} moves` : "";
+    if (e.stopped) status(`Stopped${seen}${bound}.`);
+    else if (e.timedOut) status(`No solution within ${limit} s${seen}${bound}. Raise the time limit, or try another heuristic.`);
+    else status("Could not solve: " + e.message);
   }
-  game.job = null;
+  game.searching = false;
   $("solve").disabled = false;
   $("stop").disabled = true;
 }
 
-async function stopSearch() {
-  if (!game.job) return;
-  const id = game.job;
-  game.job = null;
-  try {
-    const v = await api("DELETE", "/api/jobs/" + id);
-    $("status").textContent = `Stopped after ${v.nodes.toLocaleString()} nodes (bound ${v.bound}).`;
-  } catch (e) { $("status").textContent = e.message; }
-  $("solve").disabled = false;
-  $("stop").disabled = true;
+function stopSearch() {
+  if (game.searching) solver.stop();
 }
 
 function showResult(r) {
@@ -198,8 +190,8 @@ function showResult(r) {
   $("optimal").textContent = r.optimal ? "(optimal)" : `(not proven optimal: ${r.algorithm} with ${r.heuristic})`;
   $("dirs").textContent = r.moves || "(none)";
   $("tiles").textContent = (r.tiles || []).join(" ") || "(none)";
-  $("stats").textContent = `${r.algorithm}, ${r.heuristic}: ${r.nodes.toLocaleString()} nodes generated, ` +
-    `${r.expanded.toLocaleString()} expanded, ${r.seconds.toFixed(3)} s`;
+  $("stats").textContent = `${r.algorithm} with ${r.heuristic}: ${count(r.nodes)} nodes generated, ` +
+    `${count(r.expanded)} expanded, ${r.seconds.toFixed(3)} s`;
   showProgress();
 }
 

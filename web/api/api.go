@@ -1,0 +1,268 @@
+// Package api holds the requests and answers of the page: what /api/options, /api/check,
+// /api/shuffle and /api/solve take and give. The HTTP server of package web and the
+// WebAssembly worker of the static page (web/wasm) both answer through it, so the page
+// gets the same answers whether it solves on a server or in the browser. It does not
+// depend on net/http, which keeps the WebAssembly binary small.
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/solve"
+)
+
+// Status codes of the answers, as HTTP uses them.
+const (
+	OK          = 200
+	BadRequest  = 400
+	Unprocessed = 422 // a state that cannot reach the goal
+)
+
+// An Error is an answer that is not OK: its status and message.
+type Error struct {
+	Status int
+	Err    error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+func bad(format string, args ...any) *Error {
+	return &Error{BadRequest, fmt.Errorf(format, args...)}
+}
+
+// MaxCells bounds the boards solved: the tables of larger boards take hundreds of
+// megabytes to build.
+const MaxCells = 16
+
+// Puzzle is the part of a request that names a position. A state (and a goal) may be a
+// list of numbers or a string as solve15 reads it; the goal may also be "blank-last" or
+// "blank-first" (the default).
+type Puzzle struct {
+	Board string          `json:"board"`
+	Goal  json.RawMessage `json:"goal"`
+	State json.RawMessage `json:"state"`
+}
+
+// Parse returns the goal and, when needState, the state.
+func (p *Puzzle) Parse(needState bool) (board.Goal, board.State, error) {
+	size := board.Size4x4
+	if p.Board != "" {
+		var err error
+		if size, err = board.ParseSize(p.Board); err != nil {
+			return board.Goal{}, nil, &Error{BadRequest, err}
+		}
+	}
+	goal := board.BlankLast(size)
+	if len(p.Goal) > 0 {
+		var err error
+		if goal, err = parseGoal(size, p.Goal); err != nil {
+			return board.Goal{}, nil, bad("goal: %w", err)
+		}
+	}
+	if !needState {
+		return goal, nil, nil
+	}
+	if len(p.State) == 0 {
+		return goal, nil, bad("no state given")
+	}
+	s, err := parseState(size, p.State)
+	if err != nil {
+		return goal, nil, bad("state: %w", err)
+	}
+	if err := goal.Check(s); err != nil {
+		return goal, nil, &Error{Unprocessed, err}
+	}
+	return goal, s, nil
+}
+
+// parseState reads a JSON list of numbers, or a string as solve15 reads it.
+func parseState(size board.Size, raw json.RawMessage) (board.State, error) {
+	var text string
+	if err := json.Unmarshal(raw, &text); err == nil {
+		return board.Parse(size, text)
+	}
+	var nums []int
+	if err := json.Unmarshal(raw, &nums); err != nil {
+		return nil, errors.New("must be a list of numbers or a string")
+	}
+	return board.FromInts(size, nums)
+}
+
+// parseGoal reads a goal: a list of numbers, or a string that is a name or an arrangement.
+func parseGoal(size board.Size, raw json.RawMessage) (board.Goal, error) {
+	var text string
+	if err := json.Unmarshal(raw, &text); err == nil {
+		return board.ParseGoal(size, text)
+	}
+	s, err := parseState(size, raw)
+	if err != nil {
+		return board.Goal{}, err
+	}
+	return board.NewGoal(size, s)
+}
+
+// Ints writes a state as numbers.
+func Ints(s board.State) []int {
+	out := make([]int, len(s))
+	for i, t := range s {
+		out[i] = int(t)
+	}
+	return out
+}
+
+// Heuristics lists the heuristics offered: auto (the strongest available), the embedded
+// set, and every heuristic of package heuristic.
+func Heuristics() []string {
+	return append([]string{"auto", data.EmbeddedSet.Name}, heuristic.Names...)
+}
+
+// Options is the answer of /api/options.
+func Options() map[string]any {
+	admissible := map[string]bool{"auto": true, data.EmbeddedSet.Name: true}
+	for _, name := range heuristic.Names {
+		if h, err := heuristic.New(name, board.BlankLast(board.Size{W: 3, H: 3}), nil); err == nil {
+			admissible[name] = h.Admissible
+		}
+	}
+	return map[string]any{
+		"boards":     []string{"3x3", "4x4"},
+		"goals":      []string{"blank-last", "blank-first"},
+		"algorithms": solve.Algorithms,
+		"heuristics": Heuristics(),
+		"admissible": admissible,
+	}
+}
+
+// Check answers /api/check: the state, or why it is not valid.
+func Check(p *Puzzle) (map[string]any, error) {
+	goal, st, err := p.Parse(true)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"ok": true, "state": Ints(st), "goal": Ints(goal.Tiles())}, nil
+}
+
+// ShuffleRequest is the body of /api/shuffle.
+type ShuffleRequest struct {
+	Puzzle
+	Moves int    `json:"moves"`
+	Seed  uint64 `json:"seed"`
+}
+
+// Shuffle answers /api/shuffle: a state reached from the goal by Moves random moves, or a
+// uniformly random solvable state when Moves is 0.
+func Shuffle(req *ShuffleRequest) (map[string]any, error) {
+	goal, _, err := req.Parse(false)
+	if err != nil {
+		return nil, err
+	}
+	if req.Moves < 0 || req.Moves > 10000 {
+		return nil, bad("moves must be 0 (a uniformly random state) to 10000")
+	}
+	seed := req.Seed
+	rng := rand.New(rand.NewPCG(seed, seed))
+	if seed == 0 {
+		rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	var st board.State
+	if req.Moves == 0 {
+		st = goal.Random(rng)
+	} else {
+		st, _ = goal.RandomWalk(req.Moves, rng)
+	}
+	return map[string]any{"state": Ints(st), "goal": Ints(goal.Tiles())}, nil
+}
+
+// SolveRequest is the body of /api/solve.
+type SolveRequest struct {
+	Puzzle
+	Algo      string  `json:"algo"`
+	Heuristic string  `json:"heuristic"`
+	Timeout   float64 `json:"timeout_seconds"`
+}
+
+// Job is a checked solve request, ready to run.
+type Job struct {
+	Goal      board.Goal
+	Start     board.State
+	Algorithm string
+	Heuristic string
+	Timeout   time.Duration
+}
+
+// Prepare checks a solve request: the position, the algorithm and heuristic names, the
+// board size and the time limit (0: def; clamped to most).
+func (req *SolveRequest) Prepare(def, most time.Duration) (*Job, error) {
+	goal, st, err := req.Parse(true)
+	if err != nil {
+		return nil, err
+	}
+	if goal.Size().Cells() > MaxCells {
+		return nil, bad("this page solves boards of up to %d cells; use solve15 for %s", MaxCells, goal.Size())
+	}
+	algo := strings.ToLower(req.Algo)
+	if algo == "" {
+		algo = "idastar"
+	}
+	name := strings.ToLower(req.Heuristic)
+	if !slices.Contains(solve.Algorithms, algo) {
+		return nil, bad("unknown algorithm %s (choose from %s)", algo, strings.Join(solve.Algorithms, ", "))
+	}
+	if name != "" && !slices.Contains(Heuristics(), name) {
+		return nil, bad("unknown heuristic %s (choose from %s)", name, strings.Join(Heuristics(), ", "))
+	}
+	if req.Timeout < 0 {
+		return nil, bad("timeout_seconds must not be negative")
+	}
+	timeout := def
+	if req.Timeout > 0 {
+		timeout = most // clamped before converting: 1e300 s must not overflow
+		if req.Timeout < most.Seconds() {
+			timeout = max(time.Duration(req.Timeout*float64(time.Second)), time.Millisecond)
+		}
+	}
+	return &Job{Goal: goal, Start: st, Algorithm: algo, Heuristic: name, Timeout: timeout}, nil
+}
+
+// Solution is a finished search, as the page shows it.
+type Solution struct {
+	Length     int     `json:"length"`
+	Moves      string  `json:"moves"`
+	Tiles      []int   `json:"tiles"`
+	Optimal    bool    `json:"optimal"`
+	Algorithm  string  `json:"algorithm"`
+	Heuristic  string  `json:"heuristic"`
+	Nodes      uint64  `json:"nodes"`
+	Expanded   uint64  `json:"expanded"`
+	PeakStored int     `json:"peak_stored"`
+	Seconds    float64 `json:"seconds"`
+}
+
+// Run solves the job through package solve, reporting progress (bound and nodes) at
+// most every every. A* and BA* get 5 million states (about 700 MB): several visitors at
+// once must not exhaust a server.
+func (j *Job) Run(ctx context.Context, progress func(bound int, nodes uint64), every time.Duration) (*Solution, error) {
+	solver, err := solve.NewContext(ctx, j.Goal, solve.Options{Algorithm: j.Algorithm, Heuristic: j.Heuristic,
+		MaxStates: 5_000_000, Progress: progress, ProgressEvery: every})
+	if err != nil {
+		return nil, err
+	}
+	res, err := solver.Solve(ctx, j.Start)
+	if err != nil {
+		return nil, err
+	}
+	return &Solution{Length: len(res.Moves), Moves: board.FormatDirs(res.Moves), Tiles: res.Tiles, Optimal: res.Optimal,
+		Algorithm: res.Algorithm, Heuristic: res.Heuristic, Nodes: res.Nodes, Expanded: res.Expanded,
+		PeakStored: res.PeakStored, Seconds: res.Elapsed.Seconds()}, nil
+}

@@ -1,0 +1,101 @@
+//go:build js && wasm
+
+// Command wasm is the toolkit's solver compiled to WebAssembly for the static page: it runs
+// in a Web Worker (web/static/worker.js) and answers the page's requests as the HTTP API
+// would, through package api, with the tables embedded in the binary.
+//
+// It defines one JavaScript function, tilekitHandle(op, body, progress), which returns a
+// Promise of {status, body}: op is "options", "check", "shuffle" or "solve"; body is the
+// request as JSON text; progress(bound, nodes, seconds) hears of a running search. The
+// search runs in a goroutine, not in the callback, as Go's WebAssembly port requires of
+// work that may wait. A search cannot be interrupted from JavaScript while it runs (the
+// worker's only thread is busy): the page stops one by terminating the worker.
+//
+// Build it with `go generate ./web` (GOOS=js GOARCH=wasm).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"syscall/js"
+	"time"
+
+	"github.com/tilekit/tilekit/web/api"
+)
+
+func main() {
+	js.Global().Set("tilekitHandle", js.FuncOf(handle))
+	select {} // serve requests until the worker ends
+}
+
+// handle answers one request with a Promise.
+func handle(this js.Value, args []js.Value) any {
+	op, body, progress := args[0].String(), args[1].String(), args[2]
+	return promise(func() (int, any) {
+		switch op {
+		case "options":
+			return api.OK, api.Options()
+		case "check":
+			var req api.Puzzle
+			if err := json.Unmarshal([]byte(body), &req); err != nil {
+				return api.BadRequest, errorBody(err)
+			}
+			return answer(api.Check(&req))
+		case "shuffle":
+			var req api.ShuffleRequest
+			if err := json.Unmarshal([]byte(body), &req); err != nil {
+				return api.BadRequest, errorBody(err)
+			}
+			return answer(api.Shuffle(&req))
+		case "solve":
+			var req api.SolveRequest
+			if err := json.Unmarshal([]byte(body), &req); err != nil {
+				return api.BadRequest, errorBody(err)
+			}
+			job, err := req.Prepare(time.Hour, time.Hour) // the page keeps the time limit
+			if err != nil {
+				return answer(nil, err)
+			}
+			begin := time.Now()
+			sol, err := job.Run(context.Background(), func(bound int, nodes uint64) {
+				progress.Invoke(bound, float64(nodes), time.Since(begin).Seconds())
+			}, 100*time.Millisecond)
+			return answer(sol, err)
+		}
+		return api.BadRequest, map[string]string{"error": "unknown request " + op}
+	})
+}
+
+// answer turns a result and an error into a status and a body, as the HTTP server does.
+func answer(v any, err error) (int, any) {
+	var ae *api.Error
+	switch {
+	case errors.As(err, &ae):
+		return ae.Status, errorBody(ae.Err)
+	case err != nil:
+		return 500, errorBody(err)
+	}
+	return api.OK, v
+}
+
+func errorBody(err error) map[string]string { return map[string]string{"error": err.Error()} }
+
+// promise runs work in a goroutine and resolves a JavaScript Promise with
+// {status, body}, the body as JSON text.
+func promise(work func() (int, any)) js.Value {
+	executor := js.FuncOf(func(this js.Value, args []js.Value) any {
+		resolve := args[0]
+		go func() {
+			status, body := work()
+			text, err := json.Marshal(body)
+			if err != nil {
+				status, text = 500, []byte(`{"error":"cannot encode the answer"}`)
+			}
+			resolve.Invoke(map[string]any{"status": status, "body": string(text)})
+		}()
+		return nil
+	})
+	defer executor.Release()
+	return js.Global().Get("Promise").New(executor)
+}

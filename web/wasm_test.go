@@ -1,0 +1,53 @@
+package web
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+var updateWasm = flag.Bool("update", false, "rebuild web/static/tilekit.wasm and copy wasm_exec.js")
+
+// The page's WebAssembly binary and Go's JavaScript glue, committed under static/ so that
+// solve15 embeds a complete site, are what the current sources build (the build is
+// reproducible). Refresh them with `go generate ./web` (which runs this test with -update)
+// after changing the solver. The binary depends on the Go release, recorded beside it: with
+// another release the comparison is skipped.
+func TestWasmIsCurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the WebAssembly binary")
+	}
+	versionFile := "tilekit.wasm.go-version"
+	recorded, _ := os.ReadFile(versionFile)
+	if !*updateWasm && strings.TrimSpace(string(recorded)) != runtime.Version() {
+		t.Skipf("static/tilekit.wasm was built with %s, this is %s", strings.TrimSpace(string(recorded)), runtime.Version())
+	}
+	out := filepath.Join(t.TempDir(), "tilekit.wasm")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./wasm")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	msg, err := build.CombinedOutput()
+	require.NoError(t, err, "%s", msg)
+	fresh, err := os.ReadFile(out)
+	require.NoError(t, err)
+	glue, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"))
+	require.NoError(t, err)
+	if *updateWasm {
+		require.NoError(t, os.WriteFile(filepath.Join("static", "tilekit.wasm"), fresh, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join("static", "wasm_exec.js"), glue, 0o644))
+		require.NoError(t, os.WriteFile(versionFile, []byte(runtime.Version()+"\n"), 0o644))
+		return
+	}
+	committed, err := os.ReadFile(filepath.Join("static", "tilekit.wasm"))
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(fresh, committed), "static/tilekit.wasm is out of date: run go generate ./web")
+	committedGlue, err := os.ReadFile(filepath.Join("static", "wasm_exec.js"))
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(glue, committedGlue), "static/wasm_exec.js differs from Go's: run go generate ./web")
+}
