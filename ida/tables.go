@@ -184,9 +184,6 @@ func moveOrder(f frame) [4]board.Dir {
 	return out
 }
 
-// home returns the goal cell of tile t.
-func (t *tables) home(tile uint8) uint8 { return t.homes[tile] }
-
 // lineConflict returns 2 x the fewest tiles that must leave a line so that no two of its
 // tiles that belong to it are in reversed order: the tiles minus the longest increasing
 // run of their goal positions.

@@ -36,7 +36,9 @@ func TestWasmIsCurrent(t *testing.T) {
 	require.NoError(t, err, "%s", msg)
 	fresh, err := os.ReadFile(out)
 	require.NoError(t, err)
-	glue, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"))
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	require.NoError(t, err)
+	glue, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
 	require.NoError(t, err)
 	if *updateWasm {
 		require.NoError(t, os.WriteFile(filepath.Join("static", "tilekit.wasm"), fresh, 0o644))

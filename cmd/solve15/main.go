@@ -54,17 +54,18 @@ directions (U, D, L, R: where the blank goes) and as the tiles that slide. Every
 solution is replayed on its start before it is printed.
 
 With --board WxH (2x2 to 5x5; 3x3 is the 8-puzzle) the states are of that board. On
-4x4, IDA* with md, lc, wd, pdb or max runs a specialised solver (tens of millions of
-nodes a second); every other combination runs the general search of package search.
+4x4 and 5x5, IDA* with md, lc, wd, pdb, max or an additive set (on 5x5: md or
+6-6-6-6) runs a specialised solver (tens of millions of nodes a second); every other
+combination runs the general search of package search.
 A solution is marked optimal only when the algorithm is optimal (not bastar) and the
 heuristic admissible (not chebyshev2 or hh).
 
 A STATE is W*H numbers (16 on 4x4), 0 for the blank, row by row, separated by
 spaces or commas; / (or a lone -) may separate rows, and must then separate rows of
 the board's width. Numbers are plain decimals: no signs, no leading zeros. Quote
-each state, or give the 16 numbers of one state as separate arguments. In a file, each line is a state, optionally with
-an id before it and the known optimal length after it (then checked); # starts a
-comment. Korf's 100 (instances/korf100.txt) reads as it is.
+each state, or give the 16 numbers of one state as separate arguments. In a file,
+each line is a state, optionally with an id before it and the known optimal length
+after it (then checked); # starts a comment. Korf's 100 (instances/korf100.txt) reads as it is.
 
 Tables. The default on 4x4 is the strongest additive set available: the 7-8 set once
 'pdbgen build --set 7-8' has installed it, else the 6-6-3 set embedded in this
