@@ -46,6 +46,7 @@ func testSet5x5(t testing.TB) *pdb.Set {
 // (IDA* with Manhattan distance, the slow reference) on scrambles of 30 to 40 moves, for
 // both named goals (blank-last through the frame's turn), with one and two goroutines.
 func TestFiveByFiveAgainstGeneralSearch(t *testing.T) {
+	defer ida.SplitSmallTrees()()
 	set := testSet5x5(t)
 	size := board.Size{W: 5, H: 5}
 	rng := rand.New(rand.NewPCG(24, 24))

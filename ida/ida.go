@@ -245,6 +245,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	st.setBudget(s.opt.MaxNodes)
 
 	var err error
+	var lastPass uint64 // nodes of the previous pass
 	for b := res.H0; ; b += 2 {
 		res.LowerBound = b
 		st.bound = b
@@ -254,12 +255,15 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		st.rep.report(true)
 		before := Pass{Nodes: st.nodes, Expanded: st.expanded}
 		var found bool
-		if s.opt.Workers > 1 && b > 8 { // small trees are not worth splitting
+		// A small tree is not worth splitting: finding enough subtrees in it would search
+		// it again and again. A pass is a few times the previous one, which says how big.
+		if s.opt.Workers > 1 && b > 8 && lastPass >= parallelFrom {
 			found = st.parallelPass(s.opt.Workers)
 		} else {
 			found = st.root()
 		}
 		res.Passes = append(res.Passes, Pass{Bound: b, Nodes: st.nodes - before.Nodes, Expanded: st.expanded - before.Expanded})
+		lastPass = st.nodes - before.Nodes
 		if st.aborted {
 			err = ctx.Err()
 			if err == nil {

@@ -308,6 +308,7 @@ func TestSolveAllKeepsOrder(t *testing.T) {
 
 // Several goroutines on one instance find the very solution one goroutine finds.
 func TestParallelSameSolution(t *testing.T) {
+	defer SplitSmallTrees()()
 	korf := corpus.Korf100()
 	rng := rand.New(rand.NewPCG(7, 7))
 	for _, h := range Heuristics {
