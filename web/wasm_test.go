@@ -30,7 +30,7 @@ func TestWasmIsCurrent(t *testing.T) {
 		t.Skipf("static/tilekit.wasm was built with %s, this is %s", strings.TrimSpace(string(recorded)), runtime.Version())
 	}
 	out := filepath.Join(t.TempDir(), "tilekit.wasm")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./wasm")
+	build := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", out, "./wasm")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	msg, err := build.CombinedOutput()
 	require.NoError(t, err, "%s", msg)
