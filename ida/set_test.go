@@ -114,6 +114,22 @@ func blankHome(g board.Goal, s board.State) (board.State, int) {
 	return s, moves
 }
 
+// The plain inverse is not an admissible lookup once the blank has left home: after k
+// moves of the blank along the top row, k moves from the goal, the inverse's Manhattan
+// distance (a lower bound of any additive set's value on it) is already 2k-1.
+func TestInverseOverestimates(t *testing.T) {
+	goal := board.BlankFirst(board.Size4x4)
+	s := goal.Tiles()
+	for k := 1; k <= 3; k++ {
+		require.True(t, goal.Size().Move(s, board.Right))
+		assert.Equal(t, k, goal.Manhattan(s), "the state is k moves away (Manhattan is exact here)")
+		assert.Equal(t, 2*k-1, goal.Manhattan(dual(goal, s)), "k = %d", k)
+		home, path := blankHome(goal, s)
+		assert.Equal(t, goal.Tiles(), home)
+		assert.Equal(t, k, path, "the normalised dual pays the way home")
+	}
+}
+
 // With the blank elsewhere the inverse is not a dual: some are not even solvable.
 func TestDualNeedsTheBlankHome(t *testing.T) {
 	goal := board.BlankFirst(board.Size{W: 3, H: 3})
