@@ -89,7 +89,7 @@ func newFrame(goal board.Goal) frame {
 type tables struct {
 	size   board.Size
 	n, w   int
-	moves  [maxCells][4]move // the blank's moves from each cell, in the order U, D, L, R
+	moves  [maxCells][4]move // the blank's moves from each cell, in the order of moveOrder
 	nmoves [maxCells]uint8
 	md     [maxCells][maxCells]uint8 // md[t][c]: Manhattan distance of tile t on cell c
 	homes  [maxCells]uint8           // goal cell of each tile
