@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -186,6 +187,32 @@ func TestPageEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, visible, "Solve is in view at 390 px")
 	screenshot(pctx, "phone.png")
+}
+
+// The page also works from a host that serves tilekit.wasm with a generic type, where the
+// browser refuses to compile it while it streams: the worker then compiles it from bytes.
+func TestPageWithoutWasmType(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	files := http.FileServerFS(Site())
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".wasm") {
+			w.Header().Set("Content-Type", "application/octet-stream")
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	bctx, done := chrome(t, 1280, 900)
+	defer done()
+	require.NoError(t, chromedp.Do(bctx,
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#board .tile")),
+		chromedp.Click(chromedp.CSS("#shuffle")),
+		chromedp.Click(chromedp.CSS("#solve")),
+	))
+	_, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.startsWith('Found')`, chromedp.WithPollingTimeout(30*time.Second)))
+	require.NoError(t, err, "solved in the browser")
 }
 
 // TestBrowserTimes measures the page's solver in headless Chromium on Korf's instance 1

@@ -7,7 +7,15 @@ importScripts("wasm_exec.js");
 
 const ready = (async () => {
   const go = new Go();
-  const wasm = await WebAssembly.instantiateStreaming(fetch("tilekit.wasm"), go.importObject);
+  let wasm;
+  try {
+    wasm = await WebAssembly.instantiateStreaming(fetch("tilekit.wasm"), go.importObject);
+  } catch (e) {
+    // A host that serves .wasm without the type application/wasm: compile from bytes.
+    const response = await fetch("tilekit.wasm");
+    if (!response.ok) throw new Error(`tilekit.wasm: HTTP ${response.status}`);
+    wasm = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
+  }
   go.run(wasm.instance); // defines tilekitHandle, then waits for requests
 })();
 
