@@ -72,7 +72,7 @@ func TestParseSize(t *testing.T) {
 	s, err := ParseSize("3x4")
 	require.NoError(t, err)
 	assert.Equal(t, Size{3, 4}, s)
-	for _, bad := range []string{"4", "1x4", "6x6", "axb", "", "+4x4", "04x4", "4x-4"} {
+	for _, bad := range []string{"4", "1x4", "6x6", "axb", "", "+4x4", "04x4", "4x-4", "x", "4x", "x4", " X "} {
 		_, err := ParseSize(bad)
 		assert.ErrorIs(t, err, ErrSize, bad)
 	}
@@ -228,6 +228,22 @@ func TestManhattanAndName(t *testing.T) {
 	_, err = ParseGoal(Size4x4, "1 1 2")
 	assert.True(t, errors.Is(err, ErrCount))
 	assert.True(t, strings.Contains(err.Error(), "neither"))
+}
+
+// Any text is a size or an ErrSize, never a panic; a size prints back to itself.
+func FuzzParseSize(f *testing.F) {
+	f.Add("4x4")
+	f.Add("x")
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := ParseSize(text)
+		if err != nil {
+			require.ErrorIs(t, err, ErrSize)
+			return
+		}
+		again, err := ParseSize(s.String())
+		require.NoError(t, err)
+		require.Equal(t, s, again)
+	})
 }
 
 func FuzzParse(f *testing.F) {

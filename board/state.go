@@ -112,6 +112,9 @@ func ScanNumbers(text string) (Scan, error) {
 // number reads one plain decimal number.
 func number(w string) (int, error) {
 	bad := func(why string) error { return fmt.Errorf("%w: %q is not %s", ErrSyntax, Quote(w), why) }
+	if w == "" {
+		return 0, fmt.Errorf("%w: a number is missing", ErrSyntax)
+	}
 	if w[0] == '-' || w[0] == '+' {
 		return 0, bad("a tile number: numbers have no sign")
 	}

@@ -180,6 +180,8 @@ func TestBadArguments(t *testing.T) {
 		{[]string{"solve15", "1 2 3 / 4 5 6 7 8 / 9 10 11 12 / 13 14 15 0"}, 3, "row 1 has 3 numbers"},
 		{[]string{"solve15", "--timeout", "-1s", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"}, 2, "--timeout must not be negative"},
 		{[]string{"solve15", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "--json"}, 2, "Run 'solve15 --help'"},
+		{[]string{"solve15", "--board", "x", "1 2 3 0"}, 2, "not of the form WxH"},
+		{[]string{"pdbgen", "pdb", "--board", "4x", "--tiles", "1"}, 2, "not of the form WxH"},
 		{[]string{"pdbgen"}, 2, "no command given"},
 		{[]string{"pdbgen", "frobnicate"}, 2, "unknown command"},
 		{[]string{"pdbgen", "wd", "--out", "/dev/null"}, 2, "not a regular file"},
@@ -327,6 +329,7 @@ func TestAPI(t *testing.T) {
 		bytes.Repeat([]byte("["), 1<<20),
 		[]byte(`{"state":[-1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0]}`),
 		[]byte(`{"board":"5x5","state":"` + strings.Repeat("1 ", 25) + `"}`),
+		[]byte(`{"board":"x","state":"1 2 3 0"}`),
 		[]byte(`{"state":"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15","timeout_seconds":1e308}`),
 	}
 	for i := 0; i < 200; i++ {

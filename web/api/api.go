@@ -45,9 +45,9 @@ func bad(format string, args ...any) *Error {
 // megabytes to build.
 const MaxCells = 16
 
-// Puzzle is the part of a request that names a position. A state (and a goal) may be a
-// list of numbers or a string as solve15 reads it; the goal may also be "blank-last" or
-// "blank-first" (the default).
+// Puzzle is the part of a request that names a position: the board (default 4x4), the
+// goal (default blank-last) and the state. A state (and a goal) may be a list of numbers
+// or a string as solve15 reads it; the goal may also be "blank-last" or "blank-first".
 type Puzzle struct {
 	Board string          `json:"board"`
 	Goal  json.RawMessage `json:"goal"`

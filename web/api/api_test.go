@@ -1,0 +1,128 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+)
+
+func TestPrepare(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		status     int    // 0: accepted
+		want       string // part of the error, or the goal's name when accepted
+	}{
+		{"defaults", `{"state": "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12"}`, 0, "blank-last"},
+		{"numbers and a named goal", `{"goal": "blank-first", "state": [14,13,15,7,11,12,9,5,6,0,2,1,4,8,10,3]}`, 0, "blank-first"},
+		{"3x3", `{"board": "3x3", "state": "1 2 3 4 5 6 7 0 8", "algo": "ASTAR", "heuristic": "md"}`, 0, "blank-last"},
+		{"no state", `{}`, BadRequest, "no state given"},
+		{"state of wrong type", `{"state": {"a": 1}}`, BadRequest, "list of numbers or a string"},
+		{"short state", `{"state": "1 2 3"}`, BadRequest, "state:"},
+		{"repeated tile", `{"state": [1,1,2,3,4,5,6,7,8,9,10,11,12,13,14,0]}`, BadRequest, "state:"},
+		{"unsolvable", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0"}`, Unprocessed, "not solvable"},
+		{"bad board", `{"board": "9x9", "state": "1"}`, BadRequest, "9x9"},
+		{"too big for the page", `{"board": "5x5", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0"}`, BadRequest, "up to 16 cells"},
+		{"bad goal", `{"goal": "blank-middle", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"}`, BadRequest, "goal:"},
+		{"unknown algorithm", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "algo": "dfs"}`, BadRequest, "unknown algorithm dfs"},
+		{"unknown heuristic", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "heuristic": "magic"}`, BadRequest, "unknown heuristic magic"},
+		{"negative timeout", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "timeout_seconds": -1}`, BadRequest, "negative"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var req SolveRequest
+			require.NoError(t, json.Unmarshal([]byte(tc.body), &req))
+			job, err := req.Prepare(time.Second, time.Minute)
+			if tc.status == 0 {
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, job.Goal.Name())
+				assert.Equal(t, time.Second, job.Timeout, "the default time limit")
+				return
+			}
+			var e *Error
+			require.True(t, errors.As(err, &e), "%v", err)
+			assert.Equal(t, tc.status, e.Status)
+			assert.Contains(t, e.Error(), tc.want)
+		})
+	}
+}
+
+func TestPrepareClampsTimeouts(t *testing.T) {
+	for _, tc := range []struct {
+		seconds float64
+		want    time.Duration
+	}{
+		{0, 10 * time.Second}, {1e-9, time.Millisecond}, {2.5, 2500 * time.Millisecond}, {1e300, time.Minute},
+	} {
+		req := SolveRequest{Puzzle: Puzzle{State: json.RawMessage(`"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"`)}, Timeout: tc.seconds}
+		job, err := req.Prepare(10*time.Second, time.Minute)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, job.Timeout, "%g s", tc.seconds)
+	}
+}
+
+// A job runs through package solve and answers with a replayable optimal solution.
+func TestRun(t *testing.T) {
+	req := SolveRequest{Puzzle: Puzzle{Board: "3x3", State: json.RawMessage(`[8,6,7,2,5,4,3,0,1]`)}}
+	job, err := req.Prepare(time.Minute, time.Minute)
+	require.NoError(t, err)
+	sol, err := job.Run(context.Background(), nil, time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, 31, sol.Length, "one of the two hardest 8-puzzle positions")
+	assert.True(t, sol.Optimal)
+	dirs, err := board.ParseDirs(sol.Moves)
+	require.NoError(t, err)
+	end, err := job.Goal.Size().Replay(job.Start, dirs)
+	require.NoError(t, err)
+	assert.True(t, end.Equal(job.Goal.Tiles()))
+}
+
+func TestShuffle(t *testing.T) {
+	req := &ShuffleRequest{Puzzle: Puzzle{Board: "3x3"}, Moves: 20, Seed: 7}
+	a, err := Shuffle(req)
+	require.NoError(t, err)
+	b, err := Shuffle(req)
+	require.NoError(t, err)
+	assert.Equal(t, a, b, "a seed gives the same state")
+	goal := board.BlankLast(board.Size{W: 3, H: 3})
+	st, err := board.FromInts(goal.Size(), a["state"].([]int))
+	require.NoError(t, err)
+	assert.NoError(t, goal.Check(st))
+
+	for _, moves := range []int{-1, 10001} {
+		_, err := Shuffle(&ShuffleRequest{Moves: moves})
+		var e *Error
+		require.True(t, errors.As(err, &e))
+		assert.Equal(t, BadRequest, e.Status)
+	}
+}
+
+// Whatever a request holds, Prepare and Check answer with a result or an *Error of status
+// 400 or 422, never a panic.
+func FuzzPrepare(f *testing.F) {
+	f.Add(`{"state": "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12", "algo": "idastar"}`)
+	f.Add(`{"board": "3x3", "state": [1, 2, 3, 4, 5, 6, 7, 8, 0], "goal": "blank-first"}`)
+	f.Add(`{"board": "2x2", "goal": [0, 1, 2, 3], "state": "3 0 / 2 1", "timeout_seconds": 1e308}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		var req SolveRequest
+		if json.Unmarshal([]byte(body), &req) != nil {
+			return
+		}
+		for _, err := range []error{
+			func() error { _, err := req.Prepare(time.Second, time.Minute); return err }(),
+			func() error { _, err := Check(&req.Puzzle); return err }(),
+		} {
+			if err == nil {
+				continue
+			}
+			var e *Error
+			require.True(t, errors.As(err, &e), "%q: %v", body, err)
+			require.Contains(t, []int{BadRequest, Unprocessed}, e.Status, "%q", body)
+		}
+	})
+}
