@@ -18,6 +18,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"syscall/js"
 	"time"
 
@@ -31,6 +32,11 @@ func main() {
 
 // handle answers one request with a Promise.
 func handle(this js.Value, args []js.Value) any {
+	if len(args) != 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString || args[2].Type() != js.TypeFunction {
+		return promise(func() (int, any) {
+			return api.BadRequest, map[string]string{"error": "tilekitHandle(op, body, progress): op and body are strings, progress a function"}
+		})
+	}
 	op, body, progress := args[0].String(), args[1].String(), args[2]
 	return promise(func() (int, any) {
 		switch op {
@@ -87,6 +93,14 @@ func promise(work func() (int, any)) js.Value {
 	executor := js.FuncOf(func(this js.Value, args []js.Value) any {
 		resolve := args[0]
 		go func() {
+			defer func() {
+				// A bug must not end the runtime, which would leave the page without a
+				// solver: it is answered like any failure.
+				if r := recover(); r != nil {
+					text, _ := json.Marshal(errorBody(fmt.Errorf("internal error: %v", r)))
+					resolve.Invoke(map[string]any{"status": 500, "body": string(text)})
+				}
+			}()
 			status, body := work()
 			text, err := json.Marshal(body)
 			if err != nil {
