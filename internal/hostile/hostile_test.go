@@ -182,6 +182,7 @@ func TestBadArguments(t *testing.T) {
 		{[]string{"solve15", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "--json"}, 2, "Run 'solve15 --help'"},
 		{[]string{"solve15", "--board", "x", "1 2 3 0"}, 2, "not of the form WxH"},
 		{[]string{"pdbgen", "pdb", "--board", "4x", "--tiles", "1"}, 2, "not of the form WxH"},
+		{[]string{"pdbgen", "build", "--set", "7-8", "--workers", "-1", "--out", "/nonexistent"}, 2, "--workers must be 0"},
 		{[]string{"pdbgen"}, 2, "no command given"},
 		{[]string{"pdbgen", "frobnicate"}, 2, "unknown command"},
 		{[]string{"pdbgen", "wd", "--out", "/dev/null"}, 2, "not a regular file"},
