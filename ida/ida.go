@@ -43,7 +43,21 @@ var (
 	// ErrGoal reports a goal the tables cannot serve: they need the blank's home in a
 	// corner (on 4x4 blank-last, blank-first, or their images; on 5x5 likewise).
 	ErrGoal = errors.New("ida: the pattern databases need a goal with the blank in a corner; use md, lc or wd for this goal")
+	// ErrOptions is matched (errors.Is) by the errors of New that the options cause: a
+	// board the solver does not serve, an unknown heuristic, or one that does not fit the
+	// board.
+	ErrOptions = errors.New("ida: options do not fit")
 )
+
+// optionsError is an error of New caused by the options; it matches ErrOptions.
+type optionsError struct{ msg string }
+
+func (e optionsError) Error() string        { return e.msg }
+func (e optionsError) Is(target error) bool { return target == ErrOptions }
+
+func badOptions(format string, args ...any) error {
+	return optionsError{fmt.Sprintf(format, args...)}
+}
 
 // Options configure a Solver. The zero value is the recommended setting: the strongest
 // heuristic available for the goal (Auto), the recommended lookups, the embedded tables
@@ -85,10 +99,10 @@ type Solver struct {
 func New(goal board.Goal, opt Options) (*Solver, error) {
 	size := goal.Size()
 	if size != board.Size4x4 && size != (board.Size{W: 5, H: 5}) {
-		return nil, fmt.Errorf("ida: the solver is for the 4x4 and 5x5 boards, not %s", size)
+		return nil, badOptions("ida: the solver is for the 4x4 and 5x5 boards, not %s", size)
 	}
 	if _, err := ParseHeuristic(string(opt.Heuristic)); err != nil && opt.Set == nil {
-		return nil, fmt.Errorf("ida: %w", err)
+		return nil, badOptions("ida: %v", err)
 	}
 	f := newFrame(goal)
 	h := opt.Heuristic
@@ -118,12 +132,15 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	}
 	isSet := set != nil || h.IsSet()
 	if h != MD && size != board.Size4x4 && !isSet {
-		return nil, fmt.Errorf("ida: the %s heuristic is for the 4x4 board; on %s use md or a set", h, size)
+		return nil, badOptions("ida: the %s heuristic is for the 4x4 board; on %s use md or a set", h, size)
 	}
 	solver := &Solver{goal: goal, frame: f, source: "embedded"}
 	if isSet {
 		if !f.canonical {
 			return nil, ErrGoal
+		}
+		if spec, err := pdb.SetByName(string(h)); err == nil && spec.Size() != size {
+			return nil, badOptions("ida: set %s is for the %s board, not %s", spec.Name, spec.Size(), size)
 		}
 		if set == nil {
 			var err error
@@ -132,7 +149,7 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 			}
 		}
 		if set.Size() != size {
-			return nil, fmt.Errorf("ida: set %s is for the %s board, not %s", set.Name, set.Size(), size)
+			return nil, badOptions("ida: set %s is for the %s board, not %s", set.Name, set.Size(), size)
 		}
 		solver.source = "set " + set.Name
 		if dir, ok := data.Installed(opt.TableDirs)[set.Name]; ok && opt.Set == nil {

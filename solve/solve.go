@@ -134,7 +134,7 @@ func NewContext(ctx context.Context, goal board.Goal, opt Options) (*Solver, err
 			Tables: opt.Tables, TableDirs: opt.TableDirs, MaxNodes: opt.MaxNodes, Workers: opt.Workers,
 			Progress: opt.Progress, ProgressEvery: opt.ProgressEvery})
 		if err != nil {
-			if errors.Is(err, ida.ErrGoal) || errors.Is(err, data.ErrNotInstalled) || strings.Contains(err.Error(), "heuristic") {
+			if errors.Is(err, ida.ErrOptions) || errors.Is(err, ida.ErrGoal) || errors.Is(err, data.ErrNotInstalled) {
 				return nil, fmt.Errorf("%w: %v", ErrOptions, err)
 			}
 			return nil, err

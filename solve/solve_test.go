@@ -71,6 +71,15 @@ func TestOptions(t *testing.T) {
 		_, err := New(board.BlankLast(board.Size4x4), opt)
 		assert.ErrorIs(t, err, ErrOptions, "%+v", opt)
 	}
+	// A heuristic or set of another board, told before any table is read.
+	five := board.BlankFirst(board.Size{W: 5, H: 5})
+	for _, opt := range []Options{{Heuristic: "6-6-3"}, {Heuristic: "7-8", TableDirs: []string{t.TempDir()}}} {
+		_, err := New(five, opt)
+		assert.ErrorIs(t, err, ErrOptions, "%+v", opt)
+		assert.ErrorContains(t, err, "is for the 4x4 board", "%+v", opt)
+	}
+	_, err = New(five, Options{Heuristic: "wd"})
+	assert.ErrorIs(t, err, ErrOptions)
 	_, err = New(board.BlankLast(board.Size4x4), Options{Heuristic: "7-8", TableDirs: []string{t.TempDir()}})
 	assert.ErrorContains(t, err, "pdbgen build --set 7-8")
 }

@@ -110,6 +110,9 @@ func benchAction(c *cli.Context) error {
 	}
 	var src io.Reader = strings.NewReader(corpus.KorfFile())
 	name := "Korf's 100"
+	if c.IsSet("random") && c.Int("random") < 1 {
+		return cmdline.Usagef("--random: give at least 1 instance")
+	}
 	if n := c.Int("random"); n > 0 {
 		if n > maxBench {
 			return cmdline.Usagef("--random: at most %d instances", maxBench)

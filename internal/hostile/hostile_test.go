@@ -183,6 +183,8 @@ func TestBadArguments(t *testing.T) {
 		{[]string{"solve15", "--board", "x", "1 2 3 0"}, 2, "not of the form WxH"},
 		{[]string{"pdbgen", "pdb", "--board", "4x", "--tiles", "1"}, 2, "not of the form WxH"},
 		{[]string{"pdbgen", "build", "--set", "7-8", "--workers", "-1", "--out", "/nonexistent"}, 2, "--workers must be 0"},
+		{[]string{"solve15", "bench", "--random", "-5"}, 2, "at least 1 instance"},
+		{[]string{"solve15", "--board", "5x5", "--heuristic", "6-6-3", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24"}, 2, "is for the 4x4 board"},
 		{[]string{"pdbgen"}, 2, "no command given"},
 		{[]string{"pdbgen", "frobnicate"}, 2, "unknown command"},
 		{[]string{"pdbgen", "wd", "--out", "/dev/null"}, 2, "not a regular file"},
