@@ -27,6 +27,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/tilekit/tilekit/internal/par"
 )
 
 // Unknown is the value of states the search has not reached.
@@ -186,32 +188,7 @@ func (e *engine) outputs() lists {
 
 // parallel runs fn(w, piece) over the pieces on the workers.
 func (e *engine) parallel(ctx context.Context, pieces [][]uint32, fn func(w int, piece []uint32)) {
-	workers := min(e.workers, len(pieces))
-	if workers <= 1 {
-		for _, p := range pieces {
-			if ctx.Err() != nil {
-				return
-			}
-			fn(0, p)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				i := int(next.Add(1)) - 1
-				if i >= len(pieces) {
-					return
-				}
-				fn(w, pieces[i])
-			}
-		}()
-	}
-	wg.Wait()
+	par.For(ctx, max(e.workers, 1), len(pieces), func(w, i int) { fn(w, pieces[i]) })
 }
 
 // expand expands src: it gives every unreached zero-cost neighbour the value v and returns

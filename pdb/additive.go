@@ -241,50 +241,31 @@ type layerCount struct {
 // placements reached for the first time get the entry depth. It runs on all workers over
 // disjoint ranges.
 func (s *additive) advance(depth uint8) layerCount {
-	n := len(s.sn)
-	const stride = 1 << 20
-	var total layerCount
-	var mu sync.Mutex
-	var nextRange atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < s.workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var c layerCount
-			for {
-				lo := int(nextRange.Add(stride)) - stride
-				if lo >= n {
-					break
-				}
-				hi := min(lo+stride, n)
-				sn, cur, entries := s.sn[lo:hi], s.cur[lo:hi], s.entries[lo:hi]
-				for i, x := range sn {
-					if x < 0x100 { // nothing next
-						cur[i] = 0
-						continue
-					}
-					seen := uint8(x)
-					fresh := uint8(x>>8) &^ seen
-					cur[i] = fresh
-					sn[i] = uint16(seen | fresh)
-					if fresh != 0 {
-						c.frontier++
-						if seen == 0 {
-							entries[i] = depth
-							c.placements++
-						}
-					}
+	var placements, frontier atomic.Int64
+	parallelRanges(s.workers, len(s.sn), func(lo, hi int) {
+		var c layerCount
+		sn, cur, entries := s.sn[lo:hi], s.cur[lo:hi], s.entries[lo:hi]
+		for i, x := range sn {
+			if x < 0x100 { // nothing next
+				cur[i] = 0
+				continue
+			}
+			seen := uint8(x)
+			fresh := uint8(x>>8) &^ seen
+			cur[i] = fresh
+			sn[i] = uint16(seen | fresh)
+			if fresh != 0 {
+				c.frontier++
+				if seen == 0 {
+					entries[i] = depth
+					c.placements++
 				}
 			}
-			mu.Lock()
-			total.placements += c.placements
-			total.frontier += c.frontier
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	return total
+		}
+		placements.Add(c.placements)
+		frontier.Add(c.frontier)
+	})
+	return layerCount{placements: placements.Load(), frontier: frontier.Load()}
 }
 
 // expander is one worker's scratch space.

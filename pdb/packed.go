@@ -3,12 +3,12 @@ package pdb
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"sort"
 	"sync"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/par"
 	"github.com/tilekit/tilekit/tablefile"
 )
 
@@ -136,7 +136,7 @@ func NewPacked(p *Pattern, nibbles []byte, escapes []Escape, mirror Symmetry) (*
 	// Count the escape nibbles in parallel; then check each listed index is one.
 	var mu sync.Mutex
 	count := 0
-	parallelRanges(len(nibbles), func(lo, hi int) {
+	parallelRanges(0, len(nibbles), func(lo, hi int) {
 		n := 0
 		for _, b := range nibbles[lo:hi] {
 			if b&0xF == EscapeNibble {
@@ -195,7 +195,7 @@ func Pack(ctx context.Context, t *Table) (*Packed, error) {
 	out.initMD()
 	var mu sync.Mutex
 	var escapes []Escape
-	parallelRanges(len(out.Nibbles), func(lo, hi int) {
+	parallelRanges(0, len(out.Nibbles), func(lo, hi int) {
 		var cells [board.MaxCells]uint8
 		var local []Escape
 		for i := 2 * lo; i < min(2*hi, p.Len()); i++ {
@@ -230,31 +230,9 @@ func Pack(ctx context.Context, t *Table) (*Packed, error) {
 	return out, nil
 }
 
-// parallelRanges calls fn on disjoint ranges covering [0, n), on all cores.
-func parallelRanges(n int, fn func(lo, hi int)) {
-	workers := runtime.GOMAXPROCS(0)
-	const stride = 1 << 20
-	var mu sync.Mutex
-	next := 0
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				lo := next
-				next += stride
-				mu.Unlock()
-				if lo >= n {
-					return
-				}
-				fn(lo, min(lo+stride, n))
-			}
-		}()
-	}
-	wg.Wait()
-}
+// parallelRanges calls fn on disjoint ranges covering [0, n), on workers goroutines (0:
+// all cores), each taking the next range of a million entries as it finishes one.
+func parallelRanges(workers, n int, fn func(lo, hi int)) { par.Ranges(workers, n, 1<<20, fn) }
 
 // nibble returns the nibble of entry i.
 func (t *Packed) nibble(i uint32) uint8 { return t.Nibbles[i/2] >> (4 * (i & 1)) & 0xF }
@@ -302,7 +280,7 @@ func (t *Packed) Lookup(s board.State) int {
 func (t *Packed) Unpack(ctx context.Context) (*Table, error) {
 	p := t.Pattern
 	entries := make([]uint8, p.Len())
-	parallelRanges(p.Len(), func(lo, hi int) {
+	parallelRanges(0, p.Len(), func(lo, hi int) {
 		var cells [board.MaxCells]uint8
 		for i := lo; i < hi; i++ {
 			if i&0xFFFF == 0 && ctx.Err() != nil {

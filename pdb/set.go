@@ -131,12 +131,20 @@ var Sets = []SetSpec{Set555, Set663, Set78, Set6666}
 func init() {
 	for i := range Sets {
 		if Sets[i].Lookups == nil {
-			for t, tiles := range Sets[i].Tables {
-				Sets[i].Lookups = append(Sets[i].Lookups, Lookup{Table: t, Tiles: tiles})
-			}
+			Sets[i].Lookups = TableLookups(Sets[i].Tables)
 		}
 	}
 	Set555, Set663, Set78, Set6666 = Sets[0], Sets[1], Sets[2], Sets[3]
+}
+
+// TableLookups returns the lookups of a plain partition: each table once, on its own
+// tiles.
+func TableLookups(tables [][]int) []Lookup {
+	out := make([]Lookup, len(tables))
+	for t, tiles := range tables {
+		out[t] = Lookup{Table: t, Tiles: tiles}
+	}
+	return out
 }
 
 // SetByName returns the set of that name.
@@ -231,6 +239,20 @@ func (s *Set) Eval(st board.State) int {
 	return sum
 }
 
+// NewSet builds every table of a set in memory (for sets small enough to hold unpacked one
+// table at a time; BuildSet hands each table over as soon as it is ready).
+func NewSet(ctx context.Context, spec SetSpec, workers int) (*Set, error) {
+	set := &Set{SetSpec: spec, Tables: make([]*Packed, len(spec.Tables))}
+	err := BuildSet(ctx, spec, workers, nil, func(t int, p *Packed) error {
+		set.Tables[t] = p
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return set, nil
+}
+
 // BuildSet builds the tables of a set, one after the other, and gives each packed table
 // to keep as soon as it is ready (so that only one full table is in memory at a time).
 // progress, if set, hears of each table's layers.
@@ -239,26 +261,31 @@ func BuildSet(ctx context.Context, spec SetSpec, workers int, progress func(tabl
 		return err
 	}
 	for i := range spec.Tables {
-		p, err := spec.Pattern(i)
-		if err != nil {
-			return err
-		}
 		opt := Options{Workers: workers}
 		if progress != nil {
 			opt.Progress = func(l bfs.Layer) { progress(i, l) }
 		}
-		full, err := Build(ctx, p, opt)
+		packed, err := spec.BuildTable(ctx, i, opt)
 		if err != nil {
 			return err
 		}
-		packed, err := Pack(ctx, full)
-		if err != nil {
-			return err
-		}
-		full = nil
 		if err := keep(i, packed); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// BuildTable builds table t of the set and packs it; the full table is dropped once
+// packed.
+func (s SetSpec) BuildTable(ctx context.Context, t int, opt Options) (*Packed, error) {
+	p, err := s.Pattern(t)
+	if err != nil {
+		return nil, err
+	}
+	full, err := Build(ctx, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	return Pack(ctx, full)
 }
