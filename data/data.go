@@ -58,15 +58,7 @@ func setSpecs(set pdb.SetSpec) []Spec {
 	var out []Spec
 	for t := range set.Tables {
 		out = append(out, Spec{set.File(t), func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error) {
-			p, err := set.Pattern(t)
-			if err != nil {
-				return nil, err
-			}
-			full, err := pdb.Build(ctx, p, opt)
-			if err != nil {
-				return nil, err
-			}
-			packed, err := pdb.Pack(ctx, full)
+			packed, err := set.BuildTable(ctx, t, opt)
 			if err != nil {
 				return nil, err
 			}
@@ -119,10 +111,28 @@ var (
 
 // Default returns the embedded tables, decoded and checked once per process.
 func Default() (*Tables, error) {
-	once.Do(func() {
-		loaded, errLoad = load("embedded", func(name string) ([]byte, error) { return embedded.ReadFile(name) })
-	})
+	once.Do(func() { loaded, errLoad = load("embedded", openEmbedded) })
 	return loaded, errLoad
+}
+
+// An opener reads and checks the table file of that name, and names it in its errors.
+type opener func(name string) (*tablefile.Table, error)
+
+// openEmbedded opens an embedded table file.
+func openEmbedded(name string) (*tablefile.Table, error) {
+	raw, err := embedded.ReadFile(name)
+	if err == nil {
+		var t *tablefile.Table
+		if t, err = tablefile.Decode(bytes.NewReader(raw)); err == nil {
+			return t, nil
+		}
+	}
+	return nil, fmt.Errorf("embedded %s: %w", name, err)
+}
+
+// openIn returns the opener of the table files in dir (read with tablefile's bounds).
+func openIn(dir string) opener {
+	return func(name string) (*tablefile.Table, error) { return tablefile.Read(filepath.Join(dir, name)) }
 }
 
 // HasDefaults reports whether dir holds a file of every default table.
@@ -137,20 +147,14 @@ func HasDefaults(dir string) bool {
 
 // LoadDir reads the default set from the files in dir (as written by `pdbgen build`).
 // Any file that is missing or fails its checks is an error naming the file.
-func LoadDir(dir string) (*Tables, error) {
-	return load(dir, func(name string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, name)) })
-}
+func LoadDir(dir string) (*Tables, error) { return load(dir, openIn(dir)) }
 
-func load(source string, read func(string) ([]byte, error)) (*Tables, error) {
+func load(source string, open opener) (*Tables, error) {
 	files := map[string]*tablefile.Table{}
 	for _, s := range Specs[:4] { // the embedded set is loaded on demand
-		raw, err := read(s.File)
+		t, err := open(s.File)
 		if err != nil {
-			return nil, fmt.Errorf("default table %s: %w", s.File, err)
-		}
-		t, err := tablefile.Decode(bytes.NewReader(raw))
-		if err != nil {
-			return nil, fmt.Errorf("default table %s (%s): %w", s.File, source, err)
+			return nil, fmt.Errorf("default table: %w", err)
 		}
 		files[s.File] = t
 	}

@@ -1,7 +1,6 @@
 package data
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/tilekit/tilekit/pdb"
-	"github.com/tilekit/tilekit/tablefile"
 )
 
 // EnvTables names the environment variable that lists directories of installed tables,
@@ -78,12 +76,14 @@ var (
 )
 
 // LoadSet reads the named set from the first of dirs (nil: TableDirs) that holds all its
-// files, checking every file as it reads it. A set is read once per process. When no
-// directory holds it, the error says where it looked and which command builds it.
-func LoadSet(name string, dirs []string) (*pdb.Set, error) {
+// files, checking every file as it reads it, and says where it came from: that directory,
+// or "embedded" for the set built into the binary when no directory holds it. A set is
+// read once per process. When it is found nowhere, the error (ErrNotInstalled) says where
+// it looked and which command builds it.
+func LoadSet(name string, dirs []string) (set *pdb.Set, from string, err error) {
 	spec, err := pdb.SetByName(name)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if dirs == nil {
 		dirs = TableDirs()
@@ -96,19 +96,20 @@ func LoadSet(name string, dirs []string) (*pdb.Set, error) {
 		setsMu.Lock()
 		defer setsMu.Unlock()
 		if s := sets[key]; s != nil {
-			return s, nil
+			return s, dir, nil
 		}
 		s, err := ReadSet(dir, spec)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		sets[key] = s
-		return s, nil
+		return s, dir, nil
 	}
 	if name == EmbeddedSet.Name {
-		return embeddedSet()
+		set, err := embeddedSet()
+		return set, "embedded", err
 	}
-	return nil, fmt.Errorf("%w: the %s tables are in none of %s; build them (once) with: pdbgen build --set %s",
+	return nil, "", fmt.Errorf("%w: the %s tables are in none of %s; build them (once) with: pdbgen build --set %s",
 		ErrNotInstalled, name, strings.Join(dirs, ", "), name)
 }
 
@@ -121,56 +122,34 @@ var (
 // embeddedSet returns the embedded set, read once per process.
 func embeddedSet() (*pdb.Set, error) {
 	embeddedOnce.Do(func() {
-		set := &pdb.Set{SetSpec: EmbeddedSet}
-		for t := range EmbeddedSet.Tables {
-			raw, err := embedded.ReadFile(EmbeddedSet.File(t))
-			if err != nil {
-				embeddedErr = err
-				return
-			}
-			f, err := tablefile.Decode(bytes.NewReader(raw))
-			if err != nil {
-				embeddedErr = fmt.Errorf("embedded %s: %w", EmbeddedSet.File(t), err)
-				return
-			}
-			packed, err := pdb.LoadPacked(f)
-			if err != nil {
-				embeddedErr = fmt.Errorf("embedded %s: %w", EmbeddedSet.File(t), err)
-				return
-			}
-			set.Tables = append(set.Tables, packed)
-		}
-		embeddedTabs = set
+		embeddedTabs, embeddedErr = readSet(EmbeddedSet, func(name string) string { return "embedded " + name }, openEmbedded)
 	})
 	return embeddedTabs, embeddedErr
 }
 
-// Available reports whether a set can be loaded: installed in one of dirs (nil:
-// TableDirs), or embedded.
-func Available(name string, dirs []string) bool {
-	if name == EmbeddedSet.Name {
-		return true
-	}
-	_, ok := Installed(dirs)[name]
-	return ok
-}
-
 // ReadSet reads the files of a set from dir and checks that they are its tables.
 func ReadSet(dir string, spec pdb.SetSpec) (*pdb.Set, error) {
+	return readSet(spec, func(name string) string { return filepath.Join(dir, name) }, openIn(dir))
+}
+
+// readSet reads the tables of a set through open (given the name of one of its files, and
+// naming it in its errors) and checks that they are its tables; its own errors name the
+// file as label does.
+func readSet(spec pdb.SetSpec, label func(name string) string, open opener) (*pdb.Set, error) {
 	set := &pdb.Set{SetSpec: spec}
 	for t := range spec.Tables {
-		path := filepath.Join(dir, spec.File(t))
-		f, err := tablefile.Read(path)
+		name := spec.File(t)
+		f, err := open(name)
 		if err != nil {
 			return nil, err
 		}
 		if !f.Goal.Equal(spec.Goal.Tiles()) || fmt.Sprint(f.Tiles) != fmt.Sprint(spec.Tables[t]) {
 			return nil, fmt.Errorf("%s: holds tiles %v for goal %v, not the %s set's tiles %v for goal %v",
-				path, f.Tiles, f.Goal, spec.Name, spec.Tables[t], spec.Goal.Tiles())
+				label(name), f.Tiles, f.Goal, spec.Name, spec.Tables[t], spec.Goal.Tiles())
 		}
 		packed, err := pdb.LoadPacked(f)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, fmt.Errorf("%s: %w", label(name), err)
 		}
 		set.Tables = append(set.Tables, packed)
 	}

@@ -107,6 +107,7 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	f := newFrame(goal)
 	h := opt.Heuristic
 	set := opt.Set
+	setFrom := "" // where the set was read from, when this solver read it
 	if set != nil {
 		h = Heuristic(set.Name)
 	}
@@ -120,13 +121,15 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		}
 		if f.canonical {
 			for _, name := range preferredSets[size] {
-				if !data.Available(name, opt.TableDirs) {
+				s, from, err := data.LoadSet(name, opt.TableDirs)
+				if errors.Is(err, data.ErrNotInstalled) {
 					continue
 				}
-				if s, err := data.LoadSet(name, opt.TableDirs); err == nil {
-					h, set = Heuristic(name), s
-					break
+				if err != nil { // installed but unreadable: say so rather than fall back
+					return nil, err
 				}
+				h, set, setFrom = Heuristic(name), s, from
+				break
 			}
 		}
 	}
@@ -139,23 +142,26 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		if !f.canonical {
 			return nil, ErrGoal
 		}
-		if spec, err := pdb.SetByName(string(h)); err == nil && spec.Size() != size {
+		spec, _ := pdb.SetByName(string(h)) // h names a set: checked above
+		if set != nil {
+			spec = set.SetSpec
+		}
+		if spec.Size() != size { // before reading tables that cannot serve
 			return nil, badOptions("ida: set %s is for the %s board, not %s", spec.Name, spec.Size(), size)
 		}
 		if set == nil {
 			var err error
-			if set, err = data.LoadSet(string(h), opt.TableDirs); err != nil {
+			if set, setFrom, err = data.LoadSet(string(h), opt.TableDirs); err != nil {
 				return nil, err
 			}
 		}
-		if set.Size() != size {
-			return nil, badOptions("ida: set %s is for the %s board, not %s", set.Name, set.Size(), size)
-		}
 		solver.source = "set " + set.Name
-		if dir, ok := data.Installed(opt.TableDirs)[set.Name]; ok && opt.Set == nil {
-			solver.source += " in " + dir
-		} else if opt.Set == nil {
+		switch setFrom {
+		case "":
+		case "embedded":
 			solver.source += " (embedded)"
+		default:
+			solver.source += " in " + setFrom
 		}
 	}
 	def := opt.Tables

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/tablefile"
 )
 
 func solver(t testing.TB, goal board.Goal, h Heuristic) *Solver {
@@ -216,6 +219,32 @@ func TestZeroOptionsAreRecommended(t *testing.T) {
 	assert.Equal(t, in.Optimal, len(res.Moves))
 	assert.Equal(t, Heuristic("6-6-3"), res.Heuristic)
 	assert.Less(t, res.Nodes, uint64(2_000_000), "Korf #1 with the recommended heuristic")
+}
+
+// Auto takes the strongest set installed and says where it read it; an installed set
+// that cannot be read is reported, not passed over for a weaker one.
+func TestAutoInstalledSets(t *testing.T) {
+	goal := board.BlankLast(board.Size4x4)
+	dir := t.TempDir()
+	set := testSet555(t)
+	for i, tab := range set.Tables {
+		f, err := tab.File()
+		require.NoError(t, err)
+		require.NoError(t, tablefile.Write(context.Background(), filepath.Join(dir, pdb.Set555.File(i)), f))
+	}
+	s, err := New(goal, Options{TableDirs: []string{dir}})
+	require.NoError(t, err)
+	assert.Equal(t, Heuristic("6-6-3"), s.Heuristic(), "the embedded 6-6-3 is stronger than 5-5-5")
+	assert.Equal(t, "set 6-6-3 (embedded)", s.Tables())
+	s, err = New(goal, Options{Heuristic: "5-5-5", TableDirs: []string{dir}})
+	require.NoError(t, err)
+	assert.Equal(t, "set 5-5-5 in "+dir, s.Tables())
+
+	for i := range pdb.Set663.Tables {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, pdb.Set663.File(i)), []byte("not a table"), 0o644))
+	}
+	_, err = New(goal, Options{TableDirs: []string{dir}})
+	require.ErrorContains(t, err, pdb.Set663.File(0), "a broken installed 6-6-3 is reported")
 }
 
 // Progress is called at every pass and periodically within long ones, never concurrently.

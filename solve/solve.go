@@ -212,10 +212,7 @@ func (s *Solver) WithProgress(progress func(bound int, nodes uint64)) *Solver {
 // not finish (ctx's error, a limit) or start is not a valid state for the goal. A result
 // that comes with an error carries what the search established before it stopped.
 func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) {
-	if err := s.goal.Check(start); err != nil {
-		return nil, err
-	}
-	if s.fast != nil {
+	if s.fast != nil { // both searches check start first
 		res, err := s.fast.Solve(ctx, start)
 		if res == nil {
 			return nil, err
@@ -236,6 +233,9 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	out := &Result{Start: start.Clone(), Moves: res.Moves, Solved: res.Solved, Optimal: res.Optimal,
 		H0: s.h.Eval(start), Nodes: res.Nodes, Expanded: res.Expanded, PeakStored: res.PeakStored,
 		Elapsed: res.Elapsed, Algorithm: res.Algorithm, Heuristic: res.Heuristic, Tables: "embedded"}
+	if s.opt.Tables != nil {
+		out.Tables = s.opt.Tables.Source
+	}
 	if res.Solved && res.Optimal {
 		out.LowerBound = len(res.Moves)
 	}
