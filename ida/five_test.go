@@ -27,16 +27,8 @@ func testSet5x5(t testing.TB) *pdb.Set {
 	five4Once.Do(func() {
 		spec := pdb.SetSpec{Name: "4x6", Goal: board.BlankFirst(board.Size{W: 5, H: 5}),
 			Tables: [][]int{{1, 2, 5, 6}, {3, 4, 8, 9}, {7, 12, 13, 14}, {10, 11, 15, 16}, {17, 18, 22, 23}, {19, 20, 21, 24}}}
-		for k, tiles := range spec.Tables {
-			spec.Lookups = append(spec.Lookups, pdb.Lookup{Table: k, Tiles: tiles})
-		}
-		set := &pdb.Set{SetSpec: spec}
-		if err := pdb.BuildSet(context.Background(), spec, 0, nil, func(i int, p *pdb.Packed) error {
-			set.Tables = append(set.Tables, p)
-			return nil
-		}); err == nil {
-			five4 = set
-		}
+		spec.Lookups = pdb.TableLookups(spec.Tables)
+		five4, _ = pdb.NewSet(context.Background(), spec, 0)
 	})
 	require.NotNil(t, five4)
 	return five4

@@ -22,16 +22,7 @@ var (
 // testSet555 builds the 5-5-5 set once for the package's tests (three tables of 524,160
 // entries, under a second).
 func testSet555(t testing.TB) *pdb.Set {
-	set555Once.Do(func() {
-		s := &pdb.Set{SetSpec: pdb.Set555, Tables: make([]*pdb.Packed, len(pdb.Set555.Tables))}
-		err := pdb.BuildSet(context.Background(), pdb.Set555, 0, nil, func(i int, p *pdb.Packed) error {
-			s.Tables[i] = p
-			return nil
-		})
-		if err == nil {
-			set555 = s
-		}
-	})
+	set555Once.Do(func() { set555, _ = pdb.NewSet(context.Background(), pdb.Set555, 0) })
 	require.NotNil(t, set555)
 	return set555
 }
@@ -59,7 +50,7 @@ func TestDualDistances(t *testing.T) {
 		board.BlankLast(board.Size{W: 3, H: 2}),
 		must(board.ParseGoal(board.Size{W: 3, H: 3}, "2 5 4 8 0 7 1 6 3")),
 	} {
-		dist := distances(goal)
+		dist := corpus.Distances(goal)
 		checked := 0
 		for key, d := range dist {
 			s := board.State(key)
@@ -133,7 +124,7 @@ func TestInverseOverestimates(t *testing.T) {
 // With the blank elsewhere the inverse is not a dual: some are not even solvable.
 func TestDualNeedsTheBlankHome(t *testing.T) {
 	goal := board.BlankFirst(board.Size{W: 3, H: 3})
-	dist := distances(goal)
+	dist := corpus.Distances(goal)
 	s := must(goal.Parse("5 1 2 3 6 4 8 7 0"))
 	_, ok := dist[string(dual(goal, s))]
 	assert.False(t, ok)
@@ -144,27 +135,6 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
-}
-
-// distances maps every state that reaches the goal to its distance (plain BFS).
-func distances(g board.Goal) map[string]int {
-	start := g.Tiles()
-	dist := map[string]int{string(start): 0}
-	queue := []board.State{start}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, d := range board.Dirs {
-			n := s.Clone()
-			if g.Size().Move(n, d) {
-				if _, ok := dist[string(n)]; !ok {
-					dist[string(n)] = dist[string(s)] + 1
-					queue = append(queue, n)
-				}
-			}
-		}
-	}
-	return dist
 }
 
 // Every lookup variant of a set solves Korf's instances optimally, and h0 never exceeds
@@ -224,14 +194,9 @@ func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) 
 func TestMirroredTables(t *testing.T) {
 	spec := pdb.SetSpec{Name: "rows", Goal: board.BlankLast(board.Size4x4),
 		Tables: [][]int{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15}}}
-	for k, tiles := range spec.Tables {
-		spec.Lookups = append(spec.Lookups, pdb.Lookup{Table: k, Tiles: tiles})
-	}
-	set := &pdb.Set{SetSpec: spec}
-	require.NoError(t, pdb.BuildSet(context.Background(), spec, 0, nil, func(i int, p *pdb.Packed) error {
-		set.Tables = append(set.Tables, p)
-		return nil
-	}))
+	spec.Lookups = pdb.TableLookups(spec.Tables)
+	set, err := pdb.NewSet(context.Background(), spec, 0)
+	require.NoError(t, err)
 	mirrored := 0
 	for _, tab := range set.Tables {
 		if tab.Mirror != pdb.Identity {
@@ -283,14 +248,9 @@ func TestSetWithWD(t *testing.T) {
 func TestFiveByFiveIncremental(t *testing.T) {
 	spec := pdb.SetSpec{Name: "rows5", Goal: board.BlankFirst(board.Size{W: 5, H: 5}),
 		Tables: [][]int{{1, 2, 3}, {4, 8, 9}, {5, 6, 7}, {10, 11, 12}, {13, 14, 19}, {15, 16, 17}, {18, 23, 24}, {20, 21, 22}}}
-	for k, tiles := range spec.Tables {
-		spec.Lookups = append(spec.Lookups, pdb.Lookup{Table: k, Tiles: tiles})
-	}
-	set := &pdb.Set{SetSpec: spec}
-	require.NoError(t, pdb.BuildSet(context.Background(), spec, 0, nil, func(i int, p *pdb.Packed) error {
-		set.Tables = append(set.Tables, p)
-		return nil
-	}))
+	spec.Lookups = pdb.TableLookups(spec.Tables)
+	set, err := pdb.NewSet(context.Background(), spec, 0)
+	require.NoError(t, err)
 	goal := board.BlankLast(board.Size{W: 5, H: 5})
 	s, err := New(goal, Options{Set: set, Lookups: All})
 	require.NoError(t, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,23 +12,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/internal/hermetic"
 )
 
 // TestMain hides the tables installed on this machine, so that the defaults are the same
 // everywhere.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "no-tables")
-	if err != nil {
-		panic(err)
-	}
-	os.Setenv("XDG_CACHE_HOME", dir)
-	os.Setenv("HOME", dir)
-	os.Unsetenv("TILEKIT_TABLES")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { hermetic.Main(m) }
 
 // The zero options pick the fast IDA* with the strongest heuristic available on the 4x4
 // board, the general search elsewhere, and every answer is optimal on the shared corpus.
@@ -107,4 +99,26 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// A result names the tables it used: those of Options.Tables when given, for the general
+// search too.
+func TestTablesSource(t *testing.T) {
+	dir := t.TempDir()
+	for _, spec := range data.Specs[:4] {
+		raw, err := data.Embedded(spec.File)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, spec.File), raw, 0o644))
+	}
+	tabs, err := data.LoadDir(dir)
+	require.NoError(t, err)
+	goal := board.BlankLast(board.Size{W: 3, H: 3})
+	start := must(goal.Parse("8 6 7 2 5 4 3 0 1"))
+	res, err := Solve(context.Background(), goal, start, Options{Algorithm: "astar", Heuristic: "pdb", Tables: tabs})
+	require.NoError(t, err)
+	assert.Equal(t, 31, res.Length())
+	assert.Equal(t, dir, res.Tables)
+	res, err = Solve(context.Background(), goal, start, Options{Algorithm: "astar", Heuristic: "pdb"})
+	require.NoError(t, err)
+	assert.Equal(t, "embedded", res.Tables)
 }

@@ -71,3 +71,25 @@ func Small() []Instance {
 		mk("8-puzzle-hardest", s3, "blank-last", "8 6 7 2 5 4 3 0 1", 31),
 	}
 }
+
+// Distances maps every state that reaches g to its distance, by a plain breadth-first
+// search from the goal: the slow, obviously right reference for boards of up to 9 cells.
+func Distances(g board.Goal) map[string]int {
+	start := g.Tiles()
+	dist := map[string]int{string(start): 0}
+	queue := []board.State{start}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for _, d := range board.Dirs {
+			n := s.Clone()
+			if g.Size().Move(n, d) {
+				if _, ok := dist[string(n)]; !ok {
+					dist[string(n)] = dist[string(s)] + 1
+					queue = append(queue, n)
+				}
+			}
+		}
+	}
+	return dist
+}

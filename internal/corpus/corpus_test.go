@@ -28,22 +28,7 @@ func TestSmallAgainstBFS(t *testing.T) {
 		if in.Goal.Size() != (board.Size{W: 3, H: 3}) {
 			continue
 		}
-		goal := in.Goal.Tiles()
-		dist := map[string]int{string(goal): 0}
-		queue := []board.State{goal}
-		for len(queue) > 0 {
-			s := queue[0]
-			queue = queue[1:]
-			for _, d := range board.Dirs {
-				n := s.Clone()
-				if in.Goal.Size().Move(n, d) {
-					if _, ok := dist[string(n)]; !ok {
-						dist[string(n)] = dist[string(s)] + 1
-						queue = append(queue, n)
-					}
-				}
-			}
-		}
+		dist := Distances(in.Goal)
 		assert.Equal(t, 181440, len(dist))
 		assert.Equal(t, in.Optimal, dist[string(in.Start)], in.Name)
 	}

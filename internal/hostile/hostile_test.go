@@ -23,6 +23,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tilekit/tilekit/internal/hermetic"
 )
 
 var bin string // the directory holding solve15 and pdbgen
@@ -40,9 +41,7 @@ func TestMain(m *testing.M) {
 	bin = dir
 	// The commands must not see tables installed on this machine: their choices would
 	// differ from one machine to the next.
-	os.Setenv("XDG_CACHE_HOME", dir)
-	os.Setenv("HOME", dir)
-	os.Unsetenv("TILEKIT_TABLES")
+	hermetic.HideTables(dir)
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
