@@ -25,8 +25,17 @@ func (s State) String() string {
 
 // Format writes s with rows separated by " / ", for people.
 func (sz Size) Format(s State) string {
-	var b strings.Builder
+	cells := make([]string, len(s))
 	for i, t := range s {
+		cells[i] = strconv.Itoa(int(t))
+	}
+	return sz.Layout(cells)
+}
+
+// Layout writes what each cell shows, in rows separated by " / ", for people.
+func (sz Size) Layout(cells []string) string {
+	var b strings.Builder
+	for i, c := range cells {
 		if i > 0 {
 			if i%sz.W == 0 {
 				b.WriteString(" / ")
@@ -34,7 +43,7 @@ func (sz Size) Format(s State) string {
 				b.WriteByte(' ')
 			}
 		}
-		b.WriteString(strconv.Itoa(int(t)))
+		b.WriteString(c)
 	}
 	return b.String()
 }

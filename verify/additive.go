@@ -79,7 +79,7 @@ func (v *additiveTable) exactness(ctx context.Context, opt Options) Check {
 			got, want := v.value(i, cells), int(fresh.Entries[i])
 			if got != want {
 				b.add(i, func() string {
-					return fmt.Sprintf("%s: entry %d, recomputed %d", describePlacement(v.p, i), got, want)
+					return fmt.Sprintf("%s: entry %d, recomputed %d", describeAbstract(v.p, i), got, want)
 				}, opt.maxExamples())
 			}
 		}
@@ -120,30 +120,4 @@ func (v *additiveTable) admissibility(opt Options) Check {
 
 func (v *additiveTable) rebuild(context.Context, Options) Check {
 	return Check{Name: Rebuild, Status: Pass, Detail: "the exactness check rebuilt the table and compared every entry"}
-}
-
-// describePlacement renders a placement of pattern tiles on a board of dots.
-func describePlacement(p *pdb.Pattern, idx uint32) string {
-	size := p.Goal().Size()
-	cells := make([]uint8, p.Elems())
-	p.Unrank(idx, cells)
-	shown := make([]string, size.Cells())
-	for i := range shown {
-		shown[i] = "."
-	}
-	for i, t := range p.Tiles() {
-		shown[cells[i]] = fmt.Sprint(t)
-	}
-	var b bytes.Buffer
-	for i, s := range shown {
-		if i > 0 {
-			if i%size.W == 0 {
-				b.WriteString(" / ")
-			} else {
-				b.WriteByte(' ')
-			}
-		}
-		b.WriteString(s)
-	}
-	return fmt.Sprintf("index %d [%s]", idx, b.String())
 }

@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"strings"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/pdb"
@@ -61,32 +60,25 @@ func (v *pdbTable) region(b uint8, free uint32) uint32 {
 }
 
 // describe renders an abstract state: pattern tiles and the blank on a board of dots.
-func (v *pdbTable) describe(idx uint32) string {
-	cells := make([]uint8, v.t.Elems())
-	v.t.Unrank(idx, cells)
-	shown := make([]string, v.size.Cells())
+func (v *pdbTable) describe(idx uint32) string { return describeAbstract(v.t.Pattern, idx) }
+
+// describeAbstract renders entry idx of a pattern's table: its tiles, and the blank when
+// the index holds it, on a board of dots.
+func describeAbstract(p *pdb.Pattern, idx uint32) string {
+	cells := make([]uint8, p.Elems())
+	p.Unrank(idx, cells)
+	shown := make([]string, p.Goal().Size().Cells())
 	for i := range shown {
 		shown[i] = "."
 	}
-	tiles := v.t.Tiles()
+	tiles := p.Tiles()
 	for i, t := range tiles {
 		shown[cells[i]] = fmt.Sprint(t)
 	}
-	if v.t.BlankInIndex() {
+	if p.BlankInIndex() {
 		shown[cells[len(tiles)]] = "0"
 	}
-	var b strings.Builder
-	for i, s := range shown {
-		if i > 0 {
-			if i%v.size.W == 0 {
-				b.WriteString(" / ")
-			} else {
-				b.WriteByte(' ')
-			}
-		}
-		b.WriteString(s)
-	}
-	return fmt.Sprintf("index %d [%s]", idx, b.String())
+	return fmt.Sprintf("index %d [%s]", idx, p.Goal().Size().Layout(shown))
 }
 
 func (v *pdbTable) exactness(ctx context.Context, opt Options) Check {
