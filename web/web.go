@@ -23,6 +23,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -85,9 +86,6 @@ type Options struct {
 	// page was closed); 0 for 30 s. The page asks several times a second.
 	Abandon time.Duration
 }
-
-// maxBody bounds request bodies: a 5x5 state with options is a few hundred bytes.
-const maxBody = 16 << 10
 
 // Server is the page and its API; it is an http.Handler.
 type Server struct {
@@ -191,25 +189,23 @@ func reply(w http.ResponseWriter, status int, v any) {
 }
 
 func fail(w http.ResponseWriter, status int, format string, args ...any) {
-	reply(w, status, map[string]string{"error": fmt.Sprintf(format, args...)})
+	reply(w, status, api.ErrorBody(fmt.Errorf(format, args...)))
 }
 
-// decode reads a JSON body into v, answering 413 or 400 itself when it cannot.
+// decode reads a JSON body into v as api.Decode does, answering the error itself.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			fail(w, http.StatusRequestEntityTooLarge, "request body larger than %d bytes", maxBody)
-		} else {
-			fail(w, http.StatusBadRequest, "bad JSON: %v", err)
-		}
-		return false
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, api.MaxBody))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		err = api.ErrTooLarge
+	case err != nil:
+		err = &api.Error{Status: api.BadRequest, Err: fmt.Errorf("reading the body: %w", err)}
+	default:
+		err = api.Decode(body, v)
 	}
-	if dec.More() {
-		fail(w, http.StatusBadRequest, "bad JSON: more than one value in the body")
+	if err != nil {
+		answer(w, nil, err)
 		return false
 	}
 	return true
@@ -217,15 +213,8 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 
 // answer replies with v, or with the status and message of an api.Error.
 func answer(w http.ResponseWriter, v any, err error) {
-	var ae *api.Error
-	switch {
-	case errors.As(err, &ae):
-		fail(w, ae.Status, "%v", ae.Err)
-	case err != nil:
-		fail(w, http.StatusInternalServerError, "%v", err)
-	default:
-		reply(w, http.StatusOK, v)
-	}
+	status, body := api.Answer(v, err)
+	reply(w, status, body)
 }
 
 func (s *Server) options(w http.ResponseWriter, r *http.Request) {

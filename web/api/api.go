@@ -6,6 +6,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,8 +26,49 @@ import (
 const (
 	OK          = 200
 	BadRequest  = 400
+	TooLarge    = 413 // a body over MaxBody
 	Unprocessed = 422 // a state that cannot reach the goal
+	Failed      = 500
 )
+
+// MaxBody bounds request bodies: a 5x5 state with options is a few hundred bytes.
+const MaxBody = 16 << 10
+
+// ErrTooLarge is the answer to a body over MaxBody.
+var ErrTooLarge = &Error{TooLarge, fmt.Errorf("request body larger than %d bytes", MaxBody)}
+
+// Decode reads a request body into v: at most MaxBody bytes holding one JSON value, with
+// no field that v does not have.
+func Decode(body []byte, v any) error {
+	if len(body) > MaxBody {
+		return ErrTooLarge
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return bad("bad JSON: %v", err)
+	}
+	if dec.More() {
+		return bad("bad JSON: more than one value in the body")
+	}
+	return nil
+}
+
+// Answer turns a result and an error into a status and a body: v, or {"error": "..."}
+// with the status of an *Error (500 for any other error).
+func Answer(v any, err error) (int, any) {
+	var ae *Error
+	switch {
+	case errors.As(err, &ae):
+		return ae.Status, ErrorBody(ae.Err)
+	case err != nil:
+		return Failed, ErrorBody(err)
+	}
+	return OK, v
+}
+
+// ErrorBody is the body of an answer that is not OK.
+func ErrorBody(err error) map[string]string { return map[string]string{"error": err.Error()} }
 
 // An Error is an answer that is not OK: its status and message.
 type Error struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,6 +51,35 @@ func TestPrepare(t *testing.T) {
 			assert.Contains(t, e.Error(), tc.want)
 		})
 	}
+}
+
+// Bodies are read by the same rules on the server and in the page's worker.
+func TestDecode(t *testing.T) {
+	for _, tc := range []struct {
+		body   string
+		status int // 0: accepted
+		want   string
+	}{
+		{`{"board": "3x3", "moves": 4}`, 0, ""},
+		{`{"board": "3x3", "colour": "red"}`, BadRequest, "unknown field"},
+		{`{"board": "3x3"} {"board": "4x4"}`, BadRequest, "more than one value"},
+		{`{"board": `, BadRequest, "bad JSON"},
+		{`{"board": "` + strings.Repeat("x", MaxBody) + `"}`, TooLarge, "larger than"},
+	} {
+		var req ShuffleRequest
+		err := Decode([]byte(tc.body), &req)
+		if tc.status == 0 {
+			require.NoError(t, err)
+			assert.Equal(t, 4, req.Moves)
+			continue
+		}
+		status, body := Answer(nil, err)
+		assert.Equal(t, tc.status, status, "%.40s", tc.body)
+		assert.Contains(t, body.(map[string]string)["error"], tc.want, "%.40s", tc.body)
+	}
+	status, body := Answer(nil, errors.New("disk on fire"))
+	assert.Equal(t, Failed, status)
+	assert.Equal(t, map[string]string{"error": "disk on fire"}, body)
 }
 
 func TestPrepareClampsTimeouts(t *testing.T) {

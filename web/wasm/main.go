@@ -34,7 +34,7 @@ func main() {
 func handle(this js.Value, args []js.Value) any {
 	if len(args) != 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString || args[2].Type() != js.TypeFunction {
 		return promise(func() (int, any) {
-			return api.BadRequest, map[string]string{"error": "tilekitHandle(op, body, progress): op and body are strings, progress a function"}
+			return api.Answer(nil, &api.Error{Status: api.BadRequest, Err: errors.New("tilekitHandle(op, body, progress): op and body are strings, progress a function")})
 		})
 	}
 	op, body, progress := args[0].String(), args[1].String(), args[2]
@@ -44,48 +44,34 @@ func handle(this js.Value, args []js.Value) any {
 			return api.OK, api.Options()
 		case "check":
 			var req api.Puzzle
-			if err := json.Unmarshal([]byte(body), &req); err != nil {
-				return api.BadRequest, errorBody(err)
+			if err := api.Decode([]byte(body), &req); err != nil {
+				return api.Answer(nil, err)
 			}
-			return answer(api.Check(&req))
+			return api.Answer(api.Check(&req))
 		case "shuffle":
 			var req api.ShuffleRequest
-			if err := json.Unmarshal([]byte(body), &req); err != nil {
-				return api.BadRequest, errorBody(err)
+			if err := api.Decode([]byte(body), &req); err != nil {
+				return api.Answer(nil, err)
 			}
-			return answer(api.Shuffle(&req))
+			return api.Answer(api.Shuffle(&req))
 		case "solve":
 			var req api.SolveRequest
-			if err := json.Unmarshal([]byte(body), &req); err != nil {
-				return api.BadRequest, errorBody(err)
+			if err := api.Decode([]byte(body), &req); err != nil {
+				return api.Answer(nil, err)
 			}
 			job, err := req.Prepare(time.Hour, time.Hour) // the page keeps the time limit
 			if err != nil {
-				return answer(nil, err)
+				return api.Answer(nil, err)
 			}
 			begin := time.Now()
 			sol, err := job.Run(context.Background(), func(bound int, nodes uint64) {
 				progress.Invoke(bound, float64(nodes), time.Since(begin).Seconds())
 			}, 100*time.Millisecond)
-			return answer(sol, err)
+			return api.Answer(sol, err)
 		}
-		return api.BadRequest, map[string]string{"error": "unknown request " + op}
+		return api.Answer(nil, &api.Error{Status: api.BadRequest, Err: fmt.Errorf("unknown request %q", op)})
 	})
 }
-
-// answer turns a result and an error into a status and a body, as the HTTP server does.
-func answer(v any, err error) (int, any) {
-	var ae *api.Error
-	switch {
-	case errors.As(err, &ae):
-		return ae.Status, errorBody(ae.Err)
-	case err != nil:
-		return 500, errorBody(err)
-	}
-	return api.OK, v
-}
-
-func errorBody(err error) map[string]string { return map[string]string{"error": err.Error()} }
 
 // promise runs work in a goroutine and resolves a JavaScript Promise with
 // {status, body}, the body as JSON text.
@@ -97,14 +83,14 @@ func promise(work func() (int, any)) js.Value {
 				// A bug must not end the runtime, which would leave the page without a
 				// solver: it is answered like any failure.
 				if r := recover(); r != nil {
-					text, _ := json.Marshal(errorBody(fmt.Errorf("internal error: %v", r)))
-					resolve.Invoke(map[string]any{"status": 500, "body": string(text)})
+					text, _ := json.Marshal(api.ErrorBody(fmt.Errorf("internal error: %v", r)))
+					resolve.Invoke(map[string]any{"status": api.Failed, "body": string(text)})
 				}
 			}()
 			status, body := work()
 			text, err := json.Marshal(body)
 			if err != nil {
-				status, text = 500, []byte(`{"error":"cannot encode the answer"}`)
+				status, text = api.Failed, []byte(`{"error":"cannot encode the answer"}`)
 			}
 			resolve.Invoke(map[string]any{"status": status, "body": string(text)})
 		}()
