@@ -62,12 +62,7 @@ Examples:
 			count := 0
 			entries := in.all()
 			for {
-				var e entry
-				var ok bool
-				select {
-				case e, ok = <-entries:
-				case <-c.Context.Done():
-				}
+				e, ok := receive(c.Context, entries)
 				if !ok {
 					break
 				}

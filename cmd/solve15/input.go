@@ -79,12 +79,7 @@ func openInput(c *cli.Context, goal board.Goal) (*input, error) {
 	}()
 	good := 0
 	for good < 2 && len(in.buffer) < lookahead {
-		var e entry
-		var ok bool
-		select {
-		case e, ok = <-ch:
-		case <-c.Context.Done():
-		}
+		e, ok := receive(c.Context, ch)
 		if !ok {
 			break
 		}
@@ -95,6 +90,16 @@ func openInput(c *cli.Context, goal board.Goal) (*input, error) {
 	}
 	in.single = good == 1 && len(in.buffer) < lookahead
 	return in, nil
+}
+
+// receive takes the next entry from ch; false at its end or once ctx is done.
+func receive(ctx context.Context, ch <-chan entry) (entry, bool) {
+	select {
+	case e, ok := <-ch:
+		return e, ok
+	case <-ctx.Done():
+		return entry{}, false
+	}
 }
 
 // openFile opens an input file, refusing a directory with a clear message.
