@@ -42,6 +42,9 @@ type Size struct{ W, H int }
 // Size4x4 is the 15-puzzle board.
 var Size4x4 = Size{4, 4}
 
+// Size5x5 is the board of the 24-puzzle.
+var Size5x5 = Size{5, 5}
+
 // ParseSize reads a size written "WxH", such as "4x4" or "3x3".
 func ParseSize(s string) (Size, error) {
 	w, h, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")

@@ -57,7 +57,7 @@ var Specs = append([]Spec{
 func setSpecs(set pdb.SetSpec) []Spec {
 	var out []Spec
 	for t := range set.Tables {
-		out = append(out, Spec{set.File(t), func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error) {
+		out = append(out, Spec{SetFile(set, t), func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error) {
 			packed, err := set.BuildTable(ctx, t, opt)
 			if err != nil {
 				return nil, err
@@ -135,9 +135,10 @@ func openIn(dir string) opener {
 	return func(name string) (*tablefile.Table, error) { return tablefile.Read(filepath.Join(dir, name)) }
 }
 
-// HasDefaults reports whether dir holds a file of every default table.
+// HasDefaults reports whether dir holds a file of every default table that LoadDir reads
+// (the walking-distance and IDA15 tables; the embedded set is read as a set).
 func HasDefaults(dir string) bool {
-	for _, s := range Specs {
+	for _, s := range Specs[:4] {
 		if info, err := os.Stat(filepath.Join(dir, s.File)); err != nil || !info.Mode().IsRegular() {
 			return false
 		}

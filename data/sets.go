@@ -15,6 +15,16 @@ import (
 // separated as PATH is ($TILEKIT_TABLES).
 const EnvTables = "TILEKIT_TABLES"
 
+// SetFile returns the file name of table t of a set, such as "pdb-4x4-1-2-3-4-5-6-7-8.tbl":
+// the board, then the table's tiles.
+func SetFile(spec pdb.SetSpec, t int) string {
+	parts := make([]string, len(spec.Tables[t]))
+	for i, tile := range spec.Tables[t] {
+		parts[i] = fmt.Sprint(tile)
+	}
+	return fmt.Sprintf("pdb-%s-%s.tbl", spec.Size(), strings.Join(parts, "-"))
+}
+
 // ErrNotInstalled reports a set whose tables are in none of the table directories.
 var ErrNotInstalled = errors.New("data: tables not installed")
 
@@ -63,7 +73,7 @@ func Installed(dirs []string) map[string]string {
 
 func hasAll(dir string, spec pdb.SetSpec) bool {
 	for t := range spec.Tables {
-		if info, err := os.Stat(filepath.Join(dir, spec.File(t))); err != nil || !info.Mode().IsRegular() {
+		if info, err := os.Stat(filepath.Join(dir, SetFile(spec, t))); err != nil || !info.Mode().IsRegular() {
 			return false
 		}
 	}
@@ -138,7 +148,7 @@ func ReadSet(dir string, spec pdb.SetSpec) (*pdb.Set, error) {
 func readSet(spec pdb.SetSpec, label func(name string) string, open opener) (*pdb.Set, error) {
 	set := &pdb.Set{SetSpec: spec}
 	for t := range spec.Tables {
-		name := spec.File(t)
+		name := SetFile(spec, t)
 		f, err := open(name)
 		if err != nil {
 			return nil, err

@@ -13,25 +13,23 @@
 //	max         max(pdb, wd)                                        admissible
 //	hh          Hasan et al.'s hybrid wd + conflicts + md/3         NOT admissible
 //
-// These evaluate a whole state per call: they are the general, readable versions. The 4x4
-// IDA* of package fifteen keeps its own incremental ones and is cross-checked against these.
+// These evaluate a whole state per call: they are the general, readable versions. The IDA*
+// of package ida keeps its own incremental ones and is cross-checked against these.
+//
+// The registry (registry.go) is the one list of heuristics: names, admissibility, which
+// search engine computes each and on which boards. Every list that a user sees (solve15's
+// help, the page's menu, the audit) comes from it.
 package heuristic
 
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/wd"
 )
-
-// Names lists every heuristic, in the order of the table above.
-var Names = []string{"hamming", "md", "lc", "chebyshev2", "wd", "pdb", "max", "hh"}
 
 // A Heuristic estimates the moves from a state to its goal.
 type Heuristic struct {
@@ -44,70 +42,59 @@ type Heuristic struct {
 // Eval returns the estimate for s, which must be a valid state of the goal's board.
 func (h *Heuristic) Eval(s board.State) int { return h.eval(s) }
 
-// New returns the named heuristic for the goal. tables is used by pdb and max on the 4x4
-// board (nil for the embedded ones).
-func New(name string, goal board.Goal, tables *data.Tables) (*Heuristic, error) {
-	return NewContext(context.Background(), name, goal, tables)
-}
-
-// Known reports whether name is the name of a heuristic (whether or not it applies to a
-// given board: New says that).
-func Known(name string) bool {
-	for _, n := range Names {
-		if strings.EqualFold(n, name) {
-			return true
-		}
-	}
-	return false
+// New returns the named heuristic for the goal: one of the General engine's (Names(General)).
+// ida15, when not nil, gives pdb and max on 4x4 goals with the blank's home in a corner
+// IDA15's tables; without it, and on other goals and boards, pdb takes the tiles in goal
+// order in groups of four, built now.
+func New(name string, goal board.Goal, ida15 *pdb.IDA15) (*Heuristic, error) {
+	return NewContext(context.Background(), name, goal, ida15)
 }
 
 // NewContext is New with a context that cancels the building of tables (walking distance
 // and pattern databases are built on first use for most boards and goals).
-func NewContext(ctx context.Context, name string, goal board.Goal, tables *data.Tables) (*Heuristic, error) {
-	g := goal
+func NewContext(ctx context.Context, name string, goal board.Goal, ida15 *pdb.IDA15) (*Heuristic, error) {
+	info, err := Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	if info.Engines&General == 0 {
+		return nil, fmt.Errorf("%s is served by the fast IDA* alone, not by the general search", info.Name)
+	}
 	geo := newGeometry(goal)
-	h := &Heuristic{Name: strings.ToLower(name), Goal: goal, Admissible: true}
+	h := &Heuristic{Name: info.Name, Goal: goal, Admissible: info.Admissible}
 	switch h.Name {
-	case "hamming":
+	case Hamming:
 		h.eval = geo.hamming
-	case "md":
+	case MD:
 		h.eval = geo.manhattan
-	case "lc":
+	case LC:
 		h.eval = func(s board.State) int { return geo.manhattan(s) + geo.conflicts(s) }
-	case "chebyshev2":
-		h.Admissible = false
+	case Chebyshev2:
 		h.eval = geo.chebyshev2
-	case "wd":
-		w, err := walking(ctx, g)
+	case WD, Max, HH:
+		w, err := Walking(ctx, goal)
 		if err != nil {
 			return nil, err
 		}
-		h.eval = w
-	case "pdb":
-		p, err := patterns(ctx, g, tables)
+		wd := func(s board.State) int { r, c := w(s); return r + c }
+		switch h.Name {
+		case WD:
+			h.eval = wd
+		case HH:
+			h.eval = func(s board.State) int { return wd(s) + geo.conflicts(s) + geo.manhattan(s)/3 }
+		default:
+			p, err := patterns(ctx, goal, ida15)
+			if err != nil {
+				return nil, err
+			}
+			h.eval = func(s board.State) int { return max(wd(s), p(s)) }
+		}
+	case PDB:
+		p, err := patterns(ctx, goal, ida15)
 		if err != nil {
 			return nil, err
 		}
 		h.eval = p
-	case "max":
-		w, err := walking(ctx, g)
-		if err != nil {
-			return nil, err
-		}
-		p, err := patterns(ctx, g, tables)
-		if err != nil {
-			return nil, err
-		}
-		h.eval = func(s board.State) int { return max(w(s), p(s)) }
-	case "hh":
-		w, err := walking(ctx, g)
-		if err != nil {
-			return nil, err
-		}
-		h.Admissible = false
-		h.eval = func(s board.State) int { return w(s) + geo.conflicts(s) + geo.manhattan(s)/3 }
-	default:
-		return nil, fmt.Errorf("unknown heuristic %q (choose from %s)", name, strings.Join(Names, ", "))
 	}
 	return h, nil
 }
@@ -253,7 +240,9 @@ func cacheBytes() int {
 	return n
 }
 
-func walking(ctx context.Context, goal board.Goal) (func(board.State) int, error) {
+// Walking returns the walking distance of the goal's board in its two halves: the rows'
+// and the columns' (Takahashi). wd is their sum.
+func Walking(ctx context.Context, goal board.Goal) (func(board.State) (rows, cols int), error) {
 	size := goal.Size()
 	rows, err := wdTable(ctx, size.H, size.W, size.Row(goal.Home(0)))
 	if err != nil {
@@ -267,23 +256,13 @@ func walking(ctx context.Context, goal board.Goal) (func(board.State) int, error
 	if err != nil {
 		return nil, err
 	}
-	return func(s board.State) int {
-		r, c := w.Eval(s)
-		return r + c
-	}, nil
+	return w.Eval, nil
 }
 
 // patterns returns the additive PDB heuristic of the goal.
-func patterns(ctx context.Context, goal board.Goal, tables *data.Tables) (func(board.State) int, error) {
-	if goal.Size() == board.Size4x4 {
-		if ev, err := ida.NewEvaluator(goal, tables); err == nil {
-			if v, err := ev.Eval(goal.Tiles()); err == nil && v.PDB >= 0 {
-				return func(s board.State) int {
-					v, _ := ev.Eval(s)
-					return v.PDB
-				}, nil
-			}
-		}
+func patterns(ctx context.Context, goal board.Goal, ida15 *pdb.IDA15) (func(board.State) int, error) {
+	if f, ok := pdb.NewFrame(goal, board.BlankLast(board.Size4x4)); ok && ida15 != nil {
+		return func(s board.State) int { return ida15.Eval(f.Map(s)) }, nil
 	}
 	// Elsewhere: tiles in goal order, in groups of at most four, without the blank (the
 	// classic additive form), built now.

@@ -8,7 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/pdb"
 )
 
 func mustNew(t testing.TB, name string, goal board.Goal) *Heuristic {
@@ -18,27 +19,52 @@ func mustNew(t testing.TB, name string, goal board.Goal) *Heuristic {
 	return h
 }
 
-// On the 4x4 board these general versions agree with package fifteen's.
-func TestAgreesWithFifteen(t *testing.T) {
+// On the 4x4 board pdb with IDA15's tables is IDA15's own value, through the frame of a
+// corner goal (blank-first is blank-last turned by 180 degrees), and max is the larger of
+// pdb and wd.
+func TestIDA15(t *testing.T) {
+	def, err := data.Default()
+	require.NoError(t, err)
 	rng := rand.New(rand.NewPCG(4, 4))
 	for _, goal := range []board.Goal{board.BlankLast(board.Size4x4), board.BlankFirst(board.Size4x4)} {
-		ev, err := ida.NewEvaluator(goal, nil)
+		p, err := New(PDB, goal, def.IDA15)
 		require.NoError(t, err)
-		hs := map[string]*Heuristic{}
-		for _, name := range []string{"md", "lc", "wd", "pdb", "max"} {
-			hs[name] = mustNew(t, name, goal)
-		}
+		m, err := New(Max, goal, def.IDA15)
+		require.NoError(t, err)
+		w := mustNew(t, WD, goal)
 		for i := 0; i < 300; i++ {
 			s := goal.Random(rng)
-			v, err := ev.Eval(s)
-			require.NoError(t, err)
-			assert.Equal(t, v.MD, hs["md"].Eval(s))
-			assert.Equal(t, v.LC, hs["lc"].Eval(s))
-			assert.Equal(t, v.WD, hs["wd"].Eval(s))
-			assert.Equal(t, v.PDB, hs["pdb"].Eval(s))
-			assert.Equal(t, v.Max, hs["max"].Eval(s))
+			last := s
+			if goal.Name() == "blank-first" {
+				last = board.Rotate180(s)
+			}
+			require.Equal(t, def.IDA15.Eval(last), p.Eval(s))
+			require.Equal(t, max(p.Eval(s), w.Eval(s)), m.Eval(s))
+			require.Equal(t, goal.Manhattan(s), mustNew(t, MD, goal).Eval(s))
 		}
 	}
+}
+
+// The registry: every name once, sets from pdb.Sets, the fast engine's boards.
+func TestRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	for _, i := range Registry() {
+		assert.False(t, seen[i.Name], "%s registered twice", i.Name)
+		seen[i.Name] = true
+		if i.Set {
+			assert.True(t, i.FastOn(i.FastBoards[0]) && i.Engines == Fast, i.Name)
+		}
+	}
+	assert.Len(t, seen, len(pdb.Sets)+8)
+	assert.Equal(t, []string{"hamming", "md", "lc", "chebyshev2", "wd", "pdb", "max", "hh"}, Names(General))
+	md, err := Lookup(" MD ")
+	require.NoError(t, err)
+	assert.True(t, md.FastOn(board.Size5x5) && md.FastOn(board.Size4x4) && !md.FastOn(board.Size{W: 3, H: 3}))
+	lc, _ := Lookup("lc")
+	assert.False(t, lc.FastOn(board.Size5x5))
+	_, err = New("7-8", board.BlankLast(board.Size4x4), nil)
+	assert.ErrorContains(t, err, "fast IDA* alone")
+	assert.Contains(t, Usage(), "auto, a set (5-5-5, 6-6-3, 7-8, 6-6-6-6), hamming, md")
 }
 
 func TestSimpleValues(t *testing.T) {
@@ -55,7 +81,7 @@ func TestSimpleValues(t *testing.T) {
 	} {
 		assert.Equal(t, want, mustNew(t, name, goal).Eval(s), name)
 	}
-	for _, name := range Names {
+	for _, name := range Names(General) {
 		h := mustNew(t, name, goal)
 		assert.Equal(t, 0, h.Eval(goal.Tiles()), "%s is 0 at the goal", name)
 		assert.Equal(t, name != "chebyshev2" && name != "hh", h.Admissible, name)
@@ -66,9 +92,9 @@ func TestOtherBoards(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, size := range []board.Size{{W: 3, H: 3}, {W: 2, H: 4}, {W: 5, H: 5}, {W: 3, H: 5}} {
 		goal := board.BlankFirst(size)
-		for _, name := range Names {
+		for _, name := range Names(General) {
 			h, err := New(name, goal, nil)
-			if size == (board.Size{W: 5, H: 5}) && (name == "wd" || name == "max" || name == "hh") {
+			if size == (board.Size5x5) && (name == "wd" || name == "max" || name == "hh") {
 				assert.Error(t, err, "no 5x5 walking-distance table")
 				continue
 			}
@@ -83,5 +109,5 @@ func TestOtherBoards(t *testing.T) {
 		}
 	}
 	_, err := New("euclid", board.BlankLast(board.Size4x4), nil)
-	assert.ErrorContains(t, err, "hamming, md")
+	assert.ErrorContains(t, err, "choose from auto, 5-5-5")
 }

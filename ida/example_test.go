@@ -5,17 +5,22 @@ import (
 	"fmt"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/ida"
 )
 
-// Solve a position optimally with the embedded tables.
+// Solve a position optimally with the tables embedded in package data.
 func ExampleSolver_Solve() {
 	goal := board.BlankLast(board.Size4x4)
 	start, err := goal.Parse("1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12")
 	if err != nil {
 		panic(err)
 	}
-	solver, err := ida.New(goal, ida.Options{Heuristic: ida.Max})
+	tables, err := data.Default() // the tables embedded in the binary
+	if err != nil {
+		panic(err)
+	}
+	solver, err := ida.New(goal, ida.Options{Heuristic: ida.Max, WD: tables.WDLast, IDA15: tables.IDA15})
 	if err != nil {
 		panic(err)
 	}
@@ -25,17 +30,4 @@ func ExampleSolver_Solve() {
 	}
 	fmt.Println(len(res.Moves), res.Optimal, board.FormatDirs(res.Moves))
 	// Output: 29 true UULLDLDRURURDLLURRDDDLLULDRRR
-}
-
-// Every heuristic's value for one state.
-func ExampleEvaluator_Eval() {
-	goal := board.BlankLast(board.Size4x4)
-	ev, err := ida.NewEvaluator(goal, nil)
-	if err != nil {
-		panic(err)
-	}
-	s, _ := goal.Parse("1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12")
-	v, _ := ev.Eval(s)
-	fmt.Printf("md %d, lc %d, wd %d (%d + %d)\n", v.MD, v.LC, v.WD, v.WDRows, v.WDCols)
-	// Output: md 9, lc 13, wd 11 (5 + 6)
 }

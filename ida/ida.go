@@ -10,13 +10,14 @@
 // whose pattern holds the moved tile (moving the blank through other cells costs those
 // patterns nothing).
 //
-// The heuristics: md (any board); lc, wd, pdb (IDA15's tables, embedded) and max (the
-// larger of pdb and wd) on 4x4; and the additive sets of Korf & Felner (2002) on both
-// boards (5-5-5, 6-6-3 and 7-8 on 4x4, 6-6-6-6 on 5x5), with the reflection about the main
-// diagonal and the dual lookups of Zahavi, Felner et al. (2007), whose inconsistent values
-// the search propagates with BPMX (additive.go). The sets are built once by
-// `pdbgen build --set NAME` and found on disk (package data); Auto, the zero value, uses
-// the strongest one installed.
+// The heuristics: md (any board); lc, wd, pdb (IDA15's tables) and max (the larger of pdb
+// and wd) on 4x4; and the additive sets of Korf & Felner (2002) on both boards (5-5-5,
+// 6-6-3 and 7-8 on 4x4, 6-6-6-6 on 5x5), with the reflection about the main diagonal and
+// the dual lookups of Zahavi, Felner et al. (2007), whose inconsistent values the search
+// propagates with BPMX (additive.go).
+//
+// The package only searches: its tables come loaded in Options (package data reads them,
+// package solve decides which), and it reads neither the disk nor the environment.
 //
 // With an admissible heuristic the first solution found is optimal. A search can be
 // cancelled through its context or limited in nodes; it then reports the best lower bound
@@ -32,8 +33,8 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/wd"
 )
 
 // Errors of the solver.
@@ -59,17 +60,19 @@ func badOptions(format string, args ...any) error {
 	return optionsError{fmt.Sprintf(format, args...)}
 }
 
-// Options configure a Solver. The zero value is the recommended setting: the strongest
-// heuristic available for the goal (Auto), the recommended lookups, the embedded tables
-// and the installed sets, one goroutine, no limit.
+// Options configure a Solver: the heuristic and the tables it needs, already loaded.
 type Options struct {
-	Heuristic Heuristic    // Auto (the zero value) picks the recommended one
-	Lookups   Lookups      // for a set: which lookups (zero: Recommended)
-	WithWD    bool         // for a set on 4x4: also take the maximum with walking distance
-	Set       *pdb.Set     // for a set: its tables, already loaded; nil to find them on disk
-	TableDirs []string     // where to look for installed sets; nil for data.TableDirs()
-	MaxNodes  uint64       // stop after generating this many nodes; 0 for no limit
-	Tables    *data.Tables // the IDA15 and WD tables; nil for the embedded defaults
+	Heuristic Heuristic // MD (the zero value), LC, WD, PDB or Max; ignored when Set is given
+	Set       *pdb.Set  // an additive set's tables: the heuristic is then the set
+	Lookups   Lookups   // for a set: which lookups (zero: Recommended)
+	WithWD    bool      // for a set on 4x4: also take the maximum with walking distance
+	// WD is the walking-distance table of the rows of the 4x4 blank-last goal, for WD, Max
+	// and WithWD on goals with the blank's home in a corner; nil to build it (milliseconds).
+	// Other goals always build their own.
+	WD    *wd.Table
+	IDA15 *pdb.IDA15 // IDA15's tables, for PDB and Max
+	// MaxNodes stops a search after generating this many nodes; 0 for no limit.
+	MaxNodes uint64
 	// Progress, if set, is called at the start of every pass with its bound and the nodes
 	// generated so far, and within a pass every ProgressEvery with the nodes so far. Calls
 	// never overlap; they may come from different goroutines.
@@ -80,136 +83,70 @@ type Options struct {
 	Workers int
 }
 
-// preferredSets lists, strongest first, the sets Auto looks for on each board.
-var preferredSets = map[board.Size][]string{
-	board.Size4x4: {"7-8", "6-6-3", "5-5-5"},
-	{W: 5, H: 5}:  {"6-6-6-6"},
-}
-
 // A Solver solves instances for one goal. It is safe for concurrent use.
 type Solver struct {
-	goal   board.Goal
-	frame  frame
-	opt    Options
-	t      *tables
-	source string // where the tables came from, for people
+	goal  board.Goal
+	frame frame
+	opt   Options
+	t     *tables
+}
+
+// Serves reports whether the solver's pattern databases (pdb, max and the sets) serve the
+// goal: a goal of the 4x4 or 5x5 board whose blank's home is a corner. Other goals of
+// those boards take md, lc and wd.
+func Serves(goal board.Goal) bool {
+	size := goal.Size()
+	return (size == board.Size4x4 || size == board.Size5x5) && newFrame(goal).canonical
 }
 
 // New prepares a solver for the goal, on the 4x4 or the 5x5 board.
 func New(goal board.Goal, opt Options) (*Solver, error) {
 	size := goal.Size()
-	if size != board.Size4x4 && size != (board.Size{W: 5, H: 5}) {
+	if size != board.Size4x4 && size != board.Size5x5 {
 		return nil, badOptions("ida: the solver is for the 4x4 and 5x5 boards, not %s", size)
 	}
-	if _, err := ParseHeuristic(string(opt.Heuristic)); err != nil && opt.Set == nil {
-		return nil, badOptions("ida: %v", err)
-	}
 	f := newFrame(goal)
-	h := opt.Heuristic
-	set := opt.Set
-	setFrom := "" // where the set was read from, when this solver read it
-	if set != nil {
-		h = Heuristic(set.Name)
-	}
-	if h == Auto {
-		h = MD
-		if size == board.Size4x4 {
-			h = WD
-			if f.canonical {
-				h = Default
-			}
-		}
-		if f.canonical {
-			for _, name := range preferredSets[size] {
-				s, from, err := data.LoadSet(name, opt.TableDirs)
-				if errors.Is(err, data.ErrNotInstalled) {
-					continue
-				}
-				if err != nil { // installed but unreadable: say so rather than fall back
-					return nil, err
-				}
-				h, set, setFrom = Heuristic(name), s, from
-				break
-			}
-		}
-	}
-	isSet := set != nil || h.IsSet()
-	if h != MD && size != board.Size4x4 && !isSet {
-		return nil, badOptions("ida: the %s heuristic is for the 4x4 board; on %s use md or a set", h, size)
-	}
-	solver := &Solver{goal: goal, frame: f, source: "embedded"}
-	if isSet {
+	if opt.Set != nil {
+		opt.Heuristic = additive
 		if !f.canonical {
 			return nil, ErrGoal
 		}
-		spec, _ := pdb.SetByName(string(h)) // h names a set: checked above
-		if set != nil {
-			spec = set.SetSpec
+		if opt.Set.Size() != size {
+			return nil, badOptions("ida: set %s is for the %s board, not %s", opt.Set.Name, opt.Set.Size(), size)
 		}
-		if spec.Size() != size { // before reading tables that cannot serve
-			return nil, badOptions("ida: set %s is for the %s board, not %s", spec.Name, spec.Size(), size)
-		}
-		if set == nil {
-			var err error
-			if set, setFrom, err = data.LoadSet(string(h), opt.TableDirs); err != nil {
-				return nil, err
-			}
-		}
-		solver.source = "set " + set.Name
-		switch setFrom {
-		case "":
-		case "embedded":
-			solver.source += " (embedded)"
-		default:
-			solver.source += " in " + setFrom
-		}
+	} else if opt.Heuristic >= additive {
+		return nil, badOptions("ida: unknown heuristic %d", opt.Heuristic)
+	} else if opt.Heuristic != MD && size != board.Size4x4 {
+		return nil, badOptions("ida: on %s the solver takes md or a set", size)
 	}
-	def := opt.Tables
-	if def == nil && (h.needsPDB() || h.needsWD()) {
-		var err error
-		if def, err = data.Default(); err != nil {
-			return nil, err
-		}
+	wantWD := opt.Heuristic.needsWD() || opt.Set != nil && opt.WithWD && size == board.Size4x4
+	wantPDB := opt.Heuristic.needsPDB()
+	if wantPDB && opt.IDA15 == nil {
+		return nil, badOptions("ida: pdb and max need the IDA15 tables (Options.IDA15)")
 	}
-	if def != nil && def.Source != "embedded" {
-		solver.source = def.Source
-	}
-	withWD := isSet && opt.WithWD && size == board.Size4x4
-	if withWD && def == nil {
-		var err error
-		if def, err = data.Default(); err != nil {
-			return nil, err
-		}
-	}
-	t, err := newTables(context.Background(), f, size, h.needsWD() || withWD, h.needsPDB(), def)
+	t, err := newTables(context.Background(), f, size, wantWD, wantPDB, opt.WD, opt.IDA15)
 	if err != nil {
 		return nil, err
 	}
 	for tile := 0; tile < size.Cells(); tile++ {
 		t.homes[tile] = f.home[tile]
 	}
-	if isSet {
-		if t.set, err = newSetTables(set, opt.Lookups); err != nil {
+	if opt.Set != nil {
+		if t.set, err = newSetTables(opt.Set, opt.Lookups); err != nil {
 			return nil, err
 		}
-		t.set.wd = withWD
+		t.set.wd = wantWD
 	}
-	opt.Heuristic = h
-	solver.opt, solver.t = opt, t
-	return solver, nil
+	return &Solver{goal: goal, frame: f, opt: opt, t: t}, nil
 }
 
 // WithProgress returns a solver that shares s's tables and reports to progress (nil: not
-// at all).
-func (s *Solver) WithProgress(progress func(bound int, nodes uint64)) *Solver {
+// at all) as Options.Progress does, every every (0: one second).
+func (s *Solver) WithProgress(progress func(bound int, nodes uint64), every time.Duration) *Solver {
 	c := *s
-	c.opt.Progress = progress
+	c.opt.Progress, c.opt.ProgressEvery = progress, every
 	return &c
 }
-
-// Tables says which tables the solver uses: "embedded", the directory of a --tables set,
-// or the set and the directory it was read from.
-func (s *Solver) Tables() string { return s.source }
 
 // Lookups returns the lookups a set heuristic takes, or "" for the other heuristics.
 func (s *Solver) Lookups() string {
@@ -221,9 +158,6 @@ func (s *Solver) Lookups() string {
 
 // Goal returns the solver's goal.
 func (s *Solver) Goal() board.Goal { return s.goal }
-
-// Heuristic returns the solver's heuristic.
-func (s *Solver) Heuristic() Heuristic { return s.opt.Heuristic }
 
 // Pass describes one IDA* iteration.
 type Pass struct {
@@ -239,8 +173,6 @@ type Result struct {
 	Solved     bool
 	Optimal    bool // proven optimal: solved with an admissible heuristic
 	LowerBound int  // the optimal length is at least this (equal to it when solved)
-	Heuristic  Heuristic
-	Lookups    string // for a set: the lookups taken
 	H0         int    // heuristic value of the start
 	Nodes      uint64
 	Expanded   uint64
@@ -258,7 +190,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	}
 	begin := time.Now()
 	st := s.newSearch(start)
-	res := &Result{Start: start.Clone(), Heuristic: s.opt.Heuristic, Lookups: s.Lookups(), H0: st.h()}
+	res := &Result{Start: start.Clone(), H0: st.h()}
 
 	// The search polls for cancellation and reports progress itself, every pollEvery
 	// expansions (no goroutine of its own: in WebAssembly none would run while it does).

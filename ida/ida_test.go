@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,16 +12,28 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/pdb"
-	"github.com/tilekit/tilekit/tablefile"
 )
 
 func solver(t testing.TB, goal board.Goal, h Heuristic) *Solver {
 	t.Helper()
-	s, err := New(goal, Options{Heuristic: h})
+	s, err := New(goal, withTables(t, Options{Heuristic: h}))
 	require.NoError(t, err)
 	return s
+}
+
+// heuristics lists the heuristics other than the sets.
+var heuristics = []Heuristic{MD, LC, WD, PDB, Max}
+
+// withTables gives opt the embedded walking-distance and IDA15 tables.
+func withTables(t testing.TB, opt Options) Options {
+	t.Helper()
+	def, err := data.Default()
+	require.NoError(t, err)
+	opt.WD, opt.IDA15 = def.WDLast, def.IDA15
+	return opt
 }
 
 func TestSmallCorpus(t *testing.T) {
@@ -31,7 +41,7 @@ func TestSmallCorpus(t *testing.T) {
 		if in.Goal.Size() != board.Size4x4 {
 			continue
 		}
-		for _, h := range Heuristics {
+		for _, h := range heuristics {
 			res, err := solver(t, in.Goal, h).Solve(context.Background(), in.Start)
 			require.NoError(t, err, "%s %v", in.Name, h)
 			assert.Equal(t, in.Optimal, len(res.Moves), "%s %v", in.Name, h)
@@ -63,8 +73,7 @@ func TestKorfSubset(t *testing.T) {
 
 func TestEvalWorkedExample(t *testing.T) {
 	goal := board.BlankLast(board.Size4x4)
-	e, err := NewEvaluator(goal, nil)
-	require.NoError(t, err)
+	e := newEvaluator(t, goal)
 	s, err := goal.Parse("1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12")
 	require.NoError(t, err)
 	v, err := e.Eval(s)
@@ -90,8 +99,7 @@ func TestEvalAgainstReferences(t *testing.T) {
 	ida15, err := pdb.BuildIDA15(context.Background(), pdb.Options{})
 	require.NoError(t, err)
 	for _, goal := range []board.Goal{board.BlankLast(board.Size4x4), board.BlankFirst(board.Size4x4)} {
-		e, err := NewEvaluator(goal, nil)
-		require.NoError(t, err)
+		e := newEvaluator(t, goal)
 		for i := 0; i < 500; i++ {
 			s := goal.Random(rng)
 			v, err := e.Eval(s)
@@ -142,8 +150,8 @@ func TestHeuristicsAgree(t *testing.T) {
 		for i := 0; i < 8; i++ {
 			start, walk := goal.RandomWalk(35, rng)
 			want := -1
-			for _, h := range Heuristics {
-				s, err := New(goal, Options{Heuristic: h})
+			for _, h := range heuristics {
+				s, err := New(goal, withTables(t, Options{Heuristic: h}))
 				if goal.Equal(odd) && h.needsPDB() {
 					assert.ErrorIs(t, err, ErrGoal)
 					continue
@@ -181,7 +189,7 @@ func TestCancelAndLimit(t *testing.T) {
 		workers int
 	}{{1, 1}, {1, 2}, {100_000, 1}, {100_000, 2}, {3_000_000, 2}} {
 		for _, h := range []Heuristic{MD, Max} {
-			limited, err := New(hard.Goal, Options{Heuristic: h, MaxNodes: tc.limit, Workers: tc.workers})
+			limited, err := New(hard.Goal, withTables(t, Options{Heuristic: h, MaxNodes: tc.limit, Workers: tc.workers}))
 			require.NoError(t, err)
 			res, err = limited.Solve(context.Background(), hard.Start)
 			assert.ErrorIs(t, err, ErrNodeLimit)
@@ -194,57 +202,6 @@ func TestCancelAndLimit(t *testing.T) {
 			}
 		}
 	}
-}
-
-// The zero value of Options is the recommended setting, not the slowest (issue 10).
-func TestZeroOptionsAreRecommended(t *testing.T) {
-	for _, tc := range []struct {
-		goal board.Goal
-		want Heuristic
-	}{
-		{board.BlankLast(board.Size4x4), "6-6-3"}, // the embedded set, with no other installed
-		{board.BlankFirst(board.Size4x4), "6-6-3"},
-		{mustGoal(t, "1 2 3 4 5 6 0 7 8 9 10 11 12 13 14 15"), WD},
-		{board.BlankFirst(board.Size{W: 5, H: 5}), MD}, // no 24-puzzle set installed
-	} {
-		s, err := New(tc.goal, Options{TableDirs: []string{}})
-		require.NoError(t, err)
-		assert.Equal(t, tc.want, s.Heuristic(), tc.goal.Name())
-	}
-	in := corpus.Korf100()[0]
-	zero, err := New(in.Goal, Options{TableDirs: []string{}})
-	require.NoError(t, err)
-	res, err := zero.Solve(context.Background(), in.Start)
-	require.NoError(t, err)
-	assert.Equal(t, in.Optimal, len(res.Moves))
-	assert.Equal(t, Heuristic("6-6-3"), res.Heuristic)
-	assert.Less(t, res.Nodes, uint64(2_000_000), "Korf #1 with the recommended heuristic")
-}
-
-// Auto takes the strongest set installed and says where it read it; an installed set
-// that cannot be read is reported, not passed over for a weaker one.
-func TestAutoInstalledSets(t *testing.T) {
-	goal := board.BlankLast(board.Size4x4)
-	dir := t.TempDir()
-	set := testSet555(t)
-	for i, tab := range set.Tables {
-		f, err := tab.File()
-		require.NoError(t, err)
-		require.NoError(t, tablefile.Write(context.Background(), filepath.Join(dir, pdb.Set555.File(i)), f))
-	}
-	s, err := New(goal, Options{TableDirs: []string{dir}})
-	require.NoError(t, err)
-	assert.Equal(t, Heuristic("6-6-3"), s.Heuristic(), "the embedded 6-6-3 is stronger than 5-5-5")
-	assert.Equal(t, "set 6-6-3 (embedded)", s.Tables())
-	s, err = New(goal, Options{Heuristic: "5-5-5", TableDirs: []string{dir}})
-	require.NoError(t, err)
-	assert.Equal(t, "set 5-5-5 in "+dir, s.Tables())
-
-	for i := range pdb.Set663.Tables {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, pdb.Set663.File(i)), []byte("not a table"), 0o644))
-	}
-	_, err = New(goal, Options{TableDirs: []string{dir}})
-	require.ErrorContains(t, err, pdb.Set663.File(0), "a broken installed 6-6-3 is reported")
 }
 
 // Progress is called at every pass and periodically within long ones, never concurrently.
@@ -286,11 +243,10 @@ func TestBadInput(t *testing.T) {
 	unsolvable, _ := board.Parse(board.Size4x4, "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0")
 	_, err = s.Solve(context.Background(), unsolvable)
 	assert.ErrorIs(t, err, board.ErrUnsolvable)
-	_, err = ParseHeuristic("manhattan")
-	assert.ErrorContains(t, err, "md, lc, wd, pdb, max")
-	h, err := ParseHeuristic("PDB")
-	require.NoError(t, err)
-	assert.Equal(t, PDB, h)
+	_, err = New(board.BlankLast(board.Size4x4), Options{Heuristic: PDB})
+	assert.ErrorIs(t, err, ErrOptions, "pdb without its tables")
+	_, err = New(board.BlankFirst(board.Size5x5), Options{Heuristic: LC})
+	assert.ErrorIs(t, err, ErrOptions, "lc on 5x5")
 }
 
 func BenchmarkMD(b *testing.B) {
@@ -340,9 +296,9 @@ func TestParallelSameSolution(t *testing.T) {
 	defer SplitSmallTrees()()
 	korf := corpus.Korf100()
 	rng := rand.New(rand.NewPCG(7, 7))
-	for _, h := range Heuristics {
+	for _, h := range heuristics {
 		serial := solver(t, korf[0].Goal, h)
-		par, err := New(korf[0].Goal, Options{Heuristic: h, Workers: 3})
+		par, err := New(korf[0].Goal, withTables(t, Options{Heuristic: h, Workers: 3}))
 		require.NoError(t, err)
 		var starts []board.State
 		if h == MD || h == LC || h == WD {
@@ -367,14 +323,14 @@ func TestParallelSameSolution(t *testing.T) {
 
 func TestParallelLimits(t *testing.T) {
 	hard := corpus.Korf100()[87]
-	s, err := New(hard.Goal, Options{Heuristic: MD, Workers: 2, MaxNodes: 5_000_000})
+	s, err := New(hard.Goal, withTables(t, Options{Heuristic: MD, Workers: 2, MaxNodes: 5_000_000}))
 	require.NoError(t, err)
 	res, err := s.Solve(context.Background(), hard.Start)
 	assert.ErrorIs(t, err, ErrNodeLimit)
 	assert.False(t, res.Solved)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	s, err = New(hard.Goal, Options{Heuristic: Max, Workers: 2})
+	s, err = New(hard.Goal, withTables(t, Options{Heuristic: Max, Workers: 2}))
 	require.NoError(t, err)
 	res, err = s.Solve(ctx, hard.Start)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)

@@ -246,12 +246,12 @@ func TestSetWithWD(t *testing.T) {
 // On the 5x5 board the incremental values of a set match values computed from scratch at
 // every node.
 func TestFiveByFiveIncremental(t *testing.T) {
-	spec := pdb.SetSpec{Name: "rows5", Goal: board.BlankFirst(board.Size{W: 5, H: 5}),
+	spec := pdb.SetSpec{Name: "rows5", Goal: board.BlankFirst(board.Size5x5),
 		Tables: [][]int{{1, 2, 3}, {4, 8, 9}, {5, 6, 7}, {10, 11, 12}, {13, 14, 19}, {15, 16, 17}, {18, 23, 24}, {20, 21, 22}}}
 	spec.Lookups = pdb.TableLookups(spec.Tables)
 	set, err := pdb.NewSet(context.Background(), spec, 0)
 	require.NoError(t, err)
-	goal := board.BlankLast(board.Size{W: 5, H: 5})
+	goal := board.BlankLast(board.Size5x5)
 	s, err := New(goal, Options{Set: set, Lookups: All})
 	require.NoError(t, err)
 	debugCheck = true

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/wd"
 )
@@ -36,45 +35,31 @@ func canonicalGoal(size board.Size) board.Goal {
 	return board.BlankFirst(size)
 }
 
-// symmetries of a square board that take a corner to a corner, with their effect on the
-// blank's directions (U, D, L, R).
-var symmetries = []struct {
-	sym  pdb.Symmetry
-	dirs [4]uint8
-}{
-	{pdb.Identity, [4]uint8{0, 1, 2, 3}},
-	{pdb.Rot90, [4]uint8{3, 2, 0, 1}},
-	{pdb.Rot180, [4]uint8{1, 0, 3, 2}},
-	{pdb.Rot270, [4]uint8{2, 3, 1, 0}},
-	{pdb.Transpose, [4]uint8{2, 3, 0, 1}},
+// symDirs gives, for each symmetry of a frame, its effect on the blank's directions (U, D,
+// L, R).
+var symDirs = map[pdb.Symmetry][4]uint8{
+	pdb.Identity:  {0, 1, 2, 3},
+	pdb.Rot90:     {3, 2, 0, 1},
+	pdb.Rot180:    {1, 0, 3, 2},
+	pdb.Rot270:    {2, 3, 1, 0},
+	pdb.Transpose: {2, 3, 0, 1},
 }
 
 func newFrame(goal board.Goal) frame {
 	var f frame
 	size := goal.Size()
 	n := size.Cells()
-	if size.W == size.H {
-		canon := canonicalGoal(size)
-		for _, s := range symmetries {
-			if s.sym.Apply(size.W, goal.Home(0)) != canon.Home(0) {
-				continue
-			}
-			for p := 0; p < n; p++ {
-				f.cell[p] = uint8(s.sym.Apply(size.W, p))
-			}
-			tiles := canon.Tiles()
-			for t := 0; t < n; t++ {
-				c := f.cell[goal.Home(t)]
-				f.label[t] = tiles[c]
-				f.home[f.label[t]] = c
-			}
-			// A frame direction d is the caller's direction e with sym(e) = d.
-			for e, d := range s.dirs {
-				f.dirMap[d] = uint8(e)
-			}
-			f.canonical = true
-			return f
+	if pf, ok := pdb.NewFrame(goal, canonicalGoal(size)); ok {
+		f.cell, f.label = pf.Cell, pf.Label
+		for t := 0; t < n; t++ {
+			f.home[f.label[t]] = f.cell[goal.Home(t)]
 		}
+		// A frame direction d is the caller's direction e with sym(e) = d.
+		for e, d := range symDirs[pf.Sym] {
+			f.dirMap[d] = uint8(e)
+		}
+		f.canonical = true
+		return f
 	}
 	for p := 0; p < n; p++ {
 		f.cell[p] = uint8(p)
@@ -119,8 +104,8 @@ type tables struct {
 }
 
 // newTables prepares what every heuristic needs (moves, md, lc) and, on demand, the
-// walking-distance tables and the IDA15 set.
-func newTables(ctx context.Context, f frame, size board.Size, wantWD, wantPDB bool, def *data.Tables) (*tables, error) {
+// walking-distance tables (from rows, the canonical goal's, when given) and the IDA15 set.
+func newTables(ctx context.Context, f frame, size board.Size, wantWD, wantPDB bool, rows *wd.Table, ida15 *pdb.IDA15) (*tables, error) {
 	t := &tables{size: size, n: size.Cells(), w: size.W}
 	for c := 0; c < t.n; c++ {
 		for _, d := range moveOrder(f) {
@@ -153,7 +138,7 @@ func newTables(ctx context.Context, f frame, size board.Size, wantWD, wantPDB bo
 		t.lcLine[code] = lineConflict(code)
 	}
 	if wantWD {
-		if err := t.loadWD(ctx, f, def); err != nil {
+		if err := t.loadWD(ctx, f, rows); err != nil {
 			return nil, err
 		}
 	}
@@ -161,7 +146,7 @@ func newTables(ctx context.Context, f frame, size board.Size, wantWD, wantPDB bo
 		if !f.canonical || size != board.Size4x4 {
 			return nil, ErrGoal
 		}
-		t.loadPDB(def.IDA15)
+		t.loadPDB(ida15)
 	}
 	return t, nil
 }
@@ -209,12 +194,12 @@ func lineConflict(code int) uint8 {
 	return uint8(2 * (len(goals) - best))
 }
 
-func (t *tables) loadWD(ctx context.Context, f frame, def *data.Tables) error {
+func (t *tables) loadWD(ctx context.Context, f frame, canonical *wd.Table) error {
 	var rows, cols *wd.Table
-	if f.canonical {
-		rows, cols = def.WDLast, def.WDLast
+	if f.canonical && canonical != nil {
+		rows, cols = canonical, canonical
 	} else {
-		// Other goals: build their tables (a few milliseconds).
+		// Other goals, or no table given: build them (a few milliseconds).
 		home := int(f.home[0])
 		var err error
 		if rows, err = wd.Build(ctx, 4, 4, home/4, 0); err != nil {

@@ -53,7 +53,7 @@ func TestRankRoundTrip(t *testing.T) {
 	for _, p := range []*Pattern{
 		pattern(t, board.BlankFirst(board.Size{W: 3, H: 3}), []int{1, 5, 7}, true),
 		pattern(t, last4, IDA15Small, true),
-		pattern(t, board.BlankLast(board.Size{W: 5, H: 5}), []int{1, 2, 3, 4}, true),
+		pattern(t, board.BlankLast(board.Size5x5), []int{1, 2, 3, 4}, true),
 		pattern(t, board.BlankLast(board.Size{W: 2, H: 2}), []int{3, 1, 2}, true),
 		pattern(t, last4, []int{1, 2, 3, 4, 5, 6}, true),
 	} {
@@ -506,7 +506,7 @@ func countNibble(b []byte, v byte) int {
 // L of three tiles serves its quarter turns on the 5x5 board, as the 2x3 block of 6-6-6-6
 // serves its three images.
 func TestSymmetricLookups(t *testing.T) {
-	goal := board.BlankFirst(board.Size{W: 5, H: 5})
+	goal := board.BlankFirst(board.Size5x5)
 	base := []int{7, 8, 13}
 	tab := build(t, pattern(t, goal, base, false), 0)
 	packed, err := Pack(context.Background(), tab)

@@ -111,7 +111,7 @@ var (
 	}
 	Set6666 = SetSpec{
 		Name: "6-6-6-6",
-		Goal: board.BlankFirst(board.Size{W: 5, H: 5}),
+		Goal: board.BlankFirst(board.Size5x5),
 		// One irregular group around the blank's home, and three 2x3 blocks that are
 		// quarter turns of each other: one table serves them all.
 		Tables: [][]int{{1, 2, 5, 6, 7, 12}, {3, 4, 8, 9, 13, 14}},
@@ -161,15 +161,6 @@ func SetByName(name string) (SetSpec, error) {
 
 // Size returns the board size of the set.
 func (s SetSpec) Size() board.Size { return s.Goal.Size() }
-
-// File returns the file name of table t of the set, such as "pdb-4x4-1-2-3-4-5-6-7-8.tbl".
-func (s SetSpec) File(t int) string {
-	parts := make([]string, len(s.Tables[t]))
-	for i, tile := range s.Tables[t] {
-		parts[i] = fmt.Sprint(tile)
-	}
-	return fmt.Sprintf("pdb-%s-%s.tbl", s.Size(), strings.Join(parts, "-"))
-}
 
 // Pattern returns the pattern of table t.
 func (s SetSpec) Pattern(t int) (*Pattern, error) { return NewPattern(s.Goal, s.Tables[t], false) }

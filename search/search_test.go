@@ -137,7 +137,7 @@ func TestLimits(t *testing.T) {
 
 func TestPack(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	goal := board.BlankLast(board.Size{W: 5, H: 5})
+	goal := board.BlankLast(board.Size5x5)
 	seen := map[key]string{}
 	for i := 0; i < 2000; i++ {
 		s := goal.Random(rng)

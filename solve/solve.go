@@ -1,18 +1,20 @@
 // Package solve is the toolkit's front door: it solves positions of any board from 2x2 to
-// 5x5, choosing the solver and the tables, and says what it chose.
+// 5x5, and it is the one place that decides how: which search engine, which heuristic,
+// which tables. The engines (packages ida and search) only search what they are given.
 //
 // The zero Options mean "optimal, as fast as the installed tables allow": on the 4x4 and
 // 5x5 boards the fast IDA* of package ida with the strongest heuristic available (an
 // additive pattern database set of Korf & Felner 2002 when one is installed or embedded),
 // elsewhere IDA* of package search with the strongest heuristic of package heuristic.
-// Options name another algorithm (A*, RBFS, BA*) or heuristic when wanted; the Result says
-// which algorithm, heuristic, lookups and tables were used, whether the solution is proven
-// optimal, and the lower bound proven when the search stopped early.
+// Options name another algorithm (A*, RBFS, BA*) or heuristic when wanted. New resolves
+// the options once into a Solver (the plan: engine, heuristic, lookups, loaded tables and
+// a description for people); every Result says what was used, whether the solution is
+// proven optimal, and the lower bound proven when the search stopped early.
 //
 //	goal := board.BlankLast(board.Size4x4)
 //	start, _ := goal.Parse("1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12")
 //	res, err := solve.Solve(ctx, goal, start, solve.Options{})
-//	// res.Length == 29, res.Optimal, res.Heuristic == "6-6-3"
+//	// res.Length() == 29, res.Optimal, res.Heuristic == "6-6-3"
 package solve
 
 import (
@@ -31,38 +33,49 @@ import (
 	"github.com/tilekit/tilekit/search"
 )
 
-// ErrOptions wraps every error that the options or the goal cause (an unknown algorithm
-// or heuristic, one that does not apply to the board or goal, a set that is not
-// installed): the caller's mistake, not a failure of the search.
-var ErrOptions = errors.New("solve")
+// ErrOptions is matched (errors.Is) by every error that the options or the goal cause (an
+// unknown algorithm or heuristic, one that does not apply to the board or goal, a set that
+// is not installed): the caller's mistake, not a failure of the search.
+var ErrOptions = errors.New("solve: options do not fit")
 
-// Algorithms lists the algorithms by name: idastar (the default, optimal), astar, rbfs
-// (optimal with an admissible heuristic) and bastar (near-optimal, fast).
-var Algorithms = search.Algorithms
+// optionsError is an error caused by the options: its message alone, matching ErrOptions.
+type optionsError struct{ msg string }
+
+func (e optionsError) Error() string        { return e.msg }
+func (e optionsError) Is(target error) bool { return target == ErrOptions }
+
+func badOptions(format string, args ...any) error {
+	return optionsError{fmt.Sprintf(format, args...)}
+}
+
+// Algorithms returns the names of the algorithms: idastar (the default, optimal), astar,
+// rbfs (optimal with an admissible heuristic) and bastar (near-optimal, fast).
+func Algorithms() []string { return slices.Clone(search.Algorithms) }
 
 // Options configure a Solver. The zero value is the recommended setting.
 type Options struct {
 	Algorithm string // "" or "idastar"; "astar", "rbfs", "bastar"
-	// Heuristic names the heuristic: "" (the strongest available), a set ("7-8",
-	// "6-6-3", ...), or any name of packages ida and heuristic (md, lc, wd, pdb, max,
-	// hamming, chebyshev2, hh).
+	// Heuristic names the heuristic: "" or "auto" (the strongest available), or any name
+	// of heuristic.Registry (a set such as "7-8", md, lc, wd, pdb, max, hamming, ...).
 	Heuristic string
 	Lookups   string // for a set: "" (recommended), regular, reflected, dual, all
 	WithWD    bool   // for a set on 4x4: also the maximum with walking distance
-
-	Tables    *data.Tables // the default tables; nil for the embedded ones
-	TableDirs []string     // where installed sets are looked for; nil for data.TableDirs()
+	// Tables is a directory to take tables from instead of the usual places: its default
+	// tables when it holds them (else the embedded ones), and sets from it alone. "" for
+	// the usual places: the embedded tables and the sets installed in data.TableDirs().
+	Tables string
 
 	MaxNodes      uint64 // stop after generating this many nodes; 0 for no limit
 	MaxExpansions uint64 // general search: stop after this many expansions; 0 for none
 	MaxStates     int    // A* and BA*: most states stored at once; 0 for the default
 	Workers       int    // goroutines searching one position (fast IDA*); 0 or 1: one
+}
 
-	// Progress, if set, hears of the search while it runs: the current bound (IDA*: each
-	// pass, A* and RBFS: the f being expanded; 0 for none) and the nodes so far, at least
-	// every ProgressEvery (0: one second) and at every new IDA* pass.
-	Progress      func(bound int, nodes uint64)
-	ProgressEvery time.Duration
+// Pass describes one IDA* iteration of the fast search.
+type Pass struct {
+	Bound    int    `json:"bound"`
+	Nodes    uint64 `json:"nodes"`    // nodes generated
+	Expanded uint64 `json:"expanded"` // nodes whose children were generated
 }
 
 // Result is the outcome of one search.
@@ -76,9 +89,9 @@ type Result struct {
 	H0         int  // the heuristic value of the start
 	Nodes      uint64
 	Expanded   uint64
-	PeakStored int // most states stored at once (A*, BA*); the path's length for IDA*
+	PeakStored int // most states stored at once: A* and BA*'s sets, IDA*'s deepest path
 	Elapsed    time.Duration
-	Passes     []ida.Pass // the fast IDA*'s passes
+	Passes     []Pass // the fast IDA*'s passes
 
 	Algorithm string // what was used
 	Heuristic string
@@ -94,18 +107,22 @@ func (r *Result) Length() int {
 	return len(r.Moves)
 }
 
-// A Solver solves positions of one goal with the options it was made with. It is safe for
-// concurrent use; its tables are built or read once.
+// A Solver is a resolved plan: it solves positions of one goal with the engine,
+// heuristic and tables chosen once by New. It is safe for concurrent use.
 type Solver struct {
-	goal  board.Goal
-	opt   Options
-	algo  string
-	fast  *ida.Solver
-	h     *heuristic.Heuristic
-	about string
+	goal      board.Goal
+	opt       Options
+	algo      string
+	heuristic string // the name, the default resolved
+	lookups   string
+	tables    string // where the tables came from, for people
+	fast      *ida.Solver
+	h         *heuristic.Heuristic
+	progress  func(bound int, nodes uint64)
+	every     time.Duration
 }
 
-// New prepares a solver for the goal. Errors caused by the options wrap ErrOptions.
+// New prepares a solver for the goal. Errors caused by the options match ErrOptions.
 func New(goal board.Goal, opt Options) (*Solver, error) {
 	return NewContext(context.Background(), goal, opt)
 }
@@ -113,81 +130,219 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 // NewContext is New with a context that cancels the building of tables (the general
 // search builds some on first use).
 func NewContext(ctx context.Context, goal board.Goal, opt Options) (*Solver, error) {
-	algo := strings.ToLower(opt.Algorithm)
-	if algo == "" {
-		algo = "idastar"
+	s := &Solver{goal: goal, opt: opt, algo: strings.ToLower(opt.Algorithm)}
+	if s.algo == "" {
+		s.algo = "idastar"
 	}
-	if !slices.Contains(search.Algorithms, algo) {
-		return nil, fmt.Errorf("%w: unknown algorithm %q (choose from %s)", ErrOptions, algo, strings.Join(search.Algorithms, ", "))
+	if !slices.Contains(search.Algorithms, s.algo) {
+		return nil, badOptions("unknown algorithm %q (choose from %s)", s.algo, strings.Join(search.Algorithms, ", "))
 	}
 	lookups, err := ida.ParseLookups(opt.Lookups)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrOptions, err)
+		return nil, badOptions("%v", err)
 	}
-	s := &Solver{goal: goal, opt: opt, algo: algo}
+	src, err := newSources(opt.Tables)
+	if err != nil {
+		return nil, err
+	}
 	size := goal.Size()
 	name := strings.ToLower(strings.TrimSpace(opt.Heuristic))
-	fh, fastErr := ida.ParseHeuristic(name)
-	fastBoard := size == board.Size4x4 || (size == board.Size{W: 5, H: 5} && (fh == ida.Auto || fh == ida.MD || fh.IsSet()))
-	if algo == "idastar" && fastErr == nil && fastBoard {
-		f, err := ida.New(goal, ida.Options{Heuristic: fh, Lookups: lookups, WithWD: opt.WithWD,
-			Tables: opt.Tables, TableDirs: opt.TableDirs, MaxNodes: opt.MaxNodes, Workers: opt.Workers,
-			Progress: opt.Progress, ProgressEvery: opt.ProgressEvery})
-		if err != nil {
-			if errors.Is(err, ida.ErrOptions) || errors.Is(err, ida.ErrGoal) || errors.Is(err, data.ErrNotInstalled) {
-				return nil, fmt.Errorf("%w: %v", ErrOptions, err)
-			}
-			return nil, err
-		}
-		s.fast = f
-		s.about = fmt.Sprintf("IDA* with %s", f.Heuristic())
-		if l := f.Lookups(); l != "" {
-			s.about += " (" + l + ")"
-		}
-		s.about += ", tables: " + f.Tables()
-		return s, nil
+	if name == "" {
+		name = heuristic.Auto
 	}
-	if fh.IsSet() {
-		return nil, fmt.Errorf("%w: the %s set serves IDA* on its own board (%s), not %s on %s", ErrOptions, name, setBoard(name), algo, size)
-	}
-	if name == "" || name == "auto" {
-		name = "max"
-		if size == (board.Size{W: 5, H: 5}) {
-			name = "pdb" // no 5x5 walking-distance table
+	var info heuristic.Info
+	if name != heuristic.Auto {
+		if info, err = heuristic.Lookup(name); err != nil {
+			return nil, badOptions("%v", err)
 		}
 	}
-	h, err := heuristic.NewContext(ctx, name, goal, opt.Tables)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("%w: %v", ErrOptions, err)
+	fastBoard := size == board.Size4x4 || size == board.Size5x5
+	if s.algo == "idastar" && fastBoard && (name == heuristic.Auto || info.FastOn(size)) {
+		return s, s.planFast(name, lookups, src)
 	}
-	s.h = h
-	s.about = fmt.Sprintf("%s with %s (general search)", algo, h.Name)
-	return s, nil
+	if info.Set && s.algo == "idastar" && fastBoard {
+		return nil, badOptions("set %s is for the %s board, not %s", name, info.FastBoards[0], size)
+	}
+	if info.Set {
+		return nil, badOptions("the %s set serves IDA* on its own board (%s), not %s on %s", name, info.FastBoards[0], s.algo, size)
+	}
+	if info.Engines&heuristic.General == 0 && name != heuristic.Auto {
+		return nil, badOptions("%s is not available on %s", name, size)
+	}
+	return s, s.planGeneral(ctx, name, src)
 }
 
-func setBoard(name string) string {
-	if spec, err := pdb.SetByName(name); err == nil {
-		return spec.Size().String()
+// strongest lists, strongest first, the sets auto looks for on a board: pdb.Sets lists
+// each board's weakest first.
+func strongest(size board.Size) []pdb.SetSpec {
+	var out []pdb.SetSpec
+	for _, spec := range slices.Backward(pdb.Sets) {
+		if spec.Size() == size {
+			out = append(out, spec)
+		}
 	}
-	return "?"
+	return out
+}
+
+// fastKinds maps the registry's names to the fast engine's heuristics.
+var fastKinds = map[string]ida.Heuristic{heuristic.MD: ida.MD, heuristic.LC: ida.LC, heuristic.WD: ida.WD,
+	heuristic.PDB: ida.PDB, heuristic.Max: ida.Max}
+
+// planFast resolves the fast IDA*: the heuristic (auto: the strongest set installed for a
+// corner goal, else max on 4x4 corner goals, wd on other 4x4 goals, md on 5x5) and its
+// tables.
+func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error {
+	size := s.goal.Size()
+	serves := ida.Serves(s.goal)
+	var set *pdb.Set
+	setFrom := ""
+	if name == heuristic.Auto {
+		name = heuristic.MD
+		if size == board.Size4x4 {
+			name = heuristic.WD
+			if serves {
+				name = heuristic.Max
+			}
+		}
+		if serves {
+			for _, spec := range strongest(size) {
+				loaded, from, err := data.LoadSet(spec.Name, src.dirs)
+				if errors.Is(err, data.ErrNotInstalled) {
+					continue
+				}
+				if err != nil { // installed but unreadable: say so rather than fall back
+					return err
+				}
+				name, set, setFrom = spec.Name, loaded, from
+				break
+			}
+		}
+	}
+	info, _ := heuristic.Lookup(name)
+	if (info.Set || name == heuristic.PDB || name == heuristic.Max) && !serves {
+		return badOptions("%s needs a goal with the blank in a corner (blank-last, blank-first or their images); use md, lc or wd for this goal", name)
+	}
+	s.heuristic, s.tables = name, "embedded"
+	opt := ida.Options{Heuristic: fastKinds[name], Lookups: lookups, WithWD: s.opt.WithWD,
+		MaxNodes: s.opt.MaxNodes, Workers: s.opt.Workers}
+	if info.Set {
+		if set == nil {
+			var err error
+			if set, setFrom, err = data.LoadSet(name, src.dirs); errors.Is(err, data.ErrNotInstalled) {
+				return optionsError{err.Error()}
+			} else if err != nil {
+				return err
+			}
+		}
+		opt.Set = set
+		s.lookups = lookups.String()
+		s.tables = "set " + name
+		switch setFrom {
+		case "embedded":
+			s.tables += " (embedded)"
+		default:
+			s.tables += " in " + setFrom
+		}
+	}
+	if opt.Heuristic == ida.WD || opt.Heuristic == ida.PDB || opt.Heuristic == ida.Max || info.Set && s.opt.WithWD && size == board.Size4x4 {
+		def, err := src.defaults()
+		if err != nil {
+			return err
+		}
+		opt.WD, opt.IDA15 = def.WDLast, def.IDA15
+	}
+	if src.def != nil {
+		s.tables = src.def.Source
+	}
+	fast, err := ida.New(s.goal, opt)
+	if errors.Is(err, ida.ErrOptions) || errors.Is(err, ida.ErrGoal) {
+		return optionsError{err.Error()}
+	}
+	s.fast = fast
+	return err
+}
+
+// planGeneral resolves the general search: the heuristic (auto: max, or pdb on 5x5, which
+// has no walking-distance table) and the tables it uses.
+func (s *Solver) planGeneral(ctx context.Context, name string, src *sources) error {
+	if name == heuristic.Auto {
+		name = heuristic.Max
+		if s.goal.Size() == board.Size5x5 {
+			name = heuristic.PDB
+		}
+	}
+	s.tables = "embedded"
+	if src.def != nil {
+		s.tables = src.def.Source
+	}
+	var ida15 *pdb.IDA15
+	if (name == heuristic.PDB || name == heuristic.Max) && s.goal.Size() == board.Size4x4 {
+		def, err := src.defaults()
+		if err != nil {
+			return err
+		}
+		ida15 = def.IDA15
+	}
+	h, err := heuristic.NewContext(ctx, name, s.goal, ida15)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return badOptions("%v", err)
+	}
+	s.h, s.heuristic = h, h.Name
+	return nil
+}
+
+// sources are where a solver's tables come from: the default tables (embedded, or those
+// of Options.Tables) and the directories searched for sets.
+type sources struct {
+	dirs []string // nil: data.TableDirs()
+	def  *data.Tables
+}
+
+func newSources(dir string) (*sources, error) {
+	if dir == "" {
+		return &sources{}, nil
+	}
+	src := &sources{dirs: []string{dir}}
+	if data.HasDefaults(dir) {
+		var err error
+		if src.def, err = data.LoadDir(dir); err != nil {
+			return nil, err
+		}
+	}
+	return src, nil
+}
+
+func (src *sources) defaults() (*data.Tables, error) {
+	if src.def != nil {
+		return src.def, nil
+	}
+	return data.Default()
 }
 
 // About says, for people, which algorithm, heuristic and tables the solver uses.
-func (s *Solver) About() string { return s.about }
+func (s *Solver) About() string {
+	if s.fast == nil {
+		return fmt.Sprintf("%s with %s (general search)", s.algo, s.heuristic)
+	}
+	about := "IDA* with " + s.heuristic
+	if s.lookups != "" {
+		about += " (" + s.lookups + ")"
+	}
+	about += ", tables: " + s.tables
+	if s.goal.Size() == board.Size5x5 && s.heuristic == heuristic.MD {
+		about += "; for the 24-puzzle build the 6-6-6-6 set once (pdbgen build --set 6-6-6-6, 2 minutes): without it only easy positions finish"
+	}
+	return about
+}
 
 // Goal returns the solver's goal.
 func (s *Solver) Goal() board.Goal { return s.goal }
 
 // Heuristic names the heuristic the solver uses (the default resolved).
-func (s *Solver) Heuristic() string {
-	if s.fast != nil {
-		return string(s.fast.Heuristic())
-	}
-	return s.h.Name
-}
+func (s *Solver) Heuristic() string { return s.heuristic }
 
 // Optimal reports whether the solver's solutions are proven optimal: an optimal algorithm
 // with an admissible heuristic.
@@ -198,12 +353,15 @@ func (s *Solver) Optimal() bool {
 	return s.algo != "bastar" && s.h.Admissible
 }
 
-// WithProgress returns a solver that shares s's tables and reports to progress.
-func (s *Solver) WithProgress(progress func(bound int, nodes uint64)) *Solver {
+// WithProgress returns a solver that shares s's tables and reports to progress while it
+// searches: the current bound (IDA*: each pass; A* and RBFS: the f being expanded; 0 for
+// none) and the nodes so far, at every new IDA* pass and at least every every (0: one
+// second). This is the one way to hear of a search.
+func (s *Solver) WithProgress(progress func(bound int, nodes uint64), every time.Duration) *Solver {
 	c := *s
-	c.opt.Progress = progress
+	c.progress, c.every = progress, every
 	if c.fast != nil {
-		c.fast = c.fast.WithProgress(progress)
+		c.fast = c.fast.WithProgress(progress, every)
 	}
 	return &c
 }
@@ -212,42 +370,42 @@ func (s *Solver) WithProgress(progress func(bound int, nodes uint64)) *Solver {
 // not finish (ctx's error, a limit) or start is not a valid state for the goal. A result
 // that comes with an error carries what the search established before it stopped.
 func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) {
+	var out *Result
+	var err error
 	if s.fast != nil { // both searches check start first
-		res, err := s.fast.Solve(ctx, start)
-		if res == nil {
+		var res *ida.Result
+		if res, err = s.fast.Solve(ctx, start); res == nil {
 			return nil, err
 		}
-		out := &Result{Start: res.Start, Moves: res.Moves, Solved: res.Solved, Optimal: res.Optimal,
+		out = &Result{Start: res.Start, Moves: res.Moves, Solved: res.Solved, Optimal: res.Optimal,
 			LowerBound: res.LowerBound, H0: res.H0, Nodes: res.Nodes, Expanded: res.Expanded,
-			PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Passes: res.Passes,
-			Algorithm: "idastar", Heuristic: string(res.Heuristic), Lookups: res.Lookups, Tables: s.fast.Tables()}
-		out.setTiles(s.goal)
-		return out, err
+			PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Algorithm: "idastar", Lookups: s.lookups}
+		for _, p := range res.Passes {
+			out.Passes = append(out.Passes, Pass(p))
+		}
+	} else {
+		opt := search.Options{MaxStates: s.opt.MaxStates, MaxExpansions: s.opt.MaxExpansions, MaxNodes: s.opt.MaxNodes,
+			Progress: s.progress, ProgressEvery: s.every}
+		var res *search.Result
+		if res, err = search.Run(ctx, s.algo, s.h, start, opt); res == nil {
+			return nil, err
+		}
+		out = &Result{Start: start.Clone(), Moves: res.Moves, Solved: res.Solved, Optimal: res.Optimal,
+			H0: s.h.Eval(start), Nodes: res.Nodes, Expanded: res.Expanded, PeakStored: res.PeakStored,
+			Elapsed: res.Elapsed, Algorithm: res.Algorithm, Heuristic: res.Heuristic}
+		if res.Solved && res.Optimal {
+			out.LowerBound = len(res.Moves)
+		}
 	}
-	opt := search.Options{MaxStates: s.opt.MaxStates, MaxExpansions: s.opt.MaxExpansions, MaxNodes: s.opt.MaxNodes,
-		Progress: s.opt.Progress, ProgressEvery: s.opt.ProgressEvery}
-	res, err := search.Run(ctx, s.algo, s.h, start, opt)
-	if res == nil {
-		return nil, err
+	out.Tables = s.tables
+	if out.Heuristic == "" {
+		out.Heuristic = s.heuristic
 	}
-	out := &Result{Start: start.Clone(), Moves: res.Moves, Solved: res.Solved, Optimal: res.Optimal,
-		H0: s.h.Eval(start), Nodes: res.Nodes, Expanded: res.Expanded, PeakStored: res.PeakStored,
-		Elapsed: res.Elapsed, Algorithm: res.Algorithm, Heuristic: res.Heuristic, Tables: "embedded"}
-	if s.opt.Tables != nil {
-		out.Tables = s.opt.Tables.Source
+	out.Tiles = []int{}
+	if out.Solved {
+		out.Tiles, _ = s.goal.Size().DirsToTiles(out.Start, out.Moves)
 	}
-	if res.Solved && res.Optimal {
-		out.LowerBound = len(res.Moves)
-	}
-	out.setTiles(s.goal)
 	return out, err
-}
-
-func (r *Result) setTiles(goal board.Goal) {
-	r.Tiles = []int{}
-	if r.Solved {
-		r.Tiles, _ = goal.Size().DirsToTiles(r.Start, r.Moves)
-	}
 }
 
 // Solve solves one position with a solver made for it: the shortest way to use the

@@ -15,6 +15,8 @@ import (
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/hermetic"
+	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/tablefile"
 )
 
 // TestMain hides the tables installed on this machine, so that the defaults are the same
@@ -58,21 +60,21 @@ func TestOptions(t *testing.T) {
 		{Heuristic: "euclid"},
 		{Heuristic: "7-8", Algorithm: "astar"},
 		{Lookups: "sideways"},
-		{Heuristic: "7-8", TableDirs: []string{t.TempDir()}},
+		{Heuristic: "7-8", Tables: t.TempDir()},
 	} {
 		_, err := New(board.BlankLast(board.Size4x4), opt)
 		assert.ErrorIs(t, err, ErrOptions, "%+v", opt)
 	}
 	// A heuristic or set of another board, told before any table is read.
-	five := board.BlankFirst(board.Size{W: 5, H: 5})
-	for _, opt := range []Options{{Heuristic: "6-6-3"}, {Heuristic: "7-8", TableDirs: []string{t.TempDir()}}} {
+	five := board.BlankFirst(board.Size5x5)
+	for _, opt := range []Options{{Heuristic: "6-6-3"}, {Heuristic: "7-8", Tables: t.TempDir()}} {
 		_, err := New(five, opt)
 		assert.ErrorIs(t, err, ErrOptions, "%+v", opt)
 		assert.ErrorContains(t, err, "is for the 4x4 board", "%+v", opt)
 	}
 	_, err = New(five, Options{Heuristic: "wd"})
 	assert.ErrorIs(t, err, ErrOptions)
-	_, err = New(board.BlankLast(board.Size4x4), Options{Heuristic: "7-8", TableDirs: []string{t.TempDir()}})
+	_, err = New(board.BlankLast(board.Size4x4), Options{Heuristic: "7-8", Tables: t.TempDir()})
 	assert.ErrorContains(t, err, "pdbgen build --set 7-8")
 }
 
@@ -110,15 +112,66 @@ func TestTablesSource(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, spec.File), raw, 0o644))
 	}
-	tabs, err := data.LoadDir(dir)
-	require.NoError(t, err)
 	goal := board.BlankLast(board.Size{W: 3, H: 3})
 	start := must(goal.Parse("8 6 7 2 5 4 3 0 1"))
-	res, err := Solve(context.Background(), goal, start, Options{Algorithm: "astar", Heuristic: "pdb", Tables: tabs})
+	res, err := Solve(context.Background(), goal, start, Options{Algorithm: "astar", Heuristic: "pdb", Tables: dir})
 	require.NoError(t, err)
 	assert.Equal(t, 31, res.Length())
 	assert.Equal(t, dir, res.Tables)
 	res, err = Solve(context.Background(), goal, start, Options{Algorithm: "astar", Heuristic: "pdb"})
 	require.NoError(t, err)
 	assert.Equal(t, "embedded", res.Tables)
+}
+
+// The zero value of Options is the recommended setting, not the slowest (issue 10).
+func TestZeroOptionsAreRecommended(t *testing.T) {
+	for _, tc := range []struct {
+		goal board.Goal
+		want string
+	}{
+		{board.BlankLast(board.Size4x4), "6-6-3"}, // the embedded set, with no other installed
+		{board.BlankFirst(board.Size4x4), "6-6-3"},
+		{must(board.ParseGoal(board.Size4x4, "1 2 3 4 5 6 0 7 8 9 10 11 12 13 14 15")), "wd"},
+		{board.BlankFirst(board.Size5x5), "md"}, // no 24-puzzle set installed
+	} {
+		s, err := New(tc.goal, Options{Tables: t.TempDir()})
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, s.Heuristic(), tc.goal.Name())
+	}
+	in := corpus.Korf100()[0]
+	res, err := Solve(context.Background(), in.Goal, in.Start, Options{Tables: t.TempDir()})
+	require.NoError(t, err)
+	assert.Equal(t, in.Optimal, res.Length())
+	assert.Equal(t, "6-6-3", res.Heuristic)
+	assert.Less(t, res.Nodes, uint64(2_000_000), "Korf #1 with the recommended heuristic")
+	_, err = New(board.BlankFirst(board.Size5x5), Options{Heuristic: "6-6-6-6", Tables: t.TempDir()})
+	assert.ErrorContains(t, err, "pdbgen build --set 6-6-6-6", "not installed: the message says how to build it")
+	assert.ErrorIs(t, err, ErrOptions)
+}
+
+// Auto takes the strongest set installed and says where it read it; an installed set
+// that cannot be read is reported, not passed over for a weaker one.
+func TestAutoInstalledSets(t *testing.T) {
+	goal := board.BlankLast(board.Size4x4)
+	dir := t.TempDir()
+	set, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
+	require.NoError(t, err)
+	for i, tab := range set.Tables {
+		f, err := tab.File()
+		require.NoError(t, err)
+		require.NoError(t, tablefile.Write(context.Background(), filepath.Join(dir, data.SetFile(pdb.Set555, i)), f))
+	}
+	s, err := New(goal, Options{Tables: dir})
+	require.NoError(t, err)
+	assert.Equal(t, "6-6-3", s.Heuristic(), "the embedded 6-6-3 is stronger than 5-5-5")
+	assert.Contains(t, s.About(), "tables: set 6-6-3 (embedded)")
+	s, err = New(goal, Options{Heuristic: "5-5-5", Tables: dir})
+	require.NoError(t, err)
+	assert.Contains(t, s.About(), "tables: set 5-5-5 in "+dir)
+
+	for i := range pdb.Set663.Tables {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, data.SetFile(pdb.Set663, i)), []byte("not a table"), 0o644))
+	}
+	_, err = New(goal, Options{Tables: dir})
+	require.ErrorContains(t, err, data.SetFile(pdb.Set663, 0), "a broken installed 6-6-3 is reported")
 }

@@ -73,7 +73,7 @@ func newSolver(c *cli.Context, goal board.Goal, threads int) (solver, string, er
 		return nil, "", err
 	}
 	about := s.About()
-	if goal.Size() == (board.Size{W: 5, H: 5}) && s.Heuristic() == "md" {
+	if goal.Size() == (board.Size5x5) && s.Heuristic() == "md" {
 		about += "; for the 24-puzzle build the 6-6-6-6 set once (pdbgen build --set 6-6-6-6, 2 minutes): without it only easy positions finish"
 	}
 	return func(ctx context.Context, st board.State, progress func(int, uint64)) record {

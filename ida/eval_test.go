@@ -2,13 +2,16 @@ package ida
 
 import (
 	"context"
-	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 )
 
-// Values holds every heuristic's value for one state, for people who study heuristics.
+// Values holds every heuristic's value for one state, computed from scratch: the tests'
+// view of the search's own evaluation.
 // PDB and Max are -1 when the goal does not allow the IDA15 tables (see ErrGoal).
 type Values struct {
 	MD     int `json:"md"`
@@ -27,23 +30,14 @@ type Evaluator struct {
 	t     *tables
 }
 
-// NewEvaluator prepares an evaluator for a 4x4 goal; tables nil means the embedded ones.
-func NewEvaluator(goal board.Goal, tables *data.Tables) (*Evaluator, error) {
-	if goal.Size() != board.Size4x4 {
-		return nil, fmt.Errorf("ida: the evaluator is for the 4x4 board, not %s", goal.Size())
-	}
-	if tables == nil {
-		var err error
-		if tables, err = data.Default(); err != nil {
-			return nil, err
-		}
-	}
+// newEvaluator prepares an evaluator for a 4x4 goal with the embedded tables.
+func newEvaluator(t testing.TB, goal board.Goal) *Evaluator {
+	def, err := data.Default()
+	require.NoError(t, err)
 	f := newFrame(goal)
-	t, err := newTables(context.Background(), f, goal.Size(), true, f.canonical, tables)
-	if err != nil {
-		return nil, err
-	}
-	return &Evaluator{goal: goal, frame: f, t: t}, nil
+	tabs, err := newTables(context.Background(), f, goal.Size(), true, f.canonical, def.WDLast, def.IDA15)
+	require.NoError(t, err)
+	return &Evaluator{goal: goal, frame: f, t: tabs}
 }
 
 // Eval returns every heuristic's value for s, which must be a valid state for the goal.
