@@ -5,21 +5,21 @@
 // Small boards are audited exhaustively: the exact distance of every state comes from one
 // breadth-first search (a pattern database of all the tiles and the blank, built by package
 // bfs; 181,440 states on the 8-puzzle). Larger boards are audited on a sample of random
-// states solved by an optimal IDA*.
+// states solved optimally by package solve.
 package audit
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"runtime"
 	"sync"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/heuristic"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/pdb"
-	"github.com/tilekit/tilekit/search"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // MaxExhaustiveCells is the largest board audited exhaustively: 10 cells (3,628,800
@@ -246,35 +246,33 @@ func sample(ctx context.Context, h *heuristic.Heuristic, r *Report, opt Options)
 	return nil
 }
 
-// optimalSolver returns the fastest optimal solver for the goal: package fifteen on 4x4,
-// else IDA* with the pattern databases.
+// optimalSolver returns the fastest optimal solver for the goal: package solve's choice.
 func optimalSolver(goal board.Goal) (func(context.Context, board.State) (int, error), error) {
-	if goal.Size() == board.Size4x4 {
-		hname := ida.Max
-		if _, err := ida.New(goal, ida.Options{Heuristic: hname}); err != nil {
-			hname = ida.LC
-		}
-		s, err := ida.New(goal, ida.Options{Heuristic: hname})
-		if err != nil {
-			return nil, err
-		}
-		return func(ctx context.Context, st board.State) (int, error) {
-			res, err := s.Solve(ctx, st)
-			if err != nil {
-				return 0, err
-			}
-			return len(res.Moves), nil
-		}, nil
-	}
-	h, err := heuristic.New("pdb", goal, nil)
+	s, err := solve.New(goal, solve.Options{})
 	if err != nil {
 		return nil, err
 	}
 	return func(ctx context.Context, st board.State) (int, error) {
-		res, err := search.Run(ctx, "idastar", h, st, search.Options{})
+		res, err := s.Solve(ctx, st)
 		if err != nil {
 			return 0, err
 		}
-		return len(res.Moves), nil
+		return res.Length(), nil
 	}, nil
+}
+
+// WriteText writes the report for people.
+func (r *Report) WriteText(w io.Writer) {
+	claim := "admissible"
+	if !r.ClaimedAdmiss {
+		claim = "not admissible"
+	}
+	fmt.Fprintf(w, "%s on %s, goal %s (%s by design), %s audit\n", r.Heuristic, r.Board, r.Goal, claim, r.Mode)
+	fmt.Fprintf(w, "  states:          %d\n", r.States)
+	fmt.Fprintf(w, "  overestimated:   %d (%.2f%%), by at most %d\n", r.Overestimated, 100*float64(r.Overestimated)/float64(max(r.States, 1)), r.MaxOverestimate)
+	fmt.Fprintf(w, "  inconsistent:    %d of %d moves change h by more than 1\n", r.Inconsistent, r.Moves)
+	fmt.Fprintf(w, "  mean h:          %.3f against a mean distance of %.3f (mean h/d %.3f)\n", r.MeanH, r.MeanDistance, r.MeanRatio)
+	for _, e := range r.Examples {
+		fmt.Fprintf(w, "  e.g. %s: h %d, distance %d\n", e.State, e.H, e.Distance)
+	}
 }

@@ -71,6 +71,23 @@ func Installed(dirs []string) map[string]string {
 	return out
 }
 
+// InstalledSummary says, for people, which sets are installed where, or where none was
+// found.
+func InstalledSummary() string {
+	dirs := TableDirs()
+	installed := Installed(dirs)
+	if len(installed) == 0 {
+		return fmt.Sprintf("On this machine no set is installed (looked in %s).", strings.Join(dirs, ", "))
+	}
+	var parts []string
+	for _, spec := range pdb.Sets {
+		if dir, ok := installed[spec.Name]; ok {
+			parts = append(parts, spec.Name+" in "+dir)
+		}
+	}
+	return "Installed on this machine: " + strings.Join(parts, "; ") + "."
+}
+
 func hasAll(dir string, spec pdb.SetSpec) bool {
 	for t := range spec.Tables {
 		if info, err := os.Stat(filepath.Join(dir, SetFile(spec, t))); err != nil || !info.Mode().IsRegular() {

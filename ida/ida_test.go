@@ -264,33 +264,6 @@ func BenchmarkMD(b *testing.B) {
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
 
-func TestSolveAllKeepsOrder(t *testing.T) {
-	korf := corpus.Korf100()
-	s := solver(t, korf[0].Goal, Max)
-	picks := []int{11, 15, 8, 12, 0}
-	starts := make([]board.State, len(picks))
-	for i, k := range picks {
-		starts[i] = korf[k].Start
-	}
-	var got []int
-	s.SolveAll(context.Background(), starts, 2, 0, func(i int, res *Result, err error) {
-		require.NoError(t, err)
-		assert.Equal(t, korf[picks[i]].Optimal, len(res.Moves))
-		got = append(got, i)
-	})
-	assert.Equal(t, []int{0, 1, 2, 3, 4}, got)
-
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	failed := 0
-	s.SolveAll(ctx, starts, 2, 0, func(i int, res *Result, err error) {
-		if errors.Is(err, context.Canceled) {
-			failed++
-		}
-	})
-	assert.Equal(t, len(starts), failed)
-}
-
 // Several goroutines on one instance find the very solution one goroutine finds.
 func TestParallelSameSolution(t *testing.T) {
 	defer SplitSmallTrees()()

@@ -14,7 +14,11 @@ package repro
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -46,6 +50,46 @@ func (o Options) scaled(n int) int {
 		return max(1, n/o.Scale)
 	}
 	return n
+}
+
+// Experiments names the reproductions that Run knows, in order.
+var Experiments = []string{"eight", "walks", "bastar"}
+
+// An experiment is what every reproduction returns.
+type experiment interface {
+	Markdown() string
+	Plot(path string) error
+}
+
+// Run runs the named experiment and writes its table to dir/NAME.md and its plot to
+// dir/NAME.svg (dir is created if missing), atomically; it returns the table.
+func Run(ctx context.Context, name, dir string, opt Options) (string, error) {
+	var exp experiment
+	var err error
+	switch name {
+	case "eight":
+		exp, err = EightPuzzle(ctx, opt)
+	case "walks":
+		exp, err = Walks(ctx, opt)
+	case "bastar":
+		exp, err = BAStar(ctx, opt)
+	default:
+		return "", fmt.Errorf("unknown experiment %q (%s or all)", name, strings.Join(Experiments, ", "))
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	md := exp.Markdown()
+	if err := atomicfile.Write(ctx, filepath.Join(dir, name+".md"), []byte(md)); err != nil {
+		return "", err
+	}
+	if err := exp.Plot(filepath.Join(dir, name+".svg")); err != nil {
+		return "", fmt.Errorf("%s plot: %w", name, err)
+	}
+	return md, nil
 }
 
 // run is one search's outcome.

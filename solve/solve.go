@@ -28,6 +28,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/internal/batch"
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/search"
@@ -130,46 +131,71 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 // NewContext is New with a context that cancels the building of tables (the general
 // search builds some on first use).
 func NewContext(ctx context.Context, goal board.Goal, opt Options) (*Solver, error) {
-	s := &Solver{goal: goal, opt: opt, algo: strings.ToLower(opt.Algorithm)}
-	if s.algo == "" {
-		s.algo = "idastar"
-	}
-	if !slices.Contains(search.Algorithms, s.algo) {
-		return nil, badOptions("unknown algorithm %q (choose from %s)", s.algo, strings.Join(search.Algorithms, ", "))
-	}
-	lookups, err := ida.ParseLookups(opt.Lookups)
+	n, err := resolveNames(goal, opt)
 	if err != nil {
-		return nil, badOptions("%v", err)
+		return nil, err
 	}
 	src, err := newSources(opt.Tables)
 	if err != nil {
 		return nil, err
 	}
+	s := &Solver{goal: goal, opt: opt, algo: n.algo}
+	if n.fast {
+		return s, s.planFast(n.heuristic, n.lookups, src)
+	}
+	return s, s.planGeneral(ctx, n.heuristic, src)
+}
+
+// Check reports whether the options fit the goal, as New would, without reading or
+// building any table: a cheap test for a caller that admits work before running it.
+func Check(goal board.Goal, opt Options) error {
+	_, err := resolveNames(goal, opt)
+	return err
+}
+
+// names are the options resolved without tables: the algorithm, the lookups, the
+// heuristic's name (auto still unresolved) and the engine.
+type names struct {
+	algo, heuristic string
+	lookups         ida.Lookups
+	fast            bool // package ida's IDA*, else package search
+}
+
+func resolveNames(goal board.Goal, opt Options) (names, error) {
+	n := names{algo: strings.ToLower(opt.Algorithm), heuristic: strings.ToLower(strings.TrimSpace(opt.Heuristic))}
+	if n.algo == "" {
+		n.algo = "idastar"
+	}
+	if !slices.Contains(search.Algorithms, n.algo) {
+		return n, badOptions("unknown algorithm %q (choose from %s)", n.algo, strings.Join(search.Algorithms, ", "))
+	}
+	var err error
+	if n.lookups, err = ida.ParseLookups(opt.Lookups); err != nil {
+		return n, badOptions("%v", err)
+	}
 	size := goal.Size()
-	name := strings.ToLower(strings.TrimSpace(opt.Heuristic))
-	if name == "" {
-		name = heuristic.Auto
+	if n.heuristic == "" {
+		n.heuristic = heuristic.Auto
 	}
 	var info heuristic.Info
-	if name != heuristic.Auto {
-		if info, err = heuristic.Lookup(name); err != nil {
-			return nil, badOptions("%v", err)
+	if n.heuristic != heuristic.Auto {
+		if info, err = heuristic.Lookup(n.heuristic); err != nil {
+			return n, badOptions("%v", err)
 		}
 	}
 	fastBoard := size == board.Size4x4 || size == board.Size5x5
-	if s.algo == "idastar" && fastBoard && (name == heuristic.Auto || info.FastOn(size)) {
-		return s, s.planFast(name, lookups, src)
+	n.fast = n.algo == "idastar" && fastBoard && (n.heuristic == heuristic.Auto || info.FastOn(size))
+	switch {
+	case n.fast:
+		if (info.Set || n.heuristic == heuristic.PDB || n.heuristic == heuristic.Max) && !ida.Serves(goal) {
+			return n, badOptions("%s needs a goal with the blank in a corner (blank-last, blank-first or their images); use md, lc or wd for this goal", n.heuristic)
+		}
+	case info.Set && n.algo == "idastar" && fastBoard:
+		return n, badOptions("set %s is for the %s board, not %s", n.heuristic, info.FastBoards[0], size)
+	case info.Set:
+		return n, badOptions("the %s set serves IDA* on its own board (%s), not %s on %s", n.heuristic, info.FastBoards[0], n.algo, size)
 	}
-	if info.Set && s.algo == "idastar" && fastBoard {
-		return nil, badOptions("set %s is for the %s board, not %s", name, info.FastBoards[0], size)
-	}
-	if info.Set {
-		return nil, badOptions("the %s set serves IDA* on its own board (%s), not %s on %s", name, info.FastBoards[0], s.algo, size)
-	}
-	if info.Engines&heuristic.General == 0 && name != heuristic.Auto {
-		return nil, badOptions("%s is not available on %s", name, size)
-	}
-	return s, s.planGeneral(ctx, name, src)
+	return n, nil
 }
 
 // strongest lists, strongest first, the sets auto looks for on a board: pdb.Sets lists
@@ -219,9 +245,6 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 		}
 	}
 	info, _ := heuristic.Lookup(name)
-	if (info.Set || name == heuristic.PDB || name == heuristic.Max) && !serves {
-		return badOptions("%s needs a goal with the blank in a corner (blank-last, blank-first or their images); use md, lc or wd for this goal", name)
-	}
 	s.heuristic, s.tables = name, "embedded"
 	opt := ida.Options{Heuristic: fastKinds[name], Lookups: lookups, WithWD: s.opt.WithWD,
 		MaxNodes: s.opt.MaxNodes, Workers: s.opt.Workers}
@@ -416,4 +439,28 @@ func Solve(ctx context.Context, goal board.Goal, start board.State, opt Options)
 		return nil, err
 	}
 	return s.Solve(ctx, start)
+}
+
+// SolveAll solves many positions on workers goroutines (0: all cores), each search limited
+// by timeout (0: none), and calls report once per position in the order of starts, as soon
+// as that position and all before it are done, so that output can stream in input order.
+// When ctx is cancelled the running searches stop and every position not yet solved is
+// reported with ctx's error.
+func (s *Solver) SolveAll(ctx context.Context, starts []board.State, workers int, timeout time.Duration, report func(i int, res *Result, err error)) {
+	type outcome struct {
+		res *Result
+		err error
+	}
+	batch.Run(ctx, len(starts), workers, func(ctx context.Context, i int) outcome {
+		if err := ctx.Err(); err != nil {
+			return outcome{nil, err}
+		}
+		if timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
+		res, err := s.Solve(ctx, starts[i])
+		return outcome{res, err}
+	}, func(i int, o outcome) { report(i, o.res, o.err) })
 }

@@ -175,3 +175,31 @@ func TestAutoInstalledSets(t *testing.T) {
 	_, err = New(goal, Options{Tables: dir})
 	require.ErrorContains(t, err, data.SetFile(pdb.Set663, 0), "a broken installed 6-6-3 is reported")
 }
+
+func TestSolveAllKeepsOrder(t *testing.T) {
+	korf := corpus.Korf100()
+	s, err := New(korf[0].Goal, Options{Heuristic: "max"})
+	require.NoError(t, err)
+	picks := []int{11, 15, 8, 12, 0}
+	starts := make([]board.State, len(picks))
+	for i, k := range picks {
+		starts[i] = korf[k].Start
+	}
+	var got []int
+	s.SolveAll(context.Background(), starts, 2, 0, func(i int, res *Result, err error) {
+		require.NoError(t, err)
+		assert.Equal(t, korf[picks[i]].Optimal, res.Length())
+		got = append(got, i)
+	})
+	assert.Equal(t, []int{0, 1, 2, 3, 4}, got)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	failed := 0
+	s.SolveAll(ctx, starts, 2, 0, func(i int, res *Result, err error) {
+		if errors.Is(err, context.Canceled) {
+			failed++
+		}
+	})
+	assert.Equal(t, len(starts), failed)
+}

@@ -27,7 +27,9 @@ package verify
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime"
+	"strings"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/tablefile"
@@ -280,4 +282,36 @@ func exactnessResult(ctx context.Context, parts []bad, opt Options, entries int,
 	}
 	return Check{Name: Exactness, Status: Fail, Bad: n, Examples: ex,
 		Detail: fmt.Sprintf("%d of %d entries break the %s", n, entries, what)}
+}
+
+// WriteText writes the report for people: OK and the checks passed, or each failed check
+// with its first counter-examples.
+func (r *Report) WriteText(w io.Writer) {
+	var passed, skipped []string
+	for _, c := range r.Checks {
+		switch c.Status {
+		case Pass:
+			passed = append(passed, c.Name)
+		case Skip:
+			skipped = append(skipped, c.Name)
+		}
+	}
+	if r.OK {
+		fmt.Fprintf(w, "%s: OK (%s)", r.File, strings.Join(passed, ", "))
+		if len(skipped) > 0 {
+			fmt.Fprintf(w, "; skipped: %s", strings.Join(skipped, ", "))
+		}
+		fmt.Fprintln(w)
+		return
+	}
+	fmt.Fprintf(w, "%s: FAILED\n", r.File)
+	for _, c := range r.Failed() {
+		fmt.Fprintf(w, "  %s: %s\n", c.Name, c.Detail)
+		for _, e := range c.Examples {
+			fmt.Fprintf(w, "    e.g. %s\n", e)
+		}
+	}
+	if len(passed) > 0 {
+		fmt.Fprintf(w, "  passed: %s\n", strings.Join(passed, ", "))
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tilekit/tilekit/solve"
 	"github.com/tilekit/tilekit/web/api"
 )
 
@@ -23,7 +24,7 @@ type job struct {
 	mu       sync.Mutex
 	status   string // running, solved, failed, cancelled, timeout
 	finished time.Time
-	result   *api.Solution
+	result   *solve.Record
 	err      string
 }
 
@@ -34,7 +35,7 @@ type view struct {
 	Bound   int64         `json:"bound"`
 	Nodes   uint64        `json:"nodes"`
 	Seconds float64       `json:"seconds"`
-	Result  *api.Solution `json:"result,omitempty"`
+	Result  *solve.Record `json:"result,omitempty"`
 	Error   string        `json:"error,omitempty"`
 }
 

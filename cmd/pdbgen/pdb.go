@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -12,6 +10,7 @@ import (
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/tablefile"
 )
 
 var quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on standard error"}
@@ -47,17 +46,16 @@ Examples:
 			&cli.StringFlag{Name: "tiles", Usage: "pattern tiles, in index order (required)"},
 			&cli.BoolFlag{Name: "blank", Usage: "put the blank's cell in the index"},
 			&cli.BoolFlag{Name: "packed", Usage: "without --blank: store half the excess over the Manhattan distance in 4 bits"},
-			&cli.StringFlag{Name: "board", Value: "4x4", Usage: "board size WxH"},
-			&cli.StringFlag{Name: "goal", Value: "blank-last", Usage: `goal: blank-last, blank-first or an arrangement`},
+			cmdline.BoardFlag("4x4"), cmdline.GoalFlag("blank-last"),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "file to write (required)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON"},
 			workersFlag, quietFlag,
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return cmdline.Usagef("pdb takes no arguments, got %q", c.Args().First())
+			if err := cmdline.NoArgs(c); err != nil {
+				return err
 			}
-			goal, err := goalFlags(c)
+			goal, err := cmdline.Goal(c)
 			if err != nil {
 				return err
 			}
@@ -134,79 +132,47 @@ Examples:
 			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON, one object per file"},
 			workersFlag, quietFlag,
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return cmdline.Usagef("build takes no arguments, got %q", c.Args().First())
-			}
-			if c.String("set") != "" {
-				return buildSet(c)
-			}
-			dir := c.String("out")
-			if dir == "" {
-				dir = "data"
-			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-			progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
-			start := time.Now()
-			for _, spec := range data.Specs {
-				t, err := spec.Build(c.Context, buildOptions(c, progress, spec.File))
-				progress.Done()
-				if err != nil {
-					return fmt.Errorf("building %s: %w", spec.File, err)
-				}
-				if err := writeTable(c, filepath.Join(dir, spec.File), t); err != nil {
-					return err
-				}
-			}
-			if !c.Bool("quiet") {
-				fmt.Fprintf(c.App.ErrWriter, "built %d tables in %.3fs\n", len(data.Specs), time.Since(start).Seconds())
-			}
-			return nil
-		},
+		Action: buildAction,
 	}
 }
 
-// buildSet builds the tables of an additive set into --out, one after the other.
-func buildSet(c *cli.Context) error {
-	spec, err := pdb.SetByName(c.String("set"))
-	if err != nil {
-		return cmdline.Usagef("--set: %v", err)
-	}
-	dir := c.String("out")
-	if dir == "" {
-		if dir, err = data.InstallDir(); err != nil {
-			return err
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func buildAction(c *cli.Context) error {
+	if err := cmdline.NoArgs(c); err != nil {
 		return err
 	}
-	for t := range spec.Tables {
-		if err := checkOut(c, filepath.Join(dir, spec.File(t))); err != nil {
-			return err
-		}
-	}
 	progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
+	defer progress.Done()
 	start := time.Now()
-	err = pdb.BuildSet(c.Context, spec, c.Int("workers"), func(t int, l bfs.Layer) {
-		progress.Update(fmt.Sprintf("%s %d/%d (%d tiles)", spec.Name, t+1, len(spec.Tables), len(spec.Tables[t])),
-			l.Reached, l.Total, fmt.Sprintf("distance %d, %.0fs", l.Depth, time.Since(start).Seconds()))
-	}, func(t int, packed *pdb.Packed) error {
-		progress.Done()
-		f, err := packed.File()
+	opt := data.BuildOptions{Workers: c.Int("workers"),
+		Progress: func(file string, l bfs.Layer) {
+			progress.Update(file, l.Reached, l.Total, fmt.Sprintf("distance %d, %.0fs", l.Depth, time.Since(start).Seconds()))
+		},
+		Wrote: func(path string, t *tablefile.Table) error {
+			progress.Done()
+			return reportTable(c, c.App.Writer, path, t)
+		}}
+	dir := c.String("out")
+	what := fmt.Sprintf("%d default tables", len(data.Specs))
+	if name := c.String("set"); name != "" {
+		spec, err := pdb.SetByName(name)
 		if err != nil {
+			return cmdline.Usagef("--set: %v", err)
+		}
+		if dir, err = data.InstallSet(c.Context, spec, dir, opt); err != nil {
 			return err
 		}
-		return writeTable(c, filepath.Join(dir, spec.File(t)), f)
-	})
-	progress.Done()
-	if err != nil {
-		return fmt.Errorf("building the %s set: %w", spec.Name, err)
+		what = "the " + spec.Name + " set"
+	} else {
+		if dir == "" {
+			dir = "data"
+		}
+		if err := data.InstallDefaults(c.Context, dir, opt); err != nil {
+			return err
+		}
 	}
 	if !c.Bool("quiet") {
-		fmt.Fprintf(c.App.ErrWriter, "built the %s set in %.1fs into %s\n", spec.Name, time.Since(start).Seconds(), dir)
+		progress.Done()
+		fmt.Fprintf(c.App.ErrWriter, "built %s in %.1fs into %s\n", what, time.Since(start).Seconds(), dir)
 	}
 	return nil
 }

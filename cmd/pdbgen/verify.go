@@ -1,11 +1,7 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -81,12 +77,12 @@ Examples:
 					failed++
 				}
 				if c.Bool("json") {
-					if err := json.NewEncoder(c.App.Writer).Encode(r); err != nil {
+					if err := cmdline.JSON(c, r); err != nil {
 						return err
 					}
 					continue
 				}
-				printReport(c.App.Writer, r)
+				r.WriteText(c.App.Writer)
 			}
 			if failed > 0 {
 				return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d of %d tables failed verification", failed, len(reports))}
@@ -96,64 +92,16 @@ Examples:
 	}
 }
 
-func printReport(w io.Writer, r *verify.Report) {
-	var passed, skipped []string
-	for _, c := range r.Checks {
-		switch c.Status {
-		case verify.Pass:
-			passed = append(passed, c.Name)
-		case verify.Skip:
-			skipped = append(skipped, c.Name)
-		}
-	}
-	if r.OK {
-		fmt.Fprintf(w, "%s: OK (%s)", r.File, strings.Join(passed, ", "))
-		if len(skipped) > 0 {
-			fmt.Fprintf(w, "; skipped: %s", strings.Join(skipped, ", "))
-		}
-		fmt.Fprintln(w)
-		return
-	}
-	fmt.Fprintf(w, "%s: FAILED\n", r.File)
-	for _, c := range r.Failed() {
-		fmt.Fprintf(w, "  %s: %s\n", c.Name, c.Detail)
-		for _, e := range c.Examples {
-			fmt.Fprintf(w, "    e.g. %s\n", e)
-		}
-	}
-	if len(passed) > 0 {
-		fmt.Fprintf(w, "  passed: %s\n", strings.Join(passed, ", "))
-	}
-}
-
 // readKnown reads instances with known optimal lengths.
 func readKnown(path, goalText string) ([]verify.Instance, error) {
 	goal, err := board.ParseGoal(board.Size4x4, goalText)
 	if err != nil {
 		return nil, cmdline.Usagef("--instances-goal: %v", err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+	ins, err := instance.ReadKnown(path, goal, 1_000_000)
 	var out []verify.Instance
-	rd := instance.NewReader(f, goal.Size())
-	for {
-		in, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if in.Optimal < 0 {
-			return nil, fmt.Errorf("%s:%d: no known optimal length", path, in.Line)
-		}
-		if err := goal.Check(in.State); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, in.Line, err)
-		}
+	for _, in := range ins {
 		out = append(out, verify.Instance{Goal: goal, Start: in.State, Optimal: in.Optimal})
 	}
-	return out, nil
+	return out, err
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/wd"
 )
@@ -23,17 +22,16 @@ Examples:
   pdbgen wd --goal blank-first --out wd-blank-first.tbl
   pdbgen wd --board 3x3 --goal "1 2 3 4 5 6 7 8 0" --out wd-3x3.tbl`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "board", Value: "4x4", Usage: "board size WxH"},
-			&cli.StringFlag{Name: "goal", Value: "blank-last", Usage: `goal: blank-last, blank-first or an arrangement such as "0 1 2 ... 15"`},
+			cmdline.BoardFlag("4x4"), cmdline.GoalFlag("blank-last"),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "file to write (required)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON"},
 			workersFlag,
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return cmdline.Usagef("wd takes no arguments, got %q", c.Args().First())
+			if err := cmdline.NoArgs(c); err != nil {
+				return err
 			}
-			goal, err := goalFlags(c)
+			goal, err := cmdline.Goal(c)
 			if err != nil {
 				return err
 			}
@@ -55,17 +53,4 @@ Examples:
 			return writeTable(c, out, f)
 		},
 	}
-}
-
-// goalFlags reads --board and --goal.
-func goalFlags(c *cli.Context) (board.Goal, error) {
-	size, err := board.ParseSize(c.String("board"))
-	if err != nil {
-		return board.Goal{}, cmdline.Usagef("--board: %v", err)
-	}
-	goal, err := board.ParseGoal(size, c.String("goal"))
-	if err != nil {
-		return board.Goal{}, cmdline.Usagef("--goal: %v", err)
-	}
-	return goal, nil
 }

@@ -10,32 +10,15 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/internal/cmdline"
-	"github.com/tilekit/tilekit/pdb"
 )
 
 func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
-
-// installedSets describes, for the help text, which sets are installed where.
-func installedSets() string {
-	dirs := data.TableDirs()
-	installed := data.Installed(dirs)
-	if len(installed) == 0 {
-		return fmt.Sprintf("On this machine no set is installed (looked in %s).", strings.Join(dirs, ", "))
-	}
-	var parts []string
-	for _, spec := range pdb.Sets {
-		if dir, ok := installed[spec.Name]; ok {
-			parts = append(parts, spec.Name+" in "+dir)
-		}
-	}
-	return "Installed on this machine: " + strings.Join(parts, "; ") + "."
-}
 
 // Exit statuses beyond the shared ones.
 const (
@@ -93,11 +76,11 @@ Examples:
   solve15 --board 3x3 --algo astar --heuristic chebyshev2 "8 6 7 2 5 4 3 0 1"
   solve15 --algo bastar --goal blank-first -f instances/korf100.txt
   echo "2 1 3 4 5 6 7 8 9 10 11 12 13 14 0 15" | solve15 --timeout 10s -f -`
-	app.Description = fmt.Sprintf(app.Description, installedSets())
+	app.Description = fmt.Sprintf(app.Description, data.InstalledSummary())
 	app.Flags = append(solveFlags(),
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"},
 		&cli.StringFlag{Name: "algo", Aliases: []string{"a"}, Value: "idastar", Usage: "idastar, astar, rbfs or bastar"},
-		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: "auto, a set (5-5-5, 6-6-3, 7-8, 6-6-6-6), hamming, md, lc, chebyshev2, wd, pdb, max or hh (default: auto, the strongest available)"},
+		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: heuristic.Usage() + " (default: auto, the strongest available)"},
 		&cli.IntFlag{Name: "max-states", Usage: "astar, bastar: most states stored at once (default 50,000,000, about 7.5 GB)"},
 		&cli.Uint64Flag{Name: "max-expansions", Usage: "give up on an instance after expanding this many nodes (0: no limit)"},
 		&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "instances solved in parallel; a single instance is searched by this many goroutines"},
@@ -116,9 +99,7 @@ Examples:
 
 // solveFlags are the flags shared by solving and evaluating.
 func solveFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "board", Aliases: []string{"b"}, Value: "4x4", Usage: "board size WxH"},
-		&cli.StringFlag{Name: "goal", Aliases: []string{"g"}, Value: "blank-last", Usage: `blank-last, blank-first, or an arrangement such as "0 1 2 ... 15"`},
+	return []cli.Flag{cmdline.BoardFlag("4x4"), cmdline.GoalFlag("blank-last"),
 		&cli.StringFlag{Name: "tables", Usage: "read the tables from `DIR` (files of 'pdbgen build') instead of the embedded ones"},
 		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per instance and line"},
 	}

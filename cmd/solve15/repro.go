@@ -2,22 +2,16 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/repro"
 )
-
-// experiment is what every reproduction returns.
-type experiment interface {
-	Markdown() string
-	Plot(path string) error
-}
 
 func reproCommand() *cli.Command {
 	return &cli.Command{
@@ -44,47 +38,27 @@ Examples:
 		},
 		Action: func(c *cli.Context) error {
 			names := c.Args().Slice()
-			if len(names) == 0 {
-				return cmdline.Usagef("name an experiment: eight, walks, bastar or all")
-			}
 			if len(names) == 1 && names[0] == "all" {
-				names = []string{"eight", "walks", "bastar"}
+				names = repro.Experiments
+			}
+			if len(names) == 0 {
+				return cmdline.Usagef("name an experiment: %s or all", strings.Join(repro.Experiments, ", "))
+			}
+			for _, name := range names {
+				if !slices.Contains(repro.Experiments, name) {
+					return cmdline.Usagef("unknown experiment %q (%s or all)", name, strings.Join(repro.Experiments, ", "))
+				}
 			}
 			opt := repro.Options{Workers: c.Int("workers"), Seed: c.Uint64("seed"), Scale: c.Int("scale"),
 				Log: func(format string, args ...any) { fmt.Fprintf(c.App.ErrWriter, "solve15 repro: "+format+"\n", args...) }}
 			for _, name := range names {
-				if name != "eight" && name != "walks" && name != "bastar" {
-					return cmdline.Usagef("unknown experiment %q (eight, walks, bastar or all)", name)
-				}
-			}
-			if err := os.MkdirAll(c.String("out"), 0o755); err != nil {
-				return err
-			}
-			for _, name := range names {
 				begin := time.Now()
-				var exp experiment
-				var err error
-				switch name {
-				case "eight":
-					exp, err = repro.EightPuzzle(c.Context, opt)
-				case "walks":
-					exp, err = repro.Walks(c.Context, opt)
-				case "bastar":
-					exp, err = repro.BAStar(c.Context, opt)
-				}
+				md, err := repro.Run(c.Context, name, c.String("out"), opt)
 				if err != nil {
-					return fmt.Errorf("%s: %w", name, err)
-				}
-				md := exp.Markdown()
-				mdPath := filepath.Join(c.String("out"), name+".md")
-				svgPath := filepath.Join(c.String("out"), name+".svg")
-				if err := atomicfile.Write(c.Context, mdPath, []byte(md)); err != nil {
 					return err
 				}
-				if err := exp.Plot(svgPath); err != nil {
-					return fmt.Errorf("%s plot: %w", name, err)
-				}
-				fmt.Fprintf(c.App.Writer, "## %s\n\n%s\nwrote %s and %s in %.1fs\n\n", name, md, mdPath, svgPath, time.Since(begin).Seconds())
+				path := filepath.Join(c.String("out"), name)
+				fmt.Fprintf(c.App.Writer, "## %s\n\n%s\nwrote %s.md and %s.svg in %.1fs\n\n", name, md, path, path, time.Since(begin).Seconds())
 			}
 			return nil
 		},

@@ -33,8 +33,8 @@ Examples:
 			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "a search's time limit unless the page asks for another"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return cmdline.Usagef("serve takes no arguments, got %q", c.Args().First())
+			if err := cmdline.NoArgs(c); err != nil {
+				return err
 			}
 			srv := web.New(web.Options{MaxJobs: c.Int("max-jobs"), DefaultTimeout: c.Duration("timeout")})
 			defer srv.Close()

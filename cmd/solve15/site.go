@@ -29,8 +29,8 @@ Examples:
 			&cli.BoolFlag{Name: "json", Usage: "print the files written as JSON"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return cmdline.Usagef("site takes no arguments, got %q", c.Args().First())
+			if err := cmdline.NoArgs(c); err != nil {
+				return err
 			}
 			dir := c.String("out")
 			if dir == "" {

@@ -155,32 +155,25 @@ func parseGoal(size board.Size, raw json.RawMessage) (board.Goal, error) {
 }
 
 // Ints writes a state as numbers.
-func Ints(s board.State) []int {
-	out := make([]int, len(s))
-	for i, t := range s {
-		out[i] = int(t)
-	}
-	return out
-}
+func Ints(s board.State) []int { return solve.Ints(s) }
 
-// Heuristics lists the heuristics offered: auto (the strongest available), the embedded
-// set, and every heuristic of package heuristic.
+// Heuristics lists the heuristics offered, from heuristic.Registry: auto (the strongest
+// available), the set embedded in the binary, and every heuristic of the general search.
 func Heuristics() []string {
-	return append([]string{"auto", data.EmbeddedSet.Name}, heuristic.Names...)
+	return append([]string{heuristic.Auto, data.EmbeddedSet.Name}, heuristic.Names(heuristic.General)...)
 }
 
 // Options is the answer of /api/options.
 func Options() map[string]any {
-	admissible := map[string]bool{"auto": true, data.EmbeddedSet.Name: true}
-	for _, name := range heuristic.Names {
-		if h, err := heuristic.New(name, board.BlankLast(board.Size{W: 3, H: 3}), nil); err == nil {
-			admissible[name] = h.Admissible
-		}
+	admissible := map[string]bool{heuristic.Auto: true}
+	for _, name := range Heuristics()[1:] {
+		info, _ := heuristic.Lookup(name)
+		admissible[name] = info.Admissible
 	}
 	return map[string]any{
 		"boards":     []string{"3x3", "4x4"},
 		"goals":      []string{"blank-last", "blank-first"},
-		"algorithms": solve.Algorithms,
+		"algorithms": solve.Algorithms(),
 		"heuristics": Heuristics(),
 		"admissible": admissible,
 	}
@@ -253,16 +246,12 @@ func (req *SolveRequest) Prepare(def, most time.Duration) (*Job, error) {
 	if goal.Size().Cells() > MaxCells {
 		return nil, bad("this page solves boards of up to %d cells; use solve15 for %s", MaxCells, goal.Size())
 	}
-	algo := strings.ToLower(req.Algo)
-	if algo == "" {
-		algo = "idastar"
-	}
-	name := strings.ToLower(req.Heuristic)
-	if !slices.Contains(solve.Algorithms, algo) {
-		return nil, bad("unknown algorithm %s (choose from %s)", algo, strings.Join(solve.Algorithms, ", "))
-	}
+	name := strings.ToLower(strings.TrimSpace(req.Heuristic))
 	if name != "" && !slices.Contains(Heuristics(), name) {
 		return nil, bad("unknown heuristic %s (choose from %s)", name, strings.Join(Heuristics(), ", "))
+	}
+	if err := solve.Check(goal, solve.Options{Algorithm: req.Algo, Heuristic: name}); err != nil {
+		return nil, bad("%v", err)
 	}
 	if req.Timeout < 0 {
 		return nil, bad("timeout_seconds must not be negative")
@@ -274,37 +263,21 @@ func (req *SolveRequest) Prepare(def, most time.Duration) (*Job, error) {
 			timeout = max(time.Duration(req.Timeout*float64(time.Second)), time.Millisecond)
 		}
 	}
-	return &Job{Goal: goal, Start: st, Algorithm: algo, Heuristic: name, Timeout: timeout}, nil
-}
-
-// Solution is a finished search, as the page shows it.
-type Solution struct {
-	Length     int     `json:"length"`
-	Moves      string  `json:"moves"`
-	Tiles      []int   `json:"tiles"`
-	Optimal    bool    `json:"optimal"`
-	Algorithm  string  `json:"algorithm"`
-	Heuristic  string  `json:"heuristic"`
-	Nodes      uint64  `json:"nodes"`
-	Expanded   uint64  `json:"expanded"`
-	PeakStored int     `json:"peak_stored"`
-	Seconds    float64 `json:"seconds"`
+	return &Job{Goal: goal, Start: st, Algorithm: req.Algo, Heuristic: name, Timeout: timeout}, nil
 }
 
 // Run solves the job through package solve, reporting progress (bound and nodes) at
 // most every every. A* and BA* get 5 million states (about 700 MB): several visitors at
-// once must not exhaust a server.
-func (j *Job) Run(ctx context.Context, progress func(bound int, nodes uint64), every time.Duration) (*Solution, error) {
-	solver, err := solve.NewContext(ctx, j.Goal, solve.Options{Algorithm: j.Algorithm, Heuristic: j.Heuristic,
-		MaxStates: 5_000_000, Progress: progress, ProgressEvery: every})
+// once must not exhaust a server. The answer is solve's Record, as solve15 --json prints.
+func (j *Job) Run(ctx context.Context, progress func(bound int, nodes uint64), every time.Duration) (*solve.Record, error) {
+	solver, err := solve.NewContext(ctx, j.Goal, solve.Options{Algorithm: j.Algorithm, Heuristic: j.Heuristic, MaxStates: 5_000_000})
 	if err != nil {
 		return nil, err
 	}
-	res, err := solver.Solve(ctx, j.Start)
+	res, err := solver.WithProgress(progress, every).Solve(ctx, j.Start)
 	if err != nil {
 		return nil, err
 	}
-	return &Solution{Length: len(res.Moves), Moves: board.FormatDirs(res.Moves), Tiles: res.Tiles, Optimal: res.Optimal,
-		Algorithm: res.Algorithm, Heuristic: res.Heuristic, Nodes: res.Nodes, Expanded: res.Expanded,
-		PeakStored: res.PeakStored, Seconds: res.Elapsed.Seconds()}, nil
+	rec := solve.NewRecord(j.Goal, j.Start, res, nil)
+	return &rec, nil
 }

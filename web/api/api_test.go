@@ -31,7 +31,7 @@ func TestPrepare(t *testing.T) {
 		{"bad board", `{"board": "9x9", "state": "1"}`, BadRequest, "9x9"},
 		{"too big for the page", `{"board": "5x5", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0"}`, BadRequest, "up to 16 cells"},
 		{"bad goal", `{"goal": "blank-middle", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"}`, BadRequest, "goal:"},
-		{"unknown algorithm", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "algo": "dfs"}`, BadRequest, "unknown algorithm dfs"},
+		{"unknown algorithm", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "algo": "dfs"}`, BadRequest, "unknown algorithm \"dfs\""},
 		{"unknown heuristic", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "heuristic": "magic"}`, BadRequest, "unknown heuristic magic"},
 		{"negative timeout", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "timeout_seconds": -1}`, BadRequest, "negative"},
 	} {

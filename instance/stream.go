@@ -1,0 +1,295 @@
+package instance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tilekit/tilekit/board"
+)
+
+// An Entry is one line of a stream that holds something: an instance, or why it is not
+// one.
+type Entry struct {
+	In   *Instance // nil for a bad line
+	Line int
+	Err  error // the bad line's problem, naming the input and line
+	// Other is the named goal the bad line's state is solvable for, when it is only
+	// unsolvable for the goal asked ("blank-first" for Korf's file read as blank-last).
+	Other string
+}
+
+// A Stream reads instances of one goal in a goroutine as they are needed, so that an
+// endless or huge input takes bounded memory and a cancelled context stops the reading.
+type Stream struct {
+	entries <-chan Entry
+	err     error  // a read error, valid once entries is closed
+	name    string // how messages name the input ("" for arguments)
+	single  bool
+	buffer  []Entry
+}
+
+// lookahead is how many entries NewStream reads before deciding whether the input is a
+// single instance.
+const lookahead = 1000
+
+// NewStream starts reading r, named name in messages ("" for command-line arguments, see
+// Args), as instances that must be valid states of goal; r is closed at the end when it is
+// an io.Closer. It reads ahead until it knows
+// whether there is more than one instance (or has read a thousand entries).
+func NewStream(ctx context.Context, r io.Reader, name string, goal board.Goal) *Stream {
+	ch := make(chan Entry, 16)
+	s := &Stream{entries: ch, name: name}
+	go func() {
+		defer close(ch)
+		if cl, ok := r.(io.Closer); ok {
+			defer cl.Close()
+		}
+		s.err = s.read(ctx, r, goal, ch)
+	}()
+	good := 0
+	for good < 2 && len(s.buffer) < lookahead {
+		e, ok := Receive(ctx, s.entries)
+		if !ok {
+			break
+		}
+		s.buffer = append(s.buffer, e)
+		if e.In != nil {
+			good++
+		}
+	}
+	s.single = good == 1 && len(s.buffer) < lookahead
+	return s
+}
+
+// Single reports whether the input holds exactly one instance.
+func (s *Stream) Single() bool { return s.single }
+
+// Name names the input for people: the file, or "the arguments".
+func (s *Stream) Name() string {
+	if s.name == "" {
+		return "the arguments"
+	}
+	return s.name
+}
+
+// Err returns the error that ended the reading early, once All's channel is closed.
+func (s *Stream) Err() error { return s.err }
+
+// All returns the entries in order: those read ahead, then the rest as they come.
+func (s *Stream) All() <-chan Entry {
+	out := make(chan Entry)
+	go func() {
+		defer close(out)
+		for _, e := range s.buffer {
+			out <- e
+		}
+		for e := range s.entries {
+			out <- e
+		}
+	}()
+	return out
+}
+
+// Receive takes the next entry from ch; false at its end or once ctx is done.
+func Receive(ctx context.Context, ch <-chan Entry) (Entry, bool) {
+	select {
+	case e, ok := <-ch:
+		return e, ok
+	case <-ctx.Done():
+		return Entry{}, false
+	}
+}
+
+// read sends the entries of r to ch until the end, a read error, or ctx is done.
+func (s *Stream) read(ctx context.Context, r io.Reader, goal board.Goal, ch chan<- Entry) error {
+	rd := NewReader(ctxReader{ctx, r}, goal.Size())
+	for ctx.Err() == nil {
+		in, err := rd.Next()
+		if err == io.EOF {
+			return nil
+		}
+		var le *LineError
+		var e Entry
+		switch {
+		case errors.As(err, &le):
+			e = Entry{Line: le.Line, Err: s.describe(le)}
+		case err != nil:
+			return fmt.Errorf("reading %s: %w", s.name, err)
+		default:
+			e = Entry{In: in, Line: in.Line}
+			if err := goal.Check(in.State); err != nil {
+				e = Entry{Line: in.Line, Err: s.describe(&LineError{Line: in.Line, Err: err}), Other: otherGoal(goal, in.State)}
+			}
+		}
+		select {
+		case ch <- e:
+		case <-ctx.Done():
+		}
+	}
+	return nil
+}
+
+func (s *Stream) describe(le *LineError) error {
+	if s.name == "" {
+		return fmt.Errorf("state %d: %w", le.Line, le.Err)
+	}
+	return fmt.Errorf("%s:%d: %w", s.name, le.Line, le.Err)
+}
+
+// ctxReader stops reading when its context is done, so that a reader skipping an endless
+// line notices a signal.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// otherGoal returns the named goal a state unsolvable for goal is solvable for, or "".
+func otherGoal(goal board.Goal, s board.State) string {
+	for _, g := range []board.Goal{board.BlankLast(goal.Size()), board.BlankFirst(goal.Size())} {
+		if !g.Equal(goal) && g.Check(s) == nil {
+			return g.Name()
+		}
+	}
+	return ""
+}
+
+// Args turns command-line arguments into instance lines for NewStream: an argument with
+// spaces or commas is one state; single words (numbers, row separators, or mistakes such
+// as "-14", which the line's parser then quotes) are grouped into states of the board's
+// cells.
+func Args(args []string, size board.Size) io.Reader {
+	n := size.Cells()
+	var lines, group []string
+	count := 0
+	flush := func() {
+		if len(group) > 0 {
+			lines = append(lines, strings.Join(group, " "))
+			group, count = nil, 0
+		}
+	}
+	for _, a := range args {
+		if strings.ContainsAny(a, " \t,;\r\n") || strings.TrimSpace(a) == "" {
+			flush()
+			if strings.TrimSpace(a) == "" {
+				a = "(empty)" // an empty argument is a mistake, not a blank line to skip
+			}
+			lines = append(lines, a)
+			continue
+		}
+		group = append(group, a)
+		if sc, err := board.ScanNumbers(a); err != nil {
+			count++
+		} else {
+			count += len(sc.Nums)
+		}
+		if count == n {
+			flush()
+		}
+	}
+	flush()
+	return strings.NewReader(strings.Join(lines, "\n"))
+}
+
+// OpenFile opens a file of instances, refusing a directory with a clear message.
+func OpenFile(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory, not a file of states", path)
+	}
+	return f, nil
+}
+
+// Problems reports the bad lines of a stream on w, each line prefixed: at most
+// MaxProblems of them, then how many more there were and, when every unsolvable state fits
+// another named goal, a hint to use it.
+type Problems struct {
+	w         io.Writer
+	prefix    string
+	goal      board.Goal
+	shown     int
+	Bad       int            // bad lines so far
+	unsolv    int            // bad lines unsolvable for the goal
+	otherGoal map[string]int // how many of those are solvable for another named goal
+}
+
+// MaxProblems is how many bad lines Problems describes one by one.
+const MaxProblems = 20
+
+// NewProblems reports on w, each message after prefix (such as "solve15: ").
+func NewProblems(w io.Writer, prefix string, goal board.Goal) *Problems {
+	return &Problems{w: w, prefix: prefix, goal: goal, otherGoal: map[string]int{}}
+}
+
+// Add reports a bad entry.
+func (p *Problems) Add(e Entry) {
+	p.Bad++
+	if errors.Is(e.Err, board.ErrUnsolvable) {
+		p.unsolv++
+		if e.Other != "" {
+			p.otherGoal[e.Other]++
+		}
+	}
+	if p.shown < MaxProblems {
+		fmt.Fprintf(p.w, "%s%v\n", p.prefix, e.Err)
+		p.shown++
+	}
+}
+
+// Finish says what Add left out, and gives the hint when it applies.
+func (p *Problems) Finish() {
+	if p.Bad > p.shown {
+		fmt.Fprintf(p.w, "%s... and %d more invalid lines (%d in all)\n", p.prefix, p.Bad-p.shown, p.Bad)
+	}
+	for name, n := range p.otherGoal {
+		if n == p.unsolv && n > 0 {
+			fmt.Fprintf(p.w, "%shint: the %d states not solvable for %s are all solvable for %s: try --goal %s\n",
+				p.prefix, n, p.goal.Name(), name, name)
+		}
+	}
+}
+
+// ReadKnown reads a whole file of instances that all carry their known optimal length and
+// are valid for goal, at most max of them.
+func ReadKnown(path string, goal board.Goal, max int) ([]*Instance, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []*Instance
+	rd := NewReader(f, goal.Size())
+	for {
+		in, err := rd.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if in.Optimal < 0 {
+			return nil, fmt.Errorf("%s:%d: no known optimal length", path, in.Line)
+		}
+		if err := goal.Check(in.State); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, in.Line, err)
+		}
+		if len(out) == max {
+			return nil, fmt.Errorf("%s holds more than %d instances", path, max)
+		}
+		out = append(out, in)
+	}
+}

@@ -1,0 +1,67 @@
+package cmdline
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/board"
+)
+
+// BoardFlag and GoalFlag are the --board and --goal flags of every command; Goal reads them.
+func BoardFlag(def string) cli.Flag {
+	return &cli.StringFlag{Name: "board", Aliases: []string{"b"}, Value: def, Usage: "board size WxH"}
+}
+
+// GoalFlag is --goal, defaulting to def.
+func GoalFlag(def string) cli.Flag {
+	return &cli.StringFlag{Name: "goal", Aliases: []string{"g"}, Value: def, Usage: `blank-last, blank-first, or an arrangement such as "0 1 2 ... 15"`}
+}
+
+// Goal reads --board (4x4 when the command has none) and --goal.
+func Goal(c *cli.Context) (board.Goal, error) {
+	size := board.Size4x4
+	if c.String("board") != "" {
+		var err error
+		if size, err = board.ParseSize(c.String("board")); err != nil {
+			return board.Goal{}, Usagef("--board: %v", err)
+		}
+	}
+	g, err := board.ParseGoal(size, c.String("goal"))
+	if err != nil {
+		return board.Goal{}, Usagef("--goal: %v", err)
+	}
+	return g, nil
+}
+
+// Dir reads a flag that names an existing directory ("" when not given).
+func Dir(c *cli.Context, flag string) (string, error) {
+	dir := c.String(flag)
+	if dir == "" {
+		return "", nil
+	}
+	info, err := os.Stat(dir)
+	if err != nil {
+		return "", Usagef("--%s: %v", flag, err)
+	}
+	if !info.IsDir() {
+		return "", Usagef("--%s: %s is not a directory", flag, dir)
+	}
+	return dir, nil
+}
+
+// NoArgs refuses positional arguments for a command that takes none.
+func NoArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return Usagef("%s takes no arguments, got %q", c.Command.Name, c.Args().First())
+	}
+	return nil
+}
+
+// JSON writes v as one line of JSON on standard output.
+func JSON(c *cli.Context, v any) error { return JSONTo(c.App.Writer, v) }
+
+// JSONTo writes v as one line of JSON on w.
+func JSONTo(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }

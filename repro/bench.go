@@ -1,0 +1,186 @@
+package repro
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/solve"
+)
+
+// MaxBench bounds the instances a benchmark holds in memory.
+const MaxBench = 100_000
+
+// BenchInstances reads a benchmark's instances of goal from r (named name in errors), at
+// most limit of them (0: all, up to MaxBench); an instance without an id gets its number.
+func BenchInstances(ctx context.Context, r io.Reader, name string, goal board.Goal, limit int) ([]*instance.Instance, error) {
+	var out []*instance.Instance
+	rd := instance.NewReader(r, goal.Size())
+	for limit == 0 || len(out) < limit {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		in, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if err := goal.Check(in.State); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, &instance.LineError{Line: in.Line, Err: err})
+		}
+		if len(out) == MaxBench {
+			return nil, fmt.Errorf("%s holds more than %d instances: use a limit", name, MaxBench)
+		}
+		if in.ID == "" {
+			in.ID = fmt.Sprint(len(out) + 1)
+		}
+		out = append(out, in)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no states in %s", name)
+	}
+	return out, nil
+}
+
+// Korf100 is the benchmark's default input: Korf's 100 (blank-first goal), as a file.
+func Korf100() io.Reader { return strings.NewReader(corpus.KorfFile()) }
+
+// RandomInstances returns n uniformly random solvable instances of goal as a file, r1 to
+// rn, from the seed.
+func RandomInstances(goal board.Goal, n int, seed uint64) io.Reader {
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "r%d %s\n", i+1, goal.Random(rng))
+	}
+	return strings.NewReader(b.String())
+}
+
+// BenchRun is one instance solved by a benchmark.
+type BenchRun struct {
+	Heuristic      string  `json:"heuristic"`
+	ID             string  `json:"id"`
+	KnownOptimal   int     `json:"known_optimal"` // -1 when unknown
+	Length         int     `json:"length"`
+	OK             bool    `json:"ok"` // the length is the known optimum (or none is known)
+	Nodes          uint64  `json:"nodes"`
+	Expanded       uint64  `json:"expanded"`
+	Seconds        float64 `json:"seconds"`
+	NodesPerSecond float64 `json:"nodes_per_second"`
+}
+
+// BenchTotal sums a benchmark's runs with one heuristic.
+type BenchTotal struct {
+	Heuristic      string  `json:"heuristic"`
+	Workers        int     `json:"workers"`
+	Instances      int     `json:"instances"`
+	AllOptimal     bool    `json:"all_optimal"`
+	LengthSum      int     `json:"length_sum"`
+	Nodes          uint64  `json:"nodes"`
+	Expanded       uint64  `json:"expanded"`
+	Seconds        float64 `json:"seconds"` // wall time of the whole run
+	SearchSeconds  float64 `json:"search_seconds"`
+	NodesPerSecond float64 `json:"nodes_per_second"` // per worker: nodes / search seconds
+	MaxSeconds     float64 `json:"max_seconds"`
+	MaxInstance    string  `json:"max_instance"`
+}
+
+// BenchHeader describes a benchmark's setting in one line, for its output.
+func BenchHeader(n int, goal board.Goal, workers int) string {
+	return fmt.Sprintf("# %d instances, goal %s, %d worker(s), %s, GOMAXPROCS %d", n, goal.Name(), workers, runtime.Version(), runtime.GOMAXPROCS(0))
+}
+
+// Bench solves every instance with each heuristic through package solve (a heuristic may
+// name a set's lookups after a slash: "7-8/dual"), workers instances at a time, and calls
+// each for every instance in order and total for every heuristic. Options that do not fit
+// are reported before anything is solved (solve.ErrOptions).
+func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances []*instance.Instance, workers int,
+	each func(BenchRun), total func(BenchTotal)) error {
+	solvers := make([]*solve.Solver, len(heuristics))
+	for i, name := range heuristics {
+		h, lookups, _ := strings.Cut(name, "/")
+		s, err := solve.New(goal, solve.Options{Heuristic: h, Lookups: lookups})
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		solvers[i] = s
+	}
+	starts := make([]board.State, len(instances))
+	for i, in := range instances {
+		starts[i] = in.State
+	}
+	for k, s := range solvers {
+		h := heuristics[k]
+		tot := BenchTotal{Heuristic: h, Workers: workers, Instances: len(instances), AllOptimal: true}
+		begin := time.Now()
+		var failure error
+		s.SolveAll(ctx, starts, workers, 0, func(i int, res *solve.Result, err error) {
+			in := instances[i]
+			if err != nil {
+				if failure == nil {
+					failure = fmt.Errorf("%s with %v: %w", in.Name(), h, err)
+				}
+				return
+			}
+			run := BenchRun{Heuristic: h, ID: in.ID, KnownOptimal: in.Optimal, Length: res.Length(),
+				OK: in.Optimal < 0 || res.Length() == in.Optimal, Nodes: res.Nodes, Expanded: res.Expanded,
+				Seconds: res.Elapsed.Seconds(), NodesPerSecond: float64(res.Nodes) / res.Elapsed.Seconds()}
+			tot.AllOptimal = tot.AllOptimal && run.OK
+			tot.LengthSum += run.Length
+			tot.Nodes += run.Nodes
+			tot.Expanded += run.Expanded
+			tot.SearchSeconds += run.Seconds
+			if run.Seconds > tot.MaxSeconds {
+				tot.MaxSeconds, tot.MaxInstance = run.Seconds, in.Name()
+			}
+			each(run)
+		})
+		if failure != nil {
+			return failure
+		}
+		tot.Seconds = time.Since(begin).Seconds()
+		if tot.SearchSeconds > 0 {
+			tot.NodesPerSecond = float64(tot.Nodes) / tot.SearchSeconds
+		}
+		total(tot)
+	}
+	return nil
+}
+
+// Text is the run as one line of a benchmark's human output.
+func (r BenchRun) Text() string {
+	mark := "ok"
+	if !r.OK {
+		mark = fmt.Sprintf("WRONG (known %d)", r.KnownOptimal)
+	}
+	return fmt.Sprintf("%-4s %4s  len %2d %-3s  nodes %14s  %8.3fs  %6.1f M nodes/s",
+		r.Heuristic, r.ID, r.Length, mark, format.Thousands(r.Nodes), r.Seconds, r.NodesPerSecond/1e6)
+}
+
+// Text is the total as one line of a benchmark's human output.
+func (t BenchTotal) Text() string {
+	return fmt.Sprintf("total %-4s: %d instances, lengths sum %d, all optimal: %v; %s nodes, %.2fs wall, %.1f M nodes/s per worker; slowest %s %.2fs",
+		t.Heuristic, t.Instances, t.LengthSum, t.AllOptimal, format.Thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
+}
+
+// BenchMarkdown writes totals as a markdown table, for docs/RESULTS.md.
+func BenchMarkdown(totals []BenchTotal) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| heuristic | workers | instances | all optimal | length sum | nodes generated | wall s | M nodes/s per worker | slowest |\n")
+	fmt.Fprintf(&b, "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |\n")
+	for _, t := range totals {
+		fmt.Fprintf(&b, "| %s | %d | %d | %v | %d | %s | %.2f | %.1f | %s (%.2f s) |\n",
+			t.Heuristic, t.Workers, t.Instances, t.AllOptimal, t.LengthSum, format.Thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
+	}
+	return b.String()
+}

@@ -1,0 +1,79 @@
+package solve
+
+import (
+	"context"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/heuristic"
+)
+
+// A Value is one heuristic's estimate for a state.
+type Value struct {
+	Name  string
+	Value int
+}
+
+// An Evaluator computes, for states of one goal, every heuristic of the general search
+// that applies to the goal (in the order of heuristic.Names), and on 4x4 the two halves of
+// walking distance, wd_rows and wd_cols: for people who study heuristics.
+type Evaluator struct {
+	hs      []*heuristic.Heuristic
+	walking func(board.State) (rows, cols int)
+}
+
+// NewEvaluator prepares an evaluator for the goal, with the tables of tables (as
+// Options.Tables: "" for the embedded ones).
+func NewEvaluator(ctx context.Context, goal board.Goal, tables string) (*Evaluator, error) {
+	src, err := newSources(tables)
+	if err != nil {
+		return nil, err
+	}
+	def, err := src.defaults()
+	if err != nil {
+		return nil, err
+	}
+	e := &Evaluator{}
+	for _, name := range heuristic.Names(heuristic.General) {
+		if h, err := heuristic.NewContext(ctx, name, goal, def.IDA15); err == nil {
+			e.hs = append(e.hs, h)
+		}
+	}
+	if goal.Size() == board.Size4x4 {
+		if e.walking, err = heuristic.Walking(ctx, goal); err != nil {
+			return nil, err
+		}
+	}
+	return e, ctx.Err()
+}
+
+// Eval returns the values for s, a valid state of the goal.
+func (e *Evaluator) Eval(s board.State) []Value {
+	var out []Value
+	for _, h := range e.hs {
+		out = append(out, Value{h.Name, h.Eval(s)})
+	}
+	if e.walking != nil {
+		rows, cols := e.walking(s)
+		out = append(out, Value{"wd_rows", rows}, Value{"wd_cols", cols})
+	}
+	return out
+}
+
+// Heuristic returns the named heuristic of the general search for the goal, with the
+// default tables of tables (as Options.Tables: "" for the embedded ones): what the audit
+// measures. Errors caused by the name or the goal match ErrOptions.
+func Heuristic(ctx context.Context, name string, goal board.Goal, tables string) (*heuristic.Heuristic, error) {
+	src, err := newSources(tables)
+	if err != nil {
+		return nil, err
+	}
+	def, err := src.defaults()
+	if err != nil {
+		return nil, err
+	}
+	h, err := heuristic.NewContext(ctx, name, goal, def.IDA15)
+	if err != nil && ctx.Err() == nil {
+		return nil, badOptions("%v", err)
+	}
+	return h, err
+}

@@ -1,0 +1,124 @@
+package tablefile
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/tilekit/tilekit/internal/format"
+)
+
+// Info describes a table file for people and scripts: what pdbgen info prints, and what
+// the commands that write tables report.
+type Info struct {
+	File         string  `json:"file"`
+	Kind         string  `json:"kind"`
+	Width        int     `json:"width"`
+	Height       int     `json:"height"`
+	Goal         []int   `json:"goal"`
+	GoalName     string  `json:"goal_name"`
+	Tiles        []int   `json:"tiles,omitempty"`
+	BlankInIndex *bool   `json:"blank_in_index,omitempty"`
+	Version      int     `json:"version"`
+	Index        string  `json:"index"`
+	Entries      int64   `json:"entries"`
+	Bits         int     `json:"bits"`
+	Encoding     string  `json:"encoding"`
+	Compression  string  `json:"compression"`
+	FrameBytes   int64   `json:"frame_bytes,omitempty"`
+	PayloadBytes int64   `json:"payload_bytes"`
+	FileBytes    int64   `json:"file_bytes"`
+	Generator    string  `json:"generator"`
+	DecodedSHA   string  `json:"decoded_sha256"`
+	PayloadSHA   string  `json:"payload_sha256,omitempty"`
+	Max          int     `json:"max"`
+	Mean         float64 `json:"mean"`
+	Histogram    []int64 `json:"histogram"`
+	Escapes      *int64  `json:"escapes,omitempty"` // half-excess: entries in the escape list
+}
+
+// Describe describes t, read from (or written to) path; FileBytes is the size of the file
+// at path, 0 when there is none.
+func Describe(path string, t *Table) Info {
+	info := Info{
+		File: path, Kind: t.Kind, Width: t.Size.W, Height: t.Size.H,
+		Version: t.Version, Index: t.Index, Entries: t.Header.Entries, Bits: t.Bits, Encoding: t.Encoding,
+		Compression: t.Compression, FrameBytes: t.FrameBytes, PayloadBytes: t.PayloadBytes, Generator: t.Generator,
+		DecodedSHA: fmt.Sprintf("%x", t.DecodedSHA), Histogram: t.Histogram(),
+	}
+	if t.Version >= 2 {
+		info.PayloadSHA = fmt.Sprintf("%x", t.PayloadSHA)
+	}
+	for _, v := range t.Goal {
+		info.Goal = append(info.Goal, int(v))
+	}
+	if g, err := t.GoalOf(); err == nil {
+		info.GoalName = g.Name()
+	}
+	if t.Encoding == EncodingHalfExcess {
+		e := t.Header.Escapes
+		info.Escapes = &e
+	}
+	if t.Kind == KindPDB {
+		info.Tiles = t.Tiles
+		b := t.BlankInIndex
+		info.BlankInIndex = &b
+	}
+	if st, err := os.Stat(path); err == nil {
+		info.FileBytes = st.Size()
+	}
+	var sum float64
+	for d, c := range info.Histogram {
+		sum += float64(d) * float64(c)
+		if c > 0 {
+			info.Max = d
+		}
+	}
+	if info.Entries > 0 {
+		info.Mean = sum / float64(info.Entries)
+	}
+	return info
+}
+
+// WriteText writes the description for people: the header, then the histogram.
+func (i Info) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "%s: %s table, %dx%d board, goal %s\n", i.File, i.Kind, i.Width, i.Height, i.GoalName)
+	if i.Kind == KindPDB {
+		blank := " (blank not in index)"
+		if *i.BlankInIndex {
+			blank = " + blank"
+		}
+		fmt.Fprintf(w, "  pattern:   tiles %s%s\n", format.Ints(i.Tiles, ","), blank)
+	}
+	fmt.Fprintf(w, "  entries:   %d (%d bits, %s encoding, index %s)\n", i.Entries, i.Bits, i.Encoding, i.Index)
+	fmt.Fprintf(w, "  size:      %d bytes (format version %d, %s payload %d bytes)\n", i.FileBytes, i.Version, i.Compression, i.PayloadBytes)
+	fmt.Fprintf(w, "  generator: %s\n", i.Generator)
+	fmt.Fprintf(w, "  sha256:    %s (decoded payload)\n", i.DecodedSHA)
+	if i.Encoding == EncodingHalfExcess {
+		fmt.Fprintf(w, "  stored:    half the excess over the Manhattan distance; %d escapes\n", *i.Escapes)
+		fmt.Fprintf(w, "  excess/2:  max %d, mean %.3f\n", i.Max, i.Mean)
+	} else {
+		fmt.Fprintf(w, "  values:    max %d, mean %.3f\n", i.Max, i.Mean)
+	}
+	fmt.Fprintf(w, "  histogram:")
+	for d, c := range i.Histogram {
+		if d%6 == 0 {
+			fmt.Fprintf(w, "\n   ")
+		}
+		fmt.Fprintf(w, " %2d:%-10d", d, c)
+	}
+	fmt.Fprintln(w)
+}
+
+// Summary describes the table in one line: "pdb 1,2,5,6+blank 4x4 blank-last, 524160
+// entries, max 20, 12345 bytes".
+func (i Info) Summary() string {
+	kind := i.Kind
+	if kind == KindPDB {
+		kind = "pdb " + format.Ints(i.Tiles, ",")
+		if *i.BlankInIndex {
+			kind += "+blank"
+		}
+	}
+	return fmt.Sprintf("%s %dx%d %s, %d entries, max %d, %d bytes", kind, i.Width, i.Height, i.GoalName, i.Entries, i.Max, i.FileBytes)
+}
