@@ -173,7 +173,7 @@ type Result struct {
 	Solved     bool
 	Optimal    bool // proven optimal: solved with an admissible heuristic
 	LowerBound int  // the optimal length is at least this (equal to it when solved)
-	H0         int    // heuristic value of the start
+	H0         int  // heuristic value of the start
 	Nodes      uint64
 	Expanded   uint64
 	Passes     []Pass

@@ -2,6 +2,7 @@ package pdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -108,4 +109,25 @@ func (g graph) Expand(zero, one, src []uint32) ([]uint32, []uint32) {
 		}
 	}
 	return zero, one
+}
+
+// BuildFile builds the pattern database of p as a table file: entry by entry, or packed
+// (half the excess over the Manhattan distance, for tables without the blank in the
+// index).
+func BuildFile(ctx context.Context, p *Pattern, packed bool, opt Options) (*tablefile.Table, error) {
+	if packed && p.BlankInIndex() {
+		return nil, errors.New("pdb: packed storage is for tables without the blank in the index")
+	}
+	t, err := Build(ctx, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	if !packed {
+		return t.File()
+	}
+	pk, err := Pack(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return pk.File()
 }

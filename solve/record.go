@@ -3,8 +3,12 @@ package solve
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"time"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/format"
 )
 
 // Record is the JSON form of one solve: what solve15 --json prints per instance, what the
@@ -80,4 +84,74 @@ func Ints(s board.State) []int {
 		out[i] = int(t)
 	}
 	return out
+}
+
+// Label names the record's instance for people: its id, or #N for the N-th line or
+// argument.
+func (r *Record) Label() string {
+	if r.ID != "" {
+		return r.ID
+	}
+	return fmt.Sprintf("#%d", r.Line)
+}
+
+// WriteText writes the record for people: the length and whether it is optimal, the moves
+// in both notations and the search's figures; or why it was not solved.
+func (r *Record) WriteText(w io.Writer) {
+	if !r.Solved {
+		fmt.Fprintf(w, "%s: not solved (%s)", r.Label(), r.Error)
+		if r.LowerBound > 0 {
+			fmt.Fprintf(w, ": optimum at least %d", r.LowerBound)
+		}
+		fmt.Fprintf(w, "; %s nodes, %.2fs\n", format.Thousands(r.Nodes), r.Seconds)
+		return
+	}
+	note := "optimal"
+	switch {
+	case r.Error != "":
+		note = "MISMATCH: " + r.Error
+	case !r.Optimal:
+		note = fmt.Sprintf("not proven optimal: %s with %s", r.Algorithm, r.Heuristic)
+	}
+	fmt.Fprintf(w, "%s: %d moves (%s)\n  blank: %s\n  tiles: %s\n", r.Label(), r.Length, note, r.Moves, format.Ints(r.Tiles, " "))
+	fmt.Fprintf(w, "  %s nodes (%s expanded, %s stored at most), %.3fs, %.1f M nodes/s, h0 %d\n",
+		format.Thousands(r.Nodes), format.Thousands(r.Expanded), format.Thousands(uint64(r.PeakStored)), r.Seconds, r.NodesPerSecond/1e6, r.H0)
+}
+
+// A Summary counts the records of a batch.
+type Summary struct {
+	Solved, NotOptimal, Unsolved, Mismatched, Invalid int
+	Nodes                                             uint64
+	Search                                            time.Duration // the searches' time, added up
+}
+
+// Add counts a record of an instance whose known optimal length is known (-1 for none),
+// and marks it as a mismatch when it contradicts that length.
+func (s *Summary) Add(r *Record, known int) {
+	switch {
+	case !r.Solved:
+		s.Unsolved++
+	case known >= 0 && r.Optimal && r.Length != known:
+		s.Mismatched++
+		r.Error = fmt.Sprintf("found %d moves, but the input says the optimum is %d", r.Length, known)
+	case !r.Optimal:
+		s.NotOptimal++
+	default:
+		s.Solved++
+	}
+	s.Nodes += r.Nodes
+	s.Search += time.Duration(r.Seconds * float64(time.Second))
+}
+
+// Total is the number of instances searched.
+func (s *Summary) Total() int { return s.Solved + s.NotOptimal + s.Unsolved + s.Mismatched }
+
+// Text is the summary's line for people, with the batch's wall time.
+func (s *Summary) Text(wall time.Duration) string {
+	rate := 0.0
+	if s.Search > 0 {
+		rate = float64(s.Nodes) / s.Search.Seconds()
+	}
+	return fmt.Sprintf("summary: %d solved optimally, %d solved without proof of optimality, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall, %.2fs search, %.1f M nodes/s",
+		s.Solved, s.NotOptimal, s.Unsolved, s.Mismatched, s.Invalid, format.Thousands(s.Nodes), wall.Seconds(), s.Search.Seconds(), rate/1e6)
 }

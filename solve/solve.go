@@ -28,8 +28,8 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
-	"github.com/tilekit/tilekit/internal/batch"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/internal/batch"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/search"
 )

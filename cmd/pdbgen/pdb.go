@@ -15,16 +15,6 @@ import (
 
 var quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on standard error"}
 
-// buildOptions returns the engine options of the command: workers and progress.
-func buildOptions(c *cli.Context, progress *cmdline.Progress, task string) bfs.Options {
-	return bfs.Options{
-		Workers: c.Int("workers"),
-		Progress: func(l bfs.Layer) {
-			progress.Update(task, l.Reached, l.Total, fmt.Sprintf("depth %d", l.Depth))
-		},
-	}
-}
-
 func pdbCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "pdb",
@@ -70,32 +60,22 @@ Examples:
 			if err != nil {
 				return cmdline.Usagef("%v", err)
 			}
+			if c.Bool("packed") && p.BlankInIndex() {
+				return cmdline.Usagef("--packed is for tables without --blank")
+			}
 			if err := checkOut(c, c.String("out")); err != nil {
 				return err
 			}
 			progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
 			start := time.Now()
-			t, err := pdb.Build(c.Context, p, buildOptions(c, progress, p.Name()))
+			f, err := pdb.BuildFile(c.Context, p, c.Bool("packed"), bfs.Options{Workers: c.Int("workers"),
+				Progress: func(l bfs.Layer) { progress.Update(p.Name(), l.Reached, l.Total, fmt.Sprintf("depth %d", l.Depth)) }})
 			progress.Done()
 			if err != nil {
 				return err
 			}
 			if !c.Bool("quiet") {
 				fmt.Fprintf(c.App.ErrWriter, "built %s: %d entries in %.2fs\n", p.Name(), p.Len(), time.Since(start).Seconds())
-			}
-			f, err := t.File()
-			if c.Bool("packed") {
-				if p.BlankInIndex() {
-					return cmdline.Usagef("--packed is for tables without --blank")
-				}
-				packed, perr := pdb.Pack(c.Context, t)
-				if perr != nil {
-					return perr
-				}
-				f, err = packed.File()
-			}
-			if err != nil {
-				return err
 			}
 			return writeTable(c, c.String("out"), f)
 		},

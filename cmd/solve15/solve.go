@@ -44,13 +44,6 @@ func openInput(c *cli.Context, goal board.Goal) (*instance.Stream, error) {
 	return instance.NewStream(c.Context, r, file, goal), nil
 }
 
-// summary counts a batch.
-type summary struct {
-	solved, notOptimal, unsolved, mismatched, invalid int
-	nodes                                             uint64
-	searchTime                                        time.Duration
-}
-
 func solveAction(c *cli.Context) error {
 	goal, err := cmdline.Goal(c)
 	if err != nil {
@@ -90,7 +83,7 @@ func solveAction(c *cli.Context) error {
 	}
 	problems := instance.NewProblems(c.App.ErrWriter, "solve15: ", goal)
 	status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
-	var sum summary
+	var sum solve.Summary
 	begin := time.Now()
 	var fatal error
 	type outcome struct {
@@ -106,13 +99,13 @@ func solveAction(c *cli.Context) error {
 			ctx, cancel = context.WithTimeout(ctx, timeout)
 			defer cancel()
 		}
-		res, err := s.WithProgress(progressFor(c, status, label(e.In.ID, e.In.Line)), 0).Solve(ctx, e.In.State)
+		res, err := s.WithProgress(progressFor(c, status, (&solve.Record{ID: e.In.ID, Line: e.In.Line}).Label()), 0).Solve(ctx, e.In.State)
 		return outcome{solve.NewRecord(goal, e.In.State, res, err), err}
 	}, func(e instance.Entry, o outcome) {
 		status.Clear()
 		if e.In == nil {
 			problems.Add(e)
-			sum.invalid++
+			sum.Invalid++
 			if c.Bool("json") {
 				cmdline.JSON(c, solve.Record{Line: e.Line, Board: goal.Size().String(), Goal: goal.Name(), Error: e.Err.Error()})
 			}
@@ -123,22 +116,15 @@ func solveAction(c *cli.Context) error {
 		if e.In.Optimal >= 0 {
 			rec.KnownOptimal = &e.In.Optimal
 		}
-		switch {
-		case rec.Solved && o.err != nil: // a replay mismatch: a bug, which fails the run
+		if rec.Solved && o.err != nil { // a replay mismatch: a bug, which fails the run
 			fatal = o.err
-		case !rec.Solved:
-			sum.unsolved++
-		case e.In.Optimal >= 0 && rec.Optimal && rec.Length != e.In.Optimal:
-			sum.mismatched++
-			rec.Error = fmt.Sprintf("found %d moves, but the input says the optimum is %d", rec.Length, e.In.Optimal)
-		case !rec.Optimal:
-			sum.notOptimal++
-		default:
-			sum.solved++
 		}
-		sum.nodes += rec.Nodes
-		sum.searchTime += time.Duration(rec.Seconds * float64(time.Second))
-		printRecord(c, rec)
+		sum.Add(&rec, e.In.Optimal)
+		if c.Bool("json") {
+			cmdline.JSON(c, rec)
+		} else if !c.Bool("quiet") {
+			rec.WriteText(c.App.Writer)
+		}
 	})
 	status.Clear()
 	problems.Finish()
@@ -148,27 +134,21 @@ func solveAction(c *cli.Context) error {
 	if c.Context.Err() == nil && in.Err() != nil {
 		return in.Err()
 	}
-	total := sum.solved + sum.notOptimal + sum.unsolved + sum.mismatched
-	if total+sum.invalid == 0 && c.Context.Err() == nil {
+	if sum.Total()+sum.Invalid == 0 && c.Context.Err() == nil {
 		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("no states in %s", in.Name())}
 	}
-	if !c.Bool("json") && (total+sum.invalid > 1 || c.Bool("quiet")) {
-		rate := 0.0
-		if sum.searchTime > 0 {
-			rate = float64(sum.nodes) / sum.searchTime.Seconds()
-		}
-		fmt.Fprintf(c.App.Writer, "summary: %d solved optimally, %d solved without proof of optimality, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall, %.2fs search, %.1f M nodes/s\n",
-			sum.solved, sum.notOptimal, sum.unsolved, sum.mismatched, sum.invalid, format.Thousands(sum.nodes), time.Since(begin).Seconds(), sum.searchTime.Seconds(), rate/1e6)
+	if !c.Bool("json") && (sum.Total()+sum.Invalid > 1 || c.Bool("quiet")) {
+		fmt.Fprintln(c.App.Writer, sum.Text(time.Since(begin)))
 	}
 	switch {
-	case sum.mismatched > 0:
-		return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d solutions contradict the known optimal length", sum.mismatched)}
+	case sum.Mismatched > 0:
+		return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d solutions contradict the known optimal length", sum.Mismatched)}
 	case c.Context.Err() != nil:
 		return &cmdline.ExitError{Code: cmdline.ExitInterrupted, Err: errors.New("interrupted")}
-	case sum.invalid > 0:
-		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d of the inputs were invalid (see above)", sum.invalid)}
-	case sum.unsolved > 0:
-		return &cmdline.ExitError{Code: exitUnsolved, Err: fmt.Errorf("%d instances not solved within the limits", sum.unsolved)}
+	case sum.Invalid > 0:
+		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d of the inputs were invalid (see above)", sum.Invalid)}
+	case sum.Unsolved > 0:
+		return &cmdline.ExitError{Code: exitUnsolved, Err: fmt.Errorf("%d instances not solved within the limits", sum.Unsolved)}
 	}
 	return nil
 }
@@ -194,43 +174,4 @@ func progressFor(c *cli.Context, status *cmdline.Status, name string) func(int, 
 		}
 		status.Set(fmt.Sprintf("%s: bound %d, %s nodes, %.1f M nodes/s, %.1fs", name, bound, format.Thousands(nodes), rate/1e6, elapsed))
 	}
-}
-
-// printRecord prints one instance's outcome: a JSON line, or text for people.
-func printRecord(c *cli.Context, rec solve.Record) {
-	w := c.App.Writer
-	if c.Bool("json") {
-		cmdline.JSON(c, rec)
-		return
-	}
-	if c.Bool("quiet") {
-		return
-	}
-	name := label(rec.ID, rec.Line)
-	if !rec.Solved {
-		fmt.Fprintf(w, "%s: not solved (%s)", name, rec.Error)
-		if rec.LowerBound > 0 {
-			fmt.Fprintf(w, ": optimum at least %d", rec.LowerBound)
-		}
-		fmt.Fprintf(w, "; %s nodes, %.2fs\n", format.Thousands(rec.Nodes), rec.Seconds)
-		return
-	}
-	note := "optimal"
-	switch {
-	case rec.Error != "":
-		note = "MISMATCH: " + rec.Error
-	case !rec.Optimal:
-		note = fmt.Sprintf("not proven optimal: %s with %s", rec.Algorithm, rec.Heuristic)
-	}
-	fmt.Fprintf(w, "%s: %d moves (%s)\n  blank: %s\n  tiles: %s\n", name, rec.Length, note, rec.Moves, format.Ints(rec.Tiles, " "))
-	fmt.Fprintf(w, "  %s nodes (%s expanded, %s stored at most), %.3fs, %.1f M nodes/s, h0 %d\n",
-		format.Thousands(rec.Nodes), format.Thousands(rec.Expanded), format.Thousands(uint64(rec.PeakStored)), rec.Seconds, rec.NodesPerSecond/1e6, rec.H0)
-}
-
-// label names an instance in human output: its id, or #N for the N-th line or argument.
-func label(id string, line int) string {
-	if id != "" {
-		return id
-	}
-	return fmt.Sprintf("#%d", line)
 }
