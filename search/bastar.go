@@ -22,7 +22,7 @@ const (
 // near-optimal, not optimal.
 func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options) (*Result, error) {
 	res := &Result{Algorithm: "bastar", Heuristic: "hh"}
-	hf, err := heuristic.New("hh", goal, nil)
+	hf, err := heuristic.New(heuristic.HH, goal, nil)
 	if err != nil {
 		return res, err
 	}
@@ -30,7 +30,7 @@ func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options
 	if err != nil {
 		return res, err
 	}
-	hb, err := heuristic.New("hh", startGoal, nil)
+	hb, err := heuristic.New(heuristic.HH, startGoal, nil)
 	if err != nil {
 		return res, err
 	}

@@ -72,7 +72,7 @@ func mustGoal(t testing.TB, text string) board.Goal {
 func TestCorpus(t *testing.T) {
 	for _, in := range corpus.Small() {
 		if in.Optimal > 30 {
-			continue // the 42- and 45-move instances belong to package fifteen
+			continue // the 42- and 45-move instances belong to package ida
 		}
 		h := mustH(t, "lc", in.Goal)
 		for _, algo := range Algorithms {
