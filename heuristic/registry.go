@@ -106,6 +106,33 @@ func Usage() string {
 	return fmt.Sprintf("auto, a set (%s), %s", strings.Join(sets, ", "), orList(Names(General)))
 }
 
+// FastSummary says which heuristics the fast IDA* computes on each board, for help texts:
+// "4x4: 5-5-5, 6-6-3, 7-8, md, lc, wd, pdb, max; 5x5: 6-6-6-6, md".
+func FastSummary() string {
+	var parts []string
+	for _, size := range fastBoth {
+		var names []string
+		for _, i := range Registry() {
+			if i.FastOn(size) {
+				names = append(names, i.Name)
+			}
+		}
+		parts = append(parts, size.String()+": "+strings.Join(names, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Inadmissible names the heuristics that may overestimate, as "a or b".
+func Inadmissible() string {
+	var names []string
+	for _, i := range Registry() {
+		if !i.Admissible {
+			names = append(names, i.Name)
+		}
+	}
+	return orList(names)
+}
+
 // orList joins names as "a, b or c".
 func orList(names []string) string {
 	if len(names) < 2 {

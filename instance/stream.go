@@ -32,6 +32,30 @@ type Stream struct {
 	buffer  []Entry
 }
 
+// ErrNoInput reports a call of Open with both a file and arguments, or neither.
+var ErrNoInput = errors.New("instance: give states as arguments or a file, one or the other")
+
+// Open starts a stream of the states of a command line: the arguments (see Args), or the
+// file (read from stdin when it is "-"); exactly one of them must be given (ErrNoInput).
+func Open(ctx context.Context, file string, args []string, stdin io.Reader, goal board.Goal) (*Stream, error) {
+	var r io.Reader
+	switch {
+	case (file != "") == (len(args) > 0):
+		return nil, ErrNoInput
+	case file == "-":
+		r, file = stdin, "stdin"
+	case file != "":
+		f, err := OpenFile(file)
+		if err != nil {
+			return nil, err
+		}
+		r = f // closed by the stream at its end
+	default:
+		r = Args(args, goal.Size())
+	}
+	return NewStream(ctx, r, file, goal), nil
+}
+
 // lookahead is how many entries NewStream reads before deciding whether the input is a
 // single instance.
 const lookahead = 1000

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/format"
@@ -50,6 +51,20 @@ func BenchInstances(ctx context.Context, r io.Reader, name string, goal board.Go
 		return nil, fmt.Errorf("no states in %s", name)
 	}
 	return out, nil
+}
+
+// BenchSource opens a benchmark's instances and names them: the file when path is not "",
+// else random uniformly random instances of goal from seed when random > 0, else Korf's
+// 100. The caller closes what it returns.
+func BenchSource(path string, random int, seed uint64, goal board.Goal) (io.ReadCloser, string, error) {
+	switch {
+	case path != "":
+		f, err := instance.OpenFile(path)
+		return f, path, err
+	case random > 0:
+		return io.NopCloser(RandomInstances(goal, random, seed)), fmt.Sprintf("%d random instances (seed %d)", random, seed), nil
+	}
+	return io.NopCloser(Korf100()), "Korf's 100", nil
 }
 
 // Korf100 is the benchmark's default input: Korf's 100 (blank-first goal), as a file.
@@ -93,6 +108,18 @@ type BenchTotal struct {
 	NodesPerSecond float64 `json:"nodes_per_second"` // per worker: nodes / search seconds
 	MaxSeconds     float64 `json:"max_seconds"`
 	MaxInstance    string  `json:"max_instance"`
+}
+
+// BenchAll names what a benchmark of "all" heuristics runs: those the fast IDA* computes
+// on 4x4 without a set.
+func BenchAll() []string {
+	var out []string
+	for _, i := range heuristic.Registry() {
+		if i.FastOn(board.Size4x4) && !i.Set {
+			out = append(out, i.Name)
+		}
+	}
+	return out
 }
 
 // BenchHeader describes a benchmark's setting in one line, for its output.

@@ -65,7 +65,7 @@ func EightPuzzle(ctx context.Context, opt Options) (*EightResult, error) {
 		res.MeanOptimal += float64(exact.Lookup(starts[i]))
 	}
 	res.MeanOptimal /= float64(n)
-	for _, name := range []string{"hamming", "md", "chebyshev2"} {
+	for _, name := range []string{heuristic.Hamming, heuristic.MD, heuristic.Chebyshev2} {
 		h, err := heuristic.New(name, goal, nil)
 		if err != nil {
 			return nil, err

@@ -56,7 +56,7 @@ func Walks(ctx context.Context, opt Options) (*WalksResult, error) {
 			starts[i], _ = goal.RandomWalk(depth, rng)
 		}
 		for _, algo := range []string{"astar", "rbfs"} {
-			for _, name := range []string{"md", "lc"} {
+			for _, name := range []string{heuristic.MD, heuristic.LC} {
 				h, err := heuristic.New(name, goal, nil)
 				if err != nil {
 					return nil, err

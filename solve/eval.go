@@ -2,9 +2,12 @@ package solve
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/instance"
 )
 
 // A Value is one heuristic's estimate for a state.
@@ -57,6 +60,36 @@ func (e *Evaluator) Eval(s board.State) []Value {
 		out = append(out, Value{"wd_rows", rows}, Value{"wd_cols", cols})
 	}
 	return out
+}
+
+// JSON is the JSON form of the values of an instance: its line, board, goal, start, id and
+// known optimum when it has them, and every value by name.
+func (e *Evaluator) JSON(goal board.Goal, in *instance.Instance) map[string]any {
+	out := map[string]any{"line": in.Line, "board": goal.Size().String(), "goal": goal.Name(), "start": Ints(in.State)}
+	for _, v := range e.Eval(in.State) {
+		out[v.Name] = v.Value
+	}
+	if in.ID != "" {
+		out["id"] = in.ID
+	}
+	if in.Optimal >= 0 {
+		out["known_optimal"] = in.Optimal
+	}
+	return out
+}
+
+// Text is the values of an instance for people, on one line: "line 1: md 9  lc 13 ...".
+func (e *Evaluator) Text(in *instance.Instance) string {
+	values := e.Eval(in.State)
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = fmt.Sprintf("%s %d", v.Name, v.Value)
+	}
+	text := fmt.Sprintf("%s: %s", in.Name(), strings.Join(parts, "  "))
+	if in.Optimal >= 0 {
+		text += fmt.Sprintf(" (optimal %d)", in.Optimal)
+	}
+	return text
 }
 
 // Heuristic returns the named heuristic of the general search for the goal, with the

@@ -3,8 +3,10 @@ package solve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/hermetic"
 	"github.com/tilekit/tilekit/pdb"
@@ -202,4 +205,25 @@ func TestSolveAllKeepsOrder(t *testing.T) {
 		}
 	})
 	assert.Equal(t, len(starts), failed)
+}
+
+// A batch reports every entry in input order: bad lines as such, a contradicted optimum
+// marked, and the summary counts them all.
+func TestBatch(t *testing.T) {
+	goal := board.BlankFirst(board.Size4x4)
+	s, err := New(goal, Options{Heuristic: "max"})
+	require.NoError(t, err)
+	input := "a 14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15 45\n1 2 3\nb 14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15 44\n"
+	in := instance.NewStream(context.Background(), strings.NewReader(input), "in", goal)
+	var got []string
+	sum := s.Batch(context.Background(), in.All(), BatchOptions{Workers: 2}, func(e instance.Entry, rec Record, err error) {
+		got = append(got, fmt.Sprintf("%d %s %d %q", rec.Line, rec.ID, rec.Length, rec.Error))
+	})
+	assert.Equal(t, []string{
+		`1 a 45 ""`,
+		`2  0 "in:2: board: wrong number of tiles: 3 numbers; want 16 (a 4x4 state), optionally with an id before and the known optimal length after"`,
+		`3 b 45 "found 45 moves, but the input says the optimum is 44"`,
+	}, got)
+	assert.Equal(t, Summary{Solved: 1, Mismatched: 1, Invalid: 1, Nodes: sum.Nodes, Search: sum.Search}, *sum)
+	assert.Equal(t, 2, sum.Total())
 }

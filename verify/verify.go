@@ -32,6 +32,7 @@ import (
 	"strings"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/tablefile"
 )
 
@@ -90,6 +91,23 @@ type Instance struct {
 	Goal    board.Goal
 	Start   board.State
 	Optimal int
+}
+
+// MaxInstances bounds the instances ReadInstances reads.
+const MaxInstances = 1_000_000
+
+// ReadInstances reads a file of instances of goal that all carry their known optimal
+// length (Korf's format), for the admissibility check.
+func ReadInstances(path string, goal board.Goal) ([]Instance, error) {
+	ins, err := instance.ReadKnown(path, goal, MaxInstances)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Instance, len(ins))
+	for i, in := range ins {
+		out[i] = Instance{Goal: goal, Start: in.State, Optimal: in.Optimal}
+	}
+	return out, nil
 }
 
 // Options tune verification. The zero value runs the fast checks with all cores.

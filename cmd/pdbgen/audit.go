@@ -59,11 +59,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if c.Bool("json") {
-				return cmdline.JSON(c, r)
-			}
-			r.WriteText(c.App.Writer)
-			return nil
+			return cmdline.Print(c, r, r.WriteText)
 		},
 	}
 }

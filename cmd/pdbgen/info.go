@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -26,31 +25,31 @@ func checkOut(c *cli.Context, path string) error {
 	return nil
 }
 
-// writeTable writes f to path atomically and reads it back (or writes it to standard
-// output for "-"), and reports it: on standard output, or on standard error when the
-// table went there.
+// writeTable writes f to path atomically and reads it back, or to standard output for
+// "-", and says so.
 func writeTable(c *cli.Context, path string, f *tablefile.Table) error {
-	report := c.App.Writer
-	if path == "-" {
-		b, err := f.Marshal(c.Context)
-		if err != nil {
+	if path != "-" {
+		if err := data.Write(c.Context, path, f); err != nil {
 			return err
 		}
-		if _, err := c.App.Writer.Write(b); err != nil {
-			return fmt.Errorf("writing to standard output: %w", err)
-		}
-		report = c.App.ErrWriter
-	} else if err := data.Write(c.Context, path, f); err != nil {
-		return err
+		return wrote(c, path, f)
 	}
-	return reportTable(c, report, path, f)
+	b, err := f.Marshal(c.Context)
+	if err == nil {
+		_, err = c.App.Writer.Write(b)
+	}
+	if err != nil {
+		return fmt.Errorf("writing to standard output: %w", err)
+	}
+	return wrote(c, path, f)
 }
 
-// reportTable says on w that the table at path was written.
-func reportTable(c *cli.Context, w io.Writer, path string, f *tablefile.Table) error {
-	info := tablefile.Describe(path, f)
+// wrote says that f was written to path: on standard output, or on standard error when
+// the table went there.
+func wrote(c *cli.Context, path string, f *tablefile.Table) error {
+	info, w := tablefile.Describe(path, f), c.App.Writer
 	if path == "-" {
-		info.FileBytes = 0
+		info.FileBytes, w = 0, c.App.ErrWriter
 	}
 	if c.Bool("json") {
 		return cmdline.JSONTo(w, info)
@@ -86,12 +85,9 @@ Examples:
 					failed++
 					continue
 				}
-				if info := tablefile.Describe(path, t); c.Bool("json") {
-					if err := cmdline.JSON(c, info); err != nil {
-						return err
-					}
-				} else {
-					info.WriteText(c.App.Writer)
+				info := tablefile.Describe(path, t)
+				if err := cmdline.Print(c, info, info.WriteText); err != nil {
+					return err
 				}
 			}
 			if failed > 0 {

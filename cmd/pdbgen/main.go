@@ -30,10 +30,4 @@ Examples:
 	return app
 }
 
-var workersFlag = &cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "goroutines for the build (0: all cores)", Value: 0,
-	Action: func(_ *cli.Context, n int) error {
-		if n < 0 {
-			return cmdline.Usagef("--workers must be 0 (all cores) or more")
-		}
-		return nil
-	}}
+var workersFlag = cmdline.WorkersFlag(0, 0, "goroutines for the build (0: all cores)")

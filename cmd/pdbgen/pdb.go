@@ -49,8 +49,8 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if c.String("tiles") == "" || c.String("out") == "" {
-				return cmdline.Usagef("--tiles and --out are required")
+			if c.String("tiles") == "" {
+				return cmdline.Usagef("--tiles is required")
 			}
 			tiles, err := pdb.ParseTiles(c.String("tiles"))
 			if err != nil {
@@ -63,23 +63,34 @@ Examples:
 			if c.Bool("packed") && p.BlankInIndex() {
 				return cmdline.Usagef("--packed is for tables without --blank")
 			}
-			if err := checkOut(c, c.String("out")); err != nil {
-				return err
-			}
-			progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
-			start := time.Now()
-			f, err := pdb.BuildFile(c.Context, p, c.Bool("packed"), bfs.Options{Workers: c.Int("workers"),
-				Progress: func(l bfs.Layer) { progress.Update(p.Name(), l.Reached, l.Total, fmt.Sprintf("depth %d", l.Depth)) }})
-			progress.Done()
-			if err != nil {
-				return err
-			}
-			if !c.Bool("quiet") {
-				fmt.Fprintf(c.App.ErrWriter, "built %s: %d entries in %.2fs\n", p.Name(), p.Len(), time.Since(start).Seconds())
-			}
-			return writeTable(c, c.String("out"), f)
+			return buildOne(c, p.Name(), func(opt bfs.Options) (*tablefile.Table, error) {
+				return pdb.BuildFile(c.Context, p, c.Bool("packed"), opt)
+			})
 		},
 	}
+}
+
+// buildOne builds one table into --out (checked first), with progress on standard error.
+func buildOne(c *cli.Context, name string, build func(bfs.Options) (*tablefile.Table, error)) error {
+	out := c.String("out")
+	if out == "" {
+		return cmdline.Usagef("--out FILE is required")
+	}
+	if err := checkOut(c, out); err != nil {
+		return err
+	}
+	progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
+	start := time.Now()
+	f, err := build(bfs.Options{Workers: c.Int("workers"),
+		Progress: func(l bfs.Layer) { progress.Update(name, l.Reached, l.Total, fmt.Sprintf("depth %d", l.Depth)) }})
+	progress.Done()
+	if err != nil {
+		return err
+	}
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "built %s: %d entries in %.2fs\n", name, f.Header.Entries, time.Since(start).Seconds())
+	}
+	return writeTable(c, out, f)
 }
 
 func buildCommand() *cli.Command {
@@ -129,7 +140,7 @@ func buildAction(c *cli.Context) error {
 		},
 		Wrote: func(path string, t *tablefile.Table) error {
 			progress.Done()
-			return reportTable(c, c.App.Writer, path, t)
+			return wrote(c, path, t)
 		}}
 	dir := c.String("out")
 	what := fmt.Sprintf("%d default tables", len(data.Specs))

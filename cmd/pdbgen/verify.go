@@ -6,7 +6,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/verify"
 )
@@ -57,11 +56,13 @@ Examples:
 			}
 			opt := verify.Options{Deep: c.Bool("deep"), Rebuild: c.Bool("rebuild"), Workers: c.Int("workers")}
 			if path := c.String("instances"); path != "" {
-				ins, err := readKnown(path, c.String("instances-goal"))
+				goal, err := board.ParseGoal(board.Size4x4, c.String("instances-goal"))
 				if err != nil {
+					return cmdline.Usagef("--instances-goal: %v", err)
+				}
+				if opt.Instances, err = verify.ReadInstances(path, goal); err != nil {
 					return err
 				}
-				opt.Instances = ins
 			}
 			var reports []*verify.Report
 			if c.Bool("embedded") {
@@ -76,13 +77,9 @@ Examples:
 				if !r.OK {
 					failed++
 				}
-				if c.Bool("json") {
-					if err := cmdline.JSON(c, r); err != nil {
-						return err
-					}
-					continue
+				if err := cmdline.Print(c, r, r.WriteText); err != nil {
+					return err
 				}
-				r.WriteText(c.App.Writer)
 			}
 			if failed > 0 {
 				return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d of %d tables failed verification", failed, len(reports))}
@@ -90,18 +87,4 @@ Examples:
 			return c.Context.Err()
 		},
 	}
-}
-
-// readKnown reads instances with known optimal lengths.
-func readKnown(path, goalText string) ([]verify.Instance, error) {
-	goal, err := board.ParseGoal(board.Size4x4, goalText)
-	if err != nil {
-		return nil, cmdline.Usagef("--instances-goal: %v", err)
-	}
-	ins, err := instance.ReadKnown(path, goal, 1_000_000)
-	var out []verify.Instance
-	for _, in := range ins {
-		out = append(out, verify.Instance{Goal: goal, Start: in.State, Optimal: in.Optimal})
-	}
-	return out, err
 }

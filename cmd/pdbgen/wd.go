@@ -3,6 +3,9 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/tilekit/tilekit/bfs"
+	"github.com/tilekit/tilekit/tablefile"
+
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/wd"
 )
@@ -25,7 +28,7 @@ Examples:
 			cmdline.BoardFlag("4x4"), cmdline.GoalFlag("blank-last"),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "file to write (required)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON"},
-			workersFlag,
+			workersFlag, quietFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
@@ -35,22 +38,13 @@ Examples:
 			if err != nil {
 				return err
 			}
-			out := c.String("out")
-			if out == "" {
-				return cmdline.Usagef("--out FILE is required")
-			}
-			if err := checkOut(c, out); err != nil {
-				return err
-			}
-			t, err := wd.BuildRows(c.Context, goal, c.Int("workers"))
-			if err != nil {
-				return err
-			}
-			f, err := t.File(goal)
-			if err != nil {
-				return err
-			}
-			return writeTable(c, out, f)
+			return buildOne(c, "wd", func(opt bfs.Options) (*tablefile.Table, error) {
+				t, err := wd.BuildRows(c.Context, goal, opt.Workers)
+				if err != nil {
+					return nil, err
+				}
+				return t.File(goal)
+			})
 		},
 	}
 }

@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/repro"
@@ -40,7 +40,7 @@ A heuristic may name its lookups after a slash (sets only): regular, reflected,
 dual or all (the default is the recommended one).`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "max,pdb", Usage: "comma-separated heuristics, or all"},
-			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: 1, Usage: "instances solved in parallel"},
+			cmdline.WorkersFlag(1, 1, "instances solved in parallel"),
 			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "instances to use instead of Korf's 100 (`FILE`, with known optima)"},
 			&cli.StringFlag{Name: "goal", Aliases: []string{"g"}, Value: "blank-first", Usage: "goal of the instances"},
 			&cli.IntFlag{Name: "limit", Usage: "use only the first N instances (0: all)"},
@@ -62,9 +62,9 @@ func benchAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	list := c.String("heuristic")
-	if list == "all" {
-		list = "md,lc,wd,pdb,max"
+	list := strings.Split(c.String("heuristic"), ",")
+	if c.String("heuristic") == "all" {
+		list = repro.BenchAll()
 	}
 	n, limit, workers := c.Int("random"), c.Int("limit"), c.Int("workers")
 	switch {
@@ -74,21 +74,12 @@ func benchAction(c *cli.Context) error {
 		return cmdline.Usagef("give --random or --file, not both")
 	case limit < 0:
 		return cmdline.Usagef("--limit must not be negative")
-	case workers < 1:
-		return cmdline.Usagef("--workers must be at least 1")
 	}
-	src, name := repro.Korf100(), "Korf's 100"
-	if n > 0 {
-		src, name = repro.RandomInstances(goal, n, c.Uint64("seed")), fmt.Sprintf("%d random instances (seed %d)", n, c.Uint64("seed"))
+	src, name, err := repro.BenchSource(c.String("file"), n, c.Uint64("seed"), goal)
+	if err != nil {
+		return err
 	}
-	if f := c.String("file"); f != "" {
-		file, err := instance.OpenFile(f)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		src, name = file, f
-	}
+	defer src.Close()
 	instances, err := repro.BenchInstances(c.Context, src, name, goal, limit)
 	if err != nil {
 		return &cmdline.ExitError{Code: exitBadInput, Err: err}
@@ -97,19 +88,13 @@ func benchAction(c *cli.Context) error {
 		fmt.Fprintln(c.App.Writer, repro.BenchHeader(len(instances), goal, workers))
 	}
 	var totals []repro.BenchTotal
-	err = repro.Bench(c.Context, goal, strings.Split(list, ","), instances, workers, func(r repro.BenchRun) {
-		if c.Bool("json") {
-			cmdline.JSON(c, r)
-		} else if !c.Bool("quiet") {
-			fmt.Fprintln(c.App.Writer, r.Text())
+	err = repro.Bench(c.Context, goal, list, instances, workers, func(r repro.BenchRun) {
+		if c.Bool("json") || !c.Bool("quiet") {
+			cmdline.Print(c, r, func(w io.Writer) { fmt.Fprintln(w, r.Text()) })
 		}
 	}, func(t repro.BenchTotal) {
 		totals = append(totals, t)
-		if c.Bool("json") {
-			cmdline.JSON(c, t)
-		} else {
-			fmt.Fprintln(c.App.Writer, t.Text())
-		}
+		cmdline.Print(c, t, func(w io.Writer) { fmt.Fprintln(w, t.Text()) })
 	})
 	if errors.Is(err, solve.ErrOptions) {
 		return cmdline.Usagef("--heuristic %v", err)

@@ -3,7 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -66,32 +66,9 @@ func evalAction(c *cli.Context) error {
 			}
 			continue
 		}
-		values := ev.Eval(e.In.State)
-		if c.Bool("json") {
-			out := map[string]any{"line": e.In.Line, "board": goal.Size().String(), "goal": goal.Name(), "start": solve.Ints(e.In.State)}
-			for _, v := range values {
-				out[v.Name] = v.Value
-			}
-			if e.In.ID != "" {
-				out["id"] = e.In.ID
-			}
-			if e.In.Optimal >= 0 {
-				out["known_optimal"] = e.In.Optimal
-			}
-			if err := cmdline.JSON(c, out); err != nil {
-				return err
-			}
-			continue
+		if err := cmdline.Print(c, ev.JSON(goal, e.In), func(w io.Writer) { fmt.Fprintln(w, ev.Text(e.In)) }); err != nil {
+			return err
 		}
-		parts := make([]string, len(values))
-		for i, v := range values {
-			parts[i] = fmt.Sprintf("%s %d", v.Name, v.Value)
-		}
-		fmt.Fprintf(c.App.Writer, "%s: %s", e.In.Name(), strings.Join(parts, "  "))
-		if e.In.Optimal >= 0 {
-			fmt.Fprintf(c.App.Writer, " (optimal %d)", e.In.Optimal)
-		}
-		fmt.Fprintln(c.App.Writer)
 	}
 	problems.Finish()
 	switch {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,12 +37,11 @@ func newApp() *cli.App {
 directions (U, D, L, R: where the blank goes) and as the tiles that slide. Every
 solution is replayed on its start before it is printed.
 
-With --board WxH (2x2 to 5x5; 3x3 is the 8-puzzle) the states are of that board. On
-4x4 and 5x5, IDA* with md, lc, wd, pdb, max or an additive set (on 5x5: md or
-6-6-6-6) runs a specialised solver (tens of millions of nodes a second); every other
-combination runs the general search of package search.
-A solution is marked optimal only when the algorithm is optimal (not bastar) and the
-heuristic admissible (not chebyshev2 or hh).
+With --board WxH (2x2 to 5x5; 3x3 is the 8-puzzle) the states are of that board.
+IDA* runs a specialised solver (tens of millions of nodes a second) with these
+heuristics: %s.
+Every other combination runs the general search of package search. A solution is marked optimal only when the
+algorithm is optimal (not bastar) and the heuristic admissible (not %s).
 
 A STATE is W*H numbers (16 on 4x4), 0 for the blank, row by row, separated by
 spaces or commas; / (or a lone -) may separate rows, and must then separate rows of
@@ -76,15 +76,20 @@ Examples:
   solve15 --board 3x3 --algo astar --heuristic chebyshev2 "8 6 7 2 5 4 3 0 1"
   solve15 --algo bastar --goal blank-first -f instances/korf100.txt
   echo "2 1 3 4 5 6 7 8 9 10 11 12 13 14 0 15" | solve15 --timeout 10s -f -`
-	app.Description = fmt.Sprintf(app.Description, data.InstalledSummary())
+	app.Description = fmt.Sprintf(app.Description, heuristic.FastSummary(), heuristic.Inadmissible(), data.InstalledSummary())
 	app.Flags = append(solveFlags(),
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"},
 		&cli.StringFlag{Name: "algo", Aliases: []string{"a"}, Value: "idastar", Usage: "idastar, astar, rbfs or bastar"},
 		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: heuristic.Usage() + " (default: auto, the strongest available)"},
 		&cli.IntFlag{Name: "max-states", Usage: "astar, bastar: most states stored at once (default 50,000,000, about 7.5 GB)"},
 		&cli.Uint64Flag{Name: "max-expansions", Usage: "give up on an instance after expanding this many nodes (0: no limit)"},
-		&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: runtime.GOMAXPROCS(0), Usage: "instances solved in parallel; a single instance is searched by this many goroutines"},
-		&cli.DurationFlag{Name: "timeout", Usage: "give up on an instance after this long (e.g. 30s; 0: never)"},
+		cmdline.WorkersFlag(runtime.GOMAXPROCS(0), 1, "instances solved in parallel; a single instance is searched by this many goroutines"),
+		&cli.DurationFlag{Name: "timeout", Usage: "give up on an instance after this long (e.g. 30s; 0: never)", Action: func(_ *cli.Context, d time.Duration) error {
+			if d < 0 {
+				return cmdline.Usagef("--timeout must not be negative (0 means no limit)")
+			}
+			return nil
+		}},
 		&cli.Uint64Flag{Name: "max-nodes", Usage: "give up on an instance after generating this many nodes (0: no limit)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary line (human output)"},
 		&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say which heuristic and tables are used, and report every IDA* pass, on standard error"},

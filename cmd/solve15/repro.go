@@ -33,7 +33,7 @@ Examples:
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: ".", Usage: "directory for the .md and .svg files"},
 			&cli.IntFlag{Name: "scale", Value: 1, Usage: "divide instance counts by this"},
-			&cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Usage: "instances in parallel (0: all cores)"},
+			cmdline.WorkersFlag(0, 0, "instances in parallel (0: all cores)"),
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random instances"},
 		},
 		Action: func(c *cli.Context) error {

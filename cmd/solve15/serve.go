@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -36,27 +33,10 @@ Examples:
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
-			srv := web.New(web.Options{MaxJobs: c.Int("max-jobs"), DefaultTimeout: c.Duration("timeout")})
-			defer srv.Close()
-			ln, err := net.Listen("tcp", c.String("addr"))
-			if err != nil {
-				return err
-			}
-			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
-			fmt.Fprintf(c.App.ErrWriter, "solve15: serving on http://%s/ (Ctrl-C to stop)\n", ln.Addr())
-			errc := make(chan error, 1)
-			go func() { errc <- hs.Serve(ln) }()
-			select {
-			case err := <-errc:
-				return err
-			case <-c.Context.Done():
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				if err := hs.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-					return err
-				}
-				return nil
-			}
+			return web.Serve(c.Context, c.String("addr"), web.Options{MaxJobs: c.Int("max-jobs"), DefaultTimeout: c.Duration("timeout")},
+				func(addr net.Addr) {
+					fmt.Fprintf(c.App.ErrWriter, "solve15: serving on http://%s/ (Ctrl-C to stop)\n", addr)
+				})
 		},
 	}
 }

@@ -68,6 +68,7 @@ func NewApp(name, usage string) *cli.App {
 		EnableBashCompletion:   false,
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true, // -qv is -q -v
+		Reader:                 os.Stdin,
 		Writer:                 os.Stdout,
 		ErrWriter:              os.Stderr,
 		ExitErrHandler:         func(*cli.Context, error) {},

@@ -65,3 +65,27 @@ func JSON(c *cli.Context, v any) error { return JSONTo(c.App.Writer, v) }
 
 // JSONTo writes v as one line of JSON on w.
 func JSONTo(w io.Writer, v any) error { return json.NewEncoder(w).Encode(v) }
+
+// MaxWorkers bounds --workers: far more goroutines than cores only costs memory.
+const MaxWorkers = 1024
+
+// WorkersFlag is --workers (-j), defaulting to def; values below min (0 means all cores
+// where min is 0) or above MaxWorkers are usage errors.
+func WorkersFlag(def, min int, usage string) cli.Flag {
+	return &cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: def, Usage: usage,
+		Action: func(_ *cli.Context, n int) error {
+			if n < min || n > MaxWorkers {
+				return Usagef("--workers must be from %d to %d", min, MaxWorkers)
+			}
+			return nil
+		}}
+}
+
+// Print writes v on standard output: as a line of JSON with --json, else as text writes it.
+func Print(c *cli.Context, v any, text func(w io.Writer)) error {
+	if c.Bool("json") {
+		return JSON(c, v)
+	}
+	text(c.App.Writer)
+	return nil
+}

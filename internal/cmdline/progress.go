@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tilekit/tilekit/internal/format"
 )
 
 // Progress reports long work on standard error: a bar redrawn in place on a terminal,
@@ -108,5 +110,28 @@ func (s *Status) clear() {
 		fmt.Fprint(s.w, "\r\x1b[K")
 		s.shown = false
 		s.last = time.Time{}
+	}
+}
+
+// Search returns the progress report of one search named name, or nil when nothing would
+// be shown: with verbose, each new IDA* bound as a line of its own after prefix; on a
+// terminal, the bound, nodes and rate on the status line.
+func (s *Status) Search(prefix, name string, verbose bool) func(bound int, nodes uint64) {
+	if !verbose && !s.Live() {
+		return nil
+	}
+	begin := time.Now()
+	last := -1
+	return func(bound int, nodes uint64) {
+		elapsed := time.Since(begin).Seconds()
+		if verbose && bound != last {
+			s.Println(fmt.Sprintf("%s%s: pass with bound %d, %s nodes so far, %.1fs", prefix, name, bound, format.Thousands(nodes), elapsed))
+		}
+		last = bound
+		rate := 0.0
+		if elapsed > 0 {
+			rate = float64(nodes) / elapsed
+		}
+		s.Set(fmt.Sprintf("%s: bound %d, %s nodes, %.1f M nodes/s, %.1fs", name, bound, format.Thousands(nodes), rate/1e6, elapsed))
 	}
 }

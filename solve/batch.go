@@ -1,0 +1,63 @@
+package solve
+
+import (
+	"context"
+	"time"
+
+	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/batch"
+)
+
+// BatchOptions tune Solver.Batch.
+type BatchOptions struct {
+	Workers int           // instances searched at once (0: all cores)
+	Timeout time.Duration // the most one instance may take (0: no limit)
+	// Progress, if set, gives the progress report of an instance's search (nil: none),
+	// given the instance's label (Record.Label).
+	Progress func(label string) func(bound int, nodes uint64)
+}
+
+// Batch solves the entries of a stream of instances and reports each, in the order of the
+// stream, as soon as it and all before it are done: the entry, and the record of an instance (its id,
+// line and known optimum filled in, a contradicted optimum marked in its error), or of a
+// bad line (its line and the error). err is the search's error (a limit, the context's);
+// with a solved record it is an internal error, a bug. The summary counts every entry.
+// Batch returns when the stream ends, or when ctx is done and the entries taken are
+// reported.
+func (s *Solver) Batch(ctx context.Context, entries <-chan instance.Entry, opt BatchOptions, report func(e instance.Entry, rec Record, err error)) *Summary {
+	sum := &Summary{}
+	type outcome struct {
+		rec Record
+		err error
+	}
+	batch.Stream(ctx, entries, opt.Workers, func(ctx context.Context, e instance.Entry) outcome {
+		if e.In == nil {
+			return outcome{}
+		}
+		if opt.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, opt.Timeout)
+			defer cancel()
+		}
+		var progress func(int, uint64)
+		if opt.Progress != nil {
+			progress = opt.Progress((&Record{ID: e.In.ID, Line: e.In.Line}).Label())
+		}
+		res, err := s.WithProgress(progress, 0).Solve(ctx, e.In.State)
+		return outcome{NewRecord(s.goal, e.In.State, res, err), err}
+	}, func(e instance.Entry, o outcome) {
+		if e.In == nil {
+			sum.Invalid++
+			report(e, Record{Line: e.Line, Board: s.goal.Size().String(), Goal: s.goal.Name(), Error: e.Err.Error()}, e.Err)
+			return
+		}
+		rec := o.rec
+		rec.ID, rec.Line = e.In.ID, e.In.Line
+		if e.In.Optimal >= 0 {
+			rec.KnownOptimal = &e.In.Optimal
+		}
+		sum.Add(&rec, e.In.Optimal)
+		report(e, rec, o.err)
+	})
+	return sum
+}
