@@ -230,12 +230,6 @@ func TestProgressTicks(t *testing.T) {
 	assert.LessOrEqual(t, lastNodes, res.Nodes)
 }
 
-func mustGoal(t *testing.T, text string) board.Goal {
-	g, err := board.ParseGoal(board.Size4x4, text)
-	require.NoError(t, err)
-	return g
-}
-
 func TestBadInput(t *testing.T) {
 	_, err := New(board.BlankLast(board.Size{W: 3, H: 3}), Options{})
 	assert.Error(t, err)

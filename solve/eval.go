@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/instance"
 )
@@ -27,11 +28,7 @@ type Evaluator struct {
 // NewEvaluator prepares an evaluator for the goal, with the tables of tables (as
 // Options.Tables: "" for the embedded ones).
 func NewEvaluator(ctx context.Context, goal board.Goal, tables string) (*Evaluator, error) {
-	src, err := newSources(tables)
-	if err != nil {
-		return nil, err
-	}
-	def, err := src.defaults()
+	def, err := defaultsOf(tables)
 	if err != nil {
 		return nil, err
 	}
@@ -96,11 +93,7 @@ func (e *Evaluator) Text(in *instance.Instance) string {
 // default tables of tables (as Options.Tables: "" for the embedded ones): what the audit
 // measures. Errors caused by the name or the goal match ErrOptions.
 func Heuristic(ctx context.Context, name string, goal board.Goal, tables string) (*heuristic.Heuristic, error) {
-	src, err := newSources(tables)
-	if err != nil {
-		return nil, err
-	}
-	def, err := src.defaults()
+	def, err := defaultsOf(tables)
 	if err != nil {
 		return nil, err
 	}
@@ -109,4 +102,14 @@ func Heuristic(ctx context.Context, name string, goal board.Goal, tables string)
 		return nil, badOptions("%v", err)
 	}
 	return h, err
+}
+
+// defaultsOf returns the default tables of a directory (as Options.Tables), or the
+// embedded ones.
+func defaultsOf(tables string) (*data.Tables, error) {
+	src, err := newSources(tables)
+	if err != nil {
+		return nil, err
+	}
+	return src.defaults()
 }

@@ -35,19 +35,11 @@ Examples:
 }
 
 func evalAction(c *cli.Context) error {
-	goal, err := cmdline.Goal(c)
-	if err != nil {
-		return err
-	}
-	tables, err := cmdline.Dir(c, "tables")
+	goal, tables, in, err := openInput(c)
 	if err != nil {
 		return err
 	}
 	ev, err := solve.NewEvaluator(c.Context, goal, tables)
-	if err != nil {
-		return err
-	}
-	in, err := openInput(c, goal)
 	if err != nil {
 		return err
 	}

@@ -13,27 +13,28 @@ import (
 	"github.com/tilekit/tilekit/solve"
 )
 
-// openInput starts reading the arguments or --file as a stream of instances.
-func openInput(c *cli.Context, goal board.Goal) (*instance.Stream, error) {
-	in, err := instance.Open(c.Context, c.String("file"), c.Args().Slice(), c.App.Reader, goal)
-	if errors.Is(err, instance.ErrNoInput) && c.String("file") == "" {
-		return nil, cmdline.Usagef("no states: give STATE arguments or --file FILE")
-	} else if errors.Is(err, instance.ErrNoInput) {
-		return nil, cmdline.Usagef("give states as arguments or with --file, not both")
-	}
-	return in, err
-}
-
-func solveAction(c *cli.Context) error {
+// openInput reads --board, --goal and --tables, and starts reading the arguments or
+// --file as a stream of instances.
+func openInput(c *cli.Context) (board.Goal, string, *instance.Stream, error) {
 	goal, err := cmdline.Goal(c)
 	if err != nil {
-		return err
+		return goal, "", nil, err
 	}
 	tables, err := cmdline.Dir(c, "tables")
 	if err != nil {
-		return err
+		return goal, "", nil, err
 	}
-	in, err := openInput(c, goal)
+	in, err := instance.Open(c.Context, c.String("file"), c.Args().Slice(), c.App.Reader, goal)
+	if errors.Is(err, instance.ErrNoInput) && c.String("file") == "" {
+		err = cmdline.Usagef("no states: give STATE arguments or --file FILE")
+	} else if errors.Is(err, instance.ErrNoInput) {
+		err = cmdline.Usagef("give states as arguments or with --file, not both")
+	}
+	return goal, tables, in, err
+}
+
+func solveAction(c *cli.Context) error {
+	goal, tables, in, err := openInput(c)
 	if err != nil {
 		return err
 	}
