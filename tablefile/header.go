@@ -15,6 +15,12 @@ import (
 // maxHeader bounds the header; a real one is under 700 bytes.
 const maxHeader = 4096
 
+// MaxRatio bounds how many decoded bytes one payload byte may stand for. zstd can reach
+// about 30,000:1 on constant data, so a tiny payload could claim gigabytes; the tables of
+// the toolkit compress 4:1 to 40:1. A header whose claim exceeds the bound is refused
+// before anything is decoded or allocated.
+const MaxRatio = 1024
+
 // encodeHeader writes the header text, without the header-sha256 line.
 func (h *Header) encodeHeader() []byte {
 	var b bytes.Buffer
@@ -130,6 +136,10 @@ func DecodeHeader(r *bufio.Reader) (*Header, error) {
 	}
 	if h.PayloadBytes > h.maxPayload() {
 		return nil, fmt.Errorf("%w: payload-bytes %d is more than %d entries can compress to", ErrHeader, h.PayloadBytes, h.Entries)
+	}
+	if h.DecodedBytes() > MaxRatio*max(h.PayloadBytes, 1) {
+		return nil, fmt.Errorf("%w: payload-bytes %d cannot hold the %d bytes of %d entries that the header claims (more than %d:1; tables compress at most about 40:1)",
+			ErrHeader, h.PayloadBytes, h.DecodedBytes(), h.Entries, MaxRatio)
 	}
 	return h, nil
 }

@@ -361,6 +361,20 @@ func TestBoundedMemory(t *testing.T) {
 	assert.Less(t, allocated(bytes.NewReader(short)), uint64(4<<20))
 	_, err := Decode(bytes.NewReader(short))
 	assert.ErrorIs(t, err, ErrTruncated)
+
+	// A valid header and payload checksum, but a 38 KB payload that claims a 5x5 table of
+	// 7 tiles (2,422,728,000 entries, 1.2 GB of nibbles): refused before decoding.
+	big := Header{Version: Version, Kind: KindPDB, Size: board.Size5x5, Goal: board.BlankFirst(board.Size5x5).Tiles(),
+		Tiles: []int{1, 2, 3, 4, 5, 6, 7}, Index: IndexPDB, Entries: PDBEntries(25, 7, false), Bits: 4,
+		Encoding: EncodingHalfExcess, Mirror: "none", Compression: "zstd", FrameBytes: FrameBytes, Generator: "x"}
+	payload := make([]byte, 38<<10)
+	big.PayloadBytes, big.PayloadSHA = int64(len(payload)), sha256.Sum256(payload)
+	head = big.encodeHeader()
+	bomb := append([]byte(string(head)+"header-sha256: "+hexSum(head)+"\n\n"), payload...)
+	assert.Less(t, allocated(bytes.NewReader(bomb)), uint64(4<<20))
+	_, err = Decode(bytes.NewReader(bomb))
+	assert.ErrorIs(t, err, ErrHeader)
+	assert.ErrorContains(t, err, "cannot hold the")
 }
 
 type zeros struct{}

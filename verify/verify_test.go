@@ -3,6 +3,8 @@ package verify
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -333,4 +335,24 @@ func TestPackedTableRaisedByTwo(t *testing.T) {
 	assert.Equal(t, int64(1), c.Bad)
 	require.Len(t, c.Examples, 1)
 	assert.Contains(t, c.Examples[0], "index 123457")
+}
+
+// A packed table whose header names another mirror, its checksums made right again,
+// decodes to other values: exactness fails and names them (issue 17: it passed).
+func TestMirrorChangedInHeader(t *testing.T) {
+	raw, err := data.Embedded("pdb-4x4-1-5-6-9-10-13.tbl")
+	require.NoError(t, err)
+	text := string(raw)
+	cut := strings.Index(text, "header-sha256: ")
+	head := strings.Replace(text[:cut], "mirror: rows\n", "mirror: none\n", 1)
+	require.NotEqual(t, text[:cut], head)
+	sum := sha256.Sum256([]byte(head))
+	file := []byte(head + "header-sha256: " + hex.EncodeToString(sum[:]) + text[strings.Index(text, "\n\n"):])
+	r := Bytes(ctx, "edited", file, Options{})
+	assert.False(t, r.OK)
+	assert.Equal(t, Pass, status(r, Integrity), "the checksums are right")
+	c := check(r, Exactness)
+	assert.Equal(t, Fail, c.Status)
+	assert.Positive(t, c.Bad)
+	assert.NotEmpty(t, c.Examples)
 }
