@@ -131,3 +131,12 @@ func BuildFile(ctx context.Context, p *Pattern, packed bool, opt Options) (*tabl
 	}
 	return pk.File()
 }
+
+// BuildBytes estimates the most memory Build takes for p, in bytes, so that a caller can
+// refuse work the machine cannot hold: four bytes per abstract state (for tables without
+// the blank, the search's seen, next and frontier bytes and the entries; with the blank,
+// the engine's byte per state, the entries and its frontier lists), plus the map of the
+// free cells' regions and a margin.
+func (p *Pattern) BuildBytes() int64 {
+	return 4*int64(p.Len()) + int64(1)<<p.goal.Size().Cells()/8 + 64<<20
+}

@@ -55,6 +55,9 @@ func (v *additiveTable) value(i uint32, cells []uint8) int {
 }
 
 func (v *additiveTable) exactness(ctx context.Context, opt Options) Check {
+	if c := opt.afford(Exactness, v.p, int64(v.p.Len())/2); c != nil {
+		return *c
+	}
 	fresh, err := pdb.Build(ctx, v.p, pdb.Options{Workers: opt.workers()})
 	if err != nil {
 		return Check{Name: Exactness, Status: Fail, Detail: "recomputing: " + err.Error()}

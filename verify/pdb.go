@@ -253,6 +253,9 @@ func (v *pdbTable) rebuild(ctx context.Context, opt Options) Check {
 	if !opt.Deep && !opt.Rebuild {
 		return skip(Rebuild, "deep mode only")
 	}
+	if c := opt.afford(Rebuild, v.t.Pattern, 0); c != nil {
+		return *c
+	}
 	fresh, err := pdb.Build(ctx, v.t.Pattern, pdb.Options{Workers: opt.workers()})
 	if err != nil {
 		return Check{Name: Rebuild, Status: Fail, Detail: err.Error()}

@@ -33,6 +33,8 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/sysmem"
+	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/tablefile"
 )
 
@@ -118,6 +120,25 @@ type Options struct {
 	Workers     int        // goroutines; 0 for all cores
 	Samples     int        // states sampled by the symmetry check when not deep; 0 for 20,000
 	MaxExamples int        // counter-examples kept per check; 0 for 5
+	// MaxMemory bounds the memory a check that rebuilds a table may take, in bytes: a
+	// rebuild that needs more fails its check with what it needs, and starts nothing. 0
+	// for the memory available now (sysmem.Available); negative for no bound.
+	MaxMemory int64
+}
+
+// afford returns a failed check named name when rebuilding p (and extra bytes beside it)
+// needs more memory than the options allow, or nil.
+func (o Options) afford(name string, p *pdb.Pattern, extra int64) *Check {
+	limit := o.MaxMemory
+	if limit == 0 {
+		limit = sysmem.Available()
+	}
+	need := p.BuildBytes() + extra
+	if limit <= 0 || need <= limit {
+		return nil
+	}
+	return &Check{Name: name, Status: Fail, Detail: fmt.Sprintf("rebuilding the %d entries of %s needs about %s, more than the %s allowed (the memory available now); not started: allow more with --max-memory (Options.MaxMemory)",
+		p.Len(), p.Name(), sysmem.Format(need), sysmem.Format(limit))}
 }
 
 func (o Options) workers() int {
@@ -305,31 +326,31 @@ func exactnessResult(ctx context.Context, parts []bad, opt Options, entries int,
 // WriteText writes the report for people: OK and the checks passed, or each failed check
 // with its first counter-examples.
 func (r *Report) WriteText(w io.Writer) {
-	var passed, skipped []string
+	var passed []string
+	var skipped []Check
 	for _, c := range r.Checks {
 		switch c.Status {
 		case Pass:
 			passed = append(passed, c.Name)
 		case Skip:
-			skipped = append(skipped, c.Name)
+			skipped = append(skipped, c)
 		}
 	}
 	if r.OK {
-		fmt.Fprintf(w, "%s: OK (%s)", r.File, strings.Join(passed, ", "))
-		if len(skipped) > 0 {
-			fmt.Fprintf(w, "; skipped: %s", strings.Join(skipped, ", "))
+		fmt.Fprintf(w, "%s: OK (%s)\n", r.File, strings.Join(passed, ", "))
+	} else {
+		fmt.Fprintf(w, "%s: FAILED\n", r.File)
+		for _, c := range r.Failed() {
+			fmt.Fprintf(w, "  %s: %s\n", c.Name, c.Detail)
+			for _, e := range c.Examples {
+				fmt.Fprintf(w, "    e.g. %s\n", e)
+			}
 		}
-		fmt.Fprintln(w)
-		return
-	}
-	fmt.Fprintf(w, "%s: FAILED\n", r.File)
-	for _, c := range r.Failed() {
-		fmt.Fprintf(w, "  %s: %s\n", c.Name, c.Detail)
-		for _, e := range c.Examples {
-			fmt.Fprintf(w, "    e.g. %s\n", e)
+		if len(passed) > 0 {
+			fmt.Fprintf(w, "  passed: %s\n", strings.Join(passed, ", "))
 		}
 	}
-	if len(passed) > 0 {
-		fmt.Fprintf(w, "  passed: %s\n", strings.Join(passed, ", "))
+	for _, c := range skipped {
+		fmt.Fprintf(w, "  skipped %s: %s\n", c.Name, c.Detail)
 	}
 }

@@ -356,3 +356,17 @@ func TestMirrorChangedInHeader(t *testing.T) {
 	assert.Positive(t, c.Bad)
 	assert.NotEmpty(t, c.Examples)
 }
+
+// A rebuild that needs more memory than allowed fails its check, says what it needs, and
+// starts nothing.
+func TestRebuildNeedsMemory(t *testing.T) {
+	raw, err := data.Embedded("pdb-4x4-1-5-6-9-10-13.tbl")
+	require.NoError(t, err)
+	r := Bytes(ctx, "663", raw, Options{MaxMemory: 1 << 20})
+	c := check(r, Exactness)
+	assert.Equal(t, Fail, c.Status)
+	assert.Contains(t, c.Detail, "needs about")
+	assert.Contains(t, c.Detail, "--max-memory")
+	r = Bytes(ctx, "663", raw, Options{MaxMemory: -1})
+	assert.Equal(t, Pass, status(r, Exactness))
+}

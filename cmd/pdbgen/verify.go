@@ -7,6 +7,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/internal/sysmem"
 	"github.com/tilekit/tilekit/verify"
 )
 
@@ -29,7 +30,9 @@ its first counter-examples. The checks:
   symmetry       mirrored uses agree with direct builds (a sample; all with --deep)
   admissibility  with --deep and --instances: no entry above a known optimal length
   rebuild        with --deep or --rebuild: a rebuild, compared entry by entry
-The exit status is 0 only when every file passes.
+A check that must rebuild a table first says what the rebuild needs, and fails without
+starting it when that is more than the memory available (--max-memory allows more).
+A skipped check says why. The exit status is 0 only when every file passes.
 
 --instances FILE reads instances with known optimal lengths (Korf's format: 16 numbers
 and the length); their goal is --instances-goal (blank-first, as in Korf's file).
@@ -48,6 +51,7 @@ Examples:
 			&cli.BoolFlag{Name: "embedded", Usage: "verify the tables built into this binary (with Korf's 100 for the set)"},
 			&cli.StringFlag{Name: "instances", Usage: "instances with known optimal lengths, for the admissibility check (`FILE`)"},
 			&cli.StringFlag{Name: "instances-goal", Value: "blank-first", Usage: "goal of the --instances file"},
+			&cli.StringFlag{Name: "max-memory", Usage: "the most memory a rebuild may take, such as 12G (default: the memory available now)"},
 			workersFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -55,6 +59,14 @@ Examples:
 				return cmdline.Usagef("give table FILEs or --embedded (one or the other)")
 			}
 			opt := verify.Options{Deep: c.Bool("deep"), Rebuild: c.Bool("rebuild"), Workers: c.Int("workers")}
+			if text := c.String("max-memory"); text != "" {
+				var err error
+				if opt.MaxMemory, err = sysmem.ParseSize(text); err != nil {
+					return cmdline.Usagef("--max-memory: %v", err)
+				} else if opt.MaxMemory == 0 {
+					return cmdline.Usagef("--max-memory: give a size above 0")
+				}
+			}
 			if path := c.String("instances"); path != "" {
 				goal, err := board.ParseGoal(board.Size4x4, c.String("instances-goal"))
 				if err != nil {

@@ -1,0 +1,31 @@
+package sysmem
+
+import (
+	"bufio"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParse(t *testing.T) {
+	info := "MemTotal:       24576000 kB\nMemFree:         1000 kB\nMemAvailable:   20000000 kB\n"
+	assert.Equal(t, int64(20000000)<<10, parse(bufio.NewScanner(strings.NewReader(info))))
+	assert.Equal(t, int64(0), parse(bufio.NewScanner(strings.NewReader("MemTotal: 1 kB\n"))))
+	assert.GreaterOrEqual(t, Available(), int64(0))
+}
+
+func TestParseSize(t *testing.T) {
+	for text, want := range map[string]int64{"512M": 512 << 20, "12G": 12 << 30, "1.5g": 3 << 29, "100": 100, "2TB": 2 << 40} {
+		got, err := ParseSize(text)
+		require.NoError(t, err, text)
+		assert.Equal(t, want, got, text)
+	}
+	for _, text := range []string{"", "G", "-1G", "12X", "1e30T"} {
+		_, err := ParseSize(text)
+		assert.ErrorContains(t, err, "such as 512M", text)
+	}
+	assert.Equal(t, "1.5 GB", Format(3<<29))
+	assert.Equal(t, "300 MB", Format(300<<20))
+}
