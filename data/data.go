@@ -130,9 +130,17 @@ func openEmbedded(name string) (*tablefile.Table, error) {
 	return nil, fmt.Errorf("embedded %s: %w", name, err)
 }
 
-// openIn returns the opener of the table files in dir (read with tablefile's bounds).
+// openIn returns the opener of the table files in dir: read with tablefile's bounds, and
+// accepted only when their values are known (trusted).
 func openIn(dir string) opener {
-	return func(name string) (*tablefile.Table, error) { return tablefile.Read(filepath.Join(dir, name)) }
+	return func(name string) (*tablefile.Table, error) {
+		path := filepath.Join(dir, name)
+		t, err := tablefile.Read(path)
+		if err != nil {
+			return nil, err
+		}
+		return t, trusted(path, name, t)
+	}
 }
 
 // HasDefaults reports whether dir holds a file of every default table that LoadDir reads

@@ -1,7 +1,9 @@
 package data
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -42,4 +44,56 @@ func TestInstallSet(t *testing.T) {
 	_, err = InstallSet(context.Background(), pdb.Set555, blocked, BuildOptions{
 		Progress: func(string, bfs.Layer) { t.Fatal("built although a target cannot be written") }})
 	assert.Error(t, err)
+}
+
+// The digests in the code are those of the embedded files and of a fresh build.
+func TestDigests(t *testing.T) {
+	for _, spec := range Specs {
+		raw, err := Embedded(spec.File)
+		require.NoError(t, err)
+		f, err := tablefile.Decode(bytes.NewReader(raw))
+		require.NoError(t, err)
+		assert.Equal(t, digests[spec.File], fmt.Sprintf("%x", f.DecodedSHA), spec.File)
+	}
+	set, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
+	require.NoError(t, err)
+	for i, tab := range set.Tables {
+		f, err := tab.File()
+		require.NoError(t, err)
+		assert.Equal(t, digests[SetFile(pdb.Set555, i)], fmt.Sprintf("%x", f.DecodedSHA))
+	}
+	for _, spec := range pdb.Sets {
+		for i := range spec.Tables {
+			assert.Len(t, digests[SetFile(spec, i)], 64, "a digest for every table of every set")
+		}
+	}
+}
+
+// A table whose values were changed and whose checksums were made right again is refused
+// by name, until pdbgen verify records it (here, as if it had proven it).
+func TestUntrustedTableRefused(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := Embedded(PDBSmall)
+	require.NoError(t, err)
+	f, err := tablefile.Decode(bytes.NewReader(raw))
+	require.NoError(t, err)
+	goal, err := f.GoalOf()
+	require.NoError(t, err)
+	entries := append([]uint8(nil), f.Entries...)
+	entries[7]++
+	raised, err := tablefile.New(f.Kind, goal, f.Tiles, f.BlankInIndex, entries)
+	require.NoError(t, err)
+	for _, spec := range Specs[:4] {
+		raw, err := Embedded(spec.File)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, spec.File), raw, 0o644))
+	}
+	path := filepath.Join(dir, PDBSmall)
+	require.NoError(t, tablefile.Write(context.Background(), path, raised))
+	_, err = LoadDir(dir)
+	require.ErrorIs(t, err, ErrNotStandard)
+	assert.ErrorContains(t, err, "run pdbgen verify "+path)
+	require.NoError(t, RecordVerified(context.Background(), path, fmt.Sprintf("%x", raised.DecodedSHA)))
+	_, err = LoadDir(dir)
+	assert.NoError(t, err)
 }

@@ -66,10 +66,11 @@ type Check struct {
 
 // Report is the outcome of verifying one table.
 type Report struct {
-	File   string  `json:"file"`
-	Kind   string  `json:"kind,omitempty"`
-	OK     bool    `json:"ok"`
-	Checks []Check `json:"checks"`
+	File       string  `json:"file"`
+	Kind       string  `json:"kind,omitempty"`
+	DecodedSHA string  `json:"decoded_sha256,omitempty"` // of the payload, once it is read
+	OK         bool    `json:"ok"`
+	Checks     []Check `json:"checks"`
 }
 
 // Failed returns the checks that failed.
@@ -179,7 +180,7 @@ func verify(ctx context.Context, name string, t *tablefile.Table, readErr error,
 		r.add(Check{Name: Integrity, Status: Fail, Detail: readErr.Error()})
 		return r
 	}
-	r.Kind = t.Kind
+	r.Kind, r.DecodedSHA = t.Kind, fmt.Sprintf("%x", t.DecodedSHA)
 	r.add(Check{Name: Integrity, Status: Pass, Detail: fmt.Sprintf("%s table, %d entries, checksums match", t.Kind, t.Header.Entries)})
 	var v checker
 	var err error

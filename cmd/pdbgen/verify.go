@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/internal/sysmem"
 	"github.com/tilekit/tilekit/verify"
@@ -32,7 +34,9 @@ its first counter-examples. The checks:
   rebuild        with --deep or --rebuild: a rebuild, compared entry by entry
 A check that must rebuild a table first says what the rebuild needs, and fails without
 starting it when that is more than the memory available (--max-memory allows more).
-A skipped check says why. The exit status is 0 only when every file passes.
+A skipped check says why. The exit status is 0 only when every file passes. A file
+that passes and is not a table pdbgen builds gets a record beside it, FILE.verified,
+so that solve15 accepts it (it refuses tables whose values it cannot vouch for).
 
 --instances FILE reads instances with known optimal lengths (Korf's format: 16 numbers
 and the length); their goal is --instances-goal (blank-first, as in Korf's file).
@@ -81,7 +85,13 @@ Examples:
 				reports = verify.Embedded(c.Context, opt)
 			} else {
 				for _, path := range c.Args().Slice() {
-					reports = append(reports, verify.File(c.Context, path, opt))
+					r := verify.File(c.Context, path, opt)
+					reports = append(reports, r)
+					if r.OK && !data.IsStandard(filepath.Base(path), r.DecodedSHA) {
+						if err := data.RecordVerified(c.Context, path, r.DecodedSHA); err != nil {
+							fmt.Fprintf(c.App.ErrWriter, "pdbgen: could not record that %s is verified: %v\n", path, err)
+						}
+					}
 				}
 			}
 			failed := 0

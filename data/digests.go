@@ -1,0 +1,87 @@
+package data
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tilekit/tilekit/internal/atomicfile"
+	"github.com/tilekit/tilekit/tablefile"
+)
+
+// digests holds the SHA-256 of the decoded payload of every table that pdbgen builds, by
+// file name. Builds are deterministic (the same bytes for any number of workers), so a file
+// of one of these names with another digest is not the table it claims to be, whatever its
+// own checksums say: checksums only show that a file is intact, not that its values are
+// right. The embedded files are proven equal to fresh builds by this package's tests, and
+// TestDigests checks this table against them and a fresh 5-5-5 build; the 7-8 and 6-6-6-6
+// digests are those of `pdbgen build --set 7-8` and `--set 6-6-6-6` with one and two
+// workers.
+var digests = map[string]string{
+	WDBlankLast:                       "4ac8e9310a9b3b7cebd350d87364e91b218ff97f8ba5adf2638ae25007d8d37e",
+	WDBlankFirst:                      "66e2c1d3ee8a852ca96a437d2dd969bd2634769ef09b2131dc7b26de8770f2ab",
+	PDBSmall:                          "f86f4cd07d3f1bf77380792e1e1aef3fdc8f88879d577d99e8c033cc1d26efc5",
+	PDBLarge:                          "a4fbb09bfd98247d363469ab56cef6e1b5a7d76867b1e573934b3d223d20f005",
+	"pdb-4x4-1-2-3-4-7.tbl":           "5b455d31a26d4d4937198460f44df4edba4690a33eaa11b35856c10c385abbe8",
+	"pdb-4x4-5-6-9-10-13.tbl":         "d80ebea85d84eac9ee32e9708c06eb40a79ea58198e6f2ceb2936c4f89d1538f",
+	"pdb-4x4-8-11-12-14-15.tbl":       "aa31726fcb3be75ff752a5381a6dc6790674c3d959164f60e2e24d137d12b4a4",
+	"pdb-4x4-1-5-6-9-10-13.tbl":       "456ba4e357febed723f3bb2ef5919190912788bd26f6dcc78b83aa3a1d17b562",
+	"pdb-4x4-7-8-11-12-14-15.tbl":     "578cc5e52a661e594ada1dce62c5d2b958d90bac85b65e7306c254d625b74e54",
+	"pdb-4x4-2-3-4.tbl":               "4c0c3ac36d524baae24b900688911f129d33f305b59eea144b4d46c2bb2e3e92",
+	"pdb-4x4-1-2-3-4-5-6-7-8.tbl":     "8a4d75a98ee7d629c34093b5ffcafc5f813091a8c6258d3a646c4e01416d2df1",
+	"pdb-4x4-9-10-11-12-13-14-15.tbl": "0e033d10bfa1e884267c4616575d7c219d734b18b4a425575c9bebce815f34c5",
+	"pdb-5x5-1-2-5-6-7-12.tbl":        "6673f6efea3b9398903ad83a85598c94ecaae521325a906a59998d6544d3a19b",
+	"pdb-5x5-3-4-8-9-13-14.tbl":       "1ac053902e83106909d27f6bfeb21bb8b3dd998ab45c1310d116e90032e90d4c",
+}
+
+// ErrNotStandard reports a table file whose values are not those of the table its name
+// stands for, and that pdbgen verify has not proven.
+var ErrNotStandard = errors.New("not the table that pdbgen builds")
+
+// VerifiedSuffix is appended to a table file's path to name the record that pdbgen verify
+// writes when the file passes every check: one line, "decoded-sha256: HEX".
+const VerifiedSuffix = ".verified"
+
+// trusted accepts the table t read from path under its file name when its values are
+// known: its decoded digest is the standard one for that name, or the one that pdbgen
+// verify recorded beside it.
+func trusted(path, name string, t *tablefile.Table) error {
+	got := fmt.Sprintf("%x", t.DecodedSHA)
+	if want, ok := digests[name]; ok && got == want {
+		return nil
+	}
+	if rec, err := readRecord(path + VerifiedSuffix); err == nil && rec == got {
+		return nil
+	}
+	return fmt.Errorf("%s: %w (its decoded sha256 is %s); run pdbgen verify %s, which records it when it proves the table right",
+		path, ErrNotStandard, got, path)
+}
+
+// IsStandard reports whether digest (hex) is that of the table pdbgen builds under the
+// file name name.
+func IsStandard(name, digest string) bool { return digests[name] == digest }
+
+// readRecord returns the digest a verification record holds.
+func readRecord(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	buf := make([]byte, 200) // the record is one short line
+	n, _ := f.Read(buf)
+	line := strings.TrimSpace(string(buf[:n]))
+	digest, ok := strings.CutPrefix(line, "decoded-sha256: ")
+	if !ok || len(digest) != 64 {
+		return "", fmt.Errorf("%s: not a verification record", path)
+	}
+	return digest, nil
+}
+
+// RecordVerified writes, beside the table file at path, the record that it was proven
+// right, holding its decoded digest (hex): loaders then accept the file as it is.
+func RecordVerified(ctx context.Context, path, digest string) error {
+	return atomicfile.Write(ctx, path+VerifiedSuffix, []byte("decoded-sha256: "+digest+"\n"))
+}
