@@ -2,6 +2,7 @@ package data
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,7 +18,7 @@ type BuildOptions struct {
 	Workers int // goroutines for each build (0: all cores); the bytes are the same for any number
 	// Progress hears of each table's build: its file name and the breadth-first layers.
 	Progress func(file string, l bfs.Layer)
-	// Wrote is told of each file once it is written and read back.
+	// Wrote is told of each file once the whole install is written, read back and in place.
 	Wrote func(path string, t *tablefile.Table) error
 }
 
@@ -25,17 +26,35 @@ type BuildOptions struct {
 // new one) and reads it back: the file must decode, within tablefile's bounds, to the
 // table's checksum.
 func Write(ctx context.Context, path string, t *tablefile.Table) error {
-	if err := tablefile.Write(ctx, path, t); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	back, err := tablefile.Read(path)
+	s, err := stage(ctx, path, t)
 	if err != nil {
-		return fmt.Errorf("reading back %s: %w", path, err)
+		return err
 	}
-	if back.DecodedSHA != t.DecodedSHA {
-		return fmt.Errorf("reading back %s: its entries differ from those written", path)
+	return s.Commit()
+}
+
+// stage writes t beside path, reads it back and checks it, without putting it in place.
+func stage(ctx context.Context, path string, t *tablefile.Table) (*atomicfile.Staged, error) {
+	if err := CheckTargets(path); err != nil { // before the compression
+		return nil, err
 	}
-	return nil
+	b, err := t.Marshal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s, err := atomicfile.Stage(ctx, path, b)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	back, err := tablefile.Read(s.Path())
+	if err == nil && back.DecodedSHA != t.DecodedSHA {
+		err = errors.New("its entries differ from those written")
+	}
+	if err != nil {
+		s.Abort()
+		return nil, fmt.Errorf("reading back %s: %w", path, err)
+	}
+	return s, nil
 }
 
 // CheckTargets reports a path that a build could not write (a directory, a special
@@ -59,20 +78,23 @@ func InstallDefaults(ctx context.Context, dir string, opt BuildOptions) error {
 	if err := prepare(dir, paths); err != nil {
 		return err
 	}
+	g := &group{opt: opt}
 	for i, s := range Specs {
 		t, err := s.Build(ctx, bfs.Options{Workers: opt.Workers, Progress: progress(opt, s.File)})
 		if err != nil {
-			return fmt.Errorf("building %s: %w", s.File, err)
+			return g.finish(ctx, fmt.Errorf("building %s: %w", s.File, err))
 		}
-		if err := opt.write(ctx, paths[i], t); err != nil {
-			return err
+		if err := g.add(ctx, paths[i], t); err != nil {
+			return g.finish(ctx, err)
 		}
 	}
-	return nil
+	return g.finish(ctx, nil)
 }
 
 // InstallSet builds the tables of a set into dir ("" for InstallDir(), where solvers find
-// them), created if missing, one table after the other, and returns the directory.
+// them), created if missing, one table after the other, and returns the directory. The
+// set's files take their places together at the end: a failed or interrupted install
+// leaves no part of the set.
 func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOptions) (string, error) {
 	if dir == "" {
 		var err error
@@ -87,6 +109,7 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 	if err := prepare(dir, paths); err != nil {
 		return "", err
 	}
+	g := &group{opt: opt}
 	err := pdb.BuildSet(ctx, spec, opt.Workers, func(t int, l bfs.Layer) {
 		if opt.Progress != nil {
 			opt.Progress(SetFile(spec, t), l)
@@ -96,19 +119,21 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 		if err != nil {
 			return err
 		}
-		return opt.write(ctx, paths[t], f)
+		return g.add(ctx, paths[t], f)
 	})
 	if err != nil {
-		return "", fmt.Errorf("building the %s set: %w", spec.Name, err)
+		err = fmt.Errorf("building the %s set: %w", spec.Name, err)
 	}
-	return dir, nil
+	return dir, g.finish(ctx, err)
 }
 
-// prepare creates dir and checks every target before a build.
+// prepare creates dir and checks every target before a build,
+// and removes what builds killed mid-write left there.
 func prepare(dir string, paths []string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	atomicfile.RemoveStale(dir)
 	return CheckTargets(paths...)
 }
 
@@ -119,12 +144,50 @@ func progress(opt BuildOptions, file string) func(bfs.Layer) {
 	return func(l bfs.Layer) { opt.Progress(file, l) }
 }
 
-func (opt BuildOptions) write(ctx context.Context, path string, t *tablefile.Table) error {
-	if err := Write(ctx, path, t); err != nil {
+// group is the tables of one install: each staged as it is built, all put in place at the
+// end, so that an install that fails or is interrupted leaves the old files (or none), never
+// part of a set.
+type group struct {
+	opt    BuildOptions
+	paths  []string
+	staged []*atomicfile.Staged
+	tables []*tablefile.Table
+}
+
+func (g *group) add(ctx context.Context, path string, t *tablefile.Table) error {
+	s, err := stage(ctx, path, t)
+	if err != nil {
 		return err
 	}
-	if opt.Wrote != nil {
-		return opt.Wrote(path, t)
+	g.paths, g.staged, g.tables = append(g.paths, path), append(g.staged, s), append(g.tables, t)
+	return nil
+}
+
+// finish commits every staged table when err is nil (and ctx not done), else removes them.
+func (g *group) finish(ctx context.Context, err error) error {
+	if err == nil {
+		err = ctx.Err()
+	}
+	for i, s := range g.staged {
+		if err != nil {
+			s.Abort()
+		} else if err = s.Commit(); err != nil {
+			err = fmt.Errorf("installing %s: %w", g.paths[i], err)
+			for _, rest := range g.staged[i+1:] {
+				rest.Abort()
+			}
+			break
+		}
+	}
+	if err != nil {
+		return err
+	}
+	for i, path := range g.paths {
+		if g.opt.Wrote != nil {
+			if err := g.opt.Wrote(path, g.tables[i]); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

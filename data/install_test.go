@@ -97,3 +97,20 @@ func TestUntrustedTableRefused(t *testing.T) {
 	_, err = LoadDir(dir)
 	assert.NoError(t, err)
 }
+
+// An install interrupted after its first table leaves no part of the set, and no
+// temporary file.
+func TestInterruptedInstallLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := InstallSet(ctx, pdb.Set555, dir, BuildOptions{Progress: func(file string, _ bfs.Layer) {
+		if file == SetFile(pdb.Set555, 1) {
+			cancel()
+		}
+	}})
+	require.ErrorIs(t, err, context.Canceled)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Empty(t, entries)
+}

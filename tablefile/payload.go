@@ -189,14 +189,32 @@ func ReadHeader(path string) (*Header, error) {
 }
 
 // open opens a table file, refusing a directory with a clear message.
+// A table file must be a regular file (or a link to one): opening a named pipe would wait
+// for a writer, possibly forever, and a device could be endless.
 func open(path string) (*os.File, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		what := "not a regular file"
+		switch {
+		case info.IsDir():
+			what = "a directory"
+		case info.Mode()&os.ModeNamedPipe != 0:
+			what = "a named pipe"
+		case info.Mode()&os.ModeDevice != 0:
+			what = "a device"
+		}
+		return nil, fmt.Errorf("%s: is %s, not a table file", path, what)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if info, err := f.Stat(); err == nil && info.IsDir() {
+	if info, err := f.Stat(); err == nil && !info.Mode().IsRegular() { // replaced meanwhile
 		f.Close()
-		return nil, fmt.Errorf("%s: is a directory, not a table file", path)
+		return nil, fmt.Errorf("%s: is not a regular file, not a table file", path)
 	}
 	return f, nil
 }

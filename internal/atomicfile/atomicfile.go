@@ -6,7 +6,7 @@
 // /dev/null, a directory, a pipe). The new bytes go to a temporary file beside the target,
 // created only once they are ready, which is synced and renamed over the target. Temporary
 // files that an earlier write left behind (a process killed mid-write) are removed by the
-// next write of the same target.
+// next write of the same target, or by RemoveStale for a whole directory.
 package atomicfile
 
 import (
@@ -78,10 +78,32 @@ func kind(m fs.FileMode) string {
 // Write replaces the file at path (or the file a symbolic link at path names) with data,
 // atomically. If ctx is done before the rename, nothing is changed and ctx's error is
 // returned. On any error the target is untouched and no temporary file is left.
-func Write(ctx context.Context, path string, data []byte) (err error) {
-	target, err := Target(path)
+func Write(ctx context.Context, path string, data []byte) error {
+	s, err := Stage(ctx, path, data)
 	if err != nil {
 		return err
+	}
+	if err := ctx.Err(); err != nil {
+		s.Abort()
+		return err
+	}
+	return s.Commit()
+}
+
+// A Staged file holds the whole of a target's new bytes, synced, beside the target, but
+// not yet in its place: Commit puts it there, Abort removes it. Several staged files
+// committed together replace a group of targets all or nothing, save a crash between the
+// renames.
+type Staged struct {
+	temp, target, dir string
+}
+
+// Stage writes data to a temporary file beside the file path names (as Write resolves
+// it). On any error, or if ctx is done, nothing is left behind.
+func Stage(ctx context.Context, path string, data []byte) (_ *Staged, err error) {
+	target, err := Target(path)
+	if err != nil {
+		return nil, err
 	}
 	dir, base := filepath.Split(target)
 	if dir == "" {
@@ -89,11 +111,11 @@ func Write(ctx context.Context, path string, data []byte) (err error) {
 	}
 	removeStale(dir, base)
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	f, err := os.CreateTemp(dir, tempPrefix(base)+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer func() {
 		if err != nil {
@@ -105,39 +127,54 @@ func Write(ctx context.Context, path string, data []byte) (err error) {
 	const piece = 8 << 20
 	for off := 0; off < len(data); off += piece {
 		if err = ctx.Err(); err != nil {
-			return err
+			return nil, err
 		}
 		if _, err = f.Write(data[off:min(off+piece, len(data))]); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if err = f.Sync(); err != nil {
-		return err
+		return nil, err
 	}
 	if err = f.Chmod(0o644); err != nil {
-		return err
+		return nil, err
 	}
 	if err = f.Close(); err != nil {
+		return nil, err
+	}
+	return &Staged{temp: f.Name(), target: target, dir: dir}, nil
+}
+
+// Path is where the staged bytes are until Commit: a file to read back.
+func (s *Staged) Path() string { return s.temp }
+
+// Commit renames the staged file over its target, durably.
+func (s *Staged) Commit() error {
+	if err := os.Rename(s.temp, s.target); err != nil {
+		os.Remove(s.temp)
 		return err
 	}
-	if err = ctx.Err(); err != nil {
-		return err
-	}
-	if err = os.Rename(f.Name(), target); err != nil {
-		return err
-	}
-	if d, err := os.Open(dir); err == nil { // make the rename durable
+	if d, err := os.Open(s.dir); err == nil { // make the rename durable
 		d.Sync()
 		d.Close()
 	}
 	return nil
 }
 
+// Abort removes the staged file; the target is untouched.
+func (s *Staged) Abort() { os.Remove(s.temp) }
+
 // tempPrefix is the start of the names of base's temporary files: ".base.tmp-", followed by
 // the writer's process id, a dash and a random suffix.
 func tempPrefix(base string) string { return "." + base + ".tmp-" }
 
-// removeStale removes temporary files of base left by writers that no longer run.
+// RemoveStale removes from dir the temporary files of any target that writers which no
+// longer run left behind (a process killed mid-write), so that a directory of many
+// targets, such as a directory of tables, does not collect them.
+func RemoveStale(dir string) { removeStale(dir, "") }
+
+// removeStale removes temporary files of base (of any target for "") left by writers that
+// no longer run.
 func removeStale(dir, base string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -146,6 +183,10 @@ func removeStale(dir, base string) {
 	prefix := tempPrefix(base)
 	for _, e := range entries {
 		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if base == "" {
+			_, rest, ok = strings.Cut(e.Name(), ".tmp-")
+			ok = ok && strings.HasPrefix(e.Name(), ".")
+		}
 		if !ok || !e.Type().IsRegular() {
 			continue
 		}

@@ -97,6 +97,12 @@ func TestStaleAndCancelled(t *testing.T) {
 	got, _ := os.ReadFile(path)
 	assert.Equal(t, "one", string(got))
 	assertOnly(t, dir, ".t.tbl.tmp-1-456", ".u.tbl.tmp-999999999-789", "t.tbl")
+
+	// RemoveStale clears the leftovers of every target, and keeps those of live writers
+	// and files that only look alike.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "notes.tmp-1"), []byte("mine"), 0o644))
+	RemoveStale(dir)
+	assertOnly(t, dir, ".t.tbl.tmp-1-456", "notes.tmp-1", "t.tbl")
 }
 
 func assertOnly(t *testing.T, dir string, names ...string) {
