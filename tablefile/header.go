@@ -113,6 +113,11 @@ func DecodeHeader(r *bufio.Reader) (*Header, error) {
 		if s == "\n" {
 			break
 		}
+		for i := 0; i < len(s)-1; i++ { // the header is printable ASCII (docs/FORMAT.md)
+			if s[i] < 0x20 || s[i] > 0x7e {
+				return nil, fmt.Errorf("%w: line %d holds byte 0x%02x; a header is printable ASCII", ErrHeader, len(lines)+1, s[i])
+			}
+		}
 		lines = append(lines, s)
 	}
 	last := lines[len(lines)-1]

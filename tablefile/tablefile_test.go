@@ -386,6 +386,18 @@ func (zeros) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// The header is printable ASCII: a generator line in UTF-8, its checksum made right, is
+// refused.
+func TestHeaderIsASCII(t *testing.T) {
+	data := encode(t, sample(t))
+	h, err := DecodeHeader(bufioReader(data))
+	require.NoError(t, err)
+	edited := reseal(t, data, "generator: "+h.Generator, "generator: tilekit \u00e9t\u00e9")
+	_, err = Decode(bytes.NewReader(edited))
+	assert.ErrorIs(t, err, ErrHeader)
+	assert.ErrorContains(t, err, "printable ASCII")
+}
+
 func TestReadDirectory(t *testing.T) {
 	_, err := Read(t.TempDir())
 	assert.ErrorContains(t, err, "is a directory")
