@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/format"
 )
 
 // An Entry is one line of a stream that holds something: an instance, or why it is not
@@ -269,7 +270,7 @@ func (p *Problems) Add(e Entry) {
 		}
 	}
 	if p.shown < MaxProblems {
-		fmt.Fprintf(p.w, "%s%v\n", p.prefix, e.Err)
+		fmt.Fprintf(p.w, "%s%s\n", p.prefix, format.Message(e.Err))
 		p.shown++
 	}
 }
@@ -277,12 +278,15 @@ func (p *Problems) Add(e Entry) {
 // Finish says what Add left out, and gives the hint when it applies.
 func (p *Problems) Finish() {
 	if p.Bad > p.shown {
-		fmt.Fprintf(p.w, "%s... and %d more invalid lines (%d in all)\n", p.prefix, p.Bad-p.shown, p.Bad)
+		fmt.Fprintf(p.w, "%s... and %s (%d in all)\n", p.prefix, format.Count(p.Bad-p.shown, "more invalid line"), p.Bad)
 	}
 	for name, n := range p.otherGoal {
 		if n == p.unsolv && n > 0 {
-			fmt.Fprintf(p.w, "%shint: the %d states not solvable for %s are all solvable for %s: try --goal %s\n",
-				p.prefix, n, p.goal.Name(), name, name)
+			what := fmt.Sprintf("the %d states not solvable for %s are all", n, p.goal.Name())
+			if n == 1 {
+				what = fmt.Sprintf("the state not solvable for %s is", p.goal.Name())
+			}
+			fmt.Fprintf(p.w, "%shint: %s solvable for %s: try --goal %s\n", p.prefix, what, name, name)
 		}
 	}
 }

@@ -74,7 +74,7 @@ func ErrorText(err error) string {
 	case errors.Is(err, context.Canceled):
 		return "interrupted"
 	}
-	return err.Error()
+	return format.Message(err)
 }
 
 // Ints writes a state as plain numbers, as JSON carries it.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/tablefile"
 )
 
@@ -81,7 +82,7 @@ Examples:
 			for _, path := range c.Args().Slice() {
 				t, err := tablefile.Read(path)
 				if err != nil {
-					fmt.Fprintf(c.App.ErrWriter, "pdbgen: %v\n", err)
+					fmt.Fprintf(c.App.ErrWriter, "pdbgen: %s\n", format.Message(err))
 					failed++
 					continue
 				}
@@ -91,7 +92,7 @@ Examples:
 				}
 			}
 			if failed > 0 {
-				return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d of %d files could not be read", failed, c.NArg())}
+				return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d of %s could not be read", failed, format.Count(c.NArg(), "file"))}
 			}
 			return nil
 		},

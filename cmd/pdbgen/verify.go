@@ -9,6 +9,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/internal/sysmem"
 	"github.com/tilekit/tilekit/verify"
 )
@@ -104,7 +105,7 @@ Examples:
 				}
 			}
 			if failed > 0 {
-				return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d of %d tables failed verification", failed, len(reports))}
+				return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d of %s failed verification", failed, format.Count(len(reports), "table"))}
 			}
 			return c.Context.Err()
 		},

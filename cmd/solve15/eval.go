@@ -9,6 +9,7 @@ import (
 
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -71,7 +72,7 @@ func evalAction(c *cli.Context) error {
 	case count == 0:
 		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("no states in %s", in.Name())}
 	case problems.Bad > 0:
-		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d of the inputs were invalid (see above)", problems.Bad)}
+		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%s invalid (see above)", format.Count(problems.Bad, "input was", "inputs were"))}
 	}
 	return nil
 }

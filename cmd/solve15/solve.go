@@ -10,6 +10,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -90,13 +91,13 @@ func solveAction(c *cli.Context) error {
 	}
 	switch {
 	case sum.Mismatched > 0:
-		return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d solutions contradict the known optimal length", sum.Mismatched)}
+		return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%s the known optimal length", format.Count(sum.Mismatched, "solution contradicts", "solutions contradict"))}
 	case c.Context.Err() != nil:
 		return &cmdline.ExitError{Code: cmdline.ExitInterrupted, Err: errors.New("interrupted")}
 	case sum.Invalid > 0:
-		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%d of the inputs were invalid (see above)", sum.Invalid)}
+		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%s invalid (see above)", format.Count(sum.Invalid, "input was", "inputs were"))}
 	case sum.Unsolved > 0:
-		return &cmdline.ExitError{Code: exitUnsolved, Err: fmt.Errorf("%d instances not solved within the limits", sum.Unsolved)}
+		return &cmdline.ExitError{Code: exitUnsolved, Err: fmt.Errorf("%s not solved within the limits", format.Count(sum.Unsolved, "instance"))}
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/internal/version"
 )
 
@@ -180,18 +181,18 @@ func Main(app *cli.App, args []string) int {
 	var exit *ExitError
 	switch {
 	case errors.As(err, &usage):
-		fmt.Fprintf(app.ErrWriter, "%s: %v\nRun '%s --help' for usage.\n", app.Name, err, strings.Join(commandPath(app, args), " "))
+		fmt.Fprintf(app.ErrWriter, "%s: %s\nRun '%s --help' for usage.\n", app.Name, format.Message(err), strings.Join(commandPath(app, args), " "))
 		return ExitUsage
 	case errors.As(err, &exit):
 		if exit.Err != nil {
-			fmt.Fprintf(app.ErrWriter, "%s: %v\n", app.Name, exit.Err)
+			fmt.Fprintf(app.ErrWriter, "%s: %s\n", app.Name, format.Message(exit.Err))
 		}
 		return exit.Code
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		fmt.Fprintf(app.ErrWriter, "%s: interrupted\n", app.Name)
 		return ExitInterrupted
 	}
-	fmt.Fprintf(app.ErrWriter, "%s: %v\n", app.Name, err)
+	fmt.Fprintf(app.ErrWriter, "%s: %s\n", app.Name, format.Message(err))
 	return ExitFailure
 }
 

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,4 +13,25 @@ func TestThousands(t *testing.T) {
 	}
 	assert.Equal(t, "1,2,3", Ints([]int{1, 2, 3}, ","))
 	assert.Equal(t, "", Ints(nil, " "))
+}
+
+func TestMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		"state 1: board: wrong number of tiles":                 "state 1: wrong number of tiles",
+		"board: not solvable for this goal":                     "not solvable for this goal",
+		"x.tbl: tablefile: bad header: y":                       "x.tbl: bad header: y",
+		"reading: context canceled":                             "reading: interrupted",
+		"search: context deadline exceeded":                     "timed out",
+		"the boards: a 4x4 board: fine":                         "the boards: a 4x4 board: fine",
+		"solve: unknown heuristic \"x\" (choose from auto, md)": "unknown heuristic \"x\" (choose from auto, md)",
+	} {
+		assert.Equal(t, want, Message(errors.New(in)), in)
+	}
+	assert.Equal(t, "", Message(nil))
+	assert.Equal(t, "1 state", Count(1, "state"))
+	assert.Equal(t, "0 states", Count(0, "state"))
+	assert.Equal(t, "2 instances were", Count(2, "instance was", "instances were"))
+	assert.Equal(t, "eval", Closest("evl", []string{"eval", "bench", "repro"}))
+	assert.Equal(t, "bench", Closest("ben", []string{"eval", "bench", "repro"}))
+	assert.Equal(t, "", Closest("banana", []string{"eval", "bench", "repro"}))
 }

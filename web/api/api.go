@@ -19,6 +19,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -68,7 +69,7 @@ func Answer(v any, err error) (int, any) {
 }
 
 // ErrorBody is the body of an answer that is not OK.
-func ErrorBody(err error) map[string]string { return map[string]string{"error": err.Error()} }
+func ErrorBody(err error) map[string]string { return map[string]string{"error": format.Message(err)} }
 
 // An Error is an answer that is not OK: its status and message.
 type Error struct {
