@@ -48,7 +48,7 @@ func (s *Solver) Batch(ctx context.Context, entries <-chan instance.Entry, opt B
 	}, func(e instance.Entry, o outcome) {
 		if e.In == nil {
 			sum.Invalid++
-			report(e, Record{Line: e.Line, Board: s.goal.Size().String(), Goal: s.goal.Name(), Error: e.Err.Error()}, e.Err)
+			report(e, Record{Line: e.Line, Board: s.goal.Size().String(), Goal: s.goal.Name(), Error: ErrorText(e.Err)}, e.Err)
 			return
 		}
 		rec := o.rec

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
 )
 
@@ -39,6 +40,20 @@ type Record struct {
 	NodesPerSecond float64 `json:"nodes_per_second"`
 	Passes         []Pass  `json:"passes,omitempty"`
 	Error          string  `json:"error,omitempty"`
+}
+
+// BadLine is the JSON form of an input line that is not a valid state: its line, the
+// board and goal it was read for, and why.
+type BadLine struct {
+	Line  int    `json:"line"`
+	Board string `json:"board"`
+	Goal  string `json:"goal"`
+	Error string `json:"error"`
+}
+
+// NewBadLine describes a bad entry of a stream read for goal.
+func NewBadLine(goal board.Goal, e instance.Entry) BadLine {
+	return BadLine{Line: e.Line, Board: goal.Size().String(), Goal: goal.Name(), Error: format.Message(e.Err)}
 }
 
 // NewRecord describes a search of start for goal: its result (nil when the search did not

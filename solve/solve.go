@@ -49,6 +49,10 @@ func badOptions(format string, args ...any) error {
 	return optionsError{fmt.Sprintf(format, args...)}
 }
 
+// DefaultMaxStates is the most states A* and BA* store when Options.MaxStates is 0: about
+// 150 bytes a state, so roughly 7.5 GB.
+const DefaultMaxStates = search.DefaultMaxStates
+
 // Algorithms returns the names of the algorithms: idastar (the default, optimal), astar,
 // rbfs (optimal with an admissible heuristic) and bastar (near-optimal, fast).
 func Algorithms() []string { return slices.Clone(search.Algorithms) }

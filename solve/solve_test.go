@@ -221,7 +221,7 @@ func TestBatch(t *testing.T) {
 	})
 	assert.Equal(t, []string{
 		`1 a 45 ""`,
-		`2  0 "in:2: board: wrong number of tiles: 3 numbers; want 16 (a 4x4 state), optionally with an id before and the known optimal length after"`,
+		`2  0 "in:2: wrong number of tiles: 3 numbers; want 16 (a 4x4 state), optionally with an id before and the known optimal length after"`,
 		`3 b 45 "found 45 moves, but the input says the optimum is 44"`,
 	}, got)
 	assert.Equal(t, Summary{Solved: 1, Mismatched: 1, Invalid: 1, Nodes: sum.Nodes, Search: sum.Search}, *sum)

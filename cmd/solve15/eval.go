@@ -55,7 +55,7 @@ func evalAction(c *cli.Context) error {
 		if e.In == nil {
 			problems.Add(e)
 			if c.Bool("json") {
-				cmdline.JSON(c, map[string]any{"line": e.Line, "board": goal.Size().String(), "goal": goal.Name(), "error": e.Err.Error()})
+				cmdline.JSON(c, solve.NewBadLine(goal, e))
 			}
 			continue
 		}

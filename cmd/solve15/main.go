@@ -17,6 +17,7 @@ import (
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/solve"
 )
 
 func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
@@ -59,7 +60,7 @@ it when it holds them). -v says which heuristic, lookups and tables a run uses.
 %s
 
 A line that is not a state is reported (file:line and why) and skipped; with --json
-it is also an object {"line": N, "error": "..."}. On a terminal, a status line shows
+it is also an object {"line", "board", "goal", "error"}. On a terminal, a status line shows
 the search's bound, nodes and rate.
 
 Exit status: 0 all solved; 1 failure (a known optimum contradicted, a table that
@@ -81,7 +82,12 @@ Examples:
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"},
 		&cli.StringFlag{Name: "algo", Aliases: []string{"a"}, Value: "idastar", Usage: "idastar, astar, rbfs or bastar"},
 		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: heuristic.Usage() + " (default: auto, the strongest available)"},
-		&cli.IntFlag{Name: "max-states", Usage: "astar, bastar: most states stored at once (default 50,000,000, about 7.5 GB)"},
+		&cli.IntFlag{Name: "max-states", Value: solve.DefaultMaxStates, Usage: "astar, bastar: most states stored at once (about 150 bytes each)", Action: func(_ *cli.Context, n int) error {
+			if n < 1 {
+				return cmdline.Usagef("--max-states must be at least 1")
+			}
+			return nil
+		}},
 		&cli.Uint64Flag{Name: "max-expansions", Usage: "give up on an instance after expanding this many nodes (0: no limit)"},
 		cmdline.WorkersFlag(runtime.GOMAXPROCS(0), 1, "instances solved in parallel; a single instance is searched by this many goroutines"),
 		&cli.DurationFlag{Name: "timeout", Usage: "give up on an instance after this long (e.g. 30s; 0: never)", Action: func(_ *cli.Context, d time.Duration) error {

@@ -256,3 +256,29 @@ func short(s string) string {
 	}
 	return s
 }
+
+// The conventions of issue 17: a mistyped command gets a suggestion, a bad value names its
+// flag and the form expected, messages carry no Go package names, plurals agree.
+func TestConventions(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"evl", worked}, 2, `unknown command "evl": did you mean eval?`},
+		{[]string{"--timeout", "abc", worked}, 2, `--timeout "abc": expected a duration such as 90s, 5m or 1h30m`},
+		{[]string{"--max-states", "-1", worked}, 2, "--max-states must be at least 1"},
+		{[]string{"--workers", "100000", worked}, 2, "--workers must be from 1 to 1024"},
+		{[]string{"1 2 3"}, 3, "solve15: state 1: wrong number of tiles"},
+		{[]string{"1 2 3"}, 3, "solve15: 1 input was invalid"},
+	} {
+		_, errOut, code := run(t, "", tc.args...)
+		assert.Equal(t, tc.code, code, "%v", tc.args)
+		assert.Contains(t, errOut, tc.msg, "%v", tc.args)
+		assert.NotContains(t, errOut, "board:", "%v", tc.args)
+	}
+	out, _, code := run(t, "", "--json", "1 2 3", worked)
+	assert.Equal(t, 3, code)
+	first := strings.Split(out, "\n")[0]
+	assert.Equal(t, `{"line":1,"board":"4x4","goal":"blank-last","error":"state 1: wrong number of tiles: 3 numbers; want 16 (a 4x4 state), optionally with an id before and the known optimal length after"}`, first)
+}

@@ -69,7 +69,9 @@ func solveAction(c *cli.Context) error {
 		case rec.Solved && err != nil: // a replay mismatch: a bug, which fails the run
 			fatal = err
 		}
-		if c.Bool("json") {
+		if c.Bool("json") && e.In == nil {
+			cmdline.JSON(c, solve.NewBadLine(goal, e))
+		} else if c.Bool("json") {
 			cmdline.JSON(c, rec)
 		} else if !c.Bool("quiet") && e.In != nil {
 			rec.WriteText(c.App.Writer)

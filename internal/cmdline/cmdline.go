@@ -10,9 +10,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/urfave/cli/v2"
 
@@ -74,9 +77,51 @@ func NewApp(name, usage string) *cli.App {
 		ErrWriter:              os.Stderr,
 		ExitErrHandler:         func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return &UsageError{err}
+			return &UsageError{flagError(c, err)}
 		},
 	}
+}
+
+// badValue is how the flag package reports a value it cannot parse.
+var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -+([\w-]+): (.*)$`)
+
+// flagError rewrites the flag package's message for a value it cannot parse so that it
+// names the flag as it is written and shows the form expected.
+func flagError(c *cli.Context, err error) error {
+	m := badValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	value, name := m[1], m[2]
+	form := "a value of another form"
+	var flags []cli.Flag
+	if c != nil && c.Command != nil && c.Command.Name != "" {
+		flags = c.Command.Flags
+	} else if c != nil {
+		flags = c.App.Flags
+	}
+	for _, f := range flags {
+		if !slices.Contains(f.Names(), name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.DurationFlag:
+			form = "a duration such as 90s, 5m or 1h30m"
+		case *cli.IntFlag, *cli.Int64Flag:
+			form = "a whole number"
+		case *cli.UintFlag, *cli.Uint64Flag:
+			form = "a whole number, 0 or more"
+		case *cli.Float64Flag:
+			form = "a number"
+		case *cli.BoolFlag:
+			form = "true or false"
+		}
+	}
+	flag := "--" + name
+	if len(name) == 1 {
+		flag = "-" + name
+	}
+	return fmt.Errorf("%s %q: expected %s", flag, value, form)
 }
 
 // Prepare applies the toolkit's conventions to every command of the app, recursively:
@@ -113,7 +158,7 @@ func Prepare(app *cli.App) {
 			for _, c := range ctx.App.VisibleCommands() {
 				names = append(names, c.Name)
 			}
-			return Usagef("unknown command %q (commands: %s)", ctx.Args().First(), strings.Join(names, ", "))
+			return unknownCommand(ctx)
 		}
 		return
 	}
@@ -122,9 +167,40 @@ func Prepare(app *cli.App) {
 			if err := NoLateFlags(ctx); err != nil {
 				return err
 			}
+			if first := ctx.Args().First(); len(app.Commands) > 0 && isWord(first) {
+				return unknownCommand(ctx)
+			}
 			return action(ctx)
 		}
 	}
+}
+
+// isWord reports whether a first argument is a word, such as a mistyped command, and not
+// data: a letter, then letters, digits and dashes.
+func isWord(a string) bool {
+	if a == "" || !unicode.IsLetter(rune(a[0])) {
+		return false
+	}
+	for _, r := range a {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// unknownCommand is the usage error for a first argument that names no command, with the
+// nearest command's name when one is near.
+func unknownCommand(ctx *cli.Context) error {
+	var names []string
+	for _, c := range ctx.App.VisibleCommands() {
+		names = append(names, c.Name)
+	}
+	word := ctx.Args().First()
+	if near := format.Closest(word, names); near != "" {
+		return Usagef("unknown command %q: did you mean %s? (commands: %s)", word, near, strings.Join(names, ", "))
+	}
+	return Usagef("unknown command %q (commands: %s)", word, strings.Join(names, ", "))
 }
 
 // NoLateFlags rejects arguments that look like flags: urfave/cli stops reading flags at
