@@ -147,6 +147,12 @@ func TestPageEndToEnd(t *testing.T) {
 	require.NoError(t, chromedp.Do(bctx,
 		chromedp.SetValue(chromedp.CSS("#position"), "12 10 6 0 9 8 13 15 11 7 3 2 5 4 14 1"),
 		chromedp.Click(chromedp.CSS("#set")),
+	))
+	// Setting a position is checked by the worker: wait for the board to show it before
+	// solving, or the search could start on the shuffled board.
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('board').dataset.state === '12,10,6,0,9,8,13,15,11,7,3,2,5,4,14,1'`))
+	require.NoError(t, err, "the typed position is on the board")
+	require.NoError(t, chromedp.Do(bctx,
 		chromedp.SetValue(chromedp.CSS("#heuristic"), "md"),
 		chromedp.Click(chromedp.CSS("#solve")),
 	))
