@@ -33,7 +33,7 @@ func writeTable(c *cli.Context, path string, f *tablefile.Table) error {
 		if err := data.Write(c.Context, path, f); err != nil {
 			return err
 		}
-		return wrote(c, path, f)
+		return wrote(c, path, f, -1)
 	}
 	b, err := f.Marshal(c.Context)
 	if err == nil {
@@ -42,15 +42,18 @@ func writeTable(c *cli.Context, path string, f *tablefile.Table) error {
 	if err != nil {
 		return fmt.Errorf("writing to standard output: %w", err)
 	}
-	return wrote(c, path, f)
+	return wrote(c, path, f, int64(len(b)))
 }
 
-// wrote says that f was written to path: on standard output, or on standard error when
-// the table went there.
-func wrote(c *cli.Context, path string, f *tablefile.Table) error {
+// wrote says that f was written to path, in size bytes (-1: the file's size): on standard
+// output, or on standard error when the table went there.
+func wrote(c *cli.Context, path string, f *tablefile.Table, size int64) error {
 	info, w := tablefile.Describe(path, f), c.App.Writer
 	if path == "-" {
-		info.FileBytes, w = 0, c.App.ErrWriter
+		w = c.App.ErrWriter
+	}
+	if size >= 0 {
+		info.FileBytes = size
 	}
 	if c.Bool("json") {
 		return cmdline.JSONTo(w, info)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -168,4 +169,12 @@ func TestAudit(t *testing.T) {
 	assert.Contains(t, errOut, "--sample")
 	_, _, code = run(t, "audit", "--board", "3x3", "--heuristic", "nope")
 	assert.Equal(t, cmdline.ExitUsage, code)
+}
+
+// A table written to standard output is reported on standard error with the bytes written.
+func TestOutToStandardOutput(t *testing.T) {
+	out, errOut, code := run(t, "wd", "--out", "-")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, fmt.Sprintf("wrote -: wd 4x4 blank-last, 24964 entries, max 35, %d bytes", len(out)))
+	assert.True(t, strings.HasPrefix(out, "tilekit-table 2\n"))
 }

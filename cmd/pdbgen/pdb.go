@@ -98,25 +98,29 @@ func buildCommand() *cli.Command {
 		Name:      "build",
 		Usage:     "build the default tables, or an additive set (--set 7-8)",
 		UsageText: "pdbgen build [--set NAME] [--out DIR] [--workers N]",
-		Description: `Without --set, builds the default tables that solve15 embeds and writes them into
-DIR (default data/):
-  wd-blank-last.tbl, wd-blank-first.tbl, pdb-11-12-15+blank.tbl, pdb-1-2-5-6+blank.tbl
+		Description: `Builds tables into DIR (created if missing), by default the directory where solve15
+looks for installed tables: the first directory of $TILEKIT_TABLES, else tilekit/tables
+in the user's cache directory (~/.cache/tilekit/tables on Linux). It says where.
 
-With --set, builds the tables of an additive pattern database set (Korf & Felner
-2002) and writes them, packed (half the excess over the Manhattan distance in 4 bits),
-into DIR (default: the first directory of $TILEKIT_TABLES, else the user's cache
-directory, ~/.cache/tilekit/tables on Linux), where solve15 finds them:
+With --set, the tables of an additive pattern database set (Korf & Felner 2002), packed
+(half the excess over the Manhattan distance in 4 bits); solve15 then uses the strongest
+set installed without being told:
   5-5-5     4x4, three 5-tile tables           about 2 s,    1.5 MB resident
-  6-6-3     4x4, two 6-tile tables and a 3     about 6 s,    6 MB
+  6-6-3     4x4, two 6-tile tables and a 3     about 6 s,    6 MB (also embedded)
   7-8       4x4, the top two rows and the rest about 3 min,  288 MB (needs 3 GB while building)
-  6-6-6-6   5x5, two 6-tile tables for four    the 24-puzzle's
-The bytes are the same for any number of workers and any run.
+  6-6-6-6   5x5, two 6-tile tables for four    about 2 min,  147 MB
+Without --set, the seven default tables that solve15 embeds (about 25 s): the two
+walking-distance tables, IDA15's two pattern databases and the 6-6-3 set; with --out
+data in a clone of the repository they refresh the embedded files.
+
+The bytes are the same for any number of workers and any run. A set's files take their
+places together once all are built and read back: an interrupted build leaves the old
+files, never part of a set.
 
 Examples:
-  pdbgen build                 # into data/, refreshing the embedded tables
-  pdbgen build --out /tmp/t && cmp /tmp/t/pdb-1-2-5-6+blank.tbl data/pdb-1-2-5-6+blank.tbl
   pdbgen build --set 7-8       # then: solve15 -v uses it without flags
-  TILEKIT_TABLES=/srv/tables pdbgen build --set 6-6-3`,
+  TILEKIT_TABLES=/srv/tables pdbgen build --set 6-6-3
+  pdbgen build --out /tmp/t && cmp /tmp/t/pdb-1-2-5-6+blank.tbl data/pdb-1-2-5-6+blank.tbl`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "set", Usage: "build this additive set: 5-5-5, 6-6-3, 7-8 or 6-6-6-6"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory to write into (created if missing)"},
@@ -140,7 +144,7 @@ func buildAction(c *cli.Context) error {
 		},
 		Wrote: func(path string, t *tablefile.Table) error {
 			progress.Done()
-			return wrote(c, path, t)
+			return wrote(c, path, t, -1)
 		}}
 	dir := c.String("out")
 	what := fmt.Sprintf("%d default tables", len(data.Specs))
@@ -155,14 +159,16 @@ func buildAction(c *cli.Context) error {
 		what = "the " + spec.Name + " set"
 	} else {
 		if dir == "" {
-			dir = "data"
+			var err error
+			if dir, err = data.InstallDir(); err != nil {
+				return err
+			}
 		}
 		if err := data.InstallDefaults(c.Context, dir, opt); err != nil {
 			return err
 		}
 	}
-	if !c.Bool("quiet") {
-		progress.Done()
+	if progress.Done(); !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "built %s in %.1fs into %s\n", what, time.Since(start).Seconds(), dir)
 	}
 	return nil

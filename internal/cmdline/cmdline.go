@@ -18,6 +18,7 @@ import (
 	"unicode"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/internal/version"
@@ -302,12 +303,9 @@ func commandPath(app *cli.App, args []string) []string {
 	return out
 }
 
-// IsTerminal reports whether w is a terminal.
+// IsTerminal reports whether w is a terminal (not merely a character device such as
+// /dev/null).
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
