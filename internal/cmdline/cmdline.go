@@ -69,7 +69,7 @@ func NewApp(name, usage string) *cli.App {
 	return &cli.App{
 		Name:                   name,
 		Usage:                  usage,
-		Version:                version.Version,
+		Version:                version.Build(),
 		EnableBashCompletion:   false,
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true, // -qv is -q -v
