@@ -103,7 +103,7 @@ Examples:
 		&cli.BoolFlag{Name: "with-wd", Usage: "for a set on 4x4: also take the maximum with walking distance"},
 	)
 	app.Action = solveAction
-	app.Commands = []*cli.Command{evalCommand(), benchCommand(), reproCommand(), serveCommand(), siteCommand()}
+	app.Commands = append([]*cli.Command{evalCommand(), benchCommand(), reproCommand(), serveCommand(), siteCommand()}, cmdline.ShellCommands("solve15")...)
 	cmdline.Prepare(app)
 	return app
 }

@@ -70,7 +70,7 @@ func NewApp(name, usage string) *cli.App {
 		Name:                   name,
 		Usage:                  usage,
 		Version:                version.Build(),
-		EnableBashCompletion:   false,
+		EnableBashCompletion:   false, // Main answers --generate-bash-completion itself (complete.go)
 		HideHelpCommand:        true,
 		UseShortOptionHandling: true, // -qv is -q -v
 		Reader:                 os.Stdin,
@@ -221,6 +221,10 @@ func NoLateFlags(c *cli.Context) error {
 // the app's context; an app that has not returned Grace later, or a second signal, ends
 // the process with ExitInterrupted.
 func Main(app *cli.App, args []string) int {
+	if n := len(args); n > 1 && args[n-1] == completeFlag {
+		complete(app, args[1:n-1])
+		return ExitOK
+	}
 	args = helpWords(app, args)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -99,3 +99,43 @@ func TestCommandWords(t *testing.T) {
 	assert.Equal(t, ExitUsage, Main(a, []string{"tool", "1", "4", "2", "--json"}))
 	assert.Contains(t, errOut.String(), "Run 'tool --help'")
 }
+
+// Completion: commands after the program, a command's flags after a dash; the scripts
+// name the program; a bad shell is bad usage.
+func TestCompletion(t *testing.T) {
+	app := NewApp("prog", "test")
+	app.Flags = []cli.Flag{&cli.BoolFlag{Name: "json"}}
+	app.Action = func(*cli.Context) error { return nil }
+	app.Commands = append([]*cli.Command{{Name: "eval", Flags: []cli.Flag{&cli.IntFlag{Name: "workers", Aliases: []string{"j"}}},
+		Action: func(*cli.Context) error { return nil }}}, ShellCommands("prog")...)
+	Prepare(app)
+	runApp := func(args ...string) (string, string, int) {
+		var out, errOut bytes.Buffer
+		app.Writer, app.ErrWriter = &out, &errOut
+		code := Main(app, append([]string{"prog"}, args...))
+		return out.String(), errOut.String(), code
+	}
+	out, _, code := runApp("--generate-bash-completion")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "eval\ncompletion\nman\n", out)
+	out, _, _ = runApp("eval", "--w", "--generate-bash-completion")
+	assert.Equal(t, "--workers\n", out)
+	out, _, _ = runApp("eval", "-", "--generate-bash-completion")
+	assert.Equal(t, "--workers\n-j\n--help\n-h\n", out)
+	out, _, code = runApp("completion", "bash")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "complete -o bashdefault -o default -F _prog_complete prog")
+	out, _, _ = runApp("completion", "zsh")
+	assert.True(t, strings.HasPrefix(out, "#compdef prog\n"))
+	out, _, _ = runApp("completion", "fish")
+	assert.Contains(t, out, "complete -c prog")
+	_, errOut, code := runApp("completion", "tcsh")
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, errOut, `unknown shell "tcsh"`)
+	out, _, code = runApp("man")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, ".TH prog 1")
+	_, errOut, code = runApp("evl")
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, errOut, "did you mean eval?")
+}
