@@ -3,6 +3,7 @@ package pdb
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -326,4 +327,62 @@ func LoadPacked(f *tablefile.Table) (*Packed, error) {
 		}
 	}
 	return NewPacked(p, f.Nibbles, f.Escapes, mirror)
+}
+
+// Distances returns the histogram of the table's values, decoded through its mirror:
+// element d is the number of entries whose value is d. It decodes every entry, on workers
+// goroutines (0: all cores); about a second per 100 million entries and core.
+func (t *Packed) Distances(ctx context.Context, workers int) ([]int64, error) {
+	const chunk = 1 << 16
+	n := t.Len()
+	chunks := (n + chunk - 1) / chunk
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	hists := make([][256]int64, workers)
+	cells := make([][]uint8, workers)
+	for w := range cells {
+		cells[w] = make([]uint8, t.Elems())
+	}
+	par.For(ctx, workers, chunks, func(w, c int) {
+		h, cs := &hists[w], cells[w]
+		for i := c * chunk; i < min((c+1)*chunk, n); i++ {
+			t.Unrank(uint32(i), cs)
+			h[t.Value(uint32(i), cs)]++
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var total [256]int64
+	top := 0
+	for _, h := range hists {
+		for d, c := range h {
+			total[d] += c
+			if c > 0 {
+				top = max(top, d)
+			}
+		}
+	}
+	return append([]int64(nil), total[:top+1]...), nil
+}
+
+// Describe describes the table file t, read from path, as tablefile.Describe does, with
+// the histogram of its values: for a half-excess table the entries are decoded through
+// the mirror (Distances), and the stored nibbles' histogram is kept beside it.
+func Describe(ctx context.Context, path string, t *tablefile.Table, workers int) (tablefile.Info, error) {
+	info := tablefile.Describe(path, t)
+	if t.Encoding != tablefile.EncodingHalfExcess {
+		return info, nil
+	}
+	packed, err := LoadPacked(t)
+	if err != nil {
+		return info, err
+	}
+	hist, err := packed.Distances(ctx, workers)
+	if err != nil {
+		return info, err
+	}
+	info.SetDistances(hist)
+	return info, nil
 }

@@ -533,3 +533,37 @@ func TestSymmetricLookups(t *testing.T) {
 		}
 	}
 }
+
+// The values' histogram of a packed table, decoded through its mirror, is that of the raw
+// table it was packed from, for each table of 5-5-5 (one of them mirrored).
+func TestPackedDistances(t *testing.T) {
+	mirrored := 0
+	for i := range Set555.Tables {
+		p, err := Set555.Pattern(i)
+		require.NoError(t, err)
+		raw, err := Build(context.Background(), p, Options{})
+		require.NoError(t, err)
+		packed, err := Pack(context.Background(), raw)
+		require.NoError(t, err)
+		if packed.Mirror != Identity {
+			mirrored++
+		}
+		want := make([]int64, 0)
+		for _, e := range raw.Entries {
+			for int(e) >= len(want) {
+				want = append(want, 0)
+			}
+			want[e]++
+		}
+		got, err := packed.Distances(context.Background(), 2)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "table %d", i)
+		f, err := packed.File()
+		require.NoError(t, err)
+		info, err := Describe(context.Background(), "x", f, 1)
+		require.NoError(t, err)
+		assert.Equal(t, want, info.Histogram)
+		assert.Equal(t, f.Histogram(), info.StoredHistogram)
+	}
+	assert.Positive(t, mirrored, "a mirrored table is among them")
+}

@@ -33,7 +33,11 @@ type Info struct {
 	PayloadSHA   string  `json:"payload_sha256,omitempty"`
 	Max          int     `json:"max"`
 	Mean         float64 `json:"mean"`
-	Histogram    []int64 `json:"histogram"`
+	Histogram    []int64 `json:"histogram"` // element d: the entries whose value is d
+	// StoredHistogram counts the stored symbols when they are not the values: for the
+	// half-excess encoding, the nibbles (half the excess over the Manhattan distance; 15
+	// for an escape).
+	StoredHistogram []int64 `json:"stored_histogram,omitempty"`
 	Escapes      *int64  `json:"escapes,omitempty"` // half-excess: entries in the escape list
 }
 
@@ -67,17 +71,32 @@ func Describe(path string, t *Table) Info {
 	if st, err := os.Stat(path); err == nil {
 		info.FileBytes = st.Size()
 	}
+	info.Max, info.Mean = stats(info.Histogram, info.Entries)
+	return info
+}
+
+// SetDistances gives the description the histogram of the values, hist, when the stored
+// symbols are not the values (the half-excess encoding): Histogram becomes the values',
+// StoredHistogram the symbols', and Max and Mean follow the values.
+func (i *Info) SetDistances(hist []int64) {
+	i.StoredHistogram, i.Histogram = i.Histogram, hist
+	i.Max, i.Mean = stats(hist, i.Entries)
+}
+
+// stats returns the largest value of a histogram and its mean over entries.
+func stats(hist []int64, entries int64) (int, float64) {
+	top := 0
 	var sum float64
-	for d, c := range info.Histogram {
+	for d, c := range hist {
 		sum += float64(d) * float64(c)
 		if c > 0 {
-			info.Max = d
+			top = d
 		}
 	}
-	if info.Entries > 0 {
-		info.Mean = sum / float64(info.Entries)
+	if entries == 0 {
+		return top, 0
 	}
-	return info
+	return top, sum / float64(entries)
 }
 
 // WriteText writes the description for people: the header, then the histogram.
@@ -96,6 +115,8 @@ func (i Info) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "  sha256:    %s (decoded payload)\n", i.DecodedSHA)
 	if i.Encoding == EncodingHalfExcess {
 		fmt.Fprintf(w, "  stored:    half the excess over the Manhattan distance; %d escapes\n", *i.Escapes)
+	}
+	if i.Encoding == EncodingHalfExcess && i.StoredHistogram == nil {
 		fmt.Fprintf(w, "  excess/2:  max %d, mean %.3f\n", i.Max, i.Mean)
 	} else {
 		fmt.Fprintf(w, "  values:    max %d, mean %.3f\n", i.Max, i.Mean)
@@ -119,6 +140,9 @@ func (i Info) Summary() string {
 		if *i.BlankInIndex {
 			kind += "+blank"
 		}
+	}
+	if i.Encoding == EncodingHalfExcess && i.StoredHistogram == nil { // Max is not a value
+		return fmt.Sprintf("%s %dx%d %s, %d entries, %d escapes, %d bytes", kind, i.Width, i.Height, i.GoalName, i.Entries, *i.Escapes, i.FileBytes)
 	}
 	return fmt.Sprintf("%s %dx%d %s, %d entries, max %d, %d bytes", kind, i.Width, i.Height, i.GoalName, i.Entries, i.Max, i.FileBytes)
 }
