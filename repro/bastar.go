@@ -6,13 +6,10 @@ import (
 	"sort"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/internal/svgplot"
 	"github.com/tilekit/tilekit/search"
 )
 
@@ -92,25 +89,13 @@ func (r *BAStarResult) Markdown() string {
 
 // Plot writes the distribution of length - optimal as bars.
 func (r *BAStarResult) Plot(path string) error {
-	p := plot.New()
-	p.Title.Text = "BA* with HH on Korf's 100: length above the optimum"
-	p.X.Label.Text = "length - optimal"
-	p.Y.Label.Text = "instances"
+	c := svgplot.Chart{Title: "BA* with HH on Korf's 100: length above the optimum", XLabel: "length - optimal", YLabel: "instances"}
 	hi := 0
 	for k := range r.Excess {
 		hi = max(hi, k)
 	}
-	values := make(plotter.Values, hi+1)
-	labels := make([]string, hi+1)
 	for k := 0; k <= hi; k++ {
-		values[k] = float64(r.Excess[k])
-		labels[k] = fmt.Sprint(k)
+		c.Bars = append(c.Bars, svgplot.Bar{Label: fmt.Sprint(k), Value: float64(r.Excess[k])})
 	}
-	bars, err := plotter.NewBarChart(values, vg.Points(14))
-	if err != nil {
-		return err
-	}
-	p.Add(bars)
-	p.NominalX(labels...)
-	return save(p, 16*vg.Centimeter, 10*vg.Centimeter, path)
+	return save(&c, path)
 }

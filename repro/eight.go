@@ -6,13 +6,9 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/internal/svgplot"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/search"
 )
@@ -117,25 +113,16 @@ func (r *EightResult) Markdown() string {
 
 // Plot writes mean nodes generated against the optimal length, one line per heuristic.
 func (r *EightResult) Plot(path string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("A* on %d random 8-puzzles", r.Instances)
-	p.X.Label.Text = "optimal solution length"
-	p.Y.Label.Text = "mean nodes generated (log scale)"
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	var lines []any
+	c := svgplot.Chart{Title: fmt.Sprintf("A* on %d random 8-puzzles", r.Instances), XLabel: "optimal solution length",
+		YLabel: "mean nodes generated (log scale)", LogY: true}
 	for _, row := range r.Rows {
-		var xys plotter.XYs
+		s := svgplot.Series{Name: row.Heuristic}
 		for d := 0; d <= 31; d++ {
 			if pt := row.ByLength[d]; pt != nil && pt.nodes > 0 {
-				xys = append(xys, plotter.XY{X: float64(d), Y: pt.nodes / float64(pt.n)})
+				s.Points = append(s.Points, svgplot.XY{X: float64(d), Y: pt.nodes / float64(pt.n)})
 			}
 		}
-		lines = append(lines, row.Heuristic, xys)
+		c.Series = append(c.Series, s)
 	}
-	if err := plotutil.AddLinePoints(p, lines...); err != nil {
-		return err
-	}
-	p.Legend.Top, p.Legend.Left = false, false // bottom right, below the rising lines
-	return save(p, 16*vg.Centimeter, 10*vg.Centimeter, path)
+	return save(&c, path) // the legend bottom right, below the rising lines
 }

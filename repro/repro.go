@@ -12,7 +12,6 @@
 package repro
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -21,13 +20,11 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/internal/batch"
+	"github.com/tilekit/tilekit/internal/svgplot"
 	"github.com/tilekit/tilekit/search"
 )
 
@@ -137,15 +134,11 @@ func EffectiveBranching(nodes uint64, d int) float64 {
 
 func seconds(d time.Duration) float64 { return d.Seconds() }
 
-// save writes the plot as SVG, atomically.
-func save(p *plot.Plot, w, h vg.Length, path string) error {
-	wt, err := p.WriterTo(w, h, "svg")
+// save writes the chart as SVG, atomically.
+func save(c *svgplot.Chart, path string) error {
+	b, err := c.SVG()
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
-		return err
-	}
-	return atomicfile.Write(context.Background(), path, b.Bytes())
+	return atomicfile.Write(context.Background(), path, b)
 }

@@ -7,13 +7,9 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/internal/svgplot"
 	"github.com/tilekit/tilekit/search"
 )
 
@@ -102,27 +98,19 @@ func (r *WalksResult) Markdown() string {
 // Plot writes the share solved against the scramble length, one line per algorithm and
 // heuristic.
 func (r *WalksResult) Plot(path string) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Solved within %d expansions", WalkLimit)
-	p.X.Label.Text = "random moves from the goal"
-	p.Y.Label.Text = "share solved"
-	p.Y.Min, p.Y.Max = 0, 1.05
-	series := map[string]plotter.XYs{}
-	var order []string
+	lo, hi := 0.0, 1.05
+	c := svgplot.Chart{Title: fmt.Sprintf("Solved within %d expansions", WalkLimit), XLabel: "random moves from the goal",
+		YLabel: "share solved", YMin: &lo, YMax: &hi}
+	index := map[string]int{}
 	for _, row := range r.Rows {
 		k := row.Algorithm + " " + row.Heuristic
-		if _, ok := series[k]; !ok {
-			order = append(order, k)
+		i, ok := index[k]
+		if !ok {
+			i = len(c.Series)
+			index[k] = i
+			c.Series = append(c.Series, svgplot.Series{Name: k})
 		}
-		series[k] = append(series[k], plotter.XY{X: float64(row.Depth), Y: float64(row.Solved) / float64(row.Instances)})
+		c.Series[i].Points = append(c.Series[i].Points, svgplot.XY{X: float64(row.Depth), Y: float64(row.Solved) / float64(row.Instances)})
 	}
-	var lines []any
-	for _, k := range order {
-		lines = append(lines, k, series[k])
-	}
-	if err := plotutil.AddLinePoints(p, lines...); err != nil {
-		return err
-	}
-	p.Legend.Top = false
-	return save(p, 16*vg.Centimeter, 10*vg.Centimeter, path)
+	return save(&c, path)
 }
