@@ -1,10 +1,12 @@
-// Package data holds the toolkit's default tables, embedded in every binary: both 4x4
-// walking-distance tables, the IDA15 pattern databases and the 6-6-3 additive set (Korf &
-// Felner 2002; packed, 1 MB) (docs/FORMAT.md, "The default tables"). The files in this
-// directory are exactly what `pdbgen build` writes; a test proves they are byte-identical
-// to a fresh build. Loading checks every checksum.
+// Package data is the toolkit's tables on disk and in the binary: the default tables,
+// embedded in every binary (both 4x4 walking-distance tables, the IDA15 pattern databases
+// and the 6-6-3 additive set of Korf & Felner 2002, packed, 1 MB; docs/FORMAT.md, "The
+// default tables"), and the installed sets from build to load: their file names, the
+// directories searched (sets.go), installing them atomically with a read-back check
+// (install.go), and accepting only tables whose values are known (digests.go).
 //
-// It also finds the larger sets that `pdbgen build --set` installs (sets.go).
+// The embedded files are exactly what `pdbgen build --out data` writes; a test proves
+// them byte-identical to a fresh build. Loading checks every checksum.
 package data
 
 import (
