@@ -38,7 +38,7 @@ type Info struct {
 	// half-excess encoding, the nibbles (half the excess over the Manhattan distance; 15
 	// for an escape).
 	StoredHistogram []int64 `json:"stored_histogram,omitempty"`
-	Escapes      *int64  `json:"escapes,omitempty"` // half-excess: entries in the escape list
+	Escapes         *int64  `json:"escapes,omitempty"` // half-excess: entries in the escape list
 }
 
 // Describe describes t, read from (or written to) path; FileBytes is the size of the file

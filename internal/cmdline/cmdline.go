@@ -155,10 +155,6 @@ func Prepare(app *cli.App) {
 				cli.HelpPrinter(ctx.App.ErrWriter, cli.AppHelpTemplate, ctx.App)
 				return Usagef("no command given")
 			}
-			var names []string
-			for _, c := range ctx.App.VisibleCommands() {
-				names = append(names, c.Name)
-			}
 			return unknownCommand(ctx)
 		}
 		return
