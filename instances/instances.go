@@ -6,6 +6,10 @@
 //   - hard80.txt: three of the 17 positions of the 15-puzzle that need 80 moves, the most
 //     any position needs (Brüngger, Marzetta, Fukuda & Nievergelt 1999; Korf & Schultze
 //     2005), blank-last goal;
+//   - hard80-table4-blank-first.txt and hard80-table4-blank-last.txt: the 28 positions of
+//     Table 4 of Hasan et al. (2023) (BA* and UA* with HH), all needing 80 moves, 11 for
+//     the blank-first goal and 17 for blank-last, each with the paper's figures in its
+//     comment;
 //   - korf24.txt: three of Korf & Felner's 50 random 24-puzzle instances (Korf & Felner
 //     2002), blank-first goal, with their optimal lengths and the nodes their IDA* with the
 //     6-6-6-6 databases and the reflection generated.
@@ -23,6 +27,9 @@ const (
 	Korf100 = "korf100.txt"
 	Hard80  = "hard80.txt"
 	Korf24  = "korf24.txt"
+	// Table4First and Table4Last hold the positions of Hasan et al.'s Table 4.
+	Table4First = "hard80-table4-blank-first.txt"
+	Table4Last  = "hard80-table4-blank-last.txt"
 )
 
 // Text returns the text of one of the files.

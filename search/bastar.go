@@ -17,9 +17,10 @@ const (
 
 // baStar runs bidirectional A* with HH = WD + linear conflicts + MD/3 in both directions:
 // forward toward the goal, backward from the goal toward the start (HH taken with the start
-// as the goal). The search ends when a side generates a state the other side has already
-// expanded (its root counts as expanded); the path is joined there. The result is
-// near-optimal, not optimal.
+// as the goal). As in Hasan et al.'s Algorithm 1, the search ends when a side generates a
+// state the other side has generated (its "closed list" holds every state it has
+// generated, its root included); the path is joined there. The result is near-optimal, not
+// optimal.
 func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options) (*Result, error) {
 	res := &Result{Algorithm: "bastar", Heuristic: "hh"}
 	hf, err := heuristic.New(heuristic.HH, goal, nil)
@@ -41,11 +42,10 @@ func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options
 		res.Moves = []board.Dir{}
 		return res, nil
 	}
-	expanded := func(f *frontier, root, k key) bool { return k == root || f.seen[k].closed }
+	generated := func(f *frontier, k key) bool { _, ok := f.seen[k]; return ok }
 
 	rep := opt.reporter()
 	side, other := fwd, bwd
-	otherRoot := bwdRoot
 	exhausted := 0
 	for turn := 0; ; turn++ {
 		quota := Turn
@@ -73,7 +73,7 @@ func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options
 			res.Expanded++
 			var meet board.State
 			res.Nodes += side.expand(it, func(child board.State, k key) {
-				if meet == nil && expanded(other, otherRoot, k) {
+				if meet == nil && generated(other, k) {
 					meet = child
 				}
 			})
@@ -88,11 +88,6 @@ func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options
 			}
 		}
 		side, other = other, side
-		if otherRoot == bwdRoot {
-			otherRoot = fwdRoot
-		} else {
-			otherRoot = bwdRoot
-		}
 	}
 }
 

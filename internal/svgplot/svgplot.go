@@ -16,8 +16,9 @@ type XY struct{ X, Y float64 }
 
 // A Series is a named line of points, drawn in the order given.
 type Series struct {
-	Name   string
-	Points []XY
+	Name    string
+	Points  []XY
+	Markers bool // points only, no line between them
 }
 
 // A Bar is one bar of a bar chart, with its label below it.
@@ -165,7 +166,9 @@ func (c *Chart) lines(b *strings.Builder) error {
 		for _, p := range s.Points {
 			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x.at(p.X), y.at(p.Y)))
 		}
-		fmt.Fprintf(b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>`+"\n", colour, strings.Join(pts, " "))
+		if !s.Markers {
+			fmt.Fprintf(b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>`+"\n", colour, strings.Join(pts, " "))
+		}
 		for _, p := range s.Points {
 			fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>`+"\n", x.at(p.X), y.at(p.Y), colour)
 		}
@@ -178,7 +181,9 @@ func (c *Chart) lines(b *strings.Builder) error {
 	for i, s := range c.Series {
 		colour := palette[i%len(palette)]
 		yy := ly + float64(16*i)
-		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.5"/>`+"\n", lx, yy-4, lx+20, yy-4, colour)
+		if !s.Markers {
+			fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="1.5"/>`+"\n", lx, yy-4, lx+20, yy-4, colour)
+		}
 		fmt.Fprintf(b, `<circle cx="%.1f" cy="%.1f" r="2.5" fill="%s"/>`+"\n", lx+10, yy-4, colour)
 		text(b, int(lx+26), int(yy), "start", 12, s.Name)
 	}
