@@ -329,29 +329,23 @@ func LoadPacked(f *tablefile.Table) (*Packed, error) {
 	return NewPacked(p, f.Nibbles, f.Escapes, mirror)
 }
 
+// Values returns every entry's value, decoded through the mirror, one byte each in index
+// order, on workers goroutines (0: all cores).
+func (t *Packed) Values(ctx context.Context, workers int) ([]uint8, error) {
+	out := make([]uint8, t.Len())
+	err := t.decode(ctx, workers, func(_ int, i uint32, v int) { out[i] = uint8(v) })
+	return out, err
+}
+
 // Distances returns the histogram of the table's values, decoded through its mirror:
 // element d is the number of entries whose value is d. It decodes every entry, on workers
 // goroutines (0: all cores); about a second per 100 million entries and core.
 func (t *Packed) Distances(ctx context.Context, workers int) ([]int64, error) {
-	const chunk = 1 << 16
-	n := t.Len()
-	chunks := (n + chunk - 1) / chunk
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	hists := make([][256]int64, workers)
-	cells := make([][]uint8, workers)
-	for w := range cells {
-		cells[w] = make([]uint8, t.Elems())
-	}
-	par.For(ctx, workers, chunks, func(w, c int) {
-		h, cs := &hists[w], cells[w]
-		for i := c * chunk; i < min((c+1)*chunk, n); i++ {
-			t.Unrank(uint32(i), cs)
-			h[t.Value(uint32(i), cs)]++
-		}
-	})
-	if err := ctx.Err(); err != nil {
+	if err := t.decode(ctx, workers, func(w int, _ uint32, v int) { hists[w][v]++ }); err != nil {
 		return nil, err
 	}
 	var total [256]int64
@@ -365,6 +359,28 @@ func (t *Packed) Distances(ctx context.Context, workers int) ([]int64, error) {
 		}
 	}
 	return append([]int64(nil), total[:top+1]...), nil
+}
+
+// decode calls visit(w, i, value) for every entry i, w being the calling goroutine's
+// number (0 to workers-1), in chunks of consecutive entries.
+func (t *Packed) decode(ctx context.Context, workers int, visit func(w int, i uint32, v int)) error {
+	const chunk = 1 << 16
+	n := t.Len()
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	cells := make([][]uint8, workers)
+	for w := range cells {
+		cells[w] = make([]uint8, t.Elems())
+	}
+	par.For(ctx, workers, (n+chunk-1)/chunk, func(w, c int) {
+		cs := cells[w]
+		for i := c * chunk; i < min((c+1)*chunk, n); i++ {
+			t.Unrank(uint32(i), cs)
+			visit(w, uint32(i), t.Value(uint32(i), cs))
+		}
+	})
+	return ctx.Err()
 }
 
 // Describe describes the table file t, read from path, as tablefile.Describe does, with

@@ -25,7 +25,7 @@ Examples:
   pdbgen wd --goal blank-last --out wd-blank-last.tbl
   pdbgen info wd-blank-last.tbl
   pdbgen info --json wd-blank-last.tbl | jq .histogram`
-	app.Commands = append([]*cli.Command{buildCommand(), wdCommand(), pdbCommand(), infoCommand(), verifyCommand(), auditCommand()}, cmdline.ShellCommands("pdbgen")...)
+	app.Commands = append([]*cli.Command{buildCommand(), wdCommand(), pdbCommand(), infoCommand(), verifyCommand(), auditCommand(), exportCommand()}, cmdline.ShellCommands("pdbgen")...)
 	cmdline.Prepare(app)
 	return app
 }

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/export"
+	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/tablefile"
+)
+
+func exportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "export",
+		Usage:     "write a table as plain bytes for other languages",
+		UsageText: "pdbgen export --format raw TABLE OUT",
+		Description: `Writes the values of TABLE to OUT, one byte per entry (the exact distance; 255 for
+placements no solvable state has) in the table's index order, and OUT.json, a sidecar
+with the board, goal, pattern tiles, index scheme and its formula, entry count and the
+SHA-256 of the bytes (docs/FORMAT.md, "Raw export"). A packed table is decoded through
+its mirror. examples/c/pdbread.c and examples/python/pdbread.py read the result.
+
+Examples:
+  pdbgen export --format raw data/pdb-4x4-1-5-6-9-10-13.tbl /tmp/663a.raw
+  python3 examples/python/pdbread.py /tmp/663a.raw "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12"`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "raw", Usage: "the export format: raw (the only one)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the sidecar as JSON"},
+			workersFlag,
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 2 {
+				return cmdline.Usagef("export takes a TABLE and an OUT file")
+			}
+			if c.String("format") != "raw" {
+				return cmdline.Usagef("--format %q: the only format is raw", c.String("format"))
+			}
+			in, out := c.Args().Get(0), c.Args().Get(1)
+			if err := checkOut(c, out); err != nil {
+				return err
+			}
+			t, err := tablefile.Read(in)
+			if err != nil {
+				return err
+			}
+			s, err := export.Raw(c.Context, t, out, c.Int("workers"))
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				return cmdline.JSON(c, s)
+			}
+			_, err = fmt.Fprintf(c.App.Writer, "wrote %s: %d entries of %s, and %s.json\n", out, s.Entries, in, out)
+			return err
+		},
+	}
+}
