@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -254,4 +255,36 @@ func TestBrowserTimes(t *testing.T) {
 		require.NoError(t, err)
 		t.Logf("%s: %s (wall %.2f s)", tc.name, stats, wall.Seconds())
 	}
+}
+
+// Served by solve15 serve, the solver arrives gzip-compressed, and the heuristic menu
+// offers only what the chosen board takes.
+func TestPageServedCompressed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	s := New(Options{})
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() { s.Close(); ts.Close() })
+	bctx, done := chrome(t, 1280, 900)
+	defer done()
+	require.NoError(t, chromedp.Do(bctx,
+		chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.CSS("#board .tile")),
+	))
+	// The worker fetches the solver in its own timeline; fetch it once more from the page.
+	_, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`fetch('/tilekit.wasm', {cache: 'no-store'}).then(r => r.arrayBuffer()) && true`))
+	require.NoError(t, err)
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](
+		`performance.getEntriesByType('resource').some(e => e.name.endsWith('/tilekit.wasm') && e.encodedBodySize > 0 && e.encodedBodySize < e.decodedBodySize / 2)`,
+		chromedp.WithPollingTimeout(20*time.Second)))
+	require.NoError(t, err, "the wasm came gzip-compressed")
+	offered, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`!document.querySelector('#heuristic option[value="6-6-3"]').disabled`))
+	require.NoError(t, err)
+	assert.True(t, offered, "6-6-3 is offered on 4x4")
+	require.NoError(t, chromedp.Do(bctx, chromedp.SetValue(chromedp.CSS("#size"), "3x3")))
+	_, err = chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('size').dispatchEvent(new Event('change'))`))
+	require.NoError(t, err)
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.querySelector('#heuristic option[value="6-6-3"]').disabled && document.getElementById('board').children.length === 9`))
+	require.NoError(t, err, "on 3x3 the 6-6-3 set is not offered")
 }

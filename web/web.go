@@ -16,6 +16,8 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/rand"
 	"embed"
@@ -29,6 +31,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -71,9 +74,60 @@ func WriteSite(ctx context.Context, dir string) ([]string, error) {
 			return err
 		}
 		names = append(names, name)
+		if name == wasmFile { // for hosts that serve precompressed files
+			gz, err := gzipped()
+			if err != nil {
+				return err
+			}
+			if err := atomicfile.Write(ctx, filepath.Join(dir, name+".gz"), gz); err != nil {
+				return err
+			}
+			names = append(names, name+".gz")
+		}
 		return nil
 	})
 	return names, err
+}
+
+// wasmFile is the page's WebAssembly solver, the one large file of the site.
+const wasmFile = "tilekit.wasm"
+
+var (
+	gzOnce  sync.Once
+	gzBytes []byte
+	gzErr   error
+)
+
+// gzipped returns the WebAssembly solver gzip-compressed, made once (a third of its size).
+func gzipped() ([]byte, error) {
+	gzOnce.Do(func() {
+		raw, err := fs.ReadFile(Site(), wasmFile)
+		if err != nil {
+			gzErr = err
+			return
+		}
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw.Write(raw)
+		if gzErr = zw.Close(); gzErr == nil {
+			gzBytes = b.Bytes()
+		}
+	})
+	return gzBytes, gzErr
+}
+
+// serveWasm sends the WebAssembly solver, gzip-compressed to a browser that accepts it.
+func serveWasm(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/wasm")
+	w.Header().Add("Vary", "Accept-Encoding")
+	gz, err := gzipped()
+	if err != nil || !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		http.ServeFileFS(w, r, Site(), wasmFile)
+		return
+	}
+	w.Header().Set("Content-Encoding", "gzip")
+	w.Header().Set("Content-Length", strconv.Itoa(len(gz)))
+	w.Write(gz)
 }
 
 // Options configure a Server. The zero value gives the defaults.
@@ -134,6 +188,7 @@ func New(opt Options) *Server {
 		}
 	}()
 	s.mux.Handle("GET /", http.FileServerFS(Site()))
+	s.mux.HandleFunc("GET /"+wasmFile, serveWasm)
 	s.mux.HandleFunc("GET /api/options", s.options)
 	s.mux.HandleFunc("POST /api/check", s.check)
 	s.mux.HandleFunc("POST /api/shuffle", s.shuffle)

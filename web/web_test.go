@@ -2,8 +2,10 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -285,4 +287,50 @@ func TestAdmissionAndLimits(t *testing.T) {
 	s.mu.Lock()
 	assert.Len(t, s.jobs, 3)
 	s.mu.Unlock()
+}
+
+// The solver goes gzip-compressed to a browser that accepts it, whole to one that does not;
+// the options say which heuristics each board takes; an unsolvable position gets a hint.
+func TestNewcomerFixes(t *testing.T) {
+	ts := newServer(t, Options{})
+	raw, err := fs.ReadFile(Site(), wasmFile)
+	require.NoError(t, err)
+	req, _ := http.NewRequest("GET", ts.URL+"/"+wasmFile, nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	res, err := http.DefaultTransport.RoundTrip(req) // no transparent decompression
+	require.NoError(t, err)
+	assert.Equal(t, "gzip", res.Header.Get("Content-Encoding"))
+	assert.Equal(t, "application/wasm", res.Header.Get("Content-Type"))
+	zr, err := gzip.NewReader(res.Body)
+	require.NoError(t, err)
+	got, err := io.ReadAll(zr)
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, raw, got)
+	gz, _ := gzipped()
+	assert.Less(t, len(gz), len(raw)/2, "gzip at least halves the solver")
+
+	req, _ = http.NewRequest("GET", ts.URL+"/"+wasmFile, nil)
+	res, err = http.DefaultTransport.RoundTrip(req)
+	require.NoError(t, err)
+	whole, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	assert.Empty(t, res.Header.Get("Content-Encoding"))
+	assert.Equal(t, raw, whole)
+
+	_, opts := call(t, ts, "GET", "/api/options", "")
+	byBoard := opts["by_board"].(map[string]any)
+	assert.Contains(t, byBoard["4x4"], "6-6-3")
+	assert.NotContains(t, byBoard["3x3"], "6-6-3", "a set serves only its own board")
+	assert.Contains(t, byBoard["3x3"], "md")
+
+	code, body := call(t, ts, "POST", "/api/check", `{"state": "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"}`)
+	assert.Equal(t, 422, code)
+	assert.Contains(t, body["error"], "solvable for the blank-first goal: choose that goal")
+	assert.NotContains(t, body["error"], "board:")
+
+	dir := t.TempDir()
+	names, err := WriteSite(t.Context(), dir)
+	require.NoError(t, err)
+	assert.Contains(t, names, wasmFile+".gz")
 }

@@ -124,6 +124,12 @@ func (p *Puzzle) Parse(needState bool) (board.Goal, board.State, error) {
 		return goal, nil, bad("state: %w", err)
 	}
 	if err := goal.Check(s); err != nil {
+		for _, other := range []board.Goal{board.BlankLast(size), board.BlankFirst(size)} {
+			if errors.Is(err, board.ErrUnsolvable) && !other.Equal(goal) && other.Check(s) == nil {
+				err = fmt.Errorf("%w; it is solvable for the %s goal: choose that goal", err, other.Name())
+				break
+			}
+		}
 		return goal, nil, &Error{Unprocessed, err}
 	}
 	return goal, s, nil
@@ -164,19 +170,35 @@ func Heuristics() []string {
 	return append([]string{heuristic.Auto, data.EmbeddedSet.Name}, heuristic.Names(heuristic.General)...)
 }
 
-// Options is the answer of /api/options.
+// Boards lists the boards the page offers.
+var Boards = []string{"3x3", "4x4"}
+
+// Options is the answer of /api/options: the boards, goals, algorithms and heuristics
+// offered, which heuristics are admissible, and which each board takes with IDA*
+// (by_board: a set serves only its own board).
 func Options() map[string]any {
 	admissible := map[string]bool{heuristic.Auto: true}
+	byBoard := map[string][]string{}
+	for _, b := range Boards {
+		byBoard[b] = []string{heuristic.Auto}
+	}
 	for _, name := range Heuristics()[1:] {
 		info, _ := heuristic.Lookup(name)
 		admissible[name] = info.Admissible
+		for _, b := range Boards {
+			size, _ := board.ParseSize(b)
+			if info.Engines&heuristic.General != 0 || info.FastOn(size) {
+				byBoard[b] = append(byBoard[b], name)
+			}
+		}
 	}
 	return map[string]any{
-		"boards":     []string{"3x3", "4x4"},
+		"boards":     Boards,
 		"goals":      []string{"blank-last", "blank-first"},
 		"algorithms": solve.Algorithms(),
 		"heuristics": Heuristics(),
 		"admissible": admissible,
+		"by_board":   byBoard,
 	}
 }
 

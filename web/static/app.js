@@ -97,6 +97,19 @@ function positionChanged() {
   status("");
 }
 
+let offered = null; // the heuristics each board takes, from the solver's options
+
+// offer shows in the heuristic menu only what the board takes (a set serves its own board).
+async function offer() {
+  if (!offered) offered = (await solver.options()).by_board || {};
+  const take = offered[size()];
+  if (!take) return;
+  for (const o of $("heuristic").options) {
+    o.hidden = o.disabled = !take.includes(o.value);
+  }
+  if ($("heuristic").selectedOptions[0].disabled) $("heuristic").value = "auto";
+}
+
 async function setup() {
   stopPlaying();
   const [w, h] = size().split("x").map(Number);
@@ -106,10 +119,12 @@ async function setup() {
     game.goal = data.goal;
     game.state = data.goal.slice();
     game.made = 0;
+    await offer();
     positionChanged();
     say("");
     render();
-  } catch (e) { say("The solver could not start: " + e.message); }
+    $("solve").disabled = game.searching; // the solver has answered: it is ready
+  } catch (e) { say("The solver could not start: " + e.message); status(""); }
 }
 
 async function shuffle(moves) {
