@@ -114,3 +114,41 @@ func TestInterruptedInstallLeavesNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, entries)
 }
+
+// A set given as bytes is checked as files are, and then found by LoadSet before any
+// directory; damaged or changed bytes are refused by file.
+func TestAddSet(t *testing.T) {
+	dir := t.TempDir()
+	_, err := InstallSet(context.Background(), pdb.Set555, dir, BuildOptions{})
+	require.NoError(t, err)
+	files, from, err := SetFiles("5-5-5", []string{dir})
+	require.NoError(t, err)
+	assert.Equal(t, dir, from)
+	require.Len(t, files, 3)
+
+	damaged := map[string][]byte{}
+	for k, v := range files {
+		damaged[k] = v
+	}
+	name := SetFile(pdb.Set555, 1)
+	bad := append([]byte(nil), files[name]...)
+	bad[len(bad)-10] ^= 1
+	damaged[name] = bad
+	_, err = AddSet("5-5-5", damaged)
+	assert.ErrorContains(t, err, name)
+	delete(damaged, name)
+	_, err = AddSet("5-5-5", damaged)
+	assert.ErrorContains(t, err, "missing")
+	assert.Empty(t, Loaded())
+
+	set, err := AddSet("5-5-5", files)
+	require.NoError(t, err)
+	got, from, err := LoadSet("5-5-5", []string{t.TempDir()})
+	require.NoError(t, err)
+	assert.Same(t, set, got)
+	assert.Equal(t, FromMemory, from)
+	assert.Equal(t, []string{"5-5-5"}, Loaded())
+	memoryMu.Lock()
+	delete(memory, "5-5-5") // other tests expect no set in memory
+	memoryMu.Unlock()
+}

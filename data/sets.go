@@ -103,14 +103,18 @@ var (
 )
 
 // LoadSet reads the named set from the first of dirs (nil: TableDirs) that holds all its
-// files, checking every file as it reads it, and says where it came from: that directory,
-// or "embedded" for the set built into the binary when no directory holds it. A set is
+// files, checking every file as it reads it, and says where it came from: FromMemory for
+// a set given to AddSet, that directory, or "embedded" for the set built into the binary
+// when no directory holds it. A set is
 // read once per process. When it is found nowhere, the error (ErrNotInstalled) says where
 // it looked and which command builds it.
 func LoadSet(name string, dirs []string) (set *pdb.Set, from string, err error) {
 	spec, err := pdb.SetByName(name)
 	if err != nil {
 		return nil, "", err
+	}
+	if s := fromMemory(name); s != nil {
+		return s, FromMemory, nil
 	}
 	if dirs == nil {
 		dirs = TableDirs()

@@ -265,8 +265,8 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 		s.lookups = lookups.String()
 		s.tables = "set " + name
 		switch setFrom {
-		case "embedded":
-			s.tables += " (embedded)"
+		case "embedded", data.FromMemory:
+			s.tables += " (" + setFrom + ")"
 		default:
 			s.tables += " in " + setFrom
 		}

@@ -9,12 +9,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/pdb"
 )
 
 // browser returns a Chromium to drive, or skips the test. Set TILEKIT_E2E=require (as
@@ -287,4 +291,86 @@ func TestPageServedCompressed(t *testing.T) {
 	require.NoError(t, err)
 	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.querySelector('#heuristic option[value="6-6-3"]').disabled && document.getElementById('board').children.length === 9`))
 	require.NoError(t, err, "on 3x3 the 6-6-3 set is not offered")
+}
+
+// A set the site offers is downloaded when chosen, with its progress, and used; on the next
+// visit it comes from the browser's cache with no transfer; a damaged download is refused
+// with a notice, and the embedded tables are used instead.
+func TestPageDownloadsSets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	tables := t.TempDir()
+	_, err := data.InstallSet(context.Background(), pdb.Set555, tables, data.BuildOptions{})
+	require.NoError(t, err)
+	t.Setenv(data.EnvTables, tables)
+	site := t.TempDir()
+	_, err = WriteSite(context.Background(), site)
+	require.NoError(t, err)
+	_, err = WriteSets(context.Background(), site, []string{"5-5-5"})
+	require.NoError(t, err)
+
+	var setRequests atomic.Int32
+	var damage atomic.Bool
+	files := http.FileServer(http.Dir(site))
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/sets/5-5-5/") {
+			setRequests.Add(1)
+			if damage.Load() {
+				b, _ := os.ReadFile(filepath.Join(site, filepath.FromSlash(r.URL.Path)))
+				b[len(b)/2] ^= 0x40
+				w.Write(b)
+				return
+			}
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	bctx, done := chrome(t, 1280, 900)
+	defer done()
+
+	choose := func(name string) {
+		t.Helper()
+		// SetValue sets the value; the page hears of it as a person's choice does.
+		_, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => { const e = document.getElementById('tables'); e.value = '`+name+`'; e.dispatchEvent(new Event('change')); return true; })()`))
+		require.NoError(t, err)
+	}
+	open := func() {
+		t.Helper()
+		require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#board .tile"))))
+		_, err := chromedp.Run(bctx, chromedp.Poll[bool](`!document.getElementById('tables-row').hidden`))
+		require.NoError(t, err, "the page offers the site's sets")
+	}
+
+	// First visit: downloaded, then used by a search.
+	open()
+	choose("5-5-5")
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent === 'The 5-5-5 set is ready.'`, chromedp.WithPollingTimeout(60*time.Second)))
+	require.NoError(t, err, "downloaded and loaded")
+	assert.EqualValues(t, 3, setRequests.Load(), "its three files")
+	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#shuffle"))))
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('board').dataset.solved === 'false'`))
+	require.NoError(t, err)
+	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#solve"))))
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('stats').textContent.startsWith('idastar with 5-5-5')`, chromedp.WithPollingTimeout(30*time.Second)))
+	require.NoError(t, err, "the search used the downloaded set")
+
+	// Second visit: from the cache, nothing transferred.
+	open()
+	choose("5-5-5")
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent.includes("from this browser's cache")`, chromedp.WithPollingTimeout(20*time.Second)))
+	require.NoError(t, err, "loaded from the cache")
+	assert.EqualValues(t, 3, setRequests.Load(), "no file fetched again")
+
+	// A damaged download: refused, and the embedded tables are used.
+	_, err = chromedp.Run(bctx, chromedp.Evaluate[bool](`caches.delete('tilekit-sets-v1') && true`))
+	require.NoError(t, err)
+	damage.Store(true)
+	open()
+	choose("5-5-5")
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent.startsWith('Could not load the 5-5-5 set')`, chromedp.WithPollingTimeout(20*time.Second)))
+	require.NoError(t, err, "the damaged set is refused with a notice")
+	back, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('tables').value === '' && document.getElementById('heuristic').value === 'auto'`))
+	require.NoError(t, err)
+	assert.True(t, back, "back to the embedded tables")
 }

@@ -20,6 +20,7 @@ import (
 	"compress/gzip"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"encoding/json"
@@ -30,6 +31,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,7 +39,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/atomicfile"
+	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/web/api"
 )
 
@@ -53,6 +57,71 @@ func Site() fs.FS {
 		panic(err) // the embedded tree always has it
 	}
 	return files
+}
+
+// Manifest lists the sets a site offers for download (DIR/sets/manifest.json): for each,
+// its name, board, description and files, each with its size and SHA-256.
+type Manifest struct {
+	Sets []ManifestSet `json:"sets"`
+}
+
+// A ManifestSet is one set of a Manifest.
+type ManifestSet struct {
+	Name  string         `json:"name"`
+	Board string         `json:"board"`
+	About string         `json:"about"`
+	Files []ManifestFile `json:"files"`
+}
+
+// A ManifestFile is one file of a set, at sets/NAME/FILE beside the page.
+type ManifestFile struct {
+	Name   string `json:"name"`
+	Bytes  int    `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// WriteSets copies the installed sets named (found as data.LoadSet finds them, and checked
+// as it checks them) into dir/sets/NAME/ with the manifest dir/sets/manifest.json, for the
+// page to download on demand. It returns the paths written, relative to dir.
+func WriteSets(ctx context.Context, dir string, names []string) ([]string, error) {
+	var m Manifest
+	var written []string
+	for _, name := range names {
+		spec, err := pdb.SetByName(name)
+		if err != nil {
+			return nil, err
+		}
+		files, _, err := data.SetFiles(name, nil)
+		if err != nil {
+			return nil, err
+		}
+		ms := ManifestSet{Name: name, Board: spec.Size().String(), About: spec.About}
+		if err := os.MkdirAll(filepath.Join(dir, "sets", name), 0o755); err != nil {
+			return nil, err
+		}
+		for t := range spec.Tables {
+			file := data.SetFile(spec, t)
+			b := files[file]
+			rel := path.Join("sets", name, file)
+			if err := atomicfile.Write(ctx, filepath.Join(dir, filepath.FromSlash(rel)), b); err != nil {
+				return nil, err
+			}
+			written = append(written, rel)
+			ms.Files = append(ms.Files, ManifestFile{Name: file, Bytes: len(b), SHA256: fmt.Sprintf("%x", sha256.Sum256(b))})
+		}
+		m.Sets = append(m.Sets, ms)
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "sets"), 0o755); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Write(ctx, filepath.Join(dir, "sets", "manifest.json"), append(b, '\n')); err != nil {
+		return nil, err
+	}
+	return append(written, "sets/manifest.json"), nil
 }
 
 // WriteSite writes the page's files into dir (created if need be), each atomically, and

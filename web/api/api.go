@@ -84,8 +84,8 @@ func bad(format string, args ...any) *Error {
 	return &Error{BadRequest, fmt.Errorf(format, args...)}
 }
 
-// MaxCells bounds the boards solved: the tables of larger boards take hundreds of
-// megabytes to build.
+// MaxCells bounds the boards solved, 5x5 excepted: the tables of other larger boards take
+// hundreds of megabytes to build (a 4x5 walking-distance table, 300 MB).
 const MaxCells = 16
 
 // Puzzle is the part of a request that names a position: the board (default 4x4), the
@@ -165,13 +165,31 @@ func parseGoal(size board.Size, raw json.RawMessage) (board.Goal, error) {
 func Ints(s board.State) []int { return solve.Ints(s) }
 
 // Heuristics lists the heuristics offered, from heuristic.Registry: auto (the strongest
-// available), the set embedded in the binary, and every heuristic of the general search.
+// available), the set embedded in the binary, the sets loaded with LoadSet, and every
+// heuristic of the general search.
 func Heuristics() []string {
-	return append([]string{heuristic.Auto, data.EmbeddedSet.Name}, heuristic.Names(heuristic.General)...)
+	names := []string{heuristic.Auto, data.EmbeddedSet.Name}
+	for _, n := range data.Loaded() {
+		if n != data.EmbeddedSet.Name {
+			names = append(names, n)
+		}
+	}
+	return append(names, heuristic.Names(heuristic.General)...)
+}
+
+// LoadSet takes the files of a set (a page downloaded them) and, once every check passes
+// (data.AddSet), offers the set: solving with its name uses it, and auto prefers it when
+// it is the strongest.
+func LoadSet(name string, files map[string][]byte) (map[string]any, error) {
+	set, err := data.AddSet(name, files)
+	if err != nil {
+		return nil, &Error{Unprocessed, err}
+	}
+	return map[string]any{"name": set.Name, "board": set.Size().String(), "tables": len(set.Tables)}, nil
 }
 
 // Boards lists the boards the page offers.
-var Boards = []string{"3x3", "4x4"}
+var Boards = []string{"3x3", "4x4", "5x5"}
 
 // Options is the answer of /api/options: the boards, goals, algorithms and heuristics
 // offered, which heuristics are admissible, and which each board takes with IDA*
@@ -266,8 +284,8 @@ func (req *SolveRequest) Prepare(def, most time.Duration) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if goal.Size().Cells() > MaxCells {
-		return nil, bad("this page solves boards of up to %d cells; use solve15 for %s", MaxCells, goal.Size())
+	if goal.Size().Cells() > MaxCells && goal.Size() != board.Size5x5 {
+		return nil, bad("this page solves boards of up to %d cells, and 5x5; use solve15 for %s", MaxCells, goal.Size())
 	}
 	name := strings.ToLower(strings.TrimSpace(req.Heuristic))
 	if name != "" && !slices.Contains(Heuristics(), name) {

@@ -29,7 +29,7 @@ func TestPrepare(t *testing.T) {
 		{"repeated tile", `{"state": [1,1,2,3,4,5,6,7,8,9,10,11,12,13,14,0]}`, BadRequest, "state:"},
 		{"unsolvable", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0"}`, Unprocessed, "not solvable"},
 		{"bad board", `{"board": "9x9", "state": "1"}`, BadRequest, "9x9"},
-		{"too big for the page", `{"board": "5x5", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0"}`, BadRequest, "up to 16 cells"},
+		{"5x5", `{"board": "5x5", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0"}`, 0, "blank-last"},
 		{"bad goal", `{"goal": "blank-middle", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"}`, BadRequest, "goal:"},
 		{"unknown algorithm", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "algo": "dfs"}`, BadRequest, "unknown algorithm \"dfs\""},
 		{"unknown heuristic", `{"state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", "heuristic": "magic"}`, BadRequest, "unknown heuristic magic"},

@@ -97,6 +97,60 @@ function positionChanged() {
   status("");
 }
 
+// Sets the site offers for download (sets/manifest.json, written by solve15 site --sets).
+async function offerSets() {
+  let manifest;
+  try {
+    const res = await fetch("sets/manifest.json", { cache: "no-cache" });
+    if (!res.ok) return;
+    manifest = await res.json();
+  } catch (e) { return; }
+  for (const set of manifest.sets || []) {
+    const mb = set.files.reduce((a, f) => a + f.bytes, 0) / 1e6;
+    const o = document.createElement("option");
+    o.value = set.name;
+    o.textContent = `${set.name} for ${set.board} (download ${mb.toFixed(1)} MB once)`;
+    $("tables").appendChild(o);
+  }
+  $("tables-row").hidden = (manifest.sets || []).length === 0;
+}
+
+// loadTables downloads the chosen set (or takes it from the browser's cache) and selects
+// it; on failure it says why and goes back to the embedded tables.
+async function loadTables() {
+  const name = $("tables").value;
+  if (!name) { $("heuristic").value = "auto"; return; }
+  const bar = $("download");
+  bar.hidden = false; bar.value = 0;
+  $("download-text").textContent = "";
+  $("solve").disabled = true;
+  try {
+    const r = await solver.loadSet(name, { onProgress: (p) => {
+      bar.max = p.total; bar.value = p.loaded;
+      $("download-text").textContent = `${(p.loaded / 1e6).toFixed(1)} of ${(p.total / 1e6).toFixed(1)} MB`;
+    } });
+    if (![...$("heuristic").options].some((o) => o.value === name)) {
+      const o = document.createElement("option");
+      o.value = name;
+      o.textContent = `${name} pattern databases (downloaded)`;
+      $("heuristic").insertBefore(o, $("heuristic").options[1]);
+    }
+    offered = null;
+    if (r.board !== size()) { $("size").value = r.board; await setup(); } else await offer();
+    $("heuristic").value = name;
+    $("download-text").textContent = r.source === "cache" ? "from this browser's cache" : `${(r.bytes / 1e6).toFixed(1)} MB downloaded`;
+    say(`The ${name} set is ready${r.source === "cache" ? " (from this browser's cache)" : ""}.`, true);
+  } catch (e) {
+    $("tables").value = "";
+    $("heuristic").value = "auto";
+    $("download-text").textContent = "";
+    say(`Could not load the ${name} set: ${e.message}. Using the embedded tables instead.`);
+  } finally {
+    bar.hidden = true;
+    $("solve").disabled = game.searching;
+  }
+}
+
 let offered = null; // the heuristics each board takes, from the solver's options
 
 // offer shows in the heuristic menu only what the board takes (a set serves its own board).
@@ -251,6 +305,8 @@ function init() {
   $("set").addEventListener("click", setPosition);
   $("position").addEventListener("keydown", (e) => { if (e.key === "Enter") setPosition(); });
   $("solve").addEventListener("click", solve);
+  $("tables").addEventListener("change", loadTables);
+  offerSets();
   $("algo").addEventListener("change", () => {
     // BA* is defined with its own heuristic, HH, in both directions.
     const ba = $("algo").value === "bastar";

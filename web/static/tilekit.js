@@ -8,7 +8,10 @@
 //   r.length, r.moves ("UULL..."), r.tiles, r.optimal, r.nodes, r.seconds
 //   solver.stop();                                      // ends a running search
 //
-// solve(state, options) returns a Promise. options: board ("3x3", "4x4"; default 4x4), goal
+//   await solver.loadSet("7-8", { onProgress: (p) => console.log(p.loaded, p.total) });
+//   await solver.solve(state, { heuristic: "7-8" });         // a set the site offers
+//
+// solve(state, options) returns a Promise. options: board ("3x3", "4x4", "5x5"; default 4x4), goal
 // ("blank-last", "blank-first" or a list), algo ("idastar", "astar", "rbfs", "bastar"),
 // heuristic ("auto", "6-6-3", "md", ... as /api/options lists), timeoutSeconds (the search
 // is stopped after that long), onProgress ({bound, nodes, seconds} while it runs). A
@@ -20,6 +23,7 @@ class Tilekit {
   constructor(base = "") {
     this.base = base;
     this.next = 1;
+    this.sets = new Set(); // sets loaded, loaded again (from the cache) into a new worker
     this.start();
   }
 
@@ -57,11 +61,12 @@ class Tilekit {
   }
 
   // end rejects request id and every other pending one, and restarts the worker: a search
-  // cannot be interrupted while it runs.
+  // cannot be interrupted while it runs. The new worker gets the loaded sets again.
   end(id, why, message) {
     const pending = this.pending;
     this.worker.terminate();
     this.start();
+    for (const name of this.sets) this.request("loadSet", { name }).catch(() => this.sets.delete(name));
     for (const [key, p] of pending) {
       clearTimeout(p.timer);
       const reason = key === id ? why : { stopped: true };
@@ -82,6 +87,16 @@ class Tilekit {
   check(state, options = {}) { return this.request("check", { state, board: options.board, goal: options.goal }); }
   shuffle(options = {}) { return this.request("shuffle", { board: options.board, goal: options.goal, moves: options.moves || 0, seed: options.seed || 0 }); }
   options() { return this.request("options"); }
+
+  // loadSet downloads a set the site offers (solve15 site --sets), or takes it from the
+  // browser's cache, checks it and gives it to the solver: heuristic NAME then uses it.
+  // onProgress hears {loaded, total} bytes. It resolves to {name, board, bytes, source}
+  // (source "network" or "cache").
+  async loadSet(name, options = {}) {
+    const r = await this.request("loadSet", { name }, options.onProgress || null);
+    this.sets.add(name);
+    return r;
+  }
 }
 
 if (typeof module !== "undefined") module.exports = Tilekit;

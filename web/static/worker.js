@@ -19,14 +19,85 @@ const ready = (async () => {
   go.run(wasm.instance); // defines tilekitHandle, then waits for requests
 })();
 
+// The sets a site offers (solve15 site --sets) are downloaded on demand, kept in the
+// browser's cache storage, checked against the manifest's SHA-256 and then, in the solver,
+// against every checksum of their files.
+const CACHE = "tilekit-sets-v1";
+
+async function sha256(bytes) {
+  const d = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// download reads a response's body, reporting the bytes read so far.
+async function download(res, progress) {
+  const reader = res.body.getReader();
+  const parts = [];
+  let n = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    n += value.length;
+    progress(n);
+  }
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+async function loadSet(id, name) {
+  const res = await fetch("sets/manifest.json", { cache: "no-cache" });
+  if (!res.ok) throw new Error(`this site offers no sets (sets/manifest.json: HTTP ${res.status})`);
+  const set = (await res.json()).sets.find((s) => s.name === name);
+  if (!set) throw new Error(`this site does not offer the ${name} set`);
+  const total = set.files.reduce((a, f) => a + f.bytes, 0);
+  const cache = await caches.open(CACHE);
+  const files = {};
+  let loaded = 0, cached = 0;
+  for (const f of set.files) {
+    const url = new URL(`sets/${name}/${f.name}`, self.location).href;
+    let bytes = null;
+    const hit = await cache.match(url);
+    if (hit) {
+      bytes = new Uint8Array(await hit.arrayBuffer());
+      if (await sha256(bytes) === f.sha256) cached += bytes.length;
+      else { await cache.delete(url); bytes = null; }
+    }
+    if (!bytes) {
+      const r = await fetch(url, { cache: "no-store" });
+      if (!r.ok) throw new Error(`${f.name}: HTTP ${r.status}`);
+      bytes = await download(r, (n) => postMessage({ id, progress: { loaded: loaded + n, total } }));
+      if (await sha256(bytes) !== f.sha256) throw new Error(`${f.name} is damaged: its SHA-256 is not the manifest's`);
+      await cache.put(url, new Response(bytes));
+    }
+    loaded += bytes.length;
+    postMessage({ id, progress: { loaded, total } });
+    files[f.name] = bytes;
+  }
+  const answer = await tilekitLoad(name, files);
+  const body = JSON.parse(answer.body);
+  if (answer.status !== 200) {
+    for (const f of set.files) await cache.delete(new URL(`sets/${name}/${f.name}`, self.location).href);
+  }
+  return { status: answer.status, body: Object.assign(body, { bytes: total, source: cached === total ? "cache" : "network" }) };
+}
+
 onmessage = async (event) => {
   const { id, op, body } = event.data;
   try {
     await ready;
+    let answer;
+    if (op === "loadSet") {
+      answer = await loadSet(id, body.name);
+      postMessage({ id, status: answer.status, body: answer.body });
+      return;
+    }
     const progress = (bound, nodes, seconds) => postMessage({ id, progress: { bound, nodes, seconds } });
-    const answer = await tilekitHandle(op, JSON.stringify(body || {}), progress);
+    answer = await tilekitHandle(op, JSON.stringify(body || {}), progress);
     postMessage({ id, status: answer.status, body: JSON.parse(answer.body) });
   } catch (e) {
-    postMessage({ id, status: 500, body: { error: String(e) } });
+    postMessage({ id, status: 500, body: { error: e && e.message ? e.message : String(e) } });
   }
 };

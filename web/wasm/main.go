@@ -22,12 +22,41 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/web/api"
 )
 
 func main() {
 	js.Global().Set("tilekitHandle", js.FuncOf(handle))
+	js.Global().Set("tilekitLoad", js.FuncOf(load))
 	select {} // serve requests until the worker ends
+}
+
+// load takes a downloaded set: tilekitLoad(name, files) with files an object of
+// Uint8Arrays by file name; it returns a Promise of {status, body} as tilekitHandle does.
+func load(this js.Value, args []js.Value) any {
+	if len(args) != 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeObject {
+		return promise(func() (int, any) {
+			return api.Answer(nil, &api.Error{Status: api.BadRequest, Err: errors.New("tilekitLoad(name, files): a name and an object of Uint8Arrays")})
+		})
+	}
+	name := args[0].String()
+	files := map[string][]byte{}
+	keys := js.Global().Get("Object").Call("keys", args[1])
+	for i := 0; i < keys.Length(); i++ {
+		k := keys.Index(i).String()
+		v := args[1].Get(k)
+		n := v.Get("length").Int()
+		if n > data.MaxSetFile {
+			return promise(func() (int, any) {
+				return api.Answer(nil, &api.Error{Status: api.TooLarge, Err: fmt.Errorf("%s: %d bytes, more than a set file has", k, n)})
+			})
+		}
+		b := make([]byte, n)
+		js.CopyBytesToGo(b, v)
+		files[k] = b
+	}
+	return promise(func() (int, any) { return api.Answer(api.LoadSet(name, files)) })
 }
 
 // handle answers one request with a Promise.
