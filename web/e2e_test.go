@@ -374,3 +374,97 @@ func TestPageDownloadsSets(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, back, "back to the embedded tables")
 }
+
+// TestBrowserSetTimes measures, in Chromium, the sets downloaded from the site: the 7-8
+// set on an 80-move position, and 6-6-6-6 on k24-40 (docs/RESULTS.md). It needs both
+// installed in DIR (the package's tests hide $TILEKIT_TABLES):
+// TILEKIT_BROWSER_BENCH=DIR go test -run TestBrowserSetTimes ./web
+func TestBrowserSetTimes(t *testing.T) {
+	dir := os.Getenv("TILEKIT_BROWSER_BENCH")
+	if dir == "" || dir == "1" {
+		t.Skip("set TILEKIT_BROWSER_BENCH to the directory of the installed 7-8 and 6-6-6-6 sets to measure")
+	}
+	t.Setenv(data.EnvTables, dir)
+	site := t.TempDir()
+	_, err := WriteSite(context.Background(), site)
+	require.NoError(t, err)
+	_, err = WriteSets(context.Background(), site, []string{"7-8", "6-6-6-6"})
+	require.NoError(t, err)
+	ts := httptest.NewServer(http.FileServer(http.Dir(site)))
+	t.Cleanup(ts.Close)
+	bctx, done := chrome(t, 1280, 900)
+	defer done()
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#board .tile"))))
+	for _, tc := range []struct{ set, goal, state string }{
+		{"7-8", "blank-last", "0 12 10 13 15 11 14 9 7 8 6 2 4 3 5 1"},
+		{"6-6-6-6", "blank-first", "2 17 4 13 7 12 10 3 0 16 21 24 8 5 18 20 15 19 14 9 22 11 6 1 23"},
+	} {
+		begin := time.Now()
+		_, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => { const e = document.getElementById('tables'); e.value = '`+tc.set+`'; e.dispatchEvent(new Event('change')); return true; })()`))
+		require.NoError(t, err)
+		_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent.startsWith('The `+tc.set+` set is ready')`, chromedp.WithPollingTimeout(5*time.Minute)))
+		require.NoError(t, err)
+		t.Logf("%s: downloaded and loaded in %.2f s", tc.set, time.Since(begin).Seconds())
+		require.NoError(t, chromedp.Do(bctx,
+			chromedp.SetValue(chromedp.CSS("#goal"), tc.goal),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById('goal').dispatchEvent(new Event('change')); undefined`),
+			chromedp.Sleep(500*time.Millisecond),
+			chromedp.SetValue(chromedp.CSS("#timeout"), "3600"),
+			chromedp.SetValue(chromedp.CSS("#heuristic"), tc.set),
+			chromedp.SetValue(chromedp.CSS("#position"), tc.state),
+			chromedp.Click(chromedp.CSS("#set")),
+			chromedp.Sleep(300*time.Millisecond),
+		))
+		begin = time.Now()
+		require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#solve"))))
+		_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.startsWith('Found')`, chromedp.WithPollingTimeout(30*time.Minute)))
+		require.NoError(t, err)
+		wall := time.Since(begin)
+		stats, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#stats")))
+		require.NoError(t, err)
+		t.Logf("%s: %s (wall %.2f s from the click)", tc.set, stats, wall.Seconds())
+	}
+	// A second visit: the 7-8 set from the browser's cache.
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#board .tile"))))
+	begin := time.Now()
+	_, err = chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => { const e = document.getElementById('tables'); e.value = '7-8'; e.dispatchEvent(new Event('change')); return true; })()`))
+	require.NoError(t, err)
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent.includes("from this browser's cache")`, chromedp.WithPollingTimeout(time.Minute)))
+	require.NoError(t, err)
+	t.Logf("7-8 again: from the cache and usable in %.2f s", time.Since(begin).Seconds())
+}
+
+// The 24-puzzle on a phone's width: pick 5x5, shuffle, solve, play to the goal.
+func TestPage5x5(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	ts := staticSite(t)
+	bctx, done := chrome(t, 390, 844)
+	defer done()
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#board .tile"))))
+	_, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => { const e = document.getElementById('size'); e.value = '5x5'; e.dispatchEvent(new Event('change')); return true; })()`))
+	require.NoError(t, err)
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('board').children.length === 25 && !document.getElementById('solve').disabled`))
+	require.NoError(t, err, "a 5x5 board")
+	fits, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('board').getBoundingClientRect().right <= window.innerWidth`))
+	require.NoError(t, err)
+	assert.True(t, fits, "the board fits 390 px")
+	noTables, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`getComputedStyle(document.getElementById('tables-row')).display === 'none'`))
+	require.NoError(t, err)
+	assert.True(t, noTables, "a site without sets shows no Tables row")
+	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#shuffle"))))
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('board').dataset.solved === 'false'`))
+	require.NoError(t, err)
+	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#solve"))))
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.startsWith('Found')`, chromedp.WithPollingTimeout(30*time.Second)))
+	require.NoError(t, err, "solved")
+	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#play"))))
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('board').dataset.solved === 'true'`, chromedp.WithPollingTimeout(30*time.Second)))
+	require.NoError(t, err, "played to the goal")
+	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	file := filepath.Join(os.TempDir(), "tilekit-e2e-5x5-390.png")
+	require.NoError(t, os.WriteFile(file, shot, 0o644))
+	t.Logf("screenshot: %s", file)
+}
