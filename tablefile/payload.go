@@ -61,21 +61,21 @@ func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 func compress(ctx context.Context, data []byte, frameBytes int) ([]byte, error) {
 	n := max(1, (len(data)+frameBytes-1)/frameBytes)
 	frames := make([][]byte, n)
-	err := parallel(ctx, n, func(enc *zstd.Encoder, _ *zstd.Decoder, i int) error {
+	err := parallel(ctx, n, newEncoder, func(enc *zstd.Encoder) { enc.Close() }, func(enc *zstd.Encoder, i int) error {
 		frames[i] = enc.EncodeAll(data[i*frameBytes:min((i+1)*frameBytes, len(data))], nil)
 		return nil
-	}, true, 0)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return bytes.Join(frames, nil), nil
 }
 
-// parallel runs fn(i) for i in [0, n) on all cores, each goroutine with its own encoder
-// (when encode) or decoder, until one fails or ctx is done.
-//
-// A decoder may use at most limit bytes (zstd's minimum window when smaller).
-func parallel(ctx context.Context, n int, fn func(enc *zstd.Encoder, dec *zstd.Decoder, i int) error, encode bool, limit int64) error {
+// parallel runs fn(codec, i) for i in [0, n) on all cores, each goroutine with its own
+// codec made by open (and closed by close), until one fails or ctx is done. The encoder and
+// the decoder are made by separate functions so that a program that only reads tables
+// (the page's WebAssembly) does not link the encoder.
+func parallel[C any](ctx context.Context, n int, open func() (C, error), close func(C), fn func(codec C, i int) error) error {
 	workers := min(n, runtime.GOMAXPROCS(0))
 	errs := make([]error, n)
 	var next sync.Mutex
@@ -85,24 +85,9 @@ func parallel(ctx context.Context, n int, fn func(enc *zstd.Encoder, dec *zstd.D
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var enc *zstd.Encoder
-			var dec *zstd.Decoder
-			var err error
-			if encode {
-				// One goroutine per encoder and a fixed level make the bytes a function
-				// of the input; a single segment records the content size.
-				enc, err = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression),
-					zstd.WithEncoderConcurrency(1), zstd.WithSingleSegment(true))
-				if err == nil {
-					defer enc.Close()
-				}
-			} else {
-				limit := max(uint64(limit), zstd.MinWindowSize)
-				dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
-					zstd.WithDecoderMaxMemory(limit), zstd.WithDecoderMaxWindow(limit))
-				if err == nil {
-					defer dec.Close()
-				}
+			codec, err := open()
+			if err == nil {
+				defer close(codec)
 			}
 			for {
 				next.Lock()
@@ -116,7 +101,7 @@ func parallel(ctx context.Context, n int, fn func(enc *zstd.Encoder, dec *zstd.D
 					err = ctx.Err()
 				}
 				if err == nil {
-					err = fn(enc, dec, k)
+					err = fn(codec, k)
 				}
 				if err != nil {
 					errs[k] = err
@@ -134,6 +119,24 @@ func parallel(ctx context.Context, n int, fn func(enc *zstd.Encoder, dec *zstd.D
 		}
 	}
 	return nil
+}
+
+// newEncoder makes the encoder of one goroutine: one goroutine per encoder and a fixed
+// level make the bytes a function of the input; a single segment records the content
+// size.
+func newEncoder() (*zstd.Encoder, error) {
+	return zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression),
+		zstd.WithEncoderConcurrency(1), zstd.WithSingleSegment(true))
+}
+
+// newDecoder returns the maker of decoders that use at most limit bytes (zstd's minimum
+// window when smaller).
+func newDecoder(limit int64) func() (*zstd.Decoder, error) {
+	return func() (*zstd.Decoder, error) {
+		limit := max(uint64(limit), zstd.MinWindowSize)
+		return zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
+			zstd.WithDecoderMaxMemory(limit), zstd.WithDecoderMaxWindow(limit))
+	}
 }
 
 // Encode writes the table in the file format to w.
@@ -304,7 +307,7 @@ func decompress(h *Header, payload []byte) ([]byte, error) {
 	}
 	// The frames are what the header claims and all present: allocate the decoded size.
 	out := make([]byte, total)
-	err := parallel(context.Background(), len(spans), func(_ *zstd.Encoder, dec *zstd.Decoder, i int) error {
+	err := parallel(context.Background(), len(spans), newDecoder(frameSize), func(dec *zstd.Decoder) { dec.Close() }, func(dec *zstd.Decoder, i int) error {
 		lo := int64(i) * frameSize
 		hi := min(lo+frameSize, total)
 		got, err := dec.DecodeAll(payload[spans[i].start:spans[i].end], out[lo:lo:hi])
@@ -315,7 +318,7 @@ func decompress(h *Header, payload []byte) ([]byte, error) {
 			return fmt.Errorf("%w: frame %d decodes to %d bytes, want %d", ErrPayload, i+1, len(got), hi-lo)
 		}
 		return nil
-	}, false, frameSize)
+	})
 	if err != nil {
 		return nil, err
 	}
