@@ -28,10 +28,15 @@ import (
 //go:embed *.tbl
 var embedded embed.FS
 
-// A Spec names one default table and says how to build it.
+// A Spec names one default table and says how to build it (Build). It holds data, not
+// functions, so that a program that only reads tables (the page's WebAssembly) does not
+// link the builders.
 type Spec struct {
-	File  string // file name, such as "wd-blank-last.tbl"
-	Build func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error)
+	File  string     // file name, such as "wd-blank-last.tbl"
+	goal  board.Goal // walking distance: the goal
+	tiles []int      // IDA15: the pattern's tiles, with the blank
+	set   *pdb.SetSpec
+	table int // of set
 }
 
 // File names of the default tables.
@@ -49,40 +54,32 @@ var EmbeddedSet = pdb.Set663
 
 // Specs lists the default tables in the order `pdbgen build` writes them.
 var Specs = append([]Spec{
-	{WDBlankLast, buildWD(board.BlankLast(board.Size4x4))},
-	{WDBlankFirst, buildWD(board.BlankFirst(board.Size4x4))},
-	{PDBSmall, buildPDB(pdb.IDA15Small)},
-	{PDBLarge, buildPDB(pdb.IDA15Large)},
+	{File: WDBlankLast, goal: board.BlankLast(board.Size4x4)},
+	{File: WDBlankFirst, goal: board.BlankFirst(board.Size4x4)},
+	{File: PDBSmall, tiles: pdb.IDA15Small},
+	{File: PDBLarge, tiles: pdb.IDA15Large},
 }, setSpecs(EmbeddedSet)...)
 
 // setSpecs returns the specs of a set's packed tables.
 func setSpecs(set pdb.SetSpec) []Spec {
 	var out []Spec
 	for t := range set.Tables {
-		out = append(out, Spec{SetFile(set, t), func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error) {
-			packed, err := set.BuildTable(ctx, t, opt)
-			if err != nil {
-				return nil, err
-			}
-			return packed.File()
-		}})
+		out = append(out, Spec{File: SetFile(set, t), set: &set, table: t})
 	}
 	return out
 }
 
-func buildWD(goal board.Goal) func(context.Context, bfs.Options) (*tablefile.Table, error) {
-	return func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error) {
-		t, err := wd.BuildRows(ctx, goal, opt.Workers)
+// Build builds the table as a table file.
+func (s Spec) Build(ctx context.Context, opt bfs.Options) (*tablefile.Table, error) {
+	switch {
+	case s.set != nil:
+		packed, err := s.set.BuildTable(ctx, s.table, opt)
 		if err != nil {
 			return nil, err
 		}
-		return t.File(goal)
-	}
-}
-
-func buildPDB(tiles []int) func(context.Context, bfs.Options) (*tablefile.Table, error) {
-	return func(ctx context.Context, opt bfs.Options) (*tablefile.Table, error) {
-		p, err := pdb.NewPattern(board.BlankLast(board.Size4x4), tiles, true)
+		return packed.File()
+	case s.tiles != nil:
+		p, err := pdb.NewPattern(board.BlankLast(board.Size4x4), s.tiles, true)
 		if err != nil {
 			return nil, err
 		}
@@ -92,6 +89,11 @@ func buildPDB(tiles []int) func(context.Context, bfs.Options) (*tablefile.Table,
 		}
 		return t.File()
 	}
+	t, err := wd.BuildRows(ctx, s.goal, opt.Workers)
+	if err != nil {
+		return nil, err
+	}
+	return t.File(s.goal)
 }
 
 // Tables is the default set, ready for search.
