@@ -16,6 +16,7 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,10 +24,12 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/tablefile"
 	"github.com/tilekit/tilekit/web/api"
 )
 
 func main() {
+	tablefile.SHA256 = browserSHA256
 	js.Global().Set("tilekitHandle", js.FuncOf(handle))
 	js.Global().Set("tilekitLoad", js.FuncOf(load))
 	select {} // serve requests until the worker ends
@@ -57,6 +60,32 @@ func load(this js.Value, args []js.Value) any {
 		files[k] = b
 	}
 	return promise(func() (int, any) { return api.Answer(api.LoadSet(name, files)) })
+}
+
+// browserSHA256 computes SHA-256 with the browser's crypto.subtle for large inputs (a
+// table's decoded payload is up to 259 MB), Go's for small ones. It waits for the
+// browser's Promise, which Go's WebAssembly port allows in a goroutine: every request
+// runs in one (promise).
+func browserSHA256(b []byte) [32]byte {
+	subtle := js.Global().Get("crypto").Get("subtle")
+	if len(b) < 64<<10 || subtle.IsUndefined() {
+		return sha256.Sum256(b)
+	}
+	buf := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(buf, b)
+	done := make(chan js.Value, 1)
+	resolve := js.FuncOf(func(this js.Value, args []js.Value) any { done <- args[0]; return nil })
+	defer resolve.Release()
+	reject := js.FuncOf(func(this js.Value, args []js.Value) any { done <- js.Null(); return nil })
+	defer reject.Release()
+	subtle.Call("digest", "SHA-256", buf).Call("then", resolve, reject)
+	digest := <-done
+	if digest.IsNull() {
+		return sha256.Sum256(b)
+	}
+	var sum [32]byte
+	js.CopyBytesToGo(sum[:], js.Global().Get("Uint8Array").New(digest))
+	return sum
 }
 
 // handle answers one request with a Promise.
