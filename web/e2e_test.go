@@ -354,6 +354,11 @@ func TestPageDownloadsSets(t *testing.T) {
 	require.NoError(t, chromedp.Do(bctx, chromedp.Click(chromedp.CSS("#solve"))))
 	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('stats').textContent.startsWith('idastar with 5-5-5')`, chromedp.WithPollingTimeout(30*time.Second)))
 	require.NoError(t, err, "the search used the downloaded set")
+	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+	require.NoError(t, err)
+	file := filepath.Join(os.TempDir(), "tilekit-e2e-sets-1280.png")
+	require.NoError(t, os.WriteFile(file, shot, 0o644))
+	t.Logf("screenshot: %s", file)
 
 	// Second visit: from the cache, nothing transferred.
 	open()
