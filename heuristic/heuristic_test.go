@@ -62,6 +62,11 @@ func TestRegistry(t *testing.T) {
 	assert.True(t, md.FastOn(board.Size5x5) && md.FastOn(board.Size4x4) && !md.FastOn(board.Size{W: 3, H: 3}))
 	lc, _ := Lookup("lc")
 	assert.False(t, lc.FastOn(board.Size5x5))
+	for _, name := range Names(General) {
+		info, _ := Lookup(name)
+		_, err := New(name, board.BlankFirst(board.Size5x5), nil)
+		assert.Equal(t, info.GeneralOn(board.Size5x5), err == nil, "%s on 5x5: the registry says what New does", name)
+	}
 	_, err = New("7-8", board.BlankLast(board.Size4x4), nil)
 	assert.ErrorContains(t, err, "fast IDA* alone")
 	assert.Contains(t, Usage(), "auto, a set (5-5-5, 6-6-3, 7-8, 6-6-6-6), hamming, md")

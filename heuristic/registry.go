@@ -41,6 +41,12 @@ type Info struct {
 	FastBoards []board.Size // where package ida computes it (with Fast)
 	Set        bool         // an additive pattern database set of package pdb
 	About      string       // for people
+	NotOn      []board.Size // boards the general engine cannot serve it on
+}
+
+// GeneralOn reports whether the general search computes the heuristic on that board.
+func (i Info) GeneralOn(size board.Size) bool {
+	return i.Engines&General != 0 && !slices.Contains(i.NotOn, size)
 }
 
 // FastOn reports whether package ida computes the heuristic on that board.
@@ -52,15 +58,18 @@ var fastBoth = []board.Size{board.Size4x4, board.Size5x5}
 var fast4x4 = []board.Size{board.Size4x4}
 
 // general lists the heuristics of this package, in the order of the package doc.
+// noWD lists the boards without a walking-distance table (65,650,495 patterns on 5x5).
+var noWD = []board.Size{board.Size5x5}
+
 var general = []Info{
-	{Hamming, true, General, nil, false, "tiles not on their goal cell"},
-	{MD, true, General | Fast, fastBoth, false, "Manhattan distance"},
-	{LC, true, General | Fast, fast4x4, false, "Manhattan distance plus linear conflicts"},
-	{Chebyshev2, false, General, nil, false, "2 x the sum of the tiles' Chebyshev distances"},
-	{WD, true, General | Fast, fast4x4, false, "walking distance, rows plus columns"},
-	{PDB, true, General | Fast, fast4x4, false, "disjoint additive pattern databases (IDA15's on 4x4)"},
-	{Max, true, General | Fast, fast4x4, false, "the larger of pdb and wd"},
-	{HH, false, General, nil, false, "Hasan et al.'s hybrid of wd, conflicts and md/3"},
+	{Hamming, true, General, nil, false, "tiles not on their goal cell", nil},
+	{MD, true, General | Fast, fastBoth, false, "Manhattan distance", nil},
+	{LC, true, General | Fast, fast4x4, false, "Manhattan distance plus linear conflicts", nil},
+	{Chebyshev2, false, General, nil, false, "2 x the sum of the tiles' Chebyshev distances", nil},
+	{WD, true, General | Fast, fast4x4, false, "walking distance, rows plus columns", noWD},
+	{PDB, true, General | Fast, fast4x4, false, "disjoint additive pattern databases (IDA15's on 4x4)", nil},
+	{Max, true, General | Fast, fast4x4, false, "the larger of pdb and wd", noWD},
+	{HH, false, General, nil, false, "Hasan et al.'s hybrid of wd, conflicts and md/3", noWD},
 }
 
 // Registry returns every heuristic: the additive sets (pdb.Sets, strongest last on each

@@ -283,13 +283,13 @@ func TestPageServedCompressed(t *testing.T) {
 		`performance.getEntriesByType('resource').some(e => e.name.endsWith('/tilekit.wasm') && e.encodedBodySize > 0 && e.encodedBodySize < e.decodedBodySize / 2)`,
 		chromedp.WithPollingTimeout(20*time.Second)))
 	require.NoError(t, err, "the wasm came gzip-compressed")
-	offered, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`!document.querySelector('#heuristic option[value="6-6-3"]').disabled`))
+	offered, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`!!document.querySelector('#heuristic option[value="6-6-3"]')`))
 	require.NoError(t, err)
 	assert.True(t, offered, "6-6-3 is offered on 4x4")
 	require.NoError(t, chromedp.Do(bctx, chromedp.SetValue(chromedp.CSS("#size"), "3x3")))
 	_, err = chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('size').dispatchEvent(new Event('change'))`))
 	require.NoError(t, err)
-	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.querySelector('#heuristic option[value="6-6-3"]').disabled && document.getElementById('board').children.length === 9`))
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`!document.querySelector('#heuristic option[value="6-6-3"]') && !!document.querySelector('#heuristic option[value="md"]') && document.getElementById('board').children.length === 9`))
 	require.NoError(t, err, "on 3x3 the 6-6-3 set is not offered")
 }
 

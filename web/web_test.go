@@ -323,6 +323,9 @@ func TestNewcomerFixes(t *testing.T) {
 	assert.Contains(t, byBoard["4x4"], "6-6-3")
 	assert.NotContains(t, byBoard["3x3"], "6-6-3", "a set serves only its own board")
 	assert.Contains(t, byBoard["3x3"], "md")
+	assert.NotContains(t, byBoard["5x5"], "wd", "no walking-distance table for 5x5")
+	assert.Contains(t, byBoard["5x5"], "md")
+	assert.Equal(t, "best available", opts["labels"].(map[string]any)["auto"])
 
 	code, body := call(t, ts, "POST", "/api/check", `{"state": "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"}`)
 	assert.Equal(t, 422, code)

@@ -192,8 +192,9 @@ func LoadSet(name string, files map[string][]byte) (map[string]any, error) {
 var Boards = []string{"3x3", "4x4", "5x5"}
 
 // Options is the answer of /api/options: the boards, goals, algorithms and heuristics
-// offered, which heuristics are admissible, and which each board takes with IDA*
-// (by_board: a set serves only its own board).
+// offered (with labels for a menu), which heuristics are admissible, and which each board
+// takes (by_board: a set serves only its own board). All of it comes from
+// heuristic.Registry.
 func Options() map[string]any {
 	admissible := map[string]bool{heuristic.Auto: true}
 	byBoard := map[string][]string{}
@@ -205,12 +206,24 @@ func Options() map[string]any {
 		admissible[name] = info.Admissible
 		for _, b := range Boards {
 			size, _ := board.ParseSize(b)
-			if info.Engines&heuristic.General != 0 || info.FastOn(size) {
+			if info.GeneralOn(size) || info.FastOn(size) {
 				byBoard[b] = append(byBoard[b], name)
 			}
 		}
 	}
+	labels := map[string]string{heuristic.Auto: "best available"}
+	for _, name := range Heuristics()[1:] {
+		info, _ := heuristic.Lookup(name)
+		labels[name] = info.About
+		if info.Set {
+			labels[name] = name + " pattern databases"
+		}
+		if !info.Admissible {
+			labels[name] += " (not admissible)"
+		}
+	}
 	return map[string]any{
+		"labels":     labels,
 		"boards":     Boards,
 		"goals":      []string{"blank-last", "blank-first"},
 		"algorithms": solve.Algorithms(),

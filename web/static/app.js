@@ -129,13 +129,7 @@ async function loadTables() {
       bar.max = p.total; bar.value = p.loaded;
       $("download-text").textContent = `${(p.loaded / 1e6).toFixed(1)} of ${(p.total / 1e6).toFixed(1)} MB`;
     } });
-    if (![...$("heuristic").options].some((o) => o.value === name)) {
-      const o = document.createElement("option");
-      o.value = name;
-      o.textContent = `${name} pattern databases (downloaded)`;
-      $("heuristic").insertBefore(o, $("heuristic").options[1]);
-    }
-    offered = null;
+    offered = null; // the solver now offers the set too
     if (r.board !== size()) { $("size").value = r.board; await setup(); } else await offer();
     $("heuristic").value = name;
     $("download-text").textContent = r.source === "cache" ? "from this browser's cache" : `${(r.bytes / 1e6).toFixed(1)} MB downloaded`;
@@ -151,17 +145,23 @@ async function loadTables() {
   }
 }
 
-let offered = null; // the heuristics each board takes, from the solver's options
+let offered = null; // the solver's options: heuristics by board, with their labels
 
-// offer shows in the heuristic menu only what the board takes (a set serves its own board).
+// offer fills the heuristic menu with what the board takes (a set serves its own board),
+// as the solver's registry lists them.
 async function offer() {
-  if (!offered) offered = (await solver.options()).by_board || {};
-  const take = offered[size()];
-  if (!take) return;
-  for (const o of $("heuristic").options) {
-    o.hidden = o.disabled = !take.includes(o.value);
+  if (!offered) offered = await solver.options();
+  const take = (offered.by_board || {})[size()] || offered.heuristics || [];
+  const menu = $("heuristic");
+  const chosen = menu.value;
+  menu.innerHTML = "";
+  for (const name of take) {
+    const o = document.createElement("option");
+    o.value = name;
+    o.textContent = (offered.labels || {})[name] || name;
+    menu.appendChild(o);
   }
-  if ($("heuristic").selectedOptions[0].disabled) $("heuristic").value = "auto";
+  menu.value = take.includes(chosen) ? chosen : "auto";
 }
 
 async function setup() {
