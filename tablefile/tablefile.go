@@ -139,6 +139,18 @@ type Table struct {
 	Entries []uint8  // raw: entry i is Entries[i]
 	Nibbles []byte   // half-excess: entry i in the low (i even) or high (i odd) nibble of byte i/2
 	Escapes []Escape // half-excess: the entries whose nibble is EscapeNibble, ascending
+
+	// checked records the nibbles and escapes that checkPacked found consistent.
+	checkedNibbles []byte
+	checkedEscapes int
+}
+
+// EscapesChecked reports whether the half-excess nibbles and escape list are those that
+// Decode (or NewHalfExcess) checked against each other, unchanged since, so that a reader
+// need not count the escape nibbles again.
+func (t *Table) EscapesChecked() bool {
+	return t.checkedNibbles != nil && len(t.Nibbles) > 0 && &t.checkedNibbles[0] == &t.Nibbles[0] &&
+		len(t.checkedNibbles) == len(t.Nibbles) && t.checkedEscapes == len(t.Escapes)
 }
 
 // New makes a table of the given kind for the goal; tiles and blank matter for PDBs only.
@@ -264,6 +276,7 @@ func (t *Table) checkPacked() error {
 			return fmt.Errorf("%w: escape %d (entry %d) has no escape nibble", ErrPayload, i+1, e.Index)
 		}
 	}
+	t.checkedNibbles, t.checkedEscapes = t.Nibbles, len(t.Escapes)
 	return nil
 }
 
