@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/export"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/tablefile"
@@ -37,8 +38,8 @@ Examples:
 				return cmdline.Usagef("--format %q: the only format is raw", c.String("format"))
 			}
 			in, out := c.Args().Get(0), c.Args().Get(1)
-			if err := checkOut(c, out); err != nil {
-				return err
+			if err := data.CheckTargets(out, out+".json"); err != nil {
+				return cmdline.Usagef("OUT: %v", err)
 			}
 			t, err := tablefile.Read(in)
 			if err != nil {
