@@ -95,6 +95,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"info"}, "at least one FILE"},
 		{[]string{"info", "x.tbl", "--json"}, "flag --json comes after an argument"},
 		{[]string{"wd", "--no-such-flag"}, "no-such-flag"},
+		{[]string{"export", "x.tbl"}, "a TABLE and an OUT"},
+		{[]string{"export", "--format", "csv", "x.tbl", "y"}, "the only format is raw"},
+		{[]string{"biuld"}, "did you mean build?"},
 	} {
 		_, errOut, code := run(t, tc.args...)
 		assert.Equal(t, cmdline.ExitUsage, code, "%v", tc.args)
