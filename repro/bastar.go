@@ -34,7 +34,7 @@ func BAStar(ctx context.Context, opt Options) (*BAStarResult, error) {
 	for i, in := range korf {
 		starts[i] = in.Start
 	}
-	h, err := heuristic.New("hh", korf[0].Goal, nil)
+	h, err := heuristic.New(heuristic.HH, korf[0].Goal, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,7 @@ const (
 // generated, its root included); the path is joined there. The result is near-optimal, not
 // optimal.
 func baStar(ctx context.Context, goal board.Goal, start board.State, opt Options) (*Result, error) {
-	res := &Result{Algorithm: "bastar", Heuristic: "hh"}
+	res := &Result{Algorithm: "bastar", Heuristic: heuristic.HH}
 	hf, err := heuristic.New(heuristic.HH, goal, nil)
 	if err != nil {
 		return res, err
