@@ -123,15 +123,8 @@ const EscapeNibble = tablefile.EscapeNibble
 // list agree (nibble 15 exactly at the escaped indices, which ascend) and that the pattern
 // is its own image under mirror (Identity: every entry stored).
 func NewPacked(p *Pattern, nibbles []byte, escapes []Escape, mirror Symmetry) (*Packed, error) {
-	return newPacked(p, nibbles, escapes, mirror, false)
-}
-
-// newPacked is NewPacked; with checked, the nibbles and escapes have already been checked
-// against each other (tablefile checks a half-excess file's as it decodes it), and the
-// count is not made twice: on a 7-8 table in WebAssembly that saves half a second.
-func newPacked(p *Pattern, nibbles []byte, escapes []Escape, mirror Symmetry, checked bool) (*Packed, error) {
-	if len(nibbles) != (p.Len()+1)/2 {
-		return nil, fmt.Errorf("pdb: %d bytes of nibbles for %d entries, want %d", len(nibbles), p.Len(), (p.Len()+1)/2)
+	if err := tablefile.CheckHalfExcess(int64(p.Len()), nibbles, escapes); err != nil {
+		return nil, fmt.Errorf("pdb: %s: %w", p.Name(), err)
 	}
 	t := &Packed{Pattern: p, Nibbles: nibbles, Escapes: escapes, Mirror: mirror}
 	if mirror != Identity {
@@ -141,40 +134,6 @@ func newPacked(p *Pattern, nibbles []byte, escapes []Escape, mirror Symmetry, ch
 		t.mirror = p.newMirror(mirror)
 	}
 	t.initMD()
-	if checked {
-		return t, nil
-	}
-	// Count the escape nibbles in parallel; then check each listed index is one.
-	var mu sync.Mutex
-	count := 0
-	parallelRanges(0, len(nibbles), func(lo, hi int) {
-		n := 0
-		for _, b := range nibbles[lo:hi] {
-			if b&0xF == EscapeNibble {
-				n++
-			}
-			if b>>4 == EscapeNibble {
-				n++
-			}
-		}
-		mu.Lock()
-		count += n
-		mu.Unlock()
-	})
-	if p.Len()%2 == 1 && nibbles[len(nibbles)-1]>>4 != 0 {
-		return nil, fmt.Errorf("pdb: the unused last nibble is %d, want 0", nibbles[len(nibbles)-1]>>4)
-	}
-	if count != len(escapes) {
-		return nil, fmt.Errorf("pdb: %d escape nibbles, but %d escapes listed", count, len(escapes))
-	}
-	for i, e := range escapes {
-		if i > 0 && e.Index <= escapes[i-1].Index {
-			return nil, fmt.Errorf("pdb: escapes out of order at %d", i)
-		}
-		if int(e.Index) >= p.Len() || t.nibble(e.Index) != EscapeNibble {
-			return nil, fmt.Errorf("pdb: escape %d (index %d) has no escape nibble", i, e.Index)
-		}
-	}
 	return t, nil
 }
 
@@ -336,7 +295,7 @@ func LoadPacked(f *tablefile.Table) (*Packed, error) {
 			return nil, err
 		}
 	}
-	return newPacked(p, f.Nibbles, f.Escapes, mirror, f.EscapesChecked())
+	return NewPacked(p, f.Nibbles, f.Escapes, mirror)
 }
 
 // Values returns every entry's value, decoded through the mirror, one byte each in index

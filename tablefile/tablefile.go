@@ -140,17 +140,6 @@ type Table struct {
 	Nibbles []byte   // half-excess: entry i in the low (i even) or high (i odd) nibble of byte i/2
 	Escapes []Escape // half-excess: the entries whose nibble is EscapeNibble, ascending
 
-	// checked records the nibbles and escapes that checkPacked found consistent.
-	checkedNibbles []byte
-	checkedEscapes int
-}
-
-// EscapesChecked reports whether the half-excess nibbles and escape list are those that
-// Decode (or NewHalfExcess) checked against each other, unchanged since, so that a reader
-// need not count the escape nibbles again.
-func (t *Table) EscapesChecked() bool {
-	return t.checkedNibbles != nil && len(t.Nibbles) > 0 && &t.checkedNibbles[0] == &t.Nibbles[0] &&
-		len(t.checkedNibbles) == len(t.Nibbles) && t.checkedEscapes == len(t.Escapes)
 }
 
 // New makes a table of the given kind for the goal; tiles and blank matter for PDBs only.
@@ -257,26 +246,31 @@ func (t *Table) split(decoded []byte) error {
 // checkPacked verifies that the nibbles and the escape list of a half-excess table agree:
 // the nibble 15 exactly at the listed indices, which ascend, and a zero unused nibble.
 func (t *Table) checkPacked() error {
-	entries := t.Header.Entries
-	if int64(len(t.Nibbles)) != (entries+1)/2 {
-		return fmt.Errorf("%w: %d bytes of nibbles for %d entries", ErrPayload, len(t.Nibbles), entries)
+	return CheckHalfExcess(t.Header.Entries, t.Nibbles, t.Escapes)
+}
+
+// CheckHalfExcess checks that half-excess nibbles and their escape list agree: the nibbles
+// of entries entries (the unused last one 0), and exactly one escape, in ascending order,
+// for each nibble EscapeNibble. Readers of the encoding share it (package pdb too).
+func CheckHalfExcess(entries int64, nibbles []byte, escapes []Escape) error {
+	if int64(len(nibbles)) != (entries+1)/2 {
+		return fmt.Errorf("%w: %d bytes of nibbles for %d entries", ErrPayload, len(nibbles), entries)
 	}
-	if entries%2 == 1 && t.Nibbles[len(t.Nibbles)-1]>>4 != 0 {
+	if entries%2 == 1 && nibbles[len(nibbles)-1]>>4 != 0 {
 		return fmt.Errorf("%w: the unused last nibble is not 0", ErrPayload)
 	}
-	count := countNibbles(t.Nibbles, EscapeNibble)
-	if count != int64(len(t.Escapes)) {
-		return fmt.Errorf("%w: %d escape nibbles, but %d escapes listed", ErrPayload, count, len(t.Escapes))
+	count := countNibbles(nibbles, EscapeNibble)
+	if count != int64(len(escapes)) {
+		return fmt.Errorf("%w: %d escape nibbles, but %d escapes listed", ErrPayload, count, len(escapes))
 	}
-	for i, e := range t.Escapes {
-		if i > 0 && e.Index <= t.Escapes[i-1].Index {
+	for i, e := range escapes {
+		if i > 0 && e.Index <= escapes[i-1].Index {
 			return fmt.Errorf("%w: escape %d is out of order", ErrPayload, i+1)
 		}
-		if int64(e.Index) >= entries || t.Nibbles[e.Index/2]>>(4*(e.Index&1))&0xF != EscapeNibble {
+		if int64(e.Index) >= entries || nibbles[e.Index/2]>>(4*(e.Index&1))&0xF != EscapeNibble {
 			return fmt.Errorf("%w: escape %d (entry %d) has no escape nibble", ErrPayload, i+1, e.Index)
 		}
 	}
-	t.checkedNibbles, t.checkedEscapes = t.Nibbles, len(t.Escapes)
 	return nil
 }
 
