@@ -262,7 +262,10 @@ func Walking(ctx context.Context, goal board.Goal) (func(board.State) (rows, col
 // patterns returns the additive PDB heuristic of the goal.
 func patterns(ctx context.Context, goal board.Goal, ida15 *pdb.IDA15) (func(board.State) int, error) {
 	if f, ok := pdb.NewFrame(goal, board.BlankLast(board.Size4x4)); ok && ida15 != nil {
-		return func(s board.State) int { return ida15.Eval(f.Map(s)) }, nil
+		return func(s board.State) int {
+			var buf [board.MaxCells]uint8 // on the stack: the closure is shared by goroutines
+			return ida15.Eval(f.MapTo(buf[:len(s)], s))
+		}, nil
 	}
 	// Elsewhere: tiles in goal order, in groups of at most four, without the blank (the
 	// classic additive form), built now.

@@ -116,3 +116,15 @@ func TestOtherBoards(t *testing.T) {
 	_, err := New("euclid", board.BlankLast(board.Size4x4), nil)
 	assert.ErrorContains(t, err, "choose from auto, 5-5-5")
 }
+
+// pdb with IDA15's tables allocates nothing per evaluation: the general search calls it at
+// every node.
+func TestIDA15EvalAllocatesNothing(t *testing.T) {
+	def, err := data.Default()
+	require.NoError(t, err)
+	goal := board.BlankFirst(board.Size4x4) // through a frame
+	h, err := New(PDB, goal, def.IDA15)
+	require.NoError(t, err)
+	s := goal.Random(rand.New(rand.NewPCG(9, 9)))
+	assert.Zero(t, testing.AllocsPerRun(100, func() { h.Eval(s) }))
+}

@@ -43,11 +43,12 @@ func NewFrame(goal, canon board.Goal) (Frame, bool) {
 	return Frame{}, false
 }
 
-// Map returns the state of the frame's goal that corresponds to s.
-func (f *Frame) Map(s board.State) board.State {
-	out := make(board.State, len(s))
+// MapTo writes into dst (as long as s) the state of the frame's goal that corresponds to
+// s, and returns it: a caller's buffer, so that a heuristic evaluated per node allocates
+// nothing.
+func (f *Frame) MapTo(dst, s board.State) board.State {
 	for p, t := range s {
-		out[f.Cell[p]] = f.Label[t]
+		dst[f.Cell[p]] = f.Label[t]
 	}
-	return out
+	return dst
 }
