@@ -291,6 +291,38 @@ func (p *Problems) Finish() {
 	}
 }
 
+// ReadAll reads a whole list of instances of goal from r, named name in errors, with
+// bounded memory: at most limit of them (0: all), and an error past max. Every line must
+// be a valid state for goal; with known, every instance must carry its known optimal
+// length too.
+func ReadAll(ctx context.Context, r io.Reader, name string, goal board.Goal, limit, max int, known bool) ([]*Instance, error) {
+	var out []*Instance
+	rd := NewReader(ctxReader{ctx, r}, goal.Size())
+	for limit == 0 || len(out) < limit {
+		in, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		var le *LineError
+		switch {
+		case errors.As(err, &le):
+			return nil, fmt.Errorf("%s:%d: %w", name, le.Line, le.Err)
+		case err != nil:
+			return nil, fmt.Errorf("%s: %w", name, err)
+		case known && in.Optimal < 0:
+			return nil, fmt.Errorf("%s:%d: no known optimal length", name, in.Line)
+		}
+		if err := goal.Check(in.State); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, in.Line, err)
+		}
+		if len(out) == max {
+			return nil, fmt.Errorf("%s holds more than %d instances", name, max)
+		}
+		out = append(out, in)
+	}
+	return out, ctx.Err()
+}
+
 // ReadKnown reads a whole file of instances that all carry their known optimal length and
 // are valid for goal, at most max of them.
 func ReadKnown(path string, goal board.Goal, max int) ([]*Instance, error) {
@@ -299,25 +331,5 @@ func ReadKnown(path string, goal board.Goal, max int) ([]*Instance, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var out []*Instance
-	rd := NewReader(f, goal.Size())
-	for {
-		in, err := rd.Next()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		if in.Optimal < 0 {
-			return nil, fmt.Errorf("%s:%d: no known optimal length", path, in.Line)
-		}
-		if err := goal.Check(in.State); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, in.Line, err)
-		}
-		if len(out) == max {
-			return nil, fmt.Errorf("%s holds more than %d instances", path, max)
-		}
-		out = append(out, in)
-	}
+	return ReadAll(context.Background(), f, path, goal, 0, max, true)
 }

@@ -59,3 +59,23 @@ func TestProblems(t *testing.T) {
 	assert.Contains(t, out.String(), "x: ... and 5 more invalid lines (25 in all)")
 	assert.Contains(t, out.String(), "x: hint: the 25 states not solvable for blank-last are all solvable for blank-first")
 }
+
+// ReadAll: a limit stops early, max bounds what a list may hold, known demands optima,
+// and a bad line is named with its line.
+func TestReadAll(t *testing.T) {
+	ctx := context.Background()
+	goal := board.BlankLast(board.Size{W: 3, H: 3})
+	list := "a 1 2 3 4 5 6 7 0 8 1\nb 1 2 3 4 5 6 0 7 8 2\nc 1 2 3 4 5 6 7 8 0\n"
+	got, err := ReadAll(ctx, strings.NewReader(list), "l", goal, 2, 10, true)
+	require.NoError(t, err)
+	assert.Len(t, got, 2)
+	_, err = ReadAll(ctx, strings.NewReader(list), "l", goal, 0, 10, true)
+	assert.EqualError(t, err, "l:3: no known optimal length")
+	got, err = ReadAll(ctx, strings.NewReader(list), "l", goal, 0, 10, false)
+	require.NoError(t, err)
+	assert.Len(t, got, 3)
+	_, err = ReadAll(ctx, strings.NewReader(list), "l", goal, 0, 2, false)
+	assert.EqualError(t, err, "l holds more than 2 instances")
+	_, err = ReadAll(ctx, strings.NewReader("1 2 3\n"), "l", goal, 0, 2, false)
+	assert.ErrorContains(t, err, "l:1: ")
+}

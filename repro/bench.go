@@ -23,32 +23,17 @@ const MaxBench = 100_000
 // BenchInstances reads a benchmark's instances of goal from r (named name in errors), at
 // most limit of them (0: all, up to MaxBench); an instance without an id gets its number.
 func BenchInstances(ctx context.Context, r io.Reader, name string, goal board.Goal, limit int) ([]*instance.Instance, error) {
-	var out []*instance.Instance
-	rd := instance.NewReader(r, goal.Size())
-	for limit == 0 || len(out) < limit {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		in, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		if err := goal.Check(in.State); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, &instance.LineError{Line: in.Line, Err: err})
-		}
-		if len(out) == MaxBench {
-			return nil, fmt.Errorf("%s holds more than %d instances: use a limit", name, MaxBench)
-		}
-		if in.ID == "" {
-			in.ID = fmt.Sprint(len(out) + 1)
-		}
-		out = append(out, in)
+	out, err := instance.ReadAll(ctx, r, name, goal, limit, MaxBench, false)
+	if err != nil {
+		return nil, err
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no states in %s", name)
+	}
+	for i, in := range out {
+		if in.ID == "" {
+			in.ID = fmt.Sprint(i + 1)
+		}
 	}
 	return out, nil
 }
