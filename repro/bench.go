@@ -112,8 +112,9 @@ func BenchHeader(n int, goal board.Goal, workers int) string {
 	return fmt.Sprintf("# %d instances, goal %s, %d worker(s), %s, GOMAXPROCS %d", n, goal.Name(), workers, runtime.Version(), runtime.GOMAXPROCS(0))
 }
 
-// Bench solves every instance with each heuristic through package solve (a heuristic may
-// name a set's lookups after a slash: "7-8/dual"), workers instances at a time, and calls
+// Bench solves every instance with each heuristic through package solve's Batch (a
+// heuristic may name a set's lookups after a slash: "7-8/dual"), workers instances at a
+// time, and calls
 // each for every instance in order and total for every heuristic. Options that do not fit
 // are reported before anything is solved (solve.ErrOptions).
 func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances []*instance.Instance, workers int,
@@ -127,26 +128,33 @@ func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances 
 		}
 		solvers[i] = s
 	}
-	starts := make([]board.State, len(instances))
-	for i, in := range instances {
-		starts[i] = in.State
-	}
 	for k, s := range solvers {
 		h := heuristics[k]
 		tot := BenchTotal{Heuristic: h, Workers: workers, Instances: len(instances), AllOptimal: true}
 		begin := time.Now()
 		var failure error
-		s.SolveAll(ctx, starts, workers, 0, func(i int, res *solve.Result, err error) {
-			in := instances[i]
+		entries := make(chan instance.Entry)
+		go func() {
+			defer close(entries)
+			for _, in := range instances {
+				select {
+				case entries <- instance.Entry{In: in, Line: in.Line}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		s.Batch(ctx, entries, solve.BatchOptions{Workers: workers}, func(e instance.Entry, rec solve.Record, err error) {
+			in := e.In
 			if err != nil {
 				if failure == nil {
 					failure = fmt.Errorf("%s with %v: %w", in.Name(), h, err)
 				}
 				return
 			}
-			run := BenchRun{Heuristic: h, ID: in.ID, KnownOptimal: in.Optimal, Length: res.Length(),
-				OK: in.Optimal < 0 || res.Length() == in.Optimal, Nodes: res.Nodes, Expanded: res.Expanded,
-				Seconds: res.Elapsed.Seconds(), NodesPerSecond: float64(res.Nodes) / res.Elapsed.Seconds()}
+			run := BenchRun{Heuristic: h, ID: in.ID, KnownOptimal: in.Optimal, Length: rec.Length,
+				OK: in.Optimal < 0 || rec.Length == in.Optimal, Nodes: rec.Nodes, Expanded: rec.Expanded,
+				Seconds: rec.Seconds, NodesPerSecond: rec.NodesPerSecond}
 			tot.AllOptimal = tot.AllOptimal && run.OK
 			tot.LengthSum += run.Length
 			tot.Nodes += run.Nodes
@@ -157,6 +165,9 @@ func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances 
 			}
 			each(run)
 		})
+		if failure == nil {
+			failure = ctx.Err()
+		}
 		if failure != nil {
 			return failure
 		}

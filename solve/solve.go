@@ -29,7 +29,6 @@ import (
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/ida"
-	"github.com/tilekit/tilekit/internal/batch"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/search"
 )
@@ -443,28 +442,4 @@ func Solve(ctx context.Context, goal board.Goal, start board.State, opt Options)
 		return nil, err
 	}
 	return s.Solve(ctx, start)
-}
-
-// SolveAll solves many positions on workers goroutines (0: all cores), each search limited
-// by timeout (0: none), and calls report once per position in the order of starts, as soon
-// as that position and all before it are done, so that output can stream in input order.
-// When ctx is cancelled the running searches stop and every position not yet solved is
-// reported with ctx's error.
-func (s *Solver) SolveAll(ctx context.Context, starts []board.State, workers int, timeout time.Duration, report func(i int, res *Result, err error)) {
-	type outcome struct {
-		res *Result
-		err error
-	}
-	batch.Run(ctx, len(starts), workers, func(ctx context.Context, i int) outcome {
-		if err := ctx.Err(); err != nil {
-			return outcome{nil, err}
-		}
-		if timeout > 0 {
-			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, timeout)
-			defer cancel()
-		}
-		res, err := s.Solve(ctx, starts[i])
-		return outcome{res, err}
-	}, func(i int, o outcome) { report(i, o.res, o.err) })
 }

@@ -179,32 +179,44 @@ func TestAutoInstalledSets(t *testing.T) {
 	require.ErrorContains(t, err, data.SetFile(pdb.Set663, 0), "a broken installed 6-6-3 is reported")
 }
 
-func TestSolveAllKeepsOrder(t *testing.T) {
+// Batch reports in input order however the workers finish; a cancelled batch stops, and
+// what it reports is marked interrupted, not solved.
+func TestBatchKeepsOrder(t *testing.T) {
 	korf := corpus.Korf100()
 	s, err := New(korf[0].Goal, Options{Heuristic: "max"})
 	require.NoError(t, err)
 	picks := []int{11, 15, 8, 12, 0}
-	starts := make([]board.State, len(picks))
-	for i, k := range picks {
-		starts[i] = korf[k].Start
+	feed := func(ctx context.Context) <-chan instance.Entry {
+		ch := make(chan instance.Entry)
+		go func() {
+			defer close(ch)
+			for i, k := range picks {
+				in := &instance.Instance{Line: i + 1, State: korf[k].Start, Optimal: korf[k].Optimal}
+				select {
+				case ch <- instance.Entry{In: in, Line: in.Line}:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+		return ch
 	}
 	var got []int
-	s.SolveAll(context.Background(), starts, 2, 0, func(i int, res *Result, err error) {
+	sum := s.Batch(context.Background(), feed(context.Background()), BatchOptions{Workers: 2}, func(e instance.Entry, rec Record, err error) {
 		require.NoError(t, err)
-		assert.Equal(t, korf[picks[i]].Optimal, res.Length())
-		got = append(got, i)
+		assert.Equal(t, korf[picks[e.Line-1]].Optimal, rec.Length)
+		got = append(got, e.Line)
 	})
-	assert.Equal(t, []int{0, 1, 2, 3, 4}, got)
+	assert.Equal(t, []int{1, 2, 3, 4, 5}, got)
+	assert.Equal(t, 5, sum.Solved)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	failed := 0
-	s.SolveAll(ctx, starts, 2, 0, func(i int, res *Result, err error) {
-		if errors.Is(err, context.Canceled) {
-			failed++
-		}
+	s.Batch(ctx, feed(ctx), BatchOptions{Workers: 2}, func(e instance.Entry, rec Record, err error) {
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Equal(t, "interrupted", rec.Error)
+		assert.False(t, rec.Solved)
 	})
-	assert.Equal(t, len(starts), failed)
 }
 
 // A batch reports every entry in input order: bad lines as such, a contradicted optimum
