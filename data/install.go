@@ -26,6 +26,9 @@ type BuildOptions struct {
 // new one) and reads it back: the file must decode, within tablefile's bounds, to the
 // table's checksum.
 func Write(ctx context.Context, path string, t *tablefile.Table) error {
+	if err := CheckTargets(path); err != nil { // before the compression
+		return err
+	}
 	s, err := stage(ctx, path, t)
 	if err != nil {
 		return err
@@ -34,10 +37,8 @@ func Write(ctx context.Context, path string, t *tablefile.Table) error {
 }
 
 // stage writes t beside path, reads it back and checks it, without putting it in place.
+// Its callers have checked the target (CheckTargets) before their work.
 func stage(ctx context.Context, path string, t *tablefile.Table) (*atomicfile.Staged, error) {
-	if err := CheckTargets(path); err != nil { // before the compression
-		return nil, err
-	}
 	b, err := t.Marshal(ctx)
 	if err != nil {
 		return nil, err

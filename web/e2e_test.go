@@ -67,6 +67,13 @@ func staticSite(t *testing.T) *httptest.Server {
 	return ts
 }
 
+// choose sets the select id to value and tells the page, as a person's choice does.
+func choose(t *testing.T, bctx context.Context, id, value string) {
+	t.Helper()
+	_, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => { const e = document.getElementById('`+id+`'); e.value = '`+value+`'; e.dispatchEvent(new Event('change')); return true; })()`))
+	require.NoError(t, err)
+}
+
 // TestPageEndToEnd loads the static page in a real headless Chromium, shuffles, solves in
 // the browser (WebAssembly in a Web Worker), plays the solution to the end and checks the
 // board shows the goal; then runs a long search, sees its bound and stops it. It leaves
@@ -286,9 +293,7 @@ func TestPageServedCompressed(t *testing.T) {
 	offered, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`!!document.querySelector('#heuristic option[value="6-6-3"]')`))
 	require.NoError(t, err)
 	assert.True(t, offered, "6-6-3 is offered on 4x4")
-	require.NoError(t, chromedp.Do(bctx, chromedp.SetValue(chromedp.CSS("#size"), "3x3")))
-	_, err = chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('size').dispatchEvent(new Event('change'))`))
-	require.NoError(t, err)
+	choose(t, bctx, "size", "3x3")
 	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`!document.querySelector('#heuristic option[value="6-6-3"]') && !!document.querySelector('#heuristic option[value="md"]') && document.getElementById('board').children.length === 9`))
 	require.NoError(t, err, "on 3x3 the 6-6-3 set is not offered")
 }
@@ -329,12 +334,6 @@ func TestPageDownloadsSets(t *testing.T) {
 	bctx, done := chrome(t, 1280, 900)
 	defer done()
 
-	choose := func(name string) {
-		t.Helper()
-		// SetValue sets the value; the page hears of it as a person's choice does.
-		_, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => { const e = document.getElementById('tables'); e.value = '`+name+`'; e.dispatchEvent(new Event('change')); return true; })()`))
-		require.NoError(t, err)
-	}
 	open := func() {
 		t.Helper()
 		require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#board .tile"))))
@@ -344,7 +343,7 @@ func TestPageDownloadsSets(t *testing.T) {
 
 	// First visit: downloaded, then used by a search.
 	open()
-	choose("5-5-5")
+	choose(t, bctx, "tables", "5-5-5")
 	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent === 'The 5-5-5 set is ready.'`, chromedp.WithPollingTimeout(60*time.Second)))
 	require.NoError(t, err, "downloaded and loaded")
 	assert.EqualValues(t, 3, setRequests.Load(), "its three files")
@@ -362,7 +361,7 @@ func TestPageDownloadsSets(t *testing.T) {
 
 	// Second visit: from the cache, nothing transferred.
 	open()
-	choose("5-5-5")
+	choose(t, bctx, "tables", "5-5-5")
 	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent.includes("from this browser's cache")`, chromedp.WithPollingTimeout(20*time.Second)))
 	require.NoError(t, err, "loaded from the cache")
 	assert.EqualValues(t, 3, setRequests.Load(), "no file fetched again")
@@ -372,7 +371,7 @@ func TestPageDownloadsSets(t *testing.T) {
 	require.NoError(t, err)
 	damage.Store(true)
 	open()
-	choose("5-5-5")
+	choose(t, bctx, "tables", "5-5-5")
 	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent.startsWith('Could not load the 5-5-5 set')`, chromedp.WithPollingTimeout(20*time.Second)))
 	require.NoError(t, err, "the damaged set is refused with a notice")
 	back, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('tables').value === '' && document.getElementById('heuristic').value === 'auto'`))
@@ -405,9 +404,8 @@ func TestBrowserSetTimes(t *testing.T) {
 		{"6-6-6-6", "blank-first", "2 17 4 13 7 12 10 3 0 16 21 24 8 5 18 20 15 19 14 9 22 11 6 1 23"},
 	} {
 		begin := time.Now()
-		_, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => { const e = document.getElementById('tables'); e.value = '`+tc.set+`'; e.dispatchEvent(new Event('change')); return true; })()`))
-		require.NoError(t, err)
-		_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent.startsWith('The `+tc.set+` set is ready')`, chromedp.WithPollingTimeout(5*time.Minute)))
+		choose(t, bctx, "tables", tc.set)
+		_, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent.startsWith('The `+tc.set+` set is ready')`, chromedp.WithPollingTimeout(5*time.Minute)))
 		require.NoError(t, err)
 		t.Logf("%s: downloaded and loaded in %.2f s", tc.set, time.Since(begin).Seconds())
 		require.NoError(t, chromedp.Do(bctx,
@@ -432,8 +430,7 @@ func TestBrowserSetTimes(t *testing.T) {
 	// A second visit: the 7-8 set from the browser's cache.
 	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#board .tile"))))
 	begin := time.Now()
-	_, err = chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => { const e = document.getElementById('tables'); e.value = '7-8'; e.dispatchEvent(new Event('change')); return true; })()`))
-	require.NoError(t, err)
+	choose(t, bctx, "tables", "7-8")
 	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('message').textContent.includes("from this browser's cache")`, chromedp.WithPollingTimeout(time.Minute)))
 	require.NoError(t, err)
 	t.Logf("7-8 again: from the cache and usable in %.2f s", time.Since(begin).Seconds())
@@ -448,9 +445,8 @@ func TestPage5x5(t *testing.T) {
 	bctx, done := chrome(t, 390, 844)
 	defer done()
 	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#board .tile"))))
-	_, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => { const e = document.getElementById('size'); e.value = '5x5'; e.dispatchEvent(new Event('change')); return true; })()`))
-	require.NoError(t, err)
-	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('board').children.length === 25 && !document.getElementById('solve').disabled`))
+	choose(t, bctx, "size", "5x5")
+	_, err := chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('board').children.length === 25 && !document.getElementById('solve').disabled`))
 	require.NoError(t, err, "a 5x5 board")
 	fits, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('board').getBoundingClientRect().right <= window.innerWidth`))
 	require.NoError(t, err)

@@ -161,9 +161,6 @@ func parseGoal(size board.Size, raw json.RawMessage) (board.Goal, error) {
 	return board.NewGoal(size, s)
 }
 
-// Ints writes a state as numbers.
-func Ints(s board.State) []int { return solve.Ints(s) }
-
 // Heuristics lists the heuristics offered, from heuristic.Registry: auto (the strongest
 // available), the set embedded in the binary, the sets loaded with LoadSet, and every
 // heuristic of the general search.
@@ -197,6 +194,7 @@ var Boards = []string{"3x3", "4x4", "5x5"}
 // heuristic.Registry.
 func Options() map[string]any {
 	admissible := map[string]bool{heuristic.Auto: true}
+	labels := map[string]string{heuristic.Auto: "best available"}
 	byBoard := map[string][]string{}
 	for _, b := range Boards {
 		byBoard[b] = []string{heuristic.Auto}
@@ -204,22 +202,18 @@ func Options() map[string]any {
 	for _, name := range Heuristics()[1:] {
 		info, _ := heuristic.Lookup(name)
 		admissible[name] = info.Admissible
-		for _, b := range Boards {
-			size, _ := board.ParseSize(b)
-			if info.GeneralOn(size) || info.FastOn(size) {
-				byBoard[b] = append(byBoard[b], name)
-			}
-		}
-	}
-	labels := map[string]string{heuristic.Auto: "best available"}
-	for _, name := range Heuristics()[1:] {
-		info, _ := heuristic.Lookup(name)
 		labels[name] = info.About
 		if info.Set {
 			labels[name] = name + " pattern databases"
 		}
 		if !info.Admissible {
 			labels[name] += " (not admissible)"
+		}
+		for _, b := range Boards {
+			size, _ := board.ParseSize(b)
+			if info.GeneralOn(size) || info.FastOn(size) {
+				byBoard[b] = append(byBoard[b], name)
+			}
 		}
 	}
 	return map[string]any{
@@ -239,7 +233,7 @@ func Check(p *Puzzle) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"ok": true, "state": Ints(st), "goal": Ints(goal.Tiles())}, nil
+	return map[string]any{"ok": true, "state": solve.Ints(st), "goal": solve.Ints(goal.Tiles())}, nil
 }
 
 // ShuffleRequest is the body of /api/shuffle.
@@ -270,7 +264,7 @@ func Shuffle(req *ShuffleRequest) (map[string]any, error) {
 	} else {
 		st, _ = goal.RandomWalk(req.Moves, rng)
 	}
-	return map[string]any{"state": Ints(st), "goal": Ints(goal.Tiles())}, nil
+	return map[string]any{"state": solve.Ints(st), "goal": solve.Ints(goal.Tiles())}, nil
 }
 
 // SolveRequest is the body of /api/solve.
