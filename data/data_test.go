@@ -20,7 +20,9 @@ import (
 // the bytes do not depend on the number of workers is the builders' own tests' business.)
 func TestEmbeddedMatchesFreshBuild(t *testing.T) {
 	dir := t.TempDir()
-	require.NoError(t, InstallDefaults(context.Background(), dir, BuildOptions{Workers: 2}))
+	got, err := InstallDefaults(context.Background(), dir, BuildOptions{Workers: 2})
+	require.NoError(t, err)
+	require.Equal(t, dir, got)
 	for _, spec := range Specs {
 		fresh, err := os.ReadFile(filepath.Join(dir, spec.File))
 		require.NoError(t, err)

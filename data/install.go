@@ -69,27 +69,40 @@ func CheckTargets(paths ...string) error {
 	return nil
 }
 
-// InstallDefaults builds the default tables (Specs) into dir, created if missing: the
-// files this package embeds, byte for byte.
-func InstallDefaults(ctx context.Context, dir string, opt BuildOptions) error {
+// InstallDefaults builds the default tables (Specs) into dir ("" for InstallDir()),
+// created if missing: the files this package embeds, byte for byte. It returns the
+// directory, and installs all or nothing, as InstallSet does.
+func InstallDefaults(ctx context.Context, dir string, opt BuildOptions) (string, error) {
+	dir, err := installDir(dir)
+	if err != nil {
+		return "", err
+	}
 	var paths []string
 	for _, s := range Specs {
 		paths = append(paths, filepath.Join(dir, s.File))
 	}
 	if err := prepare(dir, paths); err != nil {
-		return err
+		return "", err
 	}
 	g := &group{opt: opt}
 	for i, s := range Specs {
 		t, err := s.Build(ctx, bfs.Options{Workers: opt.Workers, Progress: progress(opt, s.File)})
 		if err != nil {
-			return g.finish(ctx, fmt.Errorf("building %s: %w", s.File, err))
+			return dir, g.finish(ctx, fmt.Errorf("building %s: %w", s.File, err))
 		}
 		if err := g.add(ctx, paths[i], t); err != nil {
-			return g.finish(ctx, err)
+			return dir, g.finish(ctx, err)
 		}
 	}
-	return g.finish(ctx, nil)
+	return dir, g.finish(ctx, nil)
+}
+
+// installDir is dir, or InstallDir() for "".
+func installDir(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	return InstallDir()
 }
 
 // InstallSet builds the tables of a set into dir ("" for InstallDir(), where solvers find
@@ -97,11 +110,9 @@ func InstallDefaults(ctx context.Context, dir string, opt BuildOptions) error {
 // set's files take their places together at the end: a failed or interrupted install
 // leaves no part of the set.
 func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOptions) (string, error) {
-	if dir == "" {
-		var err error
-		if dir, err = InstallDir(); err != nil {
-			return "", err
-		}
+	dir, err := installDir(dir)
+	if err != nil {
+		return "", err
 	}
 	var paths []string
 	for t := range spec.Tables {
@@ -111,7 +122,7 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 		return "", err
 	}
 	g := &group{opt: opt}
-	err := pdb.BuildSet(ctx, spec, opt.Workers, func(t int, l bfs.Layer) {
+	err = pdb.BuildSet(ctx, spec, opt.Workers, func(t int, l bfs.Layer) {
 		if opt.Progress != nil {
 			opt.Progress(SetFile(spec, t), l)
 		}

@@ -146,27 +146,20 @@ func buildAction(c *cli.Context) error {
 			progress.Done()
 			return wrote(c, path, t, -1)
 		}}
-	dir := c.String("out")
-	what := fmt.Sprintf("%d default tables", len(data.Specs))
+	dir, what := c.String("out"), fmt.Sprintf("%d default tables", len(data.Specs))
+	var err error
 	if name := c.String("set"); name != "" {
-		spec, err := pdb.SetByName(name)
-		if err != nil {
-			return cmdline.Usagef("--set: %v", err)
+		spec, serr := pdb.SetByName(name)
+		if serr != nil {
+			return cmdline.Usagef("--set: %v", serr)
 		}
-		if dir, err = data.InstallSet(c.Context, spec, dir, opt); err != nil {
-			return err
-		}
+		dir, err = data.InstallSet(c.Context, spec, dir, opt)
 		what = "the " + spec.Name + " set"
 	} else {
-		if dir == "" {
-			var err error
-			if dir, err = data.InstallDir(); err != nil {
-				return err
-			}
-		}
-		if err := data.InstallDefaults(c.Context, dir, opt); err != nil {
-			return err
-		}
+		dir, err = data.InstallDefaults(c.Context, dir, opt)
+	}
+	if err != nil {
+		return err
 	}
 	if progress.Done(); !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "built %s in %.1fs into %s\n", what, time.Since(start).Seconds(), dir)
