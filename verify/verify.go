@@ -28,10 +28,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/sysmem"
 	"github.com/tilekit/tilekit/pdb"
@@ -46,6 +48,7 @@ const (
 	Symmetry      = "symmetry"
 	Admissibility = "admissibility"
 	Rebuild       = "rebuild"
+	Record        = "record" // with Options.Record, when the proof could not be recorded
 )
 
 // Statuses of a check.
@@ -69,6 +72,7 @@ type Report struct {
 	File       string  `json:"file"`
 	Kind       string  `json:"kind,omitempty"`
 	DecodedSHA string  `json:"decoded_sha256,omitempty"` // of the payload, once it is read
+	Recorded   string  `json:"recorded,omitempty"`       // the record of the proof written (Options.Record)
 	OK         bool    `json:"ok"`
 	Checks     []Check `json:"checks"`
 }
@@ -125,6 +129,9 @@ type Options struct {
 	// rebuild that needs more fails its check with what it needs, and starts nothing. 0
 	// for the memory available now (sysmem.Available); negative for no bound.
 	MaxMemory int64
+	// Record writes, beside a file that passes and is not a table pdbgen builds, the record
+	// that it was proven (data.RecordVerified), which loaders then accept it by.
+	Record bool
 }
 
 // afford returns a failed check named name when rebuilding p (and extra bytes beside it)
@@ -166,7 +173,15 @@ func (o Options) maxExamples() int {
 // File verifies the table file at path.
 func File(ctx context.Context, path string, opt Options) *Report {
 	t, err := tablefile.Read(path)
-	return verify(ctx, path, t, err, opt)
+	r := verify(ctx, path, t, err, opt)
+	if opt.Record && r.OK && !data.IsStandard(filepath.Base(path), r.DecodedSHA) {
+		if err := data.RecordVerified(ctx, path, r.DecodedSHA); err != nil {
+			r.add(Check{Name: Record, Status: Skip, Detail: "could not record that the table is proven: " + err.Error()})
+		} else {
+			r.Recorded = path + data.VerifiedSuffix
+		}
+	}
+	return r
 }
 
 // Table verifies a decoded table, as if read from a file named name.
@@ -353,5 +368,8 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	for _, c := range skipped {
 		fmt.Fprintf(w, "  skipped %s: %s\n", c.Name, c.Detail)
+	}
+	if r.Recorded != "" {
+		fmt.Fprintf(w, "  recorded in %s, so that solvers accept the table\n", r.Recorded)
 	}
 }

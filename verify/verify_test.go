@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -369,4 +371,33 @@ func TestRebuildNeedsMemory(t *testing.T) {
 	assert.Contains(t, c.Detail, "--max-memory")
 	r = Bytes(ctx, "663", raw, Options{MaxMemory: -1})
 	assert.Equal(t, Pass, status(r, Exactness))
+}
+
+// With Record, a file that passes and is not a table pdbgen builds gets its record, which
+// loaders accept it by; a standard table gets none.
+func TestRecord(t *testing.T) {
+	dir := t.TempDir()
+	p, err := pdb.NewPattern(board.BlankLast(board.Size{W: 3, H: 3}), []int{1, 2, 3}, true)
+	require.NoError(t, err)
+	tab, err := pdb.Build(ctx, p, pdb.Options{})
+	require.NoError(t, err)
+	f, err := tab.File()
+	require.NoError(t, err)
+	own := filepath.Join(dir, "own.tbl")
+	require.NoError(t, tablefile.Write(ctx, own, f))
+	r := File(ctx, own, Options{Record: true})
+	require.True(t, r.OK)
+	assert.Equal(t, own+data.VerifiedSuffix, r.Recorded)
+	b, err := os.ReadFile(own + data.VerifiedSuffix)
+	require.NoError(t, err)
+	assert.Equal(t, "decoded-sha256: "+r.DecodedSHA+"\n", string(b))
+
+	raw, err := data.Embedded(data.PDBSmall)
+	require.NoError(t, err)
+	std := filepath.Join(dir, data.PDBSmall)
+	require.NoError(t, os.WriteFile(std, raw, 0o644))
+	r = File(ctx, std, Options{Record: true})
+	assert.Empty(t, r.Recorded, "a standard table needs no record")
+	_, err = os.Stat(std + data.VerifiedSuffix)
+	assert.True(t, os.IsNotExist(err))
 }

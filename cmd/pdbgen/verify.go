@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/internal/sysmem"
@@ -85,14 +83,9 @@ Examples:
 			if c.Bool("embedded") {
 				reports = verify.Embedded(c.Context, opt)
 			} else {
+				opt.Record = true
 				for _, path := range c.Args().Slice() {
-					r := verify.File(c.Context, path, opt)
-					reports = append(reports, r)
-					if r.OK && !data.IsStandard(filepath.Base(path), r.DecodedSHA) {
-						if err := data.RecordVerified(c.Context, path, r.DecodedSHA); err != nil {
-							fmt.Fprintf(c.App.ErrWriter, "pdbgen: could not record that %s is verified: %v\n", path, err)
-						}
-					}
+					reports = append(reports, verify.File(c.Context, path, opt))
 				}
 			}
 			failed := 0
