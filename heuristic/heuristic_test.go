@@ -2,6 +2,7 @@ package heuristic
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,6 +71,8 @@ func TestRegistry(t *testing.T) {
 	_, err = New("7-8", board.BlankLast(board.Size4x4), nil)
 	assert.ErrorContains(t, err, "fast IDA* alone")
 	assert.Contains(t, Usage(), "auto, a set (5-5-5, 6-6-3, 7-8, 6-6-6-6), hamming, md")
+	assert.Contains(t, Table(), "  wd          walking distance, rows plus columns (not on 5x5)\n")
+	assert.Equal(t, len(Names(General)), strings.Count(Table(), "\n")+1, "a line per heuristic")
 }
 
 func TestSimpleValues(t *testing.T) {

@@ -142,6 +142,23 @@ func Inadmissible() string {
 	return orList(names)
 }
 
+// Table lists the heuristics of the general search for a help text, a line each: the
+// name, what it is, and whether it may overestimate.
+func Table() string {
+	var b strings.Builder
+	for _, i := range general {
+		note := ""
+		if !i.Admissible {
+			note = " (not admissible)"
+		}
+		for _, size := range i.NotOn {
+			note += " (not on " + size.String() + ")"
+		}
+		fmt.Fprintf(&b, "  %-11s %s%s\n", i.Name, i.About, note)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
 // orList joins names as "a, b or c".
 func orList(names []string) string {
 	if len(names) < 2 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/internal/format"
@@ -18,12 +19,10 @@ func evalCommand() *cli.Command {
 		Name:      "eval",
 		Usage:     "print every heuristic's value for states",
 		UsageText: "solve15 eval [--board WxH] [--goal GOAL] [--json] STATE... | -f FILE",
-		Description: `Prints, for each state, md (Manhattan distance), lc (md plus linear conflicts), wd
-(walking distance) with its halves wd_rows and wd_cols, pdb (the IDA15 pattern
-databases on 4x4; groups of four tiles elsewhere), max (the larger of pdb and wd),
-and the other heuristics of the toolkit: hamming, chebyshev2 and hh (the last two
-are not admissible). A heuristic that does not apply to the board or goal (pdb and
-max need a 4x4 goal with the blank in a corner; no wd on 5x5) is left out.
+		Description: `Prints, for each state, the value of every heuristic of the general search that
+applies to the board and goal, and on 4x4 the two halves of walking distance, wd_rows
+and wd_cols:
+` + heuristic.Table() + `
 
 Examples:
   solve15 eval "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12"
