@@ -76,7 +76,7 @@ func buildOne(c *cli.Context, name string, build func(bfs.Options) (*tablefile.T
 	if out == "" {
 		return cmdline.Usagef("--out FILE is required")
 	}
-	if err := checkOut(c, out); err != nil {
+	if err := cmdline.CheckOut(c, out); err != nil {
 		return err
 	}
 	progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
@@ -90,7 +90,7 @@ func buildOne(c *cli.Context, name string, build func(bfs.Options) (*tablefile.T
 	if !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "built %s: %d entries in %.2fs\n", name, f.Header.Entries, time.Since(start).Seconds())
 	}
-	return writeTable(c, out, f)
+	return cmdline.WriteTable(c, out, f)
 }
 
 func buildCommand() *cli.Command {
@@ -144,7 +144,7 @@ func buildAction(c *cli.Context) error {
 		},
 		Wrote: func(path string, t *tablefile.Table) error {
 			progress.Done()
-			return wrote(c, path, t, -1)
+			return cmdline.Wrote(c, path, t, -1)
 		}}
 	dir, what := c.String("out"), fmt.Sprintf("%d default tables", len(data.Specs))
 	var err error

@@ -82,7 +82,7 @@ func benchAction(c *cli.Context) error {
 	defer src.Close()
 	instances, err := repro.BenchInstances(c.Context, src, name, goal, limit)
 	if err != nil {
-		return &cmdline.ExitError{Code: exitBadInput, Err: err}
+		return &cmdline.ExitError{Code: cmdline.ExitBadInput, Err: err}
 	}
 	if !c.Bool("json") {
 		fmt.Fprintln(c.App.Writer, repro.BenchHeader(len(instances), goal, workers))

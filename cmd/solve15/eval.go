@@ -35,7 +35,7 @@ Examples:
 }
 
 func evalAction(c *cli.Context) error {
-	goal, tables, in, err := openInput(c)
+	goal, tables, in, err := cmdline.Instances(c)
 	if err != nil {
 		return err
 	}
@@ -69,9 +69,9 @@ func evalAction(c *cli.Context) error {
 	case in.Err() != nil:
 		return in.Err()
 	case count == 0:
-		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("no states in %s", in.Name())}
+		return &cmdline.ExitError{Code: cmdline.ExitBadInput, Err: fmt.Errorf("no states in %s", in.Name())}
 	case problems.Bad > 0:
-		return &cmdline.ExitError{Code: exitBadInput, Err: fmt.Errorf("%s invalid (see above)", format.Count(problems.Bad, "input was", "inputs were"))}
+		return &cmdline.ExitError{Code: cmdline.ExitBadInput, Err: fmt.Errorf("%s invalid (see above)", format.Count(problems.Bad, "input was", "inputs were"))}
 	}
 	return nil
 }

@@ -22,12 +22,6 @@ import (
 
 func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
 
-// Exit statuses beyond the shared ones.
-const (
-	exitBadInput = 3 // some input lines were invalid
-	exitUnsolved = 4 // some instances were not solved within the limits
-)
-
 func newApp() *cli.App {
 	app := cmdline.NewApp("solve15", "solve 15-puzzles optimally")
 	app.UsageText = `solve15 [flags] STATE...

@@ -72,7 +72,7 @@ k16: 1 3 2 5 10 9 15 6 8 14 13 11 12 4 7 0 42
 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0
 `
 	out, errOut, code := run(t, input, "--goal", "blank-first", "--workers", "2", "-f", "-")
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cmdline.ExitBadInput, code)
 	assert.Contains(t, errOut, "stdin:4: ")
 	assert.Contains(t, errOut, "wrong number of tiles")
 	assert.Contains(t, errOut, "stdin:5: ")
@@ -92,7 +92,7 @@ func TestKnownOptimumContradicted(t *testing.T) {
 func TestLimits(t *testing.T) {
 	hard := "korf88: 15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4 65" // needs far more than a thousand nodes
 	out, _, code := run(t, hard, "--goal", "blank-first", "--max-nodes", "1000", "--json", "-f", "-")
-	assert.Equal(t, exitUnsolved, code)
+	assert.Equal(t, cmdline.ExitUnsolved, code)
 	var rec map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &rec))
 	assert.Equal(t, false, rec["solved"])
@@ -100,7 +100,7 @@ func TestLimits(t *testing.T) {
 	assert.GreaterOrEqual(t, rec["lower_bound"], rec["h0"])
 
 	_, _, code = run(t, hard, "--goal", "blank-first", "--timeout", "1ms", "-f", "-")
-	assert.Equal(t, exitUnsolved, code)
+	assert.Equal(t, cmdline.ExitUnsolved, code)
 }
 
 func TestUsage(t *testing.T) {
@@ -204,7 +204,7 @@ func TestOtherAlgorithmsAndBoards(t *testing.T) {
 
 	out, _, code = run(t, "", "--algo", "astar", "--heuristic", "md", "--max-states", "1000", "--goal", "blank-first",
 		"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
-	assert.Equal(t, exitUnsolved, code)
+	assert.Equal(t, cmdline.ExitUnsolved, code)
 	assert.Contains(t, out, "memory budget")
 }
 
@@ -216,11 +216,11 @@ func TestMessagesAreDue(t *testing.T) {
 		code  int
 		msg   string
 	}{
-		{"", []string{""}, exitBadInput, "state 1: "},
-		{"", []string{"-f", "-"}, exitBadInput, "no states in stdin"},
-		{"# only a comment\n", []string{"-f", "-"}, exitBadInput, "no states in stdin"},
-		{corpus.KorfFile(), []string{"-f", "-"}, exitBadInput, "hint: the 100 states not solvable for blank-last are all solvable for blank-first: try --goal blank-first"},
-		{strings.Repeat("0\n", 1000), []string{"-f", "-"}, exitBadInput, "... and 980 more invalid lines (1000 in all)"},
+		{"", []string{""}, cmdline.ExitBadInput, "state 1: "},
+		{"", []string{"-f", "-"}, cmdline.ExitBadInput, "no states in stdin"},
+		{"# only a comment\n", []string{"-f", "-"}, cmdline.ExitBadInput, "no states in stdin"},
+		{corpus.KorfFile(), []string{"-f", "-"}, cmdline.ExitBadInput, "hint: the 100 states not solvable for blank-last are all solvable for blank-first: try --goal blank-first"},
+		{strings.Repeat("0\n", 1000), []string{"-f", "-"}, cmdline.ExitBadInput, "... and 980 more invalid lines (1000 in all)"},
 	} {
 		_, errOut, code := run(t, tc.stdin, tc.args...)
 		assert.Equal(t, tc.code, code, "%q %v", short(tc.stdin), tc.args)
@@ -237,7 +237,7 @@ func TestMessagesAreDue(t *testing.T) {
 func TestJSONInvalidLines(t *testing.T) {
 	input := "1 2 3\n" + worked + "\n1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0\n"
 	out, _, code := run(t, input, "--json", "-f", "-")
-	assert.Equal(t, exitBadInput, code)
+	assert.Equal(t, cmdline.ExitBadInput, code)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 3)
 	var recs [3]map[string]any

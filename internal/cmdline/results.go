@@ -1,0 +1,130 @@
+package cmdline
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/solve"
+)
+
+// Exit statuses of commands that solve batches.
+const (
+	ExitBadInput = 3 // some input lines were invalid, or there were none
+	ExitUnsolved = 4 // some instances were not solved within the limits
+)
+
+// Results prints the results of a batch of instances as they come, in the form the
+// --json, --quiet and --verbose flags ask for, reports bad input lines on standard error,
+// and turns the batch's outcome into an exit status. Every command that solves a stream
+// of instances (solve15, solve15 cluster) prints through it, so their output is the same.
+type Results struct {
+	c        *cli.Context
+	prefix   string
+	goal     board.Goal
+	problems *instance.Problems
+	status   *Status
+	begin    time.Time
+	fatal    error
+}
+
+// NewResults prints for the command of c, whose messages start with prefix ("solve15: ").
+func NewResults(c *cli.Context, prefix string, goal board.Goal) *Results {
+	return &Results{c: c, prefix: prefix, goal: goal, begin: time.Now(),
+		problems: instance.NewProblems(c.App.ErrWriter, prefix, goal),
+		status:   NewStatus(c.App.ErrWriter, c.Bool("quiet"))}
+}
+
+// Progress is the progress report of the search of the instance labelled label, for
+// solve.BatchOptions.Progress: nil unless there is a terminal to show it or --verbose.
+func (r *Results) Progress(label string) func(bound int, nodes uint64) {
+	return r.status.Search(r.prefix, label, r.c.Bool("verbose"))
+}
+
+// Status is the status line, for commands with more to show than one search.
+func (r *Results) Status() *Status { return r.status }
+
+// Add prints one entry's result: a record, or a bad line. A solved record with an error
+// is a replay that did not reach the goal, a bug, which fails the run.
+func (r *Results) Add(e instance.Entry, rec solve.Record, err error) {
+	r.status.Clear()
+	switch {
+	case e.In == nil:
+		r.problems.Add(e)
+	case rec.Solved && err != nil:
+		r.fatal = err
+	}
+	switch json := r.c.Bool("json"); {
+	case json && e.In == nil:
+		JSON(r.c, solve.NewBadLine(r.goal, e))
+	case json:
+		JSON(r.c, rec)
+	case !r.c.Bool("quiet") && e.In != nil:
+		rec.WriteText(r.c.App.Writer)
+	}
+}
+
+// Finish ends the batch read from in: it prints the summary line (not with --json, nor
+// for a single instance) and returns the error whose exit status says how the batch went.
+func (r *Results) Finish(sum *solve.Summary, in *instance.Stream) error {
+	r.status.Clear()
+	r.problems.Finish()
+	ctxErr := r.c.Context.Err()
+	switch {
+	case r.fatal != nil:
+		return r.fatal
+	case ctxErr == nil && in.Err() != nil:
+		return in.Err()
+	case sum.Total()+sum.Invalid == 0 && ctxErr == nil:
+		return &ExitError{Code: ExitBadInput, Err: fmt.Errorf("no states in %s", in.Name())}
+	}
+	if !r.c.Bool("json") && (sum.Total()+sum.Invalid > 1 || r.c.Bool("quiet")) {
+		fmt.Fprintln(r.c.App.Writer, sum.Text(time.Since(r.begin)))
+	}
+	switch {
+	case sum.Mismatched > 0:
+		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s the known optimal length", format.Count(sum.Mismatched, "solution contradicts", "solutions contradict"))}
+	case ctxErr != nil:
+		return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted")}
+	case sum.Invalid > 0:
+		return &ExitError{Code: ExitBadInput, Err: fmt.Errorf("%s invalid (see above)", format.Count(sum.Invalid, "input was", "inputs were"))}
+	case sum.Unsolved > 0:
+		return &ExitError{Code: ExitUnsolved, Err: fmt.Errorf("%s not solved within the limits", format.Count(sum.Unsolved, "instance"))}
+	}
+	return nil
+}
+
+// Instances reads --board, --goal and --tables, and starts reading the arguments or
+// --file as a stream of instances.
+func Instances(c *cli.Context) (board.Goal, string, *instance.Stream, error) {
+	goal, err := Goal(c)
+	if err != nil {
+		return goal, "", nil, err
+	}
+	tables, err := Dir(c, "tables")
+	if err != nil {
+		return goal, "", nil, err
+	}
+	in, err := instance.Open(c.Context, c.String("file"), c.Args().Slice(), c.App.Reader, goal)
+	if errors.Is(err, instance.ErrNoInput) && c.String("file") == "" {
+		err = Usagef("no states: give STATE arguments or --file FILE")
+	} else if errors.Is(err, instance.ErrNoInput) {
+		err = Usagef("give states as arguments or with --file, not both")
+	}
+	return goal, tables, in, err
+}
+
+// SolveOptions are the solver's options from the flags of solve15, with the tables'
+// directory and the goroutines one search may use.
+func SolveOptions(c *cli.Context, tables string, threads int) solve.Options {
+	return solve.Options{
+		Algorithm: c.String("algo"), Heuristic: c.String("heuristic"), Lookups: c.String("lookups"),
+		WithWD: c.Bool("with-wd"), Tables: tables, Workers: threads,
+		MaxNodes: c.Uint64("max-nodes"), MaxExpansions: c.Uint64("max-expansions"), MaxStates: c.Int("max-states"),
+	}
+}
