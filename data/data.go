@@ -102,6 +102,8 @@ type Tables struct {
 	WDFirst *wd.Table // rows (and columns) of the blank-first goal
 	IDA15   *pdb.IDA15
 	Source  string // "embedded" or the directory they were read from
+	// Digests are the SHA-256 of each file's decoded payload, by file name.
+	Digests map[string][32]byte
 }
 
 // Embedded returns the raw bytes of an embedded default table file.
@@ -171,7 +173,10 @@ func load(source string, open opener) (*Tables, error) {
 		}
 		files[s.File] = t
 	}
-	tabs := &Tables{Source: source}
+	tabs := &Tables{Source: source, Digests: map[string][32]byte{}}
+	for name, t := range files {
+		tabs.Digests[name] = t.DecodedSHA
+	}
 	var err error
 	wantWD := map[string]board.Goal{WDBlankLast: board.BlankLast(board.Size4x4), WDBlankFirst: board.BlankFirst(board.Size4x4)}
 	for name, dst := range map[string]**wd.Table{WDBlankLast: &tabs.WDLast, WDBlankFirst: &tabs.WDFirst} {

@@ -82,15 +82,7 @@ func (st *search) parallelPass(workers int) bool {
 				ws.board, ws.pos, ws.item, ws.cut = it.board, it.pos, i, false
 				ws.init()
 				copy(ws.path[:], it.path)
-				var found bool
-				switch {
-				case ws.kind == MD:
-					found = ws.dfsMD(it.g, ws.md, it.blank, it.prev)
-				case ws.t.set != nil:
-					found, _ = ws.dfsSet(it.g, ws.h(), it.blank, it.prev)
-				default:
-					found = ws.dfs(it.g, it.blank, it.prev)
-				}
+				found := ws.below(it.g, it.blank, it.prev)
 				if ws.aborted { // cancelled, or the budget is spent: the others stop soon too
 					return
 				}

@@ -37,6 +37,9 @@ type Packed struct {
 	// Mirror is the symmetry under which only the smaller index of each pair is stored,
 	// or Identity when every entry is.
 	Mirror Symmetry
+	// Digest is the SHA-256 of the decoded payload of the file it was read from (zero for
+	// a table built in memory): what identifies its values to another machine.
+	Digest [32]byte
 	md     [board.MaxCells][board.MaxCells]uint8 // md[i][c]: distance of pattern tile i on cell c
 	mirror mirror
 }
@@ -295,7 +298,11 @@ func LoadPacked(f *tablefile.Table) (*Packed, error) {
 			return nil, err
 		}
 	}
-	return NewPacked(p, f.Nibbles, f.Escapes, mirror)
+	t, err := NewPacked(p, f.Nibbles, f.Escapes, mirror)
+	if err == nil {
+		t.Digest = f.DecodedSHA
+	}
+	return t, err
 }
 
 // Values returns every entry's value, decoded through the mirror, one byte each in index

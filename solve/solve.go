@@ -124,6 +124,7 @@ type Solver struct {
 	h         *heuristic.Heuristic
 	progress  func(bound int, nodes uint64)
 	every     time.Duration
+	digests   [][32]byte // of the tables' values, for Fingerprint
 }
 
 // New prepares a solver for the goal. Errors caused by the options match ErrOptions.
@@ -261,6 +262,9 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 			}
 		}
 		opt.Set = set
+		for _, t := range set.Tables {
+			s.digests = append(s.digests, t.Digest)
+		}
 		s.lookups = lookups.String()
 		s.tables = "set " + name
 		switch setFrom {
@@ -276,6 +280,7 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 			return err
 		}
 		opt.WD, opt.IDA15 = def.WDLast, def.IDA15
+		s.addDigests(def)
 	}
 	if src.def != nil {
 		s.tables = src.def.Source
@@ -308,6 +313,7 @@ func (s *Solver) planGeneral(ctx context.Context, name string, src *sources) err
 			return err
 		}
 		ida15 = def.IDA15
+		s.addDigests(def)
 	}
 	h, err := heuristic.NewContext(ctx, name, s.goal, ida15)
 	if err != nil {

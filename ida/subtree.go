@@ -1,0 +1,153 @@
+package ida
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/tilekit/tilekit/board"
+)
+
+// Subtrees of a pass, for a search shared out among processes or machines: the top of a
+// pass's tree is searched once, and the subtrees below its frontier are searched apart
+// (Reinefeld & Schnecke's AIDA*, 1994). A pass searched as its frontier's subtrees, in
+// order, generates the same nodes as the whole pass and finds the same first solution.
+
+// Work counts the nodes of a part of a search.
+type Work struct {
+	Nodes    uint64 `json:"nodes"`    // nodes generated
+	Expanded uint64 `json:"expanded"` // nodes whose children were generated
+}
+
+// H0 returns the heuristic value of start, the bound of the first pass.
+func (s *Solver) H0(start board.State) (int, error) {
+	if err := s.goal.Check(start); err != nil {
+		return 0, err
+	}
+	return s.newSearch(start).h(), nil
+}
+
+// Frontier returns the nodes of the pass with the given bound at the shallowest depth
+// (below the bound) where there are at least want of them, as paths from start (blank
+// directions, in the order the serial search meets them), and the work of the top of the
+// tree down to them. A solution of the pass has bound moves, so none lies above the
+// frontier. With fewer than want nodes at every depth below the bound it returns the
+// deepest frontier; with none (the pass is empty below its root) it returns none.
+func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want int) ([][]board.Dir, Work, error) {
+	if err := s.goal.Check(start); err != nil {
+		return nil, Work{}, err
+	}
+	st := s.newSearch(start)
+	var stop atomic.Bool
+	st.stop, st.ctx = &stop, ctx
+	st.setBudget(0)
+	st.bound = bound
+	if st.h() == 0 || st.h() > bound {
+		return nil, Work{}, nil
+	}
+	var items []frontierNode
+	var w Work
+	for d := 1; d < bound; d++ {
+		st.nodes, st.expanded = 0, 0
+		st.collectAt = d
+		st.frontier = st.frontier[:0]
+		st.root()
+		if st.aborted {
+			return nil, w, ctx.Err()
+		}
+		items, w = st.frontier, Work{Nodes: st.nodes, Expanded: st.expanded}
+		if len(items) >= want {
+			break
+		}
+	}
+	paths := make([][]board.Dir, len(items))
+	for i, it := range items {
+		paths[i] = make([]board.Dir, len(it.path))
+		for j, d := range it.path {
+			paths[i][j] = board.Dir(s.frame.dirMap[d])
+		}
+	}
+	return paths, w, nil
+}
+
+// ErrPath is returned for a path that is not a frontier path of the start: a move off the
+// board, or one that undoes the move before it.
+var ErrPath = errors.New("ida: not a path of the search")
+
+// SearchBelow searches the pass with the given bound below the node that path (blank
+// directions from start) leads to, as the serial pass would, and returns the first
+// solution there (the whole solution from start; nil if none), and the work. A nil path
+// searches the whole pass. Options.MaxNodes and Progress apply; the error is ctx's, or
+// ErrNodeLimit, when the search stopped early.
+func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) ([]board.Dir, Work, error) {
+	if err := s.goal.Check(start); err != nil {
+		return nil, Work{}, err
+	}
+	if len(path) >= bound || bound >= len(search{}.path) {
+		return nil, Work{}, fmt.Errorf("%w: %d moves at bound %d", ErrPath, len(path), bound)
+	}
+	st := s.newSearch(start)
+	inverse := [4]uint8{}
+	for d, e := range s.frame.dirMap {
+		inverse[e] = uint8(d)
+	}
+	blank, prev := st.pos[0], uint8(noMove)
+	for i, e := range path {
+		d := inverse[e&3]
+		var mv *move
+		for k := range st.t.nmoves[blank] {
+			if st.t.moves[blank][k].dir == d {
+				mv = &st.t.moves[blank][k]
+			}
+		}
+		if e > board.Right || mv == nil || d == prev^1 {
+			return nil, Work{}, fmt.Errorf("%w: move %d (%s) of %s", ErrPath, i+1, e, board.FormatDirs(path))
+		}
+		tile := st.board[mv.cell]
+		st.board[blank], st.pos[tile] = tile, blank
+		st.board[mv.cell], st.pos[0] = 0, mv.cell
+		blank, prev, st.path[i] = mv.cell, d, d
+	}
+	st.init()
+	var stop atomic.Bool
+	st.stop, st.ctx = &stop, ctx
+	st.rep = newReporter(s.opt.Progress, s.opt.ProgressEvery)
+	st.rep.bound.Store(int64(bound))
+	st.setBudget(s.opt.MaxNodes)
+	st.bound = bound
+	var found bool
+	if g := len(path); g == 0 {
+		found = st.root()
+	} else {
+		found = st.below(g, blank, prev)
+	}
+	w := Work{Nodes: st.nodes, Expanded: st.expanded}
+	if st.aborted {
+		if err := ctx.Err(); err != nil {
+			return nil, w, err
+		}
+		return nil, w, ErrNodeLimit
+	}
+	if !found {
+		return nil, w, nil
+	}
+	moves := make([]board.Dir, st.depth)
+	for i := range moves {
+		moves[i] = board.Dir(s.frame.dirMap[st.path[i]])
+	}
+	return moves, w, nil
+}
+
+// below searches the current pass below a node at depth g (its board, positions and path
+// set, and init called), whose blank is on blank and which was reached by prev.
+func (st *search) below(g int, blank, prev uint8) bool {
+	switch {
+	case st.kind == MD:
+		return st.dfsMD(g, st.md, blank, prev)
+	case st.t.set != nil:
+		found, _ := st.dfsSet(g, st.h(), blank, prev)
+		return found
+	}
+	return st.dfs(g, blank, prev)
+}

@@ -1,0 +1,102 @@
+package ida_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	. "github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/pdb"
+)
+
+// A pass searched as the top of its tree plus its frontier's subtrees, in order, generates
+// exactly the nodes of the serial pass, and the first subtree with a solution gives the
+// serial search's solution: for every pass of a few Korf instances, with md, max and the
+// 5-5-5 set, on both corner goals, and on the 24-puzzle.
+func TestSubtreesMakeThePass(t *testing.T) {
+	korf := corpus.Korf100()
+	set, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
+	require.NoError(t, err)
+	five := testSet5x5(t)
+	fiveGoal := board.BlankFirst(board.Size5x5)
+	fiveStart, _ := fiveGoal.RandomWalk(36, rand.New(rand.NewPCG(7, 7)))
+	walk, _ := korf[0].Goal.RandomWalk(60, rand.New(rand.NewPCG(3, 3)))
+	def, err := data.Default()
+	require.NoError(t, err)
+	cases := []struct {
+		name  string
+		goal  board.Goal
+		start board.State
+		opt   Options
+	}{
+		{"md", korf[0].Goal, walk, Options{Heuristic: MD}},
+		{"max", korf[11].Goal, korf[11].Start, Options{Heuristic: Max, WD: def.WDLast, IDA15: def.IDA15}},
+		{"5-5-5", korf[2].Goal, korf[2].Start, Options{Set: set}},
+		{"5-5-5, blank-last", board.BlankLast(board.Size4x4), board.Rotate180(korf[4].Start), Options{Set: set}},
+		{"4x6 on 5x5", fiveGoal, fiveStart, Options{Set: five}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := New(c.goal, c.opt)
+			require.NoError(t, err)
+			want, err := s.Solve(context.Background(), c.start)
+			require.NoError(t, err)
+			h0, err := s.H0(c.start)
+			require.NoError(t, err)
+			require.Equal(t, want.H0, h0)
+			require.Greater(t, len(want.Passes), 1, "a test of more than one pass")
+			for i, pass := range want.Passes {
+				paths, top, err := s.Frontier(context.Background(), c.start, pass.Bound, 50)
+				require.NoError(t, err)
+				sum := top
+				var first []board.Dir
+				for _, p := range paths {
+					moves, w, err := s.SearchBelow(context.Background(), c.start, p, pass.Bound)
+					require.NoError(t, err)
+					sum.Nodes += w.Nodes
+					sum.Expanded += w.Expanded
+					if moves != nil && first == nil {
+						first = moves
+						assert.Equal(t, p, moves[:len(p)], "a solution below a path starts with it")
+					}
+				}
+				last := i == len(want.Passes)-1
+				if !last {
+					assert.Equal(t, Work{pass.Nodes, pass.Expanded}, sum, "pass %d", pass.Bound)
+					assert.Nil(t, first, "pass %d has no solution", pass.Bound)
+					continue
+				}
+				require.NotNil(t, first)
+				assert.Equal(t, want.Moves, first, "the serial search's solution")
+				whole, w, err := s.SearchBelow(context.Background(), c.start, nil, pass.Bound)
+				require.NoError(t, err)
+				assert.Equal(t, want.Moves, whole)
+				assert.Equal(t, Work{pass.Nodes, pass.Expanded}, w, "the whole last pass")
+			}
+		})
+	}
+}
+
+// Paths that are no path of the search are refused, not searched from a wrong board.
+func TestSearchBelowRefusesBadPaths(t *testing.T) {
+	korf := corpus.Korf100()
+	s, err := New(korf[0].Goal, Options{Heuristic: MD})
+	require.NoError(t, err)
+	start := korf[0].Start // blank on cell 9: every direction is open
+	for _, path := range [][]board.Dir{
+		{board.Up, board.Down},                   // undoes its first move
+		{board.Dir(7)},                           // not a direction
+		{board.Up, board.Up, board.Up, board.Up}, // off the board
+	} {
+		_, _, err = s.SearchBelow(context.Background(), start, path, 60)
+		assert.ErrorIs(t, err, ErrPath, "%v", path)
+	}
+	_, _, err = s.SearchBelow(context.Background(), start, []board.Dir{board.Up}, 1)
+	assert.ErrorIs(t, err, ErrPath, "a path as long as the bound")
+}
