@@ -47,17 +47,9 @@ func (s *Solver) Batch(ctx context.Context, entries <-chan instance.Entry, opt B
 		return outcome{NewRecord(s.goal, e.In.State, res, err), err}
 	}, func(e instance.Entry, o outcome) {
 		if e.In == nil {
-			sum.Invalid++
-			report(e, Record{Line: e.Line, Board: s.goal.Size().String(), Goal: s.goal.Name(), Error: ErrorText(e.Err)}, e.Err)
-			return
+			o.err = e.Err
 		}
-		rec := o.rec
-		rec.ID, rec.Line = e.In.ID, e.In.Line
-		if e.In.Optimal >= 0 {
-			rec.KnownOptimal = &e.In.Optimal
-		}
-		sum.Add(&rec, e.In.Optimal)
-		report(e, rec, o.err)
+		report(e, sum.Entry(s.goal, e, o.rec), o.err)
 	})
 	return sum
 }

@@ -40,6 +40,21 @@ type Record struct {
 	NodesPerSecond float64 `json:"nodes_per_second"`
 	Passes         []Pass  `json:"passes,omitempty"`
 	Error          string  `json:"error,omitempty"`
+	// A search shared out (solve15 cluster): the worker that solved the whole instance,
+	// or the units of its split passes.
+	Worker string       `json:"worker,omitempty"`
+	Units  []UnitRecord `json:"units,omitempty"`
+}
+
+// UnitRecord is the work of one subtree of a split pass, searched by Worker.
+type UnitRecord struct {
+	Bound    int     `json:"bound"`
+	Seq      int     `json:"seq"`  // the subtree's place in its pass's frontier
+	Path     string  `json:"path"` // its moves from the start
+	Nodes    uint64  `json:"nodes"`
+	Expanded uint64  `json:"expanded"`
+	Seconds  float64 `json:"seconds"`
+	Worker   string  `json:"worker"`
 }
 
 // BadLine is the JSON form of an input line that is not a valid state: its line, the
@@ -156,6 +171,22 @@ func (s *Summary) Add(r *Record, known int) {
 	}
 	s.Nodes += r.Nodes
 	s.Search += time.Duration(r.Seconds * float64(time.Second))
+}
+
+// Entry completes the record of an entry of a stream of instances of goal and counts it:
+// for an instance, its id, line and known optimum are filled in and a contradicted
+// optimum is marked in its error; a bad line gets a record of its line and error.
+func (s *Summary) Entry(goal board.Goal, e instance.Entry, rec Record) Record {
+	if e.In == nil {
+		s.Invalid++
+		return Record{Line: e.Line, Board: goal.Size().String(), Goal: goal.Name(), Error: ErrorText(e.Err)}
+	}
+	rec.ID, rec.Line = e.In.ID, e.In.Line
+	if e.In.Optimal >= 0 {
+		rec.KnownOptimal = &e.In.Optimal
+	}
+	s.Add(&rec, e.In.Optimal)
+	return rec
 }
 
 // Total is the number of instances searched.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
@@ -79,4 +80,109 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	}
 	moves, w, err := s.fast.SearchBelow(ctx, start, path, bound)
 	return moves, Work(w), err
+}
+
+// Subtrees is one large pass of a split search, handed to whoever searches its subtrees.
+type Subtrees struct {
+	Start board.State
+	Bound int
+	Paths [][]board.Dir // the frontier, in the serial search's order
+}
+
+// SubtreesFound is what the search of a split pass found: the index of the first path (in
+// Paths' order) with a solution below it and that solution (from the start), or -1 and
+// nil; and the work of every subtree searched.
+type SubtreesFound struct {
+	First int
+	Moves []board.Dir
+	Work  Work
+}
+
+// SplitOptions configure SolveSplit.
+type SplitOptions struct {
+	// Subtrees is the most subtrees a split pass aims at (at least 1).
+	Subtrees int
+	// UnitNodes, if set, is the size (in nodes) a subtree should have: a pass expected to
+	// be n nodes (the last one's times its growth) aims at n/UnitNodes subtrees, between 2
+	// and Subtrees. 0: always Subtrees.
+	UnitNodes uint64
+	// SplitFrom is the size (in generated nodes) of the previous pass from which passes are
+	// split; smaller passes are searched here, whole.
+	SplitFrom uint64
+	// Pass, if set, hears of each pass: its bound, whether it was split, and its work.
+	Pass func(bound int, split bool, w Work)
+}
+
+// SolveSplit solves start by IDA* as Solve does, with each pass past opt.SplitFrom nodes
+// split into subtrees that search searches (in other goroutines, processes or machines).
+// search must find, among the subtrees with a solution, the first in Paths' order; then
+// the solution is the one the serial search finds, whatever the order the subtrees were
+// searched in. The result's nodes are all the work done: the serial search's, plus the
+// subtrees after the first solution searched before it was known.
+func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOptions, search func(context.Context, Subtrees) (SubtreesFound, error)) (*Result, error) {
+	if s.fast == nil {
+		return nil, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
+	}
+	begin := time.Now()
+	h0, err := s.fast.H0(start)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Start: start.Clone(), H0: h0, Algorithm: "idastar", Heuristic: s.heuristic, Lookups: s.lookups,
+		Tables: s.tables, Optimal: true, Tiles: []int{}}
+	var last, before uint64
+	for b := h0; err == nil && !res.Solved; b += 2 {
+		res.LowerBound = b
+		if s.progress != nil {
+			s.progress(b, res.Nodes)
+		}
+		var moves []board.Dir
+		var w Work
+		split := last >= opt.SplitFrom && b > 2
+		if !split {
+			moves, w, err = s.SearchBelow(ctx, start, nil, b)
+		} else {
+			var paths [][]board.Dir
+			if paths, w, err = s.Frontier(ctx, start, b, opt.want(last, before)); err == nil {
+				var found SubtreesFound
+				found, err = search(ctx, Subtrees{Start: start, Bound: b, Paths: paths})
+				moves = found.Moves
+				w.Nodes += found.Work.Nodes
+				w.Expanded += found.Work.Expanded
+			}
+		}
+		res.Nodes += w.Nodes
+		res.Expanded += w.Expanded
+		res.Passes = append(res.Passes, Pass{Bound: b, Nodes: w.Nodes, Expanded: w.Expanded})
+		if opt.Pass != nil {
+			opt.Pass(b, split, w)
+		}
+		before, last = last, w.Nodes
+		if err == nil && moves != nil {
+			res.Solved, res.Moves = true, moves
+		}
+	}
+	res.Elapsed = time.Since(begin)
+	res.PeakStored = res.LowerBound + 1
+	if !res.Solved {
+		res.Optimal = false
+		return res, err
+	}
+	end, rerr := s.goal.Size().Replay(start, res.Moves)
+	if rerr != nil || !end.Equal(s.goal.Tiles()) || len(res.Moves) != res.LowerBound {
+		return res, fmt.Errorf("solve: internal error: the split search's solution of %v (%d moves at bound %d) does not replay to the goal", start, len(res.Moves), res.LowerBound)
+	}
+	res.Tiles, _ = s.goal.Size().DirsToTiles(start, res.Moves)
+	return res, nil
+}
+
+// want is how many subtrees a split pass aims at, after passes of last and before nodes.
+func (opt SplitOptions) want(last, before uint64) int {
+	most := max(opt.Subtrees, 1)
+	if opt.UnitNodes == 0 || before == 0 {
+		return most
+	}
+	growth := float64(last) / float64(before)
+	n := float64(last) * max(growth, 1) / float64(opt.UnitNodes)
+	return int(min(max(n, 2), float64(most)))
 }

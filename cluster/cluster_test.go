@@ -1,0 +1,250 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/internal/hermetic"
+	"github.com/tilekit/tilekit/solve"
+)
+
+func TestMain(m *testing.M) { hermetic.Main(m) }
+
+// testServer starts an embedded server on a free loopback port, with a store in a
+// temporary directory, and connects to it.
+func testServer(t *testing.T, store string) (*Server, *nats.Conn) {
+	t.Helper()
+	if store == "" {
+		store = t.TempDir()
+	}
+	s, err := StartServer(ServerOptions{Store: store})
+	require.NoError(t, err)
+	nc, err := nats.Connect(s.URL())
+	require.NoError(t, err)
+	t.Cleanup(func() { nc.Close(); s.Close() })
+	return s, nc
+}
+
+// startWorker runs a worker until the test ends.
+func startWorker(t *testing.T, nc *nats.Conn, w *Worker) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx, nc) }()
+	t.Cleanup(func() {
+		cancel()
+		assert.NoError(t, <-done)
+	})
+}
+
+func entries(goal board.Goal, starts ...board.State) []instance.Entry {
+	var out []instance.Entry
+	for i, s := range starts {
+		out = append(out, instance.Entry{In: &instance.Instance{Line: i + 1, State: s, Optimal: -1}, Line: i + 1})
+	}
+	return out
+}
+
+// collect runs a coordinator and returns its records in the order reported.
+func collect(t *testing.T, nc *nats.Conn, c *Coordinator, in []instance.Entry) []solve.Record {
+	t.Helper()
+	var recs []solve.Record
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := c.Run(ctx, nc, in, func(e instance.Entry, rec solve.Record, err error) {
+		recs = append(recs, rec)
+	})
+	require.NoError(t, err)
+	return recs
+}
+
+// A batch shared out as whole instances gives solve's records: the same lengths, solutions
+// and node counts, in input order, each naming its worker; a bad entry keeps its place.
+func TestBatchAsWholeInstances(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	startWorker(t, nc, &Worker{Name: "w1", Threads: 2})
+	var starts []board.State
+	for _, i := range []int{0, 2, 7, 11, 25} {
+		starts = append(starts, korf[i].Start)
+	}
+	in := entries(goal, starts...)
+	in = append(in[:2], append([]instance.Entry{{Line: 99, Err: fmt.Errorf("line 99: not a state")}}, in[2:]...)...)
+	recs := collect(t, nc, &Coordinator{Solver: s}, in)
+	require.Len(t, recs, len(in))
+	for k, e := range in {
+		if e.In == nil {
+			assert.Equal(t, 99, recs[k].Line)
+			assert.False(t, recs[k].Solved)
+			continue
+		}
+		want, err := s.Solve(context.Background(), e.In.State)
+		require.NoError(t, err)
+		assert.Equal(t, e.In.Line, recs[k].Line)
+		assert.Equal(t, board.FormatDirs(want.Moves), recs[k].Moves)
+		assert.Equal(t, want.Nodes, recs[k].Nodes)
+		assert.Equal(t, "w1", recs[k].Worker)
+	}
+}
+
+// One instance split into subtrees gives the serial search's solution, with the work of
+// every unit recorded; the passes before the last have the serial node counts.
+func TestSplitInstance(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	startWorker(t, nc, &Worker{Name: "a", Threads: 1})
+	startWorker(t, nc, &Worker{Name: "b", Threads: 1})
+	start := korf[2].Start
+	want, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	recs := collect(t, nc, &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}, entries(goal, start))
+	require.Len(t, recs, 1)
+	rec := recs[0]
+	assert.True(t, rec.Solved && rec.Optimal)
+	assert.Equal(t, board.FormatDirs(want.Moves), rec.Moves)
+	n := len(want.Passes)
+	require.Len(t, rec.Passes, n)
+	for i := range n - 1 {
+		assert.Equal(t, want.Passes[i], rec.Passes[i])
+	}
+	require.NotEmpty(t, rec.Units)
+	var unitNodes uint64
+	for _, u := range rec.Units {
+		unitNodes += u.Nodes
+		assert.Contains(t, []string{"a", "b"}, u.Worker)
+	}
+	assert.Less(t, unitNodes, rec.Nodes, "the top of each tree is searched by the coordinator")
+}
+
+// A worker whose tables differ refuses the unit and says why; after MaxDeliver tries the
+// unit is reported failed with that reason, not retried for ever.
+func TestRefusedUnitFails(t *testing.T) {
+	korf := corpus.Korf100()
+	s, err := solve.New(korf[0].Goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	var mu sync.Mutex
+	var said []string
+	startWorker(t, nc, &Worker{Name: "w", Threads: 1, Log: func(m string) { mu.Lock(); said = append(said, m); mu.Unlock() }})
+	c := &Coordinator{Solver: s, Queue: Queue{AckWait: 2 * time.Second, MaxDeliver: 3}}
+	c.fingerprint = "not-these-tables"
+	var got []error
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sum, err := c.Run(ctx, nc, entries(korf[0].Goal, korf[0].Start), func(_ instance.Entry, rec solve.Record, err error) {
+		got = append(got, err)
+		assert.Contains(t, rec.Error, "tables differ")
+		assert.Contains(t, rec.Error, "tried 3 times")
+	})
+	require.NoError(t, err)
+	require.Len(t, got, 1)
+	assert.ErrorIs(t, got[0], ErrFailed)
+	assert.Equal(t, 1, sum.Unsolved)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.NotEmpty(t, said)
+}
+
+// A unit whose worker goes silent (killed) is handed to another after the ack wait, and
+// a unit nobody finishes within MaxDeliver deliveries is reported failed (the advisory).
+func TestSilentWorkerUnitsFail(t *testing.T) {
+	korf := corpus.Korf100()
+	s, err := solve.New(korf[0].Goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	// A "worker" that takes units and never answers.
+	go func() {
+		for {
+			cons, err := js.Consumer(context.Background(), unitsStream, workersName)
+			if err != nil {
+				time.Sleep(50 * time.Millisecond)
+				continue
+			}
+			for {
+				if _, err := cons.Next(jetstream.FetchMaxWait(time.Second)); err == nats.ErrConnectionClosed {
+					return
+				}
+			}
+		}
+	}()
+	c := &Coordinator{Solver: s, Queue: Queue{AckWait: 300 * time.Millisecond, MaxDeliver: 2}}
+	var recs []solve.Record
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = c.Run(ctx, nc, entries(korf[0].Goal, korf[0].Start), func(_ instance.Entry, rec solve.Record, err error) {
+		recs = append(recs, rec)
+	})
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	assert.Contains(t, recs[0].Error, "handed out 2 times without a result")
+	// The unit is a dead letter now.
+	info, err := js.Stream(ctx, resultsStream)
+	require.NoError(t, err)
+	st, err := info.Info(ctx, jetstream.WithSubjectFilter(deadSubject+">"))
+	require.NoError(t, err)
+	dead := 0
+	for subject, n := range st.State.Subjects {
+		if strings.HasPrefix(subject, deadSubject) {
+			dead += int(n)
+		}
+	}
+	assert.Equal(t, 1, dead)
+}
+
+// A coordinator restarted on the same store hands out only the units without a result:
+// its second run of a finished batch hands out nothing and reports the same records.
+func TestRestartResumes(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(goal, solve.Options{})
+	require.NoError(t, err)
+	store := t.TempDir()
+	in := entries(goal, korf[0].Start, korf[2].Start, korf[7].Start)
+
+	srv, err := StartServer(ServerOptions{Store: store})
+	require.NoError(t, err)
+	nc, err := nats.Connect(srv.URL())
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	w := &Worker{Name: "w", Threads: 2}
+	go func() { done <- w.Run(ctx, nc) }()
+	first := collect(t, nc, &Coordinator{Solver: s}, in)
+	cancel()
+	require.NoError(t, <-done)
+	nc.Close()
+	srv.Close()
+
+	_, nc2 := testServer(t, store) // no worker this time
+	second := collect(t, nc2, &Coordinator{Solver: s}, in)
+	for i := range first {
+		first[i].Seconds, second[i].Seconds = 0, 0
+	}
+	assert.Equal(t, first, second)
+	js, err := jetstream.New(nc2)
+	require.NoError(t, err)
+	units, err := js.Stream(context.Background(), unitsStream)
+	require.NoError(t, err)
+	info, err := units.Info(context.Background())
+	require.NoError(t, err)
+	assert.Zero(t, info.State.Msgs, "nothing handed out again")
+}

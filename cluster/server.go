@@ -1,0 +1,92 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// ServerOptions configure the embedded NATS server.
+type ServerOptions struct {
+	// Store is the directory of JetStream's files: the queue of units and the results,
+	// which outlive the process (a coordinator restarted on the same store resumes).
+	Store string
+	// Listen is the address for clients, host:port; "" for 127.0.0.1 on a free port.
+	// Only loopback addresses may go without a Token.
+	Listen string
+	// Token is the secret every client must present; "" for none (loopback only).
+	Token string
+}
+
+// A Server is an embedded NATS server with JetStream.
+type Server struct {
+	ns  *server.Server
+	url string
+}
+
+// ErrNeedsToken is returned for a server that would listen beyond loopback without a token.
+var ErrNeedsToken = errors.New("cluster: a server listening beyond loopback needs a token")
+
+// StartServer starts an embedded NATS server with JetStream on opt.Store, and waits until
+// it takes connections.
+func StartServer(opt ServerOptions) (*Server, error) {
+	host, port := "127.0.0.1", -1
+	if opt.Listen != "" {
+		h, p, err := net.SplitHostPort(opt.Listen)
+		if err != nil {
+			return nil, fmt.Errorf("cluster: listen address %q: %w", opt.Listen, err)
+		}
+		if port, err = strconv.Atoi(p); err != nil || port < 0 || port > 65535 {
+			return nil, fmt.Errorf("cluster: listen address %q: the port must be a number from 0 to 65535", opt.Listen)
+		}
+		if port == 0 {
+			port = -1
+		}
+		host = h
+	}
+	if !Loopback(host) && opt.Token == "" {
+		return nil, fmt.Errorf("%w (listening on %q)", ErrNeedsToken, host)
+	}
+	if opt.Store == "" {
+		return nil, errors.New("cluster: the server needs a store directory")
+	}
+	if err := os.MkdirAll(opt.Store, 0o755); err != nil {
+		return nil, fmt.Errorf("cluster: store: %w", err)
+	}
+	ns, err := server.NewServer(&server.Options{ServerName: "tilekit", Host: host, Port: port,
+		JetStream: true, StoreDir: opt.Store, Authorization: opt.Token, NoLog: true, NoSigs: true,
+		MaxPayload: maxMessage})
+	if err != nil {
+		return nil, fmt.Errorf("cluster: starting NATS: %w", err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(20 * time.Second) {
+		ns.Shutdown()
+		ns.WaitForShutdown()
+		return nil, fmt.Errorf("cluster: NATS did not start on %s within 20s (is the port taken, or the store %s in use?)", net.JoinHostPort(host, strconv.Itoa(port)), opt.Store)
+	}
+	return &Server{ns: ns, url: ns.ClientURL()}, nil
+}
+
+// URL is the address clients connect to (without the token).
+func (s *Server) URL() string { return s.url }
+
+// Close shuts the server down and waits until its store is closed.
+func (s *Server) Close() {
+	s.ns.Shutdown()
+	s.ns.WaitForShutdown()
+}
+
+// Loopback reports whether host names only this machine ("", localhost or a loopback IP).
+func Loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

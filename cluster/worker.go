@@ -1,0 +1,270 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/solve"
+)
+
+// Worker takes units from the queue and searches them.
+type Worker struct {
+	Name    string // how results name the worker (host:pid by default in solve15)
+	Tables  string // the directory of tables to use ("" for the usual places)
+	Threads int    // units searched at once (0: one per core)
+	// Log hears of what people should know: units refused or failed, with the reason.
+	Log func(msg string)
+	// Units, if set, hears of each unit finished, with its work.
+	Units func(u *Unit, o *Outcome)
+
+	mu      sync.Mutex
+	solvers map[string]*solverEntry // by job id
+	cancels sync.Map                // job id + "/" + bound -> struct{}: passes finished
+}
+
+type solverEntry struct {
+	s   *solve.Solver
+	err error
+}
+
+// Run takes units until ctx is done. A unit being searched when ctx ends is handed back
+// to the queue at once.
+func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	// The coordinator configures the queue: wait for it.
+	var cons jetstream.Consumer
+	for waited := 0; ; waited++ {
+		if cons, err = js.Consumer(ctx, unitsStream, workersName); err == nil {
+			break
+		}
+		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+			return fmt.Errorf("cluster: the workers' consumer: %w", err)
+		}
+		if waited == 0 {
+			w.log("waiting for a coordinator to set up the queue")
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+	ackWait := cons.CachedInfo().Config.AckWait
+	sub, err := nc.Subscribe(cancelSubject+">", func(m *nats.Msg) { w.cancels.Store(string(m.Data), struct{}{}) })
+	if err != nil {
+		return err
+	}
+	defer sub.Unsubscribe()
+	w.mu.Lock()
+	w.solvers = map[string]*solverEntry{}
+	w.mu.Unlock()
+	threads := w.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, threads)
+	for range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				msg, err := cons.Next(jetstream.FetchMaxWait(time.Second))
+				if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) {
+					continue
+				}
+				if err != nil {
+					if ctx.Err() != nil || nc.IsClosed() {
+						return
+					}
+					w.log("fetching a unit: %v", err)
+					time.Sleep(time.Second)
+					continue
+				}
+				if err := w.handle(ctx, js, msg, ackWait); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+func (w *Worker) log(format string, args ...any) {
+	if w.Log != nil {
+		w.Log(fmt.Sprintf(format, args...))
+	}
+}
+
+// solver returns the solver of a job, made once.
+func (w *Worker) solver(job Job) (*solve.Solver, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if e := w.solvers[job.ID]; e != nil {
+		return e.s, e.err
+	}
+	e := &solverEntry{}
+	size, err := board.ParseSize(job.Board)
+	var goal board.Goal
+	if err == nil {
+		goal, err = board.ParseGoal(size, job.Goal)
+	}
+	if err == nil {
+		opt := job.Options
+		opt.Tables, opt.Workers = w.Tables, 1
+		e.s, err = solve.New(goal, opt)
+	}
+	if err == nil && e.s.Fingerprint() != job.Fingerprint {
+		err = fmt.Errorf("this worker's tables differ from the coordinator's (%s with %s: fingerprint %s here, %s there); give it the same tables (--tables)",
+			e.s.Heuristic(), e.s.About(), e.s.Fingerprint(), job.Fingerprint)
+		e.s = nil
+	}
+	e.err = err
+	w.solvers[job.ID] = e
+	return e.s, e.err
+}
+
+// handle searches one unit, publishes its outcome, then acknowledges it. Only a failure
+// to talk to the server is returned; a unit that cannot be searched is handed back (or, on
+// its last delivery, reported failed).
+func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, ackWait time.Duration) error {
+	var u Unit
+	if err := json.Unmarshal(msg.Data(), &u); err != nil {
+		w.log("a unit that is not JSON (%v): dropped", err)
+		return msg.TermWithReason("not a unit")
+	}
+	meta, err := msg.Metadata()
+	if err != nil {
+		return err
+	}
+	// Keep the unit ours while it is searched.
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		t := time.NewTicker(max(ackWait/3, 10*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	uctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if u.Bound > 0 {
+		key := fmt.Sprintf("%s/%d", u.Job.ID, u.Bound)
+		go func() { // a pass already decided stops its units
+			t := time.NewTicker(50 * time.Millisecond)
+			defer t.Stop()
+			for {
+				if _, ok := w.cancels.Load(key); ok {
+					cancel()
+					return
+				}
+				select {
+				case <-uctx.Done():
+					return
+				case <-t.C:
+				}
+			}
+		}()
+	}
+	begin := time.Now()
+	out, err := w.search(uctx, &u)
+	switch {
+	case ctx.Err() != nil: // this worker stops: hand the unit back now
+		msg.Nak()
+		return nil
+	case uctx.Err() != nil: // its pass is decided
+		return msg.Term()
+	case err != nil:
+		if meta.NumDelivered < uint64(max(1, w.maxDeliver(js))) {
+			w.log("unit %s (%s): %v; handed back", u.ID, u.Label, err)
+			return msg.NakWithDelay(time.Duration(meta.NumDelivered) * 200 * time.Millisecond)
+		}
+		out = &Outcome{Failed: true, Error: fmt.Sprintf("tried %d times; the last worker (%s) said: %v", meta.NumDelivered, w.Name, err)}
+		w.log("unit %s (%s) failed: %s", u.ID, u.Label, out.Error)
+	}
+	out.Job, out.Unit, out.Index, out.Seq, out.Worker = u.Job.ID, u.ID, u.Index, u.Seq, w.Name
+	out.Seconds = time.Since(begin).Seconds()
+	data, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	// A result found is stored even when this worker is stopping.
+	pctx, pcancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer pcancel()
+	if out.Failed {
+		if _, err := js.Publish(pctx, deadSubject+u.Job.ID, msg.Data()); err != nil {
+			return err
+		}
+	}
+	if _, err := js.Publish(pctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(u.ID)); err != nil {
+		return fmt.Errorf("cluster: publishing the result of %s: %w", u.ID, err)
+	}
+	if w.Units != nil {
+		w.Units(&u, out)
+	}
+	return msg.DoubleAck(pctx)
+}
+
+// maxDeliver is the consumer's MaxDeliver, as it is now.
+func (w *Worker) maxDeliver(js jetstream.JetStream) int {
+	cons, err := js.Consumer(context.Background(), unitsStream, workersName)
+	if err != nil {
+		return DefaultQueue.MaxDeliver
+	}
+	return cons.CachedInfo().Config.MaxDeliver
+}
+
+// search runs one unit.
+func (w *Worker) search(ctx context.Context, u *Unit) (*Outcome, error) {
+	s, err := w.solver(u.Job)
+	if err != nil {
+		return nil, err
+	}
+	start, err := board.FromInts(s.Goal().Size(), u.Start)
+	if err != nil {
+		return nil, err
+	}
+	if u.Bound == 0 {
+		if u.Job.Timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, u.Job.Timeout)
+			defer cancel()
+		}
+		res, err := s.Solve(ctx, start)
+		if res == nil {
+			return nil, err
+		}
+		rec := solve.NewRecord(s.Goal(), start, res, err)
+		return &Outcome{Record: &rec, Work: solve.Work{Nodes: res.Nodes, Expanded: res.Expanded}}, nil
+	}
+	path, err := board.ParseDirs(u.Path)
+	if err != nil {
+		return nil, err
+	}
+	moves, work, err := s.SearchBelow(ctx, start, path, u.Bound)
+	if err != nil {
+		return nil, err
+	}
+	return &Outcome{Found: moves != nil, Moves: board.FormatDirs(moves), Work: work}, nil
+}
