@@ -27,7 +27,7 @@ type Coordinator struct {
 	// instances: for one instance too large for one machine.
 	Split     bool
 	Subtrees  int    // the most subtrees of a split pass (0: 4,096)
-	UnitNodes uint64 // the size a subtree should have, in nodes (0: 20 million)
+	UnitNodes uint64 // the size a subtree should have, in nodes (0: 4 million)
 	SplitFrom uint64 // passes after one of this many nodes are split (0: 1 million)
 	Queue     Queue  // the queue's settings (zero: DefaultQueue)
 	// Status, if set, hears of the run's progress about twice a second.
@@ -353,7 +353,7 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *solve.Su
 		opt.Subtrees = 4096
 	}
 	if opt.UnitNodes == 0 {
-		opt.UnitNodes = 20_000_000
+		opt.UnitNodes = 4_000_000
 	}
 	if opt.SplitFrom == 0 {
 		opt.SplitFrom = 1_000_000

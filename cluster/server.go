@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 )
 
 // ServerOptions configure the embedded NATS server.
@@ -89,4 +90,83 @@ func Loopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// Endpoint says where the NATS server is: an existing one (URL), or an embedded one.
+type Endpoint struct {
+	URL    string // nats://host:port of an existing server or cluster; "" to embed one
+	Server ServerOptions
+	Name   string // how the connection names itself to the server
+	// Wait keeps trying to reach a server that is not up yet (a worker started before
+	// its coordinator), rather than failing at once.
+	Wait bool
+}
+
+// A Conn is a connection to the NATS server, with the embedded server it started, if any.
+type Conn struct {
+	*nats.Conn
+	Server *Server // nil with an existing server
+	extra  []*nats.Conn
+	url    string
+	e      Endpoint
+}
+
+// Connect connects to e.URL, or starts the embedded server and connects to it.
+func Connect(e Endpoint) (*Conn, error) {
+	c := &Conn{e: e}
+	url := e.URL
+	if url == "" {
+		s, err := StartServer(e.Server)
+		if err != nil {
+			return nil, err
+		}
+		c.Server, url = s, s.URL()
+	}
+	nc, err := c.dial(url, e)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	c.Conn, c.url = nc, url
+	return c, nil
+}
+
+func (c *Conn) dial(url string, e Endpoint) (*nats.Conn, error) {
+	opts := []nats.Option{nats.Name(e.Name), nats.MaxReconnects(-1)}
+	if e.Wait {
+		opts = append(opts, nats.RetryOnFailedConnect(true))
+	}
+	if e.Server.Token != "" {
+		opts = append(opts, nats.Token(e.Server.Token))
+	}
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: connecting to NATS at %s: %w", url, err)
+	}
+	return nc, nil
+}
+
+// Another opens one more connection to the same server (for a worker in this process),
+// closed with c.
+func (c *Conn) Another(name string) (*nats.Conn, error) {
+	e := c.e
+	e.Name = name
+	nc, err := c.dial(c.url, e)
+	if err == nil {
+		c.extra = append(c.extra, nc)
+	}
+	return nc, err
+}
+
+// Close closes the connections, then shuts the embedded server down.
+func (c *Conn) Close() {
+	for _, nc := range c.extra {
+		nc.Close()
+	}
+	if c.Conn != nil {
+		c.Conn.Close()
+	}
+	if c.Server != nil {
+		c.Server.Close()
+	}
 }

@@ -36,8 +36,8 @@ type solverEntry struct {
 	err error
 }
 
-// Run takes units until ctx is done. A unit being searched when ctx ends is handed back
-// to the queue at once.
+// Run takes units until ctx is done, riding out losses of the server. A unit being
+// searched when ctx ends is handed back to the queue at once.
 func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -52,7 +52,7 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrConsumerNotFound) {
 			return fmt.Errorf("cluster: the workers' consumer: %w", err)
 		}
-		if waited == 0 {
+		if waited == 6 { // a coordinator starting beside us takes a moment
 			w.log("waiting for a coordinator to set up the queue")
 		}
 		select {
@@ -75,7 +75,6 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	var wg sync.WaitGroup
-	errs := make(chan error, threads)
 	for range threads {
 		wg.Add(1)
 		go func() {
@@ -93,16 +92,17 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 					time.Sleep(time.Second)
 					continue
 				}
-				if err := w.handle(ctx, js, msg, ackWait); err != nil {
-					errs <- err
-					return
+				// A unit whose result could not be stored is not acknowledged: the queue
+				// hands it out again once the server is back.
+				if err := w.handle(ctx, js, msg, ackWait); err != nil && ctx.Err() == nil {
+					w.log("%v", err)
+					time.Sleep(time.Second)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	close(errs)
-	return <-errs
+	return nil
 }
 
 func (w *Worker) log(format string, args ...any) {
@@ -140,8 +140,8 @@ func (w *Worker) solver(job Job) (*solve.Solver, error) {
 }
 
 // handle searches one unit, publishes its outcome, then acknowledges it. Only a failure
-// to talk to the server is returned; a unit that cannot be searched is handed back (or, on
-// its last delivery, reported failed).
+// to talk to the server is returned (the unit is then handed out again); a unit that
+// cannot be searched is handed back (or, on its last delivery, reported failed).
 func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, ackWait time.Duration) error {
 	var u Unit
 	if err := json.Unmarshal(msg.Data(), &u); err != nil {

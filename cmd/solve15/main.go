@@ -72,7 +72,25 @@ Examples:
   solve15 --algo bastar --goal blank-first -f instances/korf100.txt
   echo "2 1 3 4 5 6 7 8 9 10 11 12 13 14 0 15" | solve15 --timeout 10s -f -`
 	app.Description = fmt.Sprintf(app.Description, heuristic.FastSummary(), heuristic.Inadmissible(), data.InstalledSummary())
-	app.Flags = append(solveFlags(),
+	app.Flags = append(searchFlags(),
+		cmdline.WorkersFlag(runtime.GOMAXPROCS(0), 1, "instances solved in parallel; a single instance is searched by this many goroutines"))
+	app.Action = solveAction
+	app.Commands = append([]*cli.Command{evalCommand(), benchCommand(), clusterCommand(), workerCommand(), reproCommand(), serveCommand(), siteCommand()}, cmdline.ShellCommands("solve15")...)
+	cmdline.Prepare(app)
+	return app
+}
+
+// solveFlags are the flags shared by solving and evaluating.
+func solveFlags() []cli.Flag {
+	return []cli.Flag{cmdline.BoardFlag("4x4"), cmdline.GoalFlag("blank-last"),
+		&cli.StringFlag{Name: "tables", Usage: "read the tables from `DIR` (files of 'pdbgen build') instead of the embedded ones"},
+		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per instance and line"},
+	}
+}
+
+// searchFlags are the flags of solving, shared by solve15 and solve15 cluster.
+func searchFlags() []cli.Flag {
+	return append(solveFlags(),
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"},
 		&cli.StringFlag{Name: "algo", Aliases: []string{"a"}, Value: "idastar", Usage: "idastar, astar, rbfs or bastar"},
 		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: heuristic.Usage() + " (default: auto, the strongest available)"},
@@ -83,7 +101,6 @@ Examples:
 			return nil
 		}},
 		&cli.Uint64Flag{Name: "max-expansions", Usage: "give up on an instance after expanding this many nodes (0: no limit)"},
-		cmdline.WorkersFlag(runtime.GOMAXPROCS(0), 1, "instances solved in parallel; a single instance is searched by this many goroutines"),
 		&cli.DurationFlag{Name: "timeout", Usage: "give up on an instance after this long (e.g. 30s; 0: never)", Action: func(_ *cli.Context, d time.Duration) error {
 			if d < 0 {
 				return cmdline.Usagef("--timeout must not be negative (0 means no limit)")
@@ -96,16 +113,4 @@ Examples:
 		&cli.StringFlag{Name: "lookups", Usage: "for a set: regular, reflected, dual or all (default: reflected, the fastest measured)"},
 		&cli.BoolFlag{Name: "with-wd", Usage: "for a set on 4x4: also take the maximum with walking distance"},
 	)
-	app.Action = solveAction
-	app.Commands = append([]*cli.Command{evalCommand(), benchCommand(), reproCommand(), serveCommand(), siteCommand()}, cmdline.ShellCommands("solve15")...)
-	cmdline.Prepare(app)
-	return app
-}
-
-// solveFlags are the flags shared by solving and evaluating.
-func solveFlags() []cli.Flag {
-	return []cli.Flag{cmdline.BoardFlag("4x4"), cmdline.GoalFlag("blank-last"),
-		&cli.StringFlag{Name: "tables", Usage: "read the tables from `DIR` (files of 'pdbgen build') instead of the embedded ones"},
-		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per instance and line"},
-	}
 }

@@ -5,6 +5,7 @@ package hermetic
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/tilekit/tilekit/data"
@@ -13,6 +14,18 @@ import (
 // HideTables points every place data.TableDirs looks at into dir: $TILEKIT_TABLES is
 // unset, and the user's cache directory is below dir.
 func HideTables(dir string) {
+	// The go command's caches default to places below HOME and the cache directory: keep
+	// them where they were, so that tests that build binaries find them.
+	if os.Getenv("GOCACHE") == "" {
+		if cache, err := os.UserCacheDir(); err == nil {
+			os.Setenv("GOCACHE", filepath.Join(cache, "go-build"))
+		}
+	}
+	if os.Getenv("GOPATH") == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			os.Setenv("GOPATH", filepath.Join(home, "go"))
+		}
+	}
 	os.Unsetenv(data.EnvTables)
 	os.Setenv("XDG_CACHE_HOME", dir)
 	os.Setenv("HOME", dir)

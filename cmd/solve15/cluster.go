@@ -1,0 +1,260 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/cluster"
+	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/solve"
+)
+
+var (
+	natsFlag  = &cli.StringFlag{Name: "nats", Usage: "use the NATS server (or cluster) at `URL`, such as nats://TOKEN@host:4222"}
+	tokenFlag = &cli.StringFlag{Name: "token", EnvVars: []string{"TILEKIT_NATS_TOKEN"}, Usage: "the token clients present to the NATS server"}
+)
+
+func clusterCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "cluster",
+		Usage:     "solve over many machines: hand the work out through NATS JetStream",
+		UsageText: "solve15 cluster [flags] STATE... | -f FILE",
+		Description: `Takes the states, flags and output of solve15, hands the work out as units on a
+NATS JetStream work queue, and prints each result in input order as soon as it and
+all before it are done. A batch is shared out an instance a unit; a single instance
+is shared out as the subtrees of its large IDA* passes, and its solution is the one
+solve15 finds.
+
+With no flags it starts a NATS server with JetStream inside the process, listening
+on 127.0.0.1 only, with its store under --store (kept: a coordinator restarted on
+the same store and input hands out only what is not done), and runs workers on all
+cores here. Workers on other machines join with 'solve15 worker --nats URL' once
+--listen makes the server reachable (it then needs --token, or TILEKIT_NATS_TOKEN).
+--nats uses an existing NATS server instead; see the README for TLS.
+
+A unit whose worker goes silent for --ack-wait is handed to another; one handed out
+--max-deliver times without a result is reported failed, with the reason. Workers
+refuse units whose tables differ from the coordinator's.
+
+On a terminal a status line shows units done, queued and in flight, the workers
+seen, nodes and rate. --json records carry the worker of each instance, or each
+unit's work (bound, path, nodes, worker) for a split instance.
+
+Exit status: as solve15's; 1 too when units failed.
+
+Examples:
+  solve15 cluster --goal blank-first -f instances/korf100.txt
+  solve15 cluster --board 5x5 --goal blank-first "$(sed -n 2p instances/korf24.txt)"
+  solve15 cluster --listen 0.0.0.0:4222 --token s3cret -f many.txt     # then, elsewhere:
+  solve15 worker --nats nats://s3cret@coordinator:4222`,
+		Flags: append(searchFlags(),
+			&cli.StringFlag{Name: "store", Usage: "the embedded server's JetStream `DIR` (default: tilekit/cluster in the user's cache directory)"},
+			&cli.StringFlag{Name: "listen", Usage: "the embedded server's address, `HOST:PORT` (default: 127.0.0.1 on a free port)"},
+			natsFlag, tokenFlag,
+			&cli.IntFlag{Name: "local-workers", Value: runtime.GOMAXPROCS(0), Usage: "units searched at once by workers in this process (0: none)"},
+			&cli.BoolFlag{Name: "split", Usage: "split every instance's large passes into subtrees (default: only a single instance's)"},
+			&cli.IntFlag{Name: "subtrees", Value: 4096, Usage: "the most subtrees of a split pass"},
+			&cli.Uint64Flag{Name: "unit-nodes", Value: 4_000_000, Usage: "the size a subtree should have, in nodes"},
+			&cli.DurationFlag{Name: "ack-wait", Value: cluster.DefaultQueue.AckWait, Usage: "hand a unit to another worker after this long without a word"},
+			&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultQueue.MaxDeliver, Usage: "report a unit failed after handing it out this many times"},
+		),
+		Action: clusterAction,
+	}
+}
+
+func clusterAction(c *cli.Context) error {
+	goal, tables, in, err := cmdline.Instances(c)
+	if err != nil {
+		return err
+	}
+	opts := cmdline.SolveOptions(c, tables, 1)
+	s, err := solve.New(goal, opts)
+	if errors.Is(err, solve.ErrOptions) {
+		return cmdline.Usagef("%v", err)
+	} else if err != nil {
+		return err
+	}
+	if c.Int("local-workers") < 0 || c.Int("subtrees") < 1 || c.Int("max-deliver") < 1 || c.Duration("ack-wait") <= 0 {
+		return cmdline.Usagef("--local-workers must not be negative; --subtrees, --max-deliver and --ack-wait must be above 0")
+	}
+	var entries []instance.Entry
+	for e := range in.All() {
+		entries = append(entries, e)
+	}
+	conn, err := connect(c, "solve15 cluster")
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if c.Bool("verbose") {
+		fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: %s; NATS at %s\n", s.About(), conn.ConnectedUrlRedacted())
+	}
+	out := cmdline.NewResults(c, "solve15 cluster: ", goal)
+	stop, err := startWorkers(c, conn, tables, c.Int("local-workers"))
+	if err != nil {
+		return err
+	}
+	coord := &cluster.Coordinator{Solver: s, Options: opts, Timeout: c.Duration("timeout"),
+		Split: c.Bool("split") || in.Single(), Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes"),
+		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}}
+	if out.Status().Live() {
+		coord.Status = func(st cluster.Status) { out.Status().Set(statusLine(st)) }
+	}
+	failed := 0
+	sum, err := coord.Run(c.Context, conn.Conn, entries, func(e instance.Entry, rec solve.Record, err error) {
+		if errors.Is(err, cluster.ErrFailed) {
+			failed++
+		}
+		out.Add(e, rec, err)
+	})
+	if err := stop(); err != nil {
+		return err
+	}
+	if err != nil && c.Context.Err() == nil {
+		return err
+	}
+	if sum == nil {
+		sum = &solve.Summary{}
+	}
+	if err := out.Finish(sum, in); err != nil || failed == 0 {
+		return err
+	}
+	return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%s failed (see the errors above)", format.Count(failed, "instance"))}
+}
+
+// statusLine is the status of a run for people.
+func statusLine(st cluster.Status) string {
+	text := fmt.Sprintf("units: %d done, %d queued, %d in flight", st.Done, st.Queued, st.InFlight)
+	if st.Failed > 0 {
+		text += fmt.Sprintf(", %d failed", st.Failed)
+	}
+	if st.Bound > 0 {
+		text += fmt.Sprintf("; bound %d", st.Bound)
+	}
+	return text + fmt.Sprintf("; %d workers; %s nodes, %.1f M nodes/s", st.Workers, format.Thousands(st.Nodes), st.Rate/1e6)
+}
+
+// connect reaches the NATS server of --nats, or starts the embedded one of --store and
+// --listen.
+func connect(c *cli.Context, name string) (*cluster.Conn, error) {
+	e := cluster.Endpoint{URL: c.String("nats"), Name: name, Wait: name == "solve15 worker"}
+	e.Server.Listen, e.Server.Token = c.String("listen"), c.String("token")
+	if e.URL != "" && (c.IsSet("listen") || c.IsSet("store")) {
+		return nil, cmdline.Usagef("--nats uses an existing server: --listen and --store are for the embedded one")
+	}
+	if e.URL == "" {
+		store := c.String("store")
+		if store == "" {
+			cache, err := os.UserCacheDir()
+			if err != nil {
+				return nil, fmt.Errorf("no --store given, and no cache directory: %w", err)
+			}
+			store = filepath.Join(cache, "tilekit", "cluster")
+		}
+		e.Server.Store = store
+	}
+	conn, err := cluster.Connect(e)
+	if errors.Is(err, cluster.ErrNeedsToken) {
+		return nil, cmdline.Usagef("--listen %s reaches beyond this machine: give --token (or TILEKIT_NATS_TOKEN) too", e.Server.Listen)
+	}
+	return conn, err
+}
+
+// startWorkers runs n local workers; stop ends them and waits.
+func startWorkers(c *cli.Context, conn *cluster.Conn, tables string, n int) (stop func() error, err error) {
+	if n == 0 {
+		return func() error { return nil }, nil
+	}
+	nc, err := conn.Another("solve15 local worker")
+	if err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	w := &cluster.Worker{Name: fmt.Sprintf("%s:%d", host, os.Getpid()), Tables: tables, Threads: n,
+		Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker: %s\n", msg) }}
+	ctx, cancel := context.WithCancel(c.Context)
+	var wg sync.WaitGroup
+	var werr error
+	wg.Add(1)
+	go func() { defer wg.Done(); werr = w.Run(ctx, nc) }()
+	return func() error { cancel(); wg.Wait(); return werr }, nil
+}
+
+func workerCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "worker",
+		Usage:     "search units handed out by 'solve15 cluster'",
+		UsageText: "solve15 worker --nats URL [--tables DIR] [--workers N]",
+		Description: `Connects to the NATS server of a 'solve15 cluster' run, takes one unit at a time per
+thread, searches it with the tables of this machine, publishes the result and then
+acknowledges the unit; it says it is still working on long units, so they are not
+handed to another worker meanwhile. A unit whose tables differ from the
+coordinator's (their fingerprints travel with each unit) is refused, with the reason.
+It runs until interrupted; a unit being searched then goes back to the queue.
+
+Build the tables the coordinator uses first (pdbgen build --set ...).
+
+Examples:
+  solve15 worker --nats nats://s3cret@coordinator:4222
+  TILEKIT_NATS_TOKEN=s3cret solve15 worker --nats nats://coordinator:4222 --workers 8`,
+		Flags: []cli.Flag{natsFlag, tokenFlag,
+			&cli.StringFlag{Name: "tables", Usage: "read the tables from `DIR` instead of the usual places"},
+			cmdline.WorkersFlag(runtime.GOMAXPROCS(0), 1, "units searched at once"),
+			&cli.StringFlag{Name: "name", Usage: "how results name this worker (default: host:pid)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no status line"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := cmdline.NoArgs(c); err != nil {
+				return err
+			}
+			if c.String("nats") == "" {
+				return cmdline.Usagef("worker needs --nats URL: the server of the 'solve15 cluster' run")
+			}
+			tables, err := cmdline.Dir(c, "tables")
+			if err != nil {
+				return err
+			}
+			conn, err := connect(c, "solve15 worker")
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			host, _ := os.Hostname()
+			name := c.String("name")
+			if name == "" {
+				name = fmt.Sprintf("%s:%d", host, os.Getpid())
+			}
+			status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
+			var mu sync.Mutex
+			var units int
+			var nodes uint64
+			w := &cluster.Worker{Name: name, Tables: tables, Threads: c.Int("workers"),
+				Log: func(msg string) { status.Println("solve15 worker: " + msg) },
+				Units: func(_ *cluster.Unit, o *cluster.Outcome) {
+					mu.Lock()
+					defer mu.Unlock()
+					units++
+					nodes += o.Work.Nodes
+					status.Set(fmt.Sprintf("%s: %d units, %s nodes", name, units, format.Thousands(nodes)))
+				}}
+			err = w.Run(c.Context, conn.Conn)
+			status.Clear()
+			if err != nil {
+				return err
+			}
+			if c.Context.Err() != nil {
+				return &cmdline.ExitError{Code: cmdline.ExitInterrupted, Err: errors.New("interrupted")}
+			}
+			return nil
+		},
+	}
+}
