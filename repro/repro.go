@@ -36,6 +36,10 @@ type Options struct {
 	Seed    uint64                           // seed of the random instances
 	Scale   int                              // divide the instance counts by this (quick runs); 0 or 1 for the full size
 	Log     func(format string, args ...any) // progress, one line a stage; nil for none
+	// Records and Overhead are the scale experiment's input: files of solve15 cluster
+	// --json records of split instances, and the seconds each unit costs beyond its search.
+	Records  []string
+	Overhead float64
 }
 
 func (o Options) log(format string, args ...any) {
@@ -51,7 +55,8 @@ func (o Options) scaled(n int) int {
 	return n
 }
 
-// Experiments names the reproductions that Run knows, in order.
+// Experiments names the reproductions that Run knows, in order. Run knows "scale" too,
+// which simulates recorded runs rather than running anything (Options.Records).
 var Experiments = []string{"eight", "walks", "bastar", "table4"}
 
 // An experiment is what every reproduction returns.
@@ -74,6 +79,8 @@ func Run(ctx context.Context, name, dir string, opt Options) (string, error) {
 		exp, err = BAStar(ctx, opt)
 	case "table4":
 		exp, err = Table4(ctx, opt)
+	case "scale":
+		exp, err = Scale(opt.Records, opt.Overhead)
 	default:
 		return "", fmt.Errorf("unknown experiment %q (%s or all)", name, strings.Join(Experiments, ", "))
 	}
