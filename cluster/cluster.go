@@ -87,7 +87,8 @@ type Job struct {
 	Goal        string        `json:"goal"`    // the goal's tiles
 	Options     solve.Options `json:"options"` // Tables and Workers are the worker's own
 	Timeout     time.Duration `json:"timeout,omitempty"`
-	Fingerprint string        `json:"fingerprint"` // of the coordinator's solver
+	Fingerprint string        `json:"fingerprint"`     // of the coordinator's solver
+	Split       bool          `json:"split,omitempty"` // units are subtrees: limits are the coordinator's
 }
 
 // Unit is one piece of work: a whole instance, or the subtree of a pass below Path.

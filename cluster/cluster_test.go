@@ -248,3 +248,23 @@ func TestRestartResumes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Zero(t, info.State.Msgs, "nothing handed out again")
 }
+
+// A server beyond loopback needs a token; with one, clients without it are refused.
+func TestServerToken(t *testing.T) {
+	_, err := StartServer(ServerOptions{Store: t.TempDir(), Listen: "0.0.0.0:0"})
+	assert.ErrorIs(t, err, ErrNeedsToken)
+	_, err = StartServer(ServerOptions{Store: t.TempDir(), Listen: "127.0.0.1:http"})
+	assert.ErrorContains(t, err, "port must be a number")
+
+	s, err := StartServer(ServerOptions{Store: t.TempDir(), Listen: "127.0.0.1:0", Token: "s3cret"})
+	require.NoError(t, err)
+	defer s.Close()
+	_, err = nats.Connect(s.URL())
+	assert.Error(t, err, "no token")
+	conn, err := Connect(Endpoint{URL: s.URL(), Server: ServerOptions{Token: "s3cret"}})
+	require.NoError(t, err)
+	conn.Close()
+	nc, err := nats.Connect(strings.Replace(s.URL(), "nats://", "nats://s3cret@", 1))
+	require.NoError(t, err)
+	nc.Close()
+}

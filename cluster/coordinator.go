@@ -130,7 +130,7 @@ func (c *Coordinator) job(entries []instance.Entry) Job {
 	opt := c.Options
 	opt.Tables, opt.Workers = "", 0
 	j := Job{Board: goal.Size().String(), Goal: goal.Tiles().String(), Options: opt, Timeout: c.Timeout,
-		Fingerprint: c.Solver.Fingerprint()}
+		Fingerprint: c.Solver.Fingerprint(), Split: c.Split}
 	if c.fingerprint != "" {
 		j.Fingerprint = c.fingerprint
 	}
@@ -364,11 +364,16 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *solve.Su
 			continue
 		}
 		var units []solve.UnitRecord
-		res, err := c.Solver.SolveSplit(ctx, e.In.State, opt, func(ctx context.Context, st solve.Subtrees) (solve.SubtreesFound, error) {
+		ictx, cancel := ctx, context.CancelFunc(func() {})
+		if c.Timeout > 0 {
+			ictx, cancel = context.WithTimeout(ctx, c.Timeout)
+		}
+		res, err := c.Solver.SolveSplit(ictx, e.In.State, opt, func(ctx context.Context, st solve.Subtrees) (solve.SubtreesFound, error) {
 			found, done, err := r.pass(ctx, i, e.In, st)
 			units = append(units, done...)
 			return found, err
 		})
+		cancel()
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -413,11 +418,14 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 		}
 		return true
 	})
+	// Decided, or given up (a timeout): what is left of the pass goes.
+	r.js.Conn().Publish(cancelSubject+r.job.ID, fmt.Appendf(nil, "%s/%d", r.job.ID, st.Bound))
+	pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	r.units.Purge(pctx, jetstream.WithPurgeSubject(unitsSubject+r.job.ID))
+	cancel()
 	if err != nil {
 		return found, nil, err
 	}
-	r.js.Conn().Publish(cancelSubject+r.job.ID, fmt.Appendf(nil, "%s/%d", r.job.ID, st.Bound))
-	r.units.Purge(ctx, jetstream.WithPurgeSubject(unitsSubject+r.job.ID))
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var done []solve.UnitRecord

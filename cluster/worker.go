@@ -112,29 +112,24 @@ func (w *Worker) log(format string, args ...any) {
 }
 
 // solver returns the solver of a job, made once.
-func (w *Worker) solver(job Job) (*solve.Solver, error) {
+func (w *Worker) solver(job Job, goal board.Goal) (*solve.Solver, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if e := w.solvers[job.ID]; e != nil {
 		return e.s, e.err
 	}
 	e := &solverEntry{}
-	size, err := board.ParseSize(job.Board)
-	var goal board.Goal
-	if err == nil {
-		goal, err = board.ParseGoal(size, job.Goal)
+	opt := job.Options
+	opt.Tables, opt.Workers = w.Tables, 1
+	if job.Split {
+		opt.MaxNodes = 0 // the coordinator counts a split search's nodes
 	}
-	if err == nil {
-		opt := job.Options
-		opt.Tables, opt.Workers = w.Tables, 1
-		e.s, err = solve.New(goal, opt)
-	}
-	if err == nil && e.s.Fingerprint() != job.Fingerprint {
-		err = fmt.Errorf("this worker's tables differ from the coordinator's (%s with %s: fingerprint %s here, %s there); give it the same tables (--tables)",
-			e.s.Heuristic(), e.s.About(), e.s.Fingerprint(), job.Fingerprint)
+	e.s, e.err = solve.New(goal, opt)
+	if e.err == nil && e.s.Fingerprint() != job.Fingerprint {
+		e.err = fmt.Errorf("this worker's tables differ from the coordinator's (%s: fingerprint %s here, %s there); give it the same tables (--tables)",
+			e.s.About(), e.s.Fingerprint(), job.Fingerprint)
 		e.s = nil
 	}
-	e.err = err
 	w.solvers[job.ID] = e
 	return e.s, e.err
 }
@@ -143,11 +138,12 @@ func (w *Worker) solver(job Job) (*solve.Solver, error) {
 // to talk to the server is returned (the unit is then handed out again); a unit that
 // cannot be searched is handed back (or, on its last delivery, reported failed).
 func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, ackWait time.Duration) error {
-	var u Unit
-	if err := json.Unmarshal(msg.Data(), &u); err != nil {
-		w.log("a unit that is not JSON (%v): dropped", err)
+	t, err := decodeUnit(msg.Data())
+	if err != nil {
+		w.log("%v: dropped", err)
 		return msg.TermWithReason("not a unit")
 	}
+	u := t.Unit
 	meta, err := msg.Metadata()
 	if err != nil {
 		return err
@@ -188,7 +184,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		}()
 	}
 	begin := time.Now()
-	out, err := w.search(uctx, &u)
+	out, err := w.search(uctx, t)
 	switch {
 	case ctx.Err() != nil: // this worker stops: hand the unit back now
 		msg.Nak()
@@ -236,12 +232,9 @@ func (w *Worker) maxDeliver(js jetstream.JetStream) int {
 }
 
 // search runs one unit.
-func (w *Worker) search(ctx context.Context, u *Unit) (*Outcome, error) {
-	s, err := w.solver(u.Job)
-	if err != nil {
-		return nil, err
-	}
-	start, err := board.FromInts(s.Goal().Size(), u.Start)
+func (w *Worker) search(ctx context.Context, t *task) (*Outcome, error) {
+	u, start := &t.Unit, t.start
+	s, err := w.solver(u.Job, t.goal)
 	if err != nil {
 		return nil, err
 	}
@@ -258,13 +251,60 @@ func (w *Worker) search(ctx context.Context, u *Unit) (*Outcome, error) {
 		rec := solve.NewRecord(s.Goal(), start, res, err)
 		return &Outcome{Record: &rec, Work: solve.Work{Nodes: res.Nodes, Expanded: res.Expanded}}, nil
 	}
-	path, err := board.ParseDirs(u.Path)
-	if err != nil {
-		return nil, err
-	}
-	moves, work, err := s.SearchBelow(ctx, start, path, u.Bound)
+	moves, work, err := s.SearchBelow(ctx, start, t.path, u.Bound)
 	if err != nil {
 		return nil, err
 	}
 	return &Outcome{Found: moves != nil, Moves: board.FormatDirs(moves), Work: work}, nil
+}
+
+// task is a unit decoded and checked.
+type task struct {
+	Unit
+	goal  board.Goal
+	start board.State
+	path  []board.Dir
+}
+
+// maxBound is the deepest pass a subtree unit may ask for (the searches' path arrays).
+const maxBound = 255
+
+// decodeUnit reads a unit from the queue: outside input, checked whole before any search.
+func decodeUnit(data []byte) (*task, error) {
+	t := &task{}
+	if err := json.Unmarshal(data, &t.Unit); err != nil {
+		return nil, fmt.Errorf("a unit that is not JSON (%v)", err)
+	}
+	bad := func(format string, args ...any) (*task, error) {
+		return nil, fmt.Errorf("unit %.40q: %s", t.ID, fmt.Sprintf(format, args...))
+	}
+	size, err := board.ParseSize(t.Job.Board)
+	if err != nil {
+		return bad("board: %v", err)
+	}
+	if t.goal, err = board.ParseGoal(size, t.Job.Goal); err != nil {
+		return bad("goal: %v", err)
+	}
+	if t.start, err = board.FromInts(size, t.Start); err != nil {
+		return bad("start: %v", err)
+	}
+	if err := t.goal.Check(t.start); err != nil {
+		return bad("start: %v", err)
+	}
+	if t.Bound < 0 || t.Bound > maxBound {
+		return bad("bound %d is not from 0 to %d", t.Bound, maxBound)
+	}
+	if t.Bound == 0 && t.Path != "" {
+		return bad("a path without a bound")
+	}
+	if t.path, err = board.ParseDirs(t.Path); err != nil {
+		return bad("path: %v", err)
+	}
+	if t.Bound > 0 && len(t.path) >= t.Bound {
+		return bad("a path of %d moves at bound %d", len(t.path), t.Bound)
+	}
+	if t.Job.Timeout < 0 {
+		return bad("a negative timeout")
+	}
+	return t, nil
 }

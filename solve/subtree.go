@@ -10,6 +10,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/ida"
 )
 
 // Fingerprint identifies what the solver computes: the algorithm, heuristic, lookups and
@@ -113,7 +114,8 @@ type SplitOptions struct {
 	Pass func(bound int, split bool, w Work)
 }
 
-// SolveSplit solves start by IDA* as Solve does, with each pass past opt.SplitFrom nodes
+// SolveSplit solves start by IDA* as Solve does (Options.MaxNodes is checked after each
+// pass), with each pass past opt.SplitFrom nodes
 // split into subtrees that search searches (in other goroutines, processes or machines).
 // search must find, among the subtrees with a solution, the first in Paths' order; then
 // the solution is the one the serial search finds, whatever the order the subtrees were
@@ -160,6 +162,8 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 		before, last = last, w.Nodes
 		if err == nil && moves != nil {
 			res.Solved, res.Moves = true, moves
+		} else if err == nil && s.opt.MaxNodes > 0 && res.Nodes >= s.opt.MaxNodes {
+			err = ida.ErrNodeLimit // checked between passes: a split pass is not stopped
 		}
 	}
 	res.Elapsed = time.Since(begin)
