@@ -29,6 +29,9 @@ type Coordinator struct {
 	Subtrees  int    // the most subtrees of a split pass (0: 4,096)
 	UnitNodes uint64 // the size a subtree should have, in nodes (0: 4 million)
 	SplitFrom uint64 // passes after one of this many nodes are split (0: 1 million)
+	// MaxUnitNodes: a subtree expected above this many nodes (from the pass before) is
+	// split further (0: 4 x UnitNodes).
+	MaxUnitNodes uint64
 	Queue     Queue  // the queue's settings (zero: DefaultQueue)
 	// Status, if set, hears of the run's progress about twice a second.
 	Status func(Status)
@@ -348,7 +351,7 @@ func label(in *instance.Instance) string {
 // split solves each instance by IDA*, its large passes shared out as subtrees.
 func (r *run) split(ctx context.Context, entries []instance.Entry, sum *solve.Summary, report func(instance.Entry, solve.Record, error)) error {
 	c := r.c
-	opt := solve.SplitOptions{Subtrees: c.Subtrees, UnitNodes: c.UnitNodes, SplitFrom: c.SplitFrom}
+	opt := solve.SplitOptions{Subtrees: c.Subtrees, UnitNodes: c.UnitNodes, SplitFrom: c.SplitFrom, MaxUnitNodes: c.MaxUnitNodes}
 	if opt.Subtrees == 0 {
 		opt.Subtrees = 4096
 	}
@@ -357,6 +360,9 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *solve.Su
 	}
 	if opt.SplitFrom == 0 {
 		opt.SplitFrom = 1_000_000
+	}
+	if opt.MaxUnitNodes == 0 {
+		opt.MaxUnitNodes = 4 * opt.UnitNodes
 	}
 	for i, e := range entries {
 		if e.In == nil {
@@ -429,11 +435,13 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var done []solve.UnitRecord
+	found.Each = make([]solve.Work, len(ids))
 	for k, id := range ids {
 		o := r.got[id]
 		if o == nil || o.Failed {
 			continue
 		}
+		found.Each[k] = o.Work
 		found.Work.Nodes += o.Work.Nodes
 		found.Work.Expanded += o.Work.Expanded
 		done = append(done, solve.UnitRecord{Bound: st.Bound, Seq: k, Path: units[k].Path, Nodes: o.Work.Nodes,

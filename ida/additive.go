@@ -274,7 +274,7 @@ type child struct {
 // on cell blank after move prev. It reports whether it found the goal, and the node's
 // value as BPMX raised it.
 func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
-	if g == st.collectAt {
+	if g >= st.collectAt && st.collectHere(g) {
 		st.collect(g, blank, prev)
 		return false, h
 	}

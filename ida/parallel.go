@@ -46,7 +46,7 @@ func (st *search) parallelPass(workers int) bool {
 			break
 		}
 	}
-	st.collectAt = -1
+	st.collectAt = never
 	if st.aborted {
 		return true
 	}

@@ -37,10 +37,13 @@ type search struct {
 
 	set setState // the additive set's lookups (additive.go)
 
-	// Parallel passes (parallel.go): at depth collectAt (-1: never) the search records
+	// Parallel passes (parallel.go): at depth collectAt (never: not at all) the search records
 	// the node in frontier instead of expanding it; a worker searching item of a pass gives
 	// up on it (cut) once a solution is known below an earlier item, best.
 	collectAt int
+	// refine, if set, is asked of each node at collectAt or below whether to search on
+	// below it rather than record it (Solver.Frontier).
+	refine func(path []uint8) bool
 	frontier  []frontierNode
 	item      int64
 	best      *atomic.Int64
@@ -97,7 +100,7 @@ func (st *search) overBudget() bool {
 }
 
 func (s *Solver) newSearch(start board.State) *search {
-	st := &search{t: s.t, kind: s.opt.Heuristic, collectAt: -1}
+	st := &search{t: s.t, kind: s.opt.Heuristic, collectAt: never}
 	for p, tile := range start {
 		c := s.frame.cell[p]
 		l := s.frame.label[tile]
@@ -203,6 +206,15 @@ func (st *search) poll() bool {
 	return st.aborted || st.cut
 }
 
+// never is the collectAt of a search that records no frontier.
+const never = 1 << 30
+
+// collectHere reports whether a node at depth g (at least collectAt) is a frontier node:
+// unless refine asks to go deeper, which stops two moves above the bound.
+func (st *search) collectHere(g int) bool {
+	return st.refine == nil || g+2 >= st.bound || !st.refine(st.path[:g])
+}
+
 // collect records the current node as a frontier item of a parallel pass. The positions
 // are rebuilt from the board: dfsMD keeps only the board, and not the blank's cell.
 func (st *search) collect(g int, blank, prev uint8) {
@@ -233,7 +245,7 @@ func (st *search) root() bool {
 // dfsMD is the pass for the Manhattan distance alone, kept apart because it is the
 // baseline whose speed (nodes per second) the benchmarks report.
 func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
-	if g == st.collectAt {
+	if g >= st.collectAt && st.collectHere(g) {
 		st.collect(g, blank, prev)
 		return false
 	}
@@ -274,7 +286,7 @@ func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
 // dfs is the pass for every other heuristic: each move updates only the components the
 // heuristic uses, and restores them on the way back.
 func (st *search) dfs(g int, blank, prev uint8) bool {
-	if g == st.collectAt {
+	if g >= st.collectAt && st.collectHere(g) {
 		st.collect(g, blank, prev)
 		return false
 	}

@@ -34,11 +34,26 @@ func (s *Solver) H0(start board.State) (int, error) {
 // tree down to them. A solution of the pass has bound moves, so none lies above the
 // frontier. With fewer than want nodes at every depth below the bound it returns the
 // deepest frontier; with none (the pass is empty below its root) it returns none.
-func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want int) ([][]board.Dir, Work, error) {
+//
+// refine, if not nil, is asked of each frontier node (given its path from start) whether
+// to split it further: the search then goes on below it and takes the nodes one move
+// deeper instead, asking again (down to two moves above the bound). The frontier stays in
+// the serial search's order. A coordinator uses it to split the subtrees that were large
+// in the pass before.
+func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want int, refine func(path []board.Dir) bool) ([][]board.Dir, Work, error) {
 	if err := s.goal.Check(start); err != nil {
 		return nil, Work{}, err
 	}
 	st := s.newSearch(start)
+	if refine != nil {
+		var buf [256]board.Dir
+		st.refine = func(path []uint8) bool {
+			for i, d := range path {
+				buf[i] = board.Dir(s.frame.dirMap[d])
+			}
+			return refine(buf[:len(path)])
+		}
+	}
 	var stop atomic.Bool
 	st.stop, st.ctx = &stop, ctx
 	st.setBudget(0)

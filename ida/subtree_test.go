@@ -52,8 +52,28 @@ func TestSubtreesMakeThePass(t *testing.T) {
 			require.Equal(t, want.H0, h0)
 			require.Greater(t, len(want.Passes), 1, "a test of more than one pass")
 			for i, pass := range want.Passes {
-				paths, top, err := s.Frontier(context.Background(), c.start, pass.Bound, 50)
+				// Every other pass, split the subtrees whose path starts with an even
+				// direction further: a frontier of mixed depths.
+				var refine func([]board.Dir) bool
+				if i%2 == 1 {
+					refine = func(p []board.Dir) bool { return p[0]%2 == 0 && len(p) < 8 }
+				}
+				paths, top, err := s.Frontier(context.Background(), c.start, pass.Bound, 50, refine)
 				require.NoError(t, err)
+				if refine != nil {
+					// The refined subtrees lie deeper than the others.
+					minOdd, maxEven := 1000, 0
+					for _, p := range paths {
+						if p[0]%2 == 1 {
+							minOdd = min(minOdd, len(p))
+						} else {
+							maxEven = max(maxEven, len(p))
+						}
+					}
+					if minOdd < 8 && minOdd+2 < pass.Bound && maxEven > 0 {
+						assert.Greater(t, maxEven, minOdd, "pass %d", pass.Bound)
+					}
+				}
 				sum := top
 				var first []board.Dir
 				for _, p := range paths {

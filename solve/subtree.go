@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"math"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -64,11 +65,14 @@ func (s *Solver) H0(start board.State) (int, error) {
 // when the tree has that many below the bound, as paths from start in the order of the
 // serial search, and the work of finding them. Searched in that order with SearchBelow,
 // they make up the pass: the same nodes and the same first solution.
-func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want int) ([][]board.Dir, Work, error) {
+//
+// refine, if not nil, is asked of each frontier node whether to split it further (see
+// ida.Solver.Frontier).
+func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want int, refine func(path []board.Dir) bool) ([][]board.Dir, Work, error) {
 	if s.fast == nil {
 		return nil, Work{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
 	}
-	paths, w, err := s.fast.Frontier(ctx, start, bound, want)
+	paths, w, err := s.fast.Frontier(ctx, start, bound, want, refine)
 	return paths, Work(w), err
 }
 
@@ -97,6 +101,9 @@ type SubtreesFound struct {
 	First int
 	Moves []board.Dir
 	Work  Work
+	// Each, if given, is the work below each path (zero for those not searched): the
+	// next pass then splits further below the paths that were large.
+	Each []Work
 }
 
 // SplitOptions configure SolveSplit.
@@ -112,6 +119,12 @@ type SplitOptions struct {
 	SplitFrom uint64
 	// Pass, if set, hears of each pass: its bound, whether it was split, and its work.
 	Pass func(bound int, split bool, w Work)
+	// MaxUnitNodes, if set, is the size (in nodes) above which a subtree is split further:
+	// one whose path had more than MaxUnitNodes / growth nodes below it in the pass before
+	// (growth: the last pass's nodes over the one's before) is replaced by the subtrees one
+	// move deeper, each taken as the parent's share (divided by the branching factor, 2)
+	// until it is small enough.
+	MaxUnitNodes uint64
 }
 
 // SolveSplit solves start by IDA* as Solve does (Options.MaxNodes is checked after each
@@ -133,6 +146,7 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 	res := &Result{Start: start.Clone(), H0: h0, Algorithm: "idastar", Heuristic: s.heuristic, Lookups: s.lookups,
 		Tables: s.tables, Optimal: true, Tiles: []int{}}
 	var last, before uint64
+	var prev map[string]uint64 // the nodes below each path of the last split pass
 	for b := h0; err == nil && !res.Solved; b += 2 {
 		res.LowerBound = b
 		if s.progress != nil {
@@ -145,12 +159,18 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 			moves, w, err = s.SearchBelow(ctx, start, nil, b)
 		} else {
 			var paths [][]board.Dir
-			if paths, w, err = s.Frontier(ctx, start, b, opt.want(last, before)); err == nil {
+			if paths, w, err = s.Frontier(ctx, start, b, opt.want(last, before), opt.refine(prev, last, before)); err == nil {
 				var found SubtreesFound
 				found, err = search(ctx, Subtrees{Start: start, Bound: b, Paths: paths})
 				moves = found.Moves
 				w.Nodes += found.Work.Nodes
 				w.Expanded += found.Work.Expanded
+				if len(found.Each) == len(paths) {
+					prev = map[string]uint64{}
+					for i, p := range paths {
+						prev[board.FormatDirs(p)] = found.Each[i].Nodes
+					}
+				}
 			}
 		}
 		res.Nodes += w.Nodes
@@ -189,4 +209,23 @@ func (opt SplitOptions) want(last, before uint64) int {
 	growth := float64(last) / float64(before)
 	n := float64(last) * max(growth, 1) / float64(opt.UnitNodes)
 	return int(min(max(n, 2), float64(most)))
+}
+
+// refine returns the frontier's refinement for the next pass, from the nodes below each
+// path of the last split pass (nil: none).
+func (opt SplitOptions) refine(prev map[string]uint64, last, before uint64) func([]board.Dir) bool {
+	if opt.MaxUnitNodes == 0 || len(prev) == 0 || before == 0 {
+		return nil
+	}
+	growth := max(float64(last)/float64(before), 1)
+	limit := float64(opt.MaxUnitNodes)
+	return func(path []board.Dir) bool {
+		// The longest prefix of path that was a subtree last time, and its share.
+		for n := len(path); n > 0; n-- {
+			if nodes, ok := prev[board.FormatDirs(path[:n])]; ok {
+				return float64(nodes)*growth/math.Pow(2, float64(len(path)-n)) > limit
+			}
+		}
+		return false
+	}
 }

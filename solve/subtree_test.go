@@ -17,12 +17,13 @@ import (
 // solution: the serial search's work.
 func searchInOrder(s *Solver) func(context.Context, Subtrees) (SubtreesFound, error) {
 	return func(ctx context.Context, st Subtrees) (SubtreesFound, error) {
-		found := SubtreesFound{First: -1}
+		found := SubtreesFound{First: -1, Each: make([]Work, len(st.Paths))}
 		for i, p := range st.Paths {
 			moves, w, err := s.SearchBelow(ctx, st.Start, p, st.Bound)
 			if err != nil {
 				return found, err
 			}
+			found.Each[i] = w
 			found.Work.Nodes += w.Nodes
 			found.Work.Expanded += w.Expanded
 			if moves != nil {
@@ -35,7 +36,8 @@ func searchInOrder(s *Solver) func(context.Context, Subtrees) (SubtreesFound, er
 }
 
 // A split search finds the serial search's solution, with its node counts (but for the top
-// of the last pass) when the subtrees are searched in order up to the first solution, for Korf instances with the default set, and with md on a random position.
+// of the last pass) when the subtrees are searched in order up to the first solution, its
+// large subtrees split further from one pass to the next, for Korf instances with the default set, and with md on a random position.
 func TestSolveSplitIsSolve(t *testing.T) {
 	korf := corpus.Korf100()
 	for _, h := range []string{"", "md"} {
@@ -50,7 +52,7 @@ func TestSolveSplitIsSolve(t *testing.T) {
 			want, err := s.Solve(context.Background(), start)
 			require.NoError(t, err)
 			var split []int
-			got, err := s.SolveSplit(context.Background(), start, SplitOptions{Subtrees: 40, SplitFrom: 1000,
+			got, err := s.SolveSplit(context.Background(), start, SplitOptions{Subtrees: 40, SplitFrom: 1000, MaxUnitNodes: 300,
 				Pass: func(b int, sp bool, _ Work) {
 					if sp {
 						split = append(split, b)
@@ -67,7 +69,7 @@ func TestSolveSplitIsSolve(t *testing.T) {
 			require.Len(t, got.Passes, n)
 			assert.Equal(t, want.Passes[:n-1], got.Passes[:n-1])
 			assert.GreaterOrEqual(t, got.Passes[n-1].Nodes, want.Passes[n-1].Nodes)
-			assert.Less(t, got.Passes[n-1].Nodes, want.Passes[n-1].Nodes*11/10)
+			assert.Less(t, got.Passes[n-1].Nodes, want.Passes[n-1].Nodes*3/2)
 			assert.True(t, got.Solved && got.Optimal)
 			assert.Equal(t, want.Heuristic, got.Heuristic)
 		}
