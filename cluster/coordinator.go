@@ -32,7 +32,7 @@ type Coordinator struct {
 	// MaxUnitNodes: a subtree expected above this many nodes (from the pass before) is
 	// split further (0: 4 x UnitNodes).
 	MaxUnitNodes uint64
-	Queue     Queue  // the queue's settings (zero: DefaultQueue)
+	Queue        Queue // the queue's settings (zero: DefaultQueue)
 	// Status, if set, hears of the run's progress about twice a second.
 	Status func(Status)
 

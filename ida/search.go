@@ -43,11 +43,11 @@ type search struct {
 	collectAt int
 	// refine, if set, is asked of each node at collectAt or below whether to search on
 	// below it rather than record it (Solver.Frontier).
-	refine func(path []uint8) bool
-	frontier  []frontierNode
-	item      int64
-	best      *atomic.Int64
-	cut       bool
+	refine   func(path []uint8) bool
+	frontier []frontierNode
+	item     int64
+	best     *atomic.Int64
+	cut      bool
 
 	bound    int
 	path     [256]uint8

@@ -2,10 +2,10 @@ package solve
 
 import (
 	"context"
-	"math"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
