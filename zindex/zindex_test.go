@@ -1,0 +1,107 @@
+package zindex
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+)
+
+// The entry counts Clausecker & Reinefeld give for the 24-puzzle.
+func TestPublishedCounts(t *testing.T) {
+	for _, c := range []struct {
+		k    int
+		want int64
+	}{{6, 181_008_000}, {7, 4_066_655_040}} {
+		s, err := For(board.Size{W: 5, H: 5}, c.k)
+		require.NoError(t, err)
+		assert.Equal(t, c.want, s.Entries(), "%d tiles", c.k)
+	}
+	_, err := For(board.Size{W: 5, H: 5}, 8)
+	assert.ErrorContains(t, err, "more than 2^32")
+}
+
+// Every (placement, region) of small boards has its own index, and the indices fill
+// 0..Entries()-1; Unrank gives the state back.
+func TestIndexIsABijection(t *testing.T) {
+	for _, c := range []struct {
+		size board.Size
+		k    int
+	}{{board.Size{W: 3, H: 3}, 3}, {board.Size{W: 4, H: 2}, 4}, {board.Size{W: 4, H: 3}, 3}, {board.Size{W: 4, H: 4}, 2}} {
+		s, err := For(c.size, c.k)
+		require.NoError(t, err)
+		n := c.size.Cells()
+		seen := make([]bool, s.Entries())
+		cells := make([]uint8, c.k)
+		var walk func(i int, used uint32)
+		walk = func(i int, used uint32) {
+			if i == c.k {
+				m := s.Map(used)
+				for r := 0; r < s.Regions(m); r++ {
+					idx := s.Index(cells, r)
+					require.Less(t, int64(idx), s.Entries())
+					require.False(t, seen[idx], "%v region %d", cells, r)
+					seen[idx] = true
+					back := make([]uint8, c.k)
+					gm, gr := s.Unrank(idx, back)
+					require.Equal(t, cells, back)
+					require.Equal(t, m, gm)
+					require.Equal(t, r, gr)
+				}
+				return
+			}
+			for cell := 0; cell < n; cell++ {
+				if used&(1<<cell) == 0 {
+					cells[i] = uint8(cell)
+					walk(i+1, used|1<<cell)
+				}
+			}
+		}
+		walk(0, 0)
+		for i, ok := range seen {
+			require.True(t, ok, "%s, %d tiles: index %d unused", c.size, c.k, i)
+		}
+	}
+}
+
+// Regions are numbered by their smallest cell, and a blank anywhere in a region finds it.
+func TestRegions(t *testing.T) {
+	size := board.Size{W: 4, H: 4}
+	s, err := For(size, 4)
+	require.NoError(t, err)
+	// Tiles on 1, 4, 6, 9 cut the corner cell 0 and cell 5 off from the rest.
+	cells := []uint8{1, 4, 6, 9}
+	mask := uint32(1<<1 | 1<<4 | 1<<6 | 1<<9)
+	m := s.Map(mask)
+	assert.Equal(t, 3, s.Regions(m))
+	assert.Equal(t, uint8(0), s.Region(m, 0))
+	assert.Equal(t, uint8(1), s.Region(m, 2)) // 2, 3, 7, 8, 10, ...
+	assert.Equal(t, uint8(2), s.Region(m, 5))
+	assert.Equal(t, uint8(1), s.Region(m, 15))
+	assert.Equal(t, uint8(NoRegion), s.Region(m, 4))
+	assert.Equal(t, s.IndexBlank(cells, 15), s.Index(cells, 1))
+
+	big, err := For(board.Size{W: 5, H: 5}, 7)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		perm := rng.Perm(25)
+		c := make([]uint8, 7)
+		for i := range c {
+			c[i] = uint8(perm[i])
+		}
+		blank := perm[7+rng.IntN(18)]
+		idx := big.IndexBlank(c, blank)
+		back := make([]uint8, 7)
+		_, r := big.Unrank(idx, back)
+		require.Equal(t, c, back)
+		var mask uint32
+		for _, x := range c {
+			mask |= 1 << x
+		}
+		require.Equal(t, int(big.Region(big.Map(mask), blank)), r)
+	}
+}
