@@ -12,6 +12,7 @@ import (
 
 	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/zindex"
 )
 
 // This file builds the no-blank ("additive") pattern databases of Korf & Felner (2002).
@@ -61,7 +62,7 @@ func buildAdditive(ctx context.Context, p *Pattern, opt Options) ([]uint8, error
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	s := newSearch(p, workers)
+	s := newSearch(p, workers, nil)
 	return s.run(ctx, opt.Progress)
 }
 
@@ -76,11 +77,15 @@ type additive struct {
 
 	sn           []uint16 // seen (low byte) and next (high byte) of each placement
 	cur, entries []uint8
+	// zero-aware builds (zero.go): the distance of each (placement, region), by zindex
+	// index; entries is then not kept.
+	zero *zindex.Scheme
+	za   []uint8
 	conn         []uint64    // boards above 16 cells: which free-cell masks are connected
 	overflow     atomic.Bool // a placement with more than maxRegions regions
 }
 
-func newSearch(p *Pattern, workers int) *additive {
+func newSearch(p *Pattern, workers int, zero *zindex.Scheme) *additive {
 	s := &additive{p: p, g: newGeometryCached(p.goal.Size()), k: p.m, workers: workers}
 	s.weight = make([]uint32, s.k)
 	w := uint32(1)
@@ -96,7 +101,11 @@ func newSearch(p *Pattern, workers int) *additive {
 	}
 	s.sn = make([]uint16, n)
 	s.cur = make([]uint8, n)
-	s.entries = make([]uint8, n)
+	if zero == nil {
+		s.entries = make([]uint8, n)
+	} else {
+		s.zero, s.za = zero, make([]uint8, zero.Entries())
+	}
 	return s
 }
 
@@ -122,6 +131,9 @@ func (s *additive) run(ctx context.Context, progress func(bfs.Layer)) ([]uint8, 
 	for i := range s.entries {
 		s.entries[i] = Unreachable
 	}
+	for i := range s.za {
+		s.za[i] = Unreachable
+	}
 	// The goal: the pattern home, the blank in the region of its home.
 	var cells [32]uint8
 	var occ uint32
@@ -135,7 +147,12 @@ func (s *additive) run(ctx context.Context, progress func(bfs.Layer)) ([]uint8, 
 	if r >= maxRegions {
 		return nil, ErrRegions
 	}
-	s.sn[goal], s.cur[goal], s.entries[goal] = 1<<r, 1<<r, 0
+	s.sn[goal], s.cur[goal] = 1<<r, 1<<r
+	if s.zero != nil {
+		s.za[s.zero.Index(cells[:p.m], r)] = 0
+	} else {
+		s.entries[goal] = 0
+	}
 	reached := int64(1)
 	if progress != nil {
 		progress(bfs.Layer{Depth: 0, States: 1, Reached: 1, Total: int64(p.Len())})
@@ -160,7 +177,10 @@ func (s *additive) run(ctx context.Context, progress func(bfs.Layer)) ([]uint8, 
 		}
 	}
 	entries := s.entries
-	s.sn, s.cur, s.entries = nil, nil, nil
+	if s.zero != nil {
+		entries = s.za
+	}
+	s.sn, s.cur, s.entries, s.za = nil, nil, nil, nil
 	return entries, nil
 }
 
@@ -244,6 +264,12 @@ func (s *additive) advance(depth uint8) layerCount {
 	var placements, frontier atomic.Int64
 	parallelRanges(s.workers, len(s.sn), func(lo, hi int) {
 		var c layerCount
+		if s.zero != nil {
+			c = s.advanceZero(lo, hi, depth)
+			placements.Add(c.placements)
+			frontier.Add(c.frontier)
+			return
+		}
 		sn, cur, entries := s.sn[lo:hi], s.cur[lo:hi], s.entries[lo:hi]
 		for i, x := range sn {
 			if x < 0x100 { // nothing next

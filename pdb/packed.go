@@ -11,6 +11,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/par"
 	"github.com/tilekit/tilekit/tablefile"
+	"github.com/tilekit/tilekit/zindex"
 )
 
 // A Packed table holds a pattern database in 4 bits per entry. A move of a pattern tile
@@ -40,6 +41,9 @@ type Packed struct {
 	// Digest is the SHA-256 of the decoded payload of the file it was read from (zero for
 	// a table built in memory): what identifies its values to another machine.
 	Digest [32]byte
+	// Zero is the index of a zero-aware table (zero.go): its entries are (placement, blank
+	// region) states, ranked by Zero; nil for Korf & Felner's minimum over the regions.
+	Zero   *zindex.Scheme
 	md     [board.MaxCells][board.MaxCells]uint8 // md[i][c]: distance of pattern tile i on cell c
 	mirror mirror
 }
@@ -246,11 +250,18 @@ func (t *Packed) escape(i uint32) uint8 {
 func (t *Packed) Lookup(s board.State) int {
 	var cells [board.MaxCells]uint8
 	t.Cells(s, cells[:])
+	if t.Zero != nil {
+		return t.Value(t.Zero.IndexBlank(cells[:], s.Blank()), cells[:])
+	}
 	return t.Value(t.Rank(cells[:]), cells[:])
 }
 
-// Unpack returns the table with one byte per entry.
+// Unpack returns the table with one byte per entry (not for a zero-aware table, whose
+// entries are not a Table's: use Values).
 func (t *Packed) Unpack(ctx context.Context) (*Table, error) {
+	if t.Zero != nil {
+		return nil, fmt.Errorf("pdb: %s is zero-aware: its entries are by region, not by placement", t.Name())
+	}
 	p := t.Pattern
 	entries := make([]uint8, p.Len())
 	parallelRanges(0, p.Len(), func(lo, hi int) {
@@ -275,6 +286,9 @@ func (t *Packed) File() (*tablefile.Table, error) {
 	if t.Mirror != Identity {
 		mirror = t.Mirror.String()
 	}
+	if t.Zero != nil {
+		return tablefile.NewHalfExcessIndex(t.goal, t.tiles, tablefile.IndexZero, t.Nibbles, t.Escapes, mirror)
+	}
 	return tablefile.NewHalfExcess(t.goal, t.tiles, t.Nibbles, t.Escapes, mirror)
 }
 
@@ -292,13 +306,21 @@ func LoadPacked(f *tablefile.Table) (*Packed, error) {
 	if err != nil {
 		return nil, err
 	}
+	var t *Packed
+	if f.Index == tablefile.IndexZero {
+		t, err = NewZeroAware(p, f.Nibbles, f.Escapes)
+		if err == nil {
+			t.Digest = f.DecodedSHA
+		}
+		return t, err
+	}
 	mirror := Identity
 	if f.Mirror != "none" {
 		if mirror, err = ParseSymmetry(f.Mirror); err != nil {
 			return nil, err
 		}
 	}
-	t, err := NewPacked(p, f.Nibbles, f.Escapes, mirror)
+	t, err = NewPacked(p, f.Nibbles, f.Escapes, mirror)
 	if err == nil {
 		t.Digest = f.DecodedSHA
 	}
@@ -308,7 +330,7 @@ func LoadPacked(f *tablefile.Table) (*Packed, error) {
 // Values returns every entry's value, decoded through the mirror, one byte each in index
 // order, on workers goroutines (0: all cores).
 func (t *Packed) Values(ctx context.Context, workers int) ([]uint8, error) {
-	out := make([]uint8, t.Len())
+	out := make([]uint8, t.Entries())
 	err := t.decode(ctx, workers, func(_ int, i uint32, v int) { out[i] = uint8(v) })
 	return out, err
 }
@@ -341,7 +363,7 @@ func (t *Packed) Distances(ctx context.Context, workers int) ([]int64, error) {
 // number (0 to workers-1), in chunks of consecutive entries.
 func (t *Packed) decode(ctx context.Context, workers int, visit func(w int, i uint32, v int)) error {
 	const chunk = 1 << 16
-	n := t.Len()
+	n := t.Entries()
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -352,7 +374,7 @@ func (t *Packed) decode(ctx context.Context, workers int, visit func(w int, i ui
 	par.For(ctx, workers, (n+chunk-1)/chunk, func(w, c int) {
 		cs := cells[w]
 		for i := c * chunk; i < min((c+1)*chunk, n); i++ {
-			t.Unrank(uint32(i), cs)
+			t.unrankEntry(uint32(i), cs)
 			visit(w, uint32(i), t.Value(uint32(i), cs))
 		}
 	})

@@ -48,6 +48,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/version"
+	"github.com/tilekit/tilekit/zindex"
 )
 
 // Magic is the first word of every table file; Version the format version this package
@@ -69,6 +70,9 @@ const (
 const (
 	IndexWD  = "wd-lex-v1" // WD patterns in lexicographic order of (blank row, matrix)
 	IndexPDB = "kperm-v1"  // lexicographic rank of the pattern cells as a k-permutation
+	// IndexZero ranks a zero-aware table's (placement, blank region) states (package
+	// zindex); such a table has no blank in the index and keeps every region's value.
+	IndexZero = zindex.Name
 )
 
 // FrameBytes is how many decoded bytes each zstd frame of the payload holds (the last
@@ -179,13 +183,19 @@ func New(kind string, goal board.Goal, tiles []int, blank bool, entries []uint8)
 // pattern is its own image and only the smaller index of each pair of images holds its
 // entry (the other's nibble is 0): docs/FORMAT.md.
 func NewHalfExcess(goal board.Goal, tiles []int, nibbles []byte, escapes []Escape, mirror string) (*Table, error) {
+	return NewHalfExcessIndex(goal, tiles, IndexPDB, nibbles, escapes, mirror)
+}
+
+// NewHalfExcessIndex is NewHalfExcess for a table of the given index scheme (IndexPDB or
+// IndexZero).
+func NewHalfExcessIndex(goal board.Goal, tiles []int, index string, nibbles []byte, escapes []Escape, mirror string) (*Table, error) {
 	h := Header{
 		Version:     Version,
 		Kind:        KindPDB,
 		Size:        goal.Size(),
 		Goal:        goal.Tiles(),
 		Tiles:       append([]int(nil), tiles...),
-		Index:       IndexPDB,
+		Index:       index,
 		Bits:        4,
 		Encoding:    EncodingHalfExcess,
 		Escapes:     int64(len(escapes)),
@@ -313,6 +323,13 @@ func (h *Header) ExpectedEntries() (int64, error) {
 		}
 		return WDEntries(h.Size, h.Size.Row(g.Home(0))), nil
 	case KindPDB:
+		if h.Index == IndexZero {
+			z, err := zindex.For(h.Size, len(h.Tiles))
+			if err != nil {
+				return 0, err
+			}
+			return z.Entries(), nil
+		}
 		n := PDBEntries(h.Size.Cells(), len(h.Tiles), h.BlankInIndex)
 		if n < 0 {
 			return 0, fmt.Errorf("%d tiles%s on a %s board make more than %d entries", len(h.Tiles), map[bool]string{true: " and the blank"}[h.BlankInIndex], h.Size, int64(MaxEntries))
@@ -372,8 +389,11 @@ func (h *Header) Check() error {
 			return bad("a wd table has no tiles or blank-in-index")
 		}
 	case KindPDB:
-		if h.Index != IndexPDB {
-			return bad("index %q for a %s table, want %q", h.Index, h.Kind, IndexPDB)
+		if h.Index != IndexPDB && h.Index != IndexZero {
+			return bad("index %q for a %s table, want %q or %q", h.Index, h.Kind, IndexPDB, IndexZero)
+		}
+		if h.Index == IndexZero && (h.BlankInIndex || h.Mirror != "" && h.Mirror != "none") {
+			return bad("a zero-aware table (index %s) has no blank in the index and no mirror", IndexZero)
 		}
 		if len(h.Tiles) == 0 {
 			return bad("a pdb table needs at least one tile")
