@@ -79,10 +79,10 @@ type additive struct {
 	cur, entries []uint8
 	// zero-aware builds (zero.go): the distance of each (placement, region), by zindex
 	// index; entries is then not kept.
-	zero *zindex.Scheme
-	za   []uint8
-	conn         []uint64    // boards above 16 cells: which free-cell masks are connected
-	overflow     atomic.Bool // a placement with more than maxRegions regions
+	zero     *zindex.Scheme
+	za       []uint8
+	conn     []uint64    // boards above 16 cells: which free-cell masks are connected
+	overflow atomic.Bool // a placement with more than maxRegions regions
 }
 
 func newSearch(p *Pattern, workers int, zero *zindex.Scheme) *additive {
