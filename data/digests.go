@@ -34,6 +34,9 @@ var digests = map[string]string{
 	"pdb-4x4-9-10-11-12-13-14-15.tbl": "0e033d10bfa1e884267c4616575d7c219d734b18b4a425575c9bebce815f34c5",
 	"pdb-5x5-1-2-5-6-7-12.tbl":        "6673f6efea3b9398903ad83a85598c94ecaae521325a906a59998d6544d3a19b",
 	"pdb-5x5-3-4-8-9-13-14.tbl":       "1ac053902e83106909d27f6bfeb21bb8b3dd998ab45c1310d116e90032e90d4c",
+	"zpdb-4x4-1-5-6-9-10-13.tbl":      "291c9f2cfc0025746235d4e925be2bc2ac0f6837102f208f945a0eb877cef4b1",
+	"zpdb-4x4-7-8-11-12-14-15.tbl":    "b6be5ae3db139d01a13f8e785c83a87c6302e2ab901887aeaeda344b6ed482e7",
+	"zpdb-4x4-2-3-4.tbl":              "2af211e41b101f4d055c184a95ccbaf93029c15c1490e458c43bfa91364f2af7",
 }
 
 // ErrNotStandard reports a table file whose values are not those of the table its name

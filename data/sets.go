@@ -16,13 +16,17 @@ import (
 const EnvTables = "TILEKIT_TABLES"
 
 // SetFile returns the file name of table t of a set, such as "pdb-4x4-1-2-3-4-5-6-7-8.tbl":
-// the board, then the table's tiles.
+// the board, then the table's tiles ("zpdb-..." for a zero-aware table).
 func SetFile(spec pdb.SetSpec, t int) string {
 	parts := make([]string, len(spec.Tables[t]))
 	for i, tile := range spec.Tables[t] {
 		parts[i] = fmt.Sprint(tile)
 	}
-	return fmt.Sprintf("pdb-%s-%s.tbl", spec.Size(), strings.Join(parts, "-"))
+	kind := "pdb"
+	if spec.ZeroAware {
+		kind = "zpdb"
+	}
+	return fmt.Sprintf("%s-%s-%s.tbl", kind, spec.Size(), strings.Join(parts, "-"))
 }
 
 // ErrNotInstalled reports a set whose tables are in none of the table directories.
@@ -181,6 +185,10 @@ func readSet(spec pdb.SetSpec, label func(name string) string, open opener) (*pd
 		packed, err := pdb.LoadPacked(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", label(name), err)
+		}
+		if (packed.Zero != nil) != spec.ZeroAware {
+			return nil, fmt.Errorf("%s: index %s, but the %s set's tables are %s", label(name), f.Index, spec.Name,
+				map[bool]string{true: "zero-aware", false: "Korf & Felner's (the least over the regions)"}[spec.ZeroAware])
 		}
 		set.Tables = append(set.Tables, packed)
 	}

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/zindex"
 )
 
 // This file is the search with an additive set of pattern databases (Korf & Felner 2002):
@@ -45,6 +46,7 @@ type lookupTab struct {
 	cell  [maxCells]uint8
 	table *pdb.Packed
 	nib   []byte
+	zero  *zindex.Scheme // a zero-aware table: the index takes the blank's region
 
 	// A table stored through a mirror (pdb.Packed.Mirror) holds a placement's entry at the
 	// smaller of its index and its image's: mtiles and mcell read the image.
@@ -99,6 +101,7 @@ func newSetTables(set *pdb.Set, lookups Lookups) (*setTables, error) {
 		reg.n, ref.n = uint32(n), uint32(n)
 		reg.table, ref.table = tab, tab
 		reg.nib, ref.nib = tab.Nibbles, tab.Nibbles
+		reg.zero, ref.zero = tab.Zero, tab.Zero
 		for i, t := range l.Tiles {
 			// The reflected state holds tile sigma(t) on the reflection of t's cell: its
 			// lookup reads the tiles sigma^-1(l.Tiles) = sigma(l.Tiles) of the state.
@@ -118,6 +121,16 @@ func newSetTables(set *pdb.Set, lookups Lookups) (*setTables, error) {
 // index returns the index at which the lookup's table stores the entry of the tile
 // positions pos.
 func (l *lookupTab) index(pos *[maxCells]uint8) uint32 {
+	if l.zero != nil {
+		var cells [8]uint8
+		var mask uint32
+		for i := 0; i < l.k; i++ {
+			c := l.cell[pos[l.tiles[i]]]
+			cells[i] = c
+			mask |= 1 << c
+		}
+		return l.zero.IndexMask(cells[:l.k], mask, int(l.cell[pos[0]]))
+	}
 	if l.mirror {
 		// The first digit of an index is its first tile's cell: it decides which of the
 		// placement and its image has the smaller index, unless they are equal.
@@ -164,6 +177,9 @@ func (l *lookupTab) value(pos *[maxCells]uint8) int {
 	var cells [maxCells]uint8
 	for j := 0; j < l.k; j++ {
 		cells[j] = l.cell[pos[l.tiles[j]]]
+	}
+	if l.zero != nil {
+		return l.table.Value(l.zero.IndexBlank(cells[:l.k], int(l.cell[pos[0]])), cells[:])
 	}
 	return l.table.Value(l.table.Rank(cells[:]), cells[:]) // Value takes care of the mirror
 }
@@ -240,6 +256,7 @@ func (st *search) dualH() int {
 		moves++
 	}
 	var dpos [maxCells]uint8
+	dpos[0] = t.homes[0] // the dual's blank is home, as the state's was made to be
 	for c := 0; c < t.n; c++ {
 		if tile := s.goal[c]; tile != 0 { // tile's home is c
 			dpos[tile] = t.homes[b[c]]
@@ -311,12 +328,12 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 				c.wdCol = t.wdColNext[(int(st.wdCol)*2+int(mv.dir-2))*4+int(t.goalCol[tile])]
 			}
 		}
-		st.pos[tile] = blank
+		st.pos[tile], st.pos[0] = blank, q
 		c.ir = s.reg[s.regOf[tile]].index(&st.pos)
 		if reflect {
 			c.ifl = s.ref[s.refOf[tile]].index(&st.pos)
 		}
-		st.pos[tile] = q
+		st.pos[tile], st.pos[0] = q, blank
 	}
 	// 2. Their entries, read together.
 	for j := 0; j < nc; j++ {
@@ -331,12 +348,12 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 	for j := 0; j < nc; j++ {
 		c := &ch[j]
 		if c.er == pdb.EscapeNibble || c.ef == pdb.EscapeNibble {
-			st.pos[c.tile] = blank
+			st.pos[c.tile], st.pos[0] = blank, c.q
 			c.er = s.reg[s.regOf[c.tile]].excess(c.ir, c.er, &st.pos)
 			if reflect {
 				c.ef = s.ref[s.refOf[c.tile]].excess(c.ifl, c.ef, &st.pos)
 			}
-			st.pos[c.tile] = c.q
+			st.pos[c.tile], st.pos[0] = c.q, blank
 		}
 		sr := st.set.sumReg - int(st.set.reg[s.regOf[c.tile]]) + int(c.er)
 		sf := 0

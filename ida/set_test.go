@@ -264,3 +264,49 @@ func TestFiveByFiveIncremental(t *testing.T) {
 		assert.LessOrEqual(t, len(res.Moves), 30)
 	}
 }
+
+// A zero-aware set solves optimally, its incremental lookups (one table per move, the
+// blank's region included) equal the lookups from scratch at every node, it agrees with
+// pdb.Set.Eval, and it is at least as strong as the same partition's minimum over regions.
+func TestZeroAwareSet(t *testing.T) {
+	spec := pdb.ZeroAwareOf(pdb.Set555)
+	spec.Lookups = pdb.TableLookups(spec.Tables)
+	set, err := pdb.NewSet(context.Background(), spec, 0)
+	require.NoError(t, err)
+	plain := testSet555(t)
+	korf := corpus.Korf100()
+	debugCheck = true
+	defer func() { debugCheck = false }()
+	rng := newRand(11)
+	for _, goal := range []board.Goal{board.BlankLast(board.Size4x4), board.BlankFirst(board.Size4x4)} {
+		for _, lookups := range []Lookups{Regular, Reflected, All} {
+			z, err := New(goal, Options{Set: set, Lookups: lookups})
+			require.NoError(t, err)
+			p, err := New(goal, Options{Set: plain, Lookups: lookups})
+			require.NoError(t, err)
+			for i := 0; i < 6; i++ {
+				start, _ := goal.RandomWalk(45, rng)
+				want, err := p.Solve(context.Background(), start)
+				require.NoError(t, err)
+				got, err := z.Solve(context.Background(), start)
+				require.NoError(t, err)
+				assert.Equal(t, len(want.Moves), len(got.Moves))
+				assert.GreaterOrEqual(t, got.H0, want.H0)
+				assert.LessOrEqual(t, got.Nodes, want.Nodes)
+			}
+		}
+	}
+	debugCheck = false
+	s, err := New(korf[0].Goal, Options{Set: set, Lookups: Regular})
+	require.NoError(t, err)
+	for _, i := range []int{0, 1, 2} {
+		res, err := s.Solve(context.Background(), korf[i].Start)
+		require.NoError(t, err)
+		assert.Equal(t, korf[i].Optimal, len(res.Moves), "Korf %d", i+1)
+	}
+	for i := 0; i < 300; i++ {
+		st := board.BlankLast(board.Size4x4).Random(rng)
+		z, _ := New(board.BlankLast(board.Size4x4), Options{Set: set, Lookups: Regular})
+		assert.Equal(t, set.Eval(st), z.newSearch(st).h(), "%v", st)
+	}
+}

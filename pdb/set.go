@@ -24,6 +24,9 @@ type SetSpec struct {
 	Tables  [][]int    // each table's tiles, in index order
 	Lookups []Lookup
 	About   string // where the partition comes from, for people
+	// ZeroAware sets keep each region of the blank's value (zero.go), where the others keep
+	// the least over the regions (Korf & Felner).
+	ZeroAware bool
 }
 
 // A Lookup takes the cells of Tiles in the state, maps each by Map, and looks the
@@ -126,7 +129,7 @@ var (
 )
 
 // Sets lists the sets the toolkit builds, by name.
-var Sets = []SetSpec{Set555, Set663, Set78, Set6666}
+var Sets = []SetSpec{Set555, Set663, ZeroAwareOf(Set663), Set78, Set6666, ZeroAwareOf(Set6666)}
 
 func init() {
 	for i := range Sets {
@@ -134,7 +137,16 @@ func init() {
 			Sets[i].Lookups = TableLookups(Sets[i].Tables)
 		}
 	}
-	Set555, Set663, Set78, Set6666 = Sets[0], Sets[1], Sets[2], Sets[3]
+	Set555, Set663, Set78, Set6666 = Sets[0], Sets[1], Sets[3], Sets[4]
+}
+
+// ZeroAwareOf is the zero-aware version of a set: the same partition and lookups, its
+// name ending in "z".
+func ZeroAwareOf(s SetSpec) SetSpec {
+	s.Name += "z"
+	s.ZeroAware = true
+	s.About = "zero-aware tables (Clausecker & Reinefeld 2017) of the " + strings.TrimSuffix(s.Name, "z") + " partition"
+	return s
 }
 
 // TableLookups returns the lookups of a plain partition: each table once, on its own
@@ -225,6 +237,10 @@ func (s *Set) Eval(st board.State) int {
 			cells[i] = uint8(l.Map.Apply(w, pos[t]))
 		}
 		tab := s.Tables[l.Table]
+		if tab.Zero != nil {
+			sum += tab.Value(tab.Zero.IndexBlank(cells[:], l.Map.Apply(w, pos[0])), cells[:])
+			continue
+		}
 		sum += tab.Value(tab.Rank(cells[:]), cells[:])
 	}
 	return sum
@@ -273,6 +289,9 @@ func (s SetSpec) BuildTable(ctx context.Context, t int, opt Options) (*Packed, e
 	p, err := s.Pattern(t)
 	if err != nil {
 		return nil, err
+	}
+	if s.ZeroAware {
+		return ZeroAware(ctx, p, opt)
 	}
 	full, err := Build(ctx, p, opt)
 	if err != nil {

@@ -146,7 +146,7 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 	res := &Result{Start: start.Clone(), H0: h0, Algorithm: "idastar", Heuristic: s.heuristic, Lookups: s.lookups,
 		Tables: s.tables, Optimal: true, Tiles: []int{}}
 	var last, before uint64
-	var prev map[string]uint64 // the nodes below each path of the last split pass
+	var prev map[string]subtreeSize // the last split pass's subtrees, by path and prefix
 	for b := h0; err == nil && !res.Solved; b += 2 {
 		res.LowerBound = b
 		if s.progress != nil {
@@ -166,10 +166,7 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 				w.Nodes += found.Work.Nodes
 				w.Expanded += found.Work.Expanded
 				if len(found.Each) == len(paths) {
-					prev = map[string]uint64{}
-					for i, p := range paths {
-						prev[board.FormatDirs(p)] = found.Each[i].Nodes
-					}
+					prev = subtreeSizes(paths, found.Each)
 				}
 			}
 		}
@@ -211,19 +208,46 @@ func (opt SplitOptions) want(last, before uint64) int {
 	return int(min(max(n, 2), float64(most)))
 }
 
-// refine returns the frontier's refinement for the next pass, from the nodes below each
-// path of the last split pass (nil: none).
-func (opt SplitOptions) refine(prev map[string]uint64, last, before uint64) func([]board.Dir) bool {
+// subtreeSize is what the last split pass found below a path: the nodes of the subtrees
+// at or below it, and whether it was a subtree itself.
+type subtreeSize struct {
+	nodes uint64
+	leaf  bool
+}
+
+// subtreeSizes indexes the work below each path by the path and by every prefix of it.
+func subtreeSizes(paths [][]board.Dir, each []Work) map[string]subtreeSize {
+	out := map[string]subtreeSize{}
+	for i, p := range paths {
+		key := board.FormatDirs(p)
+		for n := 1; n <= len(key); n++ {
+			e := out[key[:n]]
+			e.nodes += each[i].Nodes
+			e.leaf = e.leaf || n == len(key)
+			out[key[:n]] = e
+		}
+	}
+	return out
+}
+
+// refine returns the frontier's refinement for the next pass, from the subtrees of the
+// last split pass (nil: none). A path is split further when the subtrees it held last
+// time, times the growth of a pass, exceed MaxUnitNodes; a path below a subtree of last
+// time gets that subtree's share, halved with every move below it.
+func (opt SplitOptions) refine(prev map[string]subtreeSize, last, before uint64) func([]board.Dir) bool {
 	if opt.MaxUnitNodes == 0 || len(prev) == 0 || before == 0 {
 		return nil
 	}
 	growth := max(float64(last)/float64(before), 1)
 	limit := float64(opt.MaxUnitNodes)
 	return func(path []board.Dir) bool {
-		// The longest prefix of path that was a subtree last time, and its share.
-		for n := len(path); n > 0; n-- {
-			if nodes, ok := prev[board.FormatDirs(path[:n])]; ok {
-				return float64(nodes)*growth/math.Pow(2, float64(len(path)-n)) > limit
+		key := board.FormatDirs(path)
+		if e, ok := prev[key]; ok {
+			return float64(e.nodes)*growth > limit
+		}
+		for n := len(key) - 1; n > 0; n-- {
+			if e, ok := prev[key[:n]]; ok && e.leaf {
+				return float64(e.nodes)*growth/math.Pow(2, float64(len(key)-n)) > limit
 			}
 		}
 		return false

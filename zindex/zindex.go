@@ -197,6 +197,12 @@ func (s *Scheme) Index(cells []uint8, region int) uint32 {
 	return (s.first[m]+uint32(region))*s.fact + s.Order(cells, mask)
 }
 
+// IndexMask is IndexBlank with the occupied cells' mask already known.
+func (s *Scheme) IndexMask(cells []uint8, mask uint32, blank int) uint32 {
+	m := s.Map(mask)
+	return (s.first[m]+uint32(s.region[int(m)*s.n+blank]))*s.fact + s.Order(cells, mask)
+}
+
 // IndexBlank returns the index of the state with tile i on cells[i] and the blank on cell
 // blank (a free cell).
 func (s *Scheme) IndexBlank(cells []uint8, blank int) uint32 {
