@@ -401,3 +401,35 @@ func TestRecord(t *testing.T) {
 	_, err = os.Stat(std + data.VerifiedSuffix)
 	assert.True(t, os.IsNotExist(err))
 }
+
+// A zero-aware table is proven by its distance equation; one entry raised by 2 fails it,
+// named, and so do the neighbours whose equation it breaks.
+func TestZeroAwareTable(t *testing.T) {
+	goal := board.BlankLast(board.Size4x4)
+	p, err := pdb.NewPattern(goal, pdb.Set555.Tables[0], false)
+	require.NoError(t, err)
+	z, err := pdb.ZeroAware(ctx, p, pdb.Options{})
+	require.NoError(t, err)
+	f, err := z.File()
+	require.NoError(t, err)
+	r := Table(ctx, "5-5-5z table 1", f, Options{Deep: true, Instances: Korf100()})
+	require.True(t, r.OK, "%+v", r.Failed())
+	assert.Contains(t, check(r, Exactness).Detail, "distance equation")
+	assert.Equal(t, Pass, status(r, Admissibility))
+	assert.Equal(t, Pass, status(r, Rebuild))
+
+	const victim = 234567
+	nibbles := append([]byte(nil), z.Nibbles...)
+	e := nibbles[victim/2] >> (4 * (victim & 1)) & 0xF
+	require.Less(t, e, uint8(14))
+	nibbles[victim/2] += 1 << (4 * (victim & 1))
+	raised, err := pdb.NewZeroAware(p, nibbles, z.Escapes)
+	require.NoError(t, err)
+	f, err = raised.File()
+	require.NoError(t, err)
+	r = Table(ctx, "raised", f, Options{})
+	assert.False(t, r.OK)
+	c := check(r, Exactness)
+	assert.Equal(t, Fail, c.Status)
+	assert.Contains(t, strings.Join(c.Examples, "\n"), "entry 234567 (tiles")
+}
