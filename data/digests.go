@@ -16,8 +16,8 @@ import (
 // of one of these names with another digest is not the table it claims to be, whatever its
 // own checksums say: checksums only show that a file is intact, not that its values are
 // right. The embedded files are proven equal to fresh builds by this package's tests, and
-// TestDigests checks this table against them and a fresh 5-5-5 build; the 7-8 and 6-6-6-6
-// digests are those of `pdbgen build --set 7-8` and `--set 6-6-6-6` with one and two
+// TestDigests checks this table against them and a fresh 5-5-5 build; the 7-8, 6-6-6-6,
+// 6-6-3z and 6-6-6-6z digests are those of `pdbgen build --set NAME` with one and two
 // workers.
 var digests = map[string]string{
 	WDBlankLast:                       "4ac8e9310a9b3b7cebd350d87364e91b218ff97f8ba5adf2638ae25007d8d37e",
@@ -37,6 +37,8 @@ var digests = map[string]string{
 	"zpdb-4x4-1-5-6-9-10-13.tbl":      "291c9f2cfc0025746235d4e925be2bc2ac0f6837102f208f945a0eb877cef4b1",
 	"zpdb-4x4-7-8-11-12-14-15.tbl":    "b6be5ae3db139d01a13f8e785c83a87c6302e2ab901887aeaeda344b6ed482e7",
 	"zpdb-4x4-2-3-4.tbl":              "2af211e41b101f4d055c184a95ccbaf93029c15c1490e458c43bfa91364f2af7",
+	"zpdb-5x5-1-2-5-6-7-12.tbl":       "49187d6b7543bb6f59e8e3d57b417e592f4aaf566e3670fc076df11522b1443e",
+	"zpdb-5x5-3-4-8-9-13-14.tbl":      "14c76824f7ecfff9db25d259388a0bb4cc8fdfde6c1dc70ec905cf5d1e52a70b",
 }
 
 // ErrNotStandard reports a table file whose values are not those of the table its name
