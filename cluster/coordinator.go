@@ -26,8 +26,8 @@ type Coordinator struct {
 	// Split shares each instance's large passes out as subtrees, rather than whole
 	// instances: for one instance too large for one machine.
 	Split     bool
-	Subtrees  int    // the most subtrees of a split pass (0: 4,096)
-	UnitNodes uint64 // the size a subtree should have, in nodes (0: 4 million)
+	Subtrees  int    // the most subtrees of a split pass (0: 16,384)
+	UnitNodes uint64 // the size a subtree should have, in nodes (0: 1 million)
 	SplitFrom uint64 // passes after one of this many nodes are split (0: 1 million)
 	// MaxUnitNodes: a subtree expected above this many nodes (from the pass before) is
 	// split further (0: 4 x UnitNodes).
@@ -353,10 +353,10 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *solve.Su
 	c := r.c
 	opt := solve.SplitOptions{Subtrees: c.Subtrees, UnitNodes: c.UnitNodes, SplitFrom: c.SplitFrom, MaxUnitNodes: c.MaxUnitNodes}
 	if opt.Subtrees == 0 {
-		opt.Subtrees = 4096
+		opt.Subtrees = 16384
 	}
 	if opt.UnitNodes == 0 {
-		opt.UnitNodes = 4_000_000
+		opt.UnitNodes = 1_000_000
 	}
 	if opt.SplitFrom == 0 {
 		opt.SplitFrom = 1_000_000

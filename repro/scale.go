@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tilekit/tilekit/cluster"
@@ -60,7 +61,11 @@ func Scale(paths []string, overhead float64) (*ScaleResult, error) {
 				f.Close()
 				return nil, fmt.Errorf("%s:%d: the record has no units (run solve15 cluster on one instance)", path, line)
 			}
-			res.Rows = append(res.Rows, ScaleRow{Label: rec.Label(), Nodes: rec.Nodes, Units: len(rec.Units), Measured: rec.Seconds,
+			label := rec.ID // records of single states have none: name them by their file
+			if label == "" {
+				label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+			}
+			res.Rows = append(res.Rows, ScaleRow{Label: label, Nodes: rec.Nodes, Units: len(rec.Units), Measured: rec.Seconds,
 				Estimates: cluster.Simulate(rec, overhead, ScaleWorkers)})
 		}
 		err = sc.Err()
