@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 	"time"
 
@@ -405,7 +406,20 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 		units[k] = Unit{ID: ids[k], Index: index, Label: label(in), Start: solve.Ints(st.Start),
 			Bound: st.Bound, Path: board.FormatDirs(p), Seq: k}
 	}
-	if err := r.publish(ctx, units); err != nil {
+	// The largest expected subtrees go first, so that no large one is left for the end.
+	order := make([]int, len(units))
+	for k := range order {
+		order[k] = k
+	}
+	if len(st.Sizes) == len(units) {
+		sort.SliceStable(order, func(a, b int) bool { return st.Sizes[order[a]] > st.Sizes[order[b]] })
+	}
+	place := make([]int, len(units))
+	queue := make([]Unit, len(units))
+	for pos, k := range order {
+		queue[pos], place[k] = units[k], pos
+	}
+	if err := r.publish(ctx, queue); err != nil {
 		return found, nil, err
 	}
 	var failed *Outcome
@@ -444,7 +458,7 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 		found.Each[k] = o.Work
 		found.Work.Nodes += o.Work.Nodes
 		found.Work.Expanded += o.Work.Expanded
-		done = append(done, solve.UnitRecord{Bound: st.Bound, Seq: k, Path: units[k].Path, Nodes: o.Work.Nodes,
+		done = append(done, solve.UnitRecord{Bound: st.Bound, Seq: k, Order: place[k], Path: units[k].Path, Nodes: o.Work.Nodes,
 			Expanded: o.Work.Expanded, Seconds: o.Seconds, Worker: o.Worker})
 		if o.Found && found.First < 0 {
 			moves, err := board.ParseDirs(o.Moves)

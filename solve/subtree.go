@@ -92,6 +92,9 @@ type Subtrees struct {
 	Start board.State
 	Bound int
 	Paths [][]board.Dir // the frontier, in the serial search's order
+	// Sizes, when known, are the expected nodes below each path (from the pass before):
+	// handing the largest out first shortens the pass's tail.
+	Sizes []float64
 }
 
 // SubtreesFound is what the search of a split pass found: the index of the first path (in
@@ -159,9 +162,17 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 			moves, w, err = s.SearchBelow(ctx, start, nil, b)
 		} else {
 			var paths [][]board.Dir
-			if paths, w, err = s.Frontier(ctx, start, b, opt.want(last, before), opt.refine(prev, last, before)); err == nil {
+			est := estimate(prev, last, before)
+			if paths, w, err = s.Frontier(ctx, start, b, opt.want(last, before), opt.refine(est)); err == nil {
+				st := Subtrees{Start: start, Bound: b, Paths: paths}
+				if est != nil {
+					st.Sizes = make([]float64, len(paths))
+					for i, p := range paths {
+						st.Sizes[i] = est(p)
+					}
+				}
 				var found SubtreesFound
-				found, err = search(ctx, Subtrees{Start: start, Bound: b, Paths: paths})
+				found, err = search(ctx, st)
 				moves = found.Moves
 				w.Nodes += found.Work.Nodes
 				w.Expanded += found.Work.Expanded
@@ -230,26 +241,36 @@ func subtreeSizes(paths [][]board.Dir, each []Work) map[string]subtreeSize {
 	return out
 }
 
-// refine returns the frontier's refinement for the next pass, from the subtrees of the
-// last split pass (nil: none). A path is split further when the subtrees it held last
-// time, times the growth of a pass, exceed MaxUnitNodes; a path below a subtree of last
-// time gets that subtree's share, halved with every move below it.
-func (opt SplitOptions) refine(prev map[string]subtreeSize, last, before uint64) func([]board.Dir) bool {
-	if opt.MaxUnitNodes == 0 || len(prev) == 0 || before == 0 {
+// estimate returns the expected size (in nodes) of the subtree below a path in the next
+// pass, from the subtrees of the last split pass (nil: no estimate): the subtrees it held
+// last time, times the growth of a pass; a path below a subtree of last time gets that
+// subtree's share, halved with every move below it; a path of neither kind was pruned last
+// time, and is expected small.
+func estimate(prev map[string]subtreeSize, last, before uint64) func([]board.Dir) float64 {
+	if len(prev) == 0 || before == 0 {
 		return nil
 	}
 	growth := max(float64(last)/float64(before), 1)
-	limit := float64(opt.MaxUnitNodes)
-	return func(path []board.Dir) bool {
+	return func(path []board.Dir) float64 {
 		key := board.FormatDirs(path)
 		if e, ok := prev[key]; ok {
-			return float64(e.nodes)*growth > limit
+			return float64(e.nodes) * growth
 		}
 		for n := len(key) - 1; n > 0; n-- {
 			if e, ok := prev[key[:n]]; ok && e.leaf {
-				return float64(e.nodes)*growth/math.Pow(2, float64(len(key)-n)) > limit
+				return float64(e.nodes) * growth / math.Pow(2, float64(len(key)-n))
 			}
 		}
-		return false
+		return 0
 	}
+}
+
+// refine returns the frontier's refinement: split a path further when its subtree is
+// expected above MaxUnitNodes (nil: no refinement).
+func (opt SplitOptions) refine(est func([]board.Dir) float64) func([]board.Dir) bool {
+	if opt.MaxUnitNodes == 0 || est == nil {
+		return nil
+	}
+	limit := float64(opt.MaxUnitNodes)
+	return func(path []board.Dir) bool { return est(path) > limit }
 }
