@@ -63,7 +63,7 @@ Examples:
 			&cli.IntFlag{Name: "local-workers", Value: runtime.GOMAXPROCS(0), Usage: "units searched at once by workers in this process (0: none)"},
 			&cli.BoolFlag{Name: "split", Usage: "split every instance's large passes into subtrees (default: only a single instance's)"},
 			&cli.IntFlag{Name: "subtrees", Value: 16384, Usage: "the most subtrees of a split pass"},
-			&cli.Uint64Flag{Name: "unit-nodes", Value: 1_000_000, Usage: "the size a subtree should have, in nodes"},
+			&cli.Uint64Flag{Name: "unit-nodes", Value: 1_000_000, Usage: "the size a subtree should have, in nodes (250000 for dozens of workers)"},
 			&cli.DurationFlag{Name: "ack-wait", Value: cluster.DefaultQueue.AckWait, Usage: "hand a unit to another worker after this long without a word"},
 			&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultQueue.MaxDeliver, Usage: "report a unit failed after handing it out this many times"},
 		),
