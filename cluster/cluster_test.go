@@ -56,17 +56,19 @@ func entries(goal board.Goal, starts ...board.State) []instance.Entry {
 	return out
 }
 
-// collect runs a coordinator and returns its records in the order reported.
-func collect(t *testing.T, nc *nats.Conn, c *Coordinator, in []instance.Entry) []solve.Record {
+// collect runs a coordinator and returns its records, each record's error, and the summary.
+func collect(t *testing.T, nc *nats.Conn, c *Coordinator, in []instance.Entry) ([]solve.Record, []error, *solve.Summary) {
 	t.Helper()
 	var recs []solve.Record
+	var errs []error
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err := c.Run(ctx, nc, in, func(e instance.Entry, rec solve.Record, err error) {
+	sum, err := c.Run(ctx, nc, in, func(e instance.Entry, rec solve.Record, err error) {
 		recs = append(recs, rec)
+		errs = append(errs, err)
 	})
 	require.NoError(t, err)
-	return recs
+	return recs, errs, sum
 }
 
 // A batch shared out as whole instances gives solve's records: the same lengths, solutions
@@ -84,7 +86,7 @@ func TestBatchAsWholeInstances(t *testing.T) {
 	}
 	in := entries(goal, starts...)
 	in = append(in[:2], append([]instance.Entry{{Line: 99, Err: fmt.Errorf("line 99: not a state")}}, in[2:]...)...)
-	recs := collect(t, nc, &Coordinator{Solver: s}, in)
+	recs, _, _ := collect(t, nc, &Coordinator{Solver: s}, in)
 	require.Len(t, recs, len(in))
 	for k, e := range in {
 		if e.In == nil {
@@ -114,7 +116,7 @@ func TestSplitInstance(t *testing.T) {
 	start := korf[2].Start
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
-	recs := collect(t, nc, &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}, entries(goal, start))
+	recs, _, _ := collect(t, nc, &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}, entries(goal, start))
 	require.Len(t, recs, 1)
 	rec := recs[0]
 	assert.True(t, rec.Solved && rec.Optimal)
@@ -145,16 +147,10 @@ func TestRefusedUnitFails(t *testing.T) {
 	startWorker(t, nc, &Worker{Name: "w", Threads: 1, Log: func(m string) { mu.Lock(); said = append(said, m); mu.Unlock() }})
 	c := &Coordinator{Solver: s, Queue: Queue{AckWait: 2 * time.Second, MaxDeliver: 3}}
 	c.fingerprint = "not-these-tables"
-	var got []error
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	sum, err := c.Run(ctx, nc, entries(korf[0].Goal, korf[0].Start), func(_ instance.Entry, rec solve.Record, err error) {
-		got = append(got, err)
-		assert.Contains(t, rec.Error, "tables differ")
-		assert.Contains(t, rec.Error, "tried 3 times")
-	})
-	require.NoError(t, err)
+	recs, got, sum := collect(t, nc, c, entries(korf[0].Goal, korf[0].Start))
 	require.Len(t, got, 1)
+	assert.Contains(t, recs[0].Error, "tables differ")
+	assert.Contains(t, recs[0].Error, "tried 3 times")
 	assert.ErrorIs(t, got[0], ErrFailed)
 	assert.Equal(t, 1, sum.Unsolved)
 	mu.Lock()
@@ -187,16 +183,11 @@ func TestSilentWorkerUnitsFail(t *testing.T) {
 		}
 	}()
 	c := &Coordinator{Solver: s, Queue: Queue{AckWait: 300 * time.Millisecond, MaxDeliver: 2}}
-	var recs []solve.Record
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	_, err = c.Run(ctx, nc, entries(korf[0].Goal, korf[0].Start), func(_ instance.Entry, rec solve.Record, err error) {
-		recs = append(recs, rec)
-	})
-	require.NoError(t, err)
+	recs, _, _ := collect(t, nc, c, entries(korf[0].Goal, korf[0].Start))
 	require.Len(t, recs, 1)
 	assert.Contains(t, recs[0].Error, "handed out 2 times without a result")
 	// The unit is a dead letter now.
+	ctx := context.Background()
 	info, err := js.Stream(ctx, resultsStream)
 	require.NoError(t, err)
 	st, err := info.Info(ctx, jetstream.WithSubjectFilter(deadSubject+">"))
@@ -228,14 +219,14 @@ func TestRestartResumes(t *testing.T) {
 	done := make(chan error, 1)
 	w := &Worker{Name: "w", Threads: 2}
 	go func() { done <- w.Run(ctx, nc) }()
-	first := collect(t, nc, &Coordinator{Solver: s}, in)
+	first, _, _ := collect(t, nc, &Coordinator{Solver: s}, in)
 	cancel()
 	require.NoError(t, <-done)
 	nc.Close()
 	srv.Close()
 
 	_, nc2 := testServer(t, store) // no worker this time
-	second := collect(t, nc2, &Coordinator{Solver: s}, in)
+	second, _, _ := collect(t, nc2, &Coordinator{Solver: s}, in)
 	for i := range first {
 		first[i].Seconds, second[i].Seconds = 0, 0
 	}

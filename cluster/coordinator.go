@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"sync"
 	"time"
 
@@ -33,9 +32,6 @@ type Coordinator struct {
 	// MaxUnitNodes: a subtree expected above this many nodes (from the pass before) is
 	// split further (0: 4 x UnitNodes).
 	MaxUnitNodes uint64
-	// LargestFirst hands a split pass's subtrees out largest expected first rather than in
-	// the serial order: a shorter tail per pass, more work in the last one.
-	LargestFirst bool
 	Queue        Queue // the queue's settings (zero: DefaultQueue)
 	// Status, if set, hears of the run's progress about twice a second.
 	Status func(Status)
@@ -57,21 +53,22 @@ type Status struct {
 
 // run is one Coordinator.Run.
 type run struct {
-	c       *Coordinator
-	js      jetstream.JetStream
-	units   jetstream.Stream
-	job     Job
-	queue   Queue
-	goal    board.Goal
-	begin   time.Time
-	mu      sync.Mutex
-	changed *sync.Cond
-	got     map[string]*Outcome // by unit id: the first outcome of each unit
-	workers map[string]bool
-	nodes   uint64
-	failed  int
-	bound   int
-	err     error // the results' consumer failed
+	c        *Coordinator
+	js       jetstream.JetStream
+	units    jetstream.Stream
+	job      Job
+	queue    Queue
+	goal     board.Goal
+	begin    time.Time
+	mu       sync.Mutex
+	changed  *sync.Cond
+	got      map[string]*Outcome // by unit id: the first outcome of each unit
+	workers  map[string]bool
+	nodes    uint64
+	failed   int
+	bound    int
+	reported int   // whole instances: how many entries have been reported, in order
+	err      error // the results' consumer failed
 }
 
 // Run solves the entries, reporting each, in their order, as soon as it and all before it
@@ -292,7 +289,7 @@ func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *solve.Su
 		for lo := 0; lo < len(entries); lo += window / 2 {
 			// Hand out the next half window once the one before it is done.
 			if lo >= window {
-				if err := r.wait(ctx, func() bool { return r.doneUpTo(entries, lo-window/2, id) }); err != nil {
+				if err := r.wait(ctx, func() bool { return r.reported >= lo-window/2 }); err != nil {
 					errc <- err
 					return
 				}
@@ -313,26 +310,21 @@ func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *solve.Su
 	for i, e := range entries {
 		if e.In == nil {
 			report(e, sum.Entry(r.goal, e, solve.Record{}), e.Err)
-			continue
+		} else {
+			var o *Outcome
+			unit := id(i)
+			if err := r.wait(ctx, func() bool { o = r.got[unit]; return o != nil }); err != nil {
+				return err
+			}
+			rec, err := r.record(e, o)
+			report(e, sum.Entry(r.goal, e, rec), err)
 		}
-		var o *Outcome
-		if err := r.wait(ctx, func() bool { o = r.got[id(i)]; return o != nil }); err != nil {
-			return err
-		}
-		rec, err := r.record(e, o)
-		report(e, sum.Entry(r.goal, e, rec), err)
+		r.mu.Lock()
+		r.reported = i + 1
+		r.changed.Broadcast()
+		r.mu.Unlock()
 	}
 	return <-errc
-}
-
-// doneUpTo reports (under the lock) whether every instance before n is done.
-func (r *run) doneUpTo(entries []instance.Entry, n int, id func(int) string) bool {
-	for i := n - 1; i >= 0; i-- {
-		if entries[i].In != nil && r.got[id(i)] == nil {
-			return false
-		}
-	}
-	return true
 }
 
 // record is the record of a whole instance's outcome.
@@ -409,22 +401,10 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 		units[k] = Unit{ID: ids[k], Index: index, Label: label(in), Start: solve.Ints(st.Start),
 			Bound: st.Bound, Path: board.FormatDirs(p), Seq: k}
 	}
-	// The units go out in the serial search's order. Handing the largest expected first
-	// shortens a pass's tail, but in the last pass it searched far past the solution
-	// (k24-04 took twice as long): LargestFirst keeps it for experiments.
-	order := make([]int, len(units))
-	for k := range order {
-		order[k] = k
-	}
-	if r.c.LargestFirst && len(st.Sizes) == len(units) {
-		sort.SliceStable(order, func(a, b int) bool { return st.Sizes[order[a]] > st.Sizes[order[b]] })
-	}
-	place := make([]int, len(units))
-	queue := make([]Unit, len(units))
-	for pos, k := range order {
-		queue[pos], place[k] = units[k], pos
-	}
-	if err := r.publish(ctx, queue); err != nil {
+	// The units go out in the serial search's order. (Handing the largest expected first
+	// shortens a pass's tail, but in the last pass it searched far past the solution: k24-04
+	// took over twice as long.)
+	if err := r.publish(ctx, units); err != nil {
 		return found, nil, err
 	}
 	var failed *Outcome
@@ -463,7 +443,7 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 		found.Each[k] = o.Work
 		found.Work.Nodes += o.Work.Nodes
 		found.Work.Expanded += o.Work.Expanded
-		done = append(done, solve.UnitRecord{Bound: st.Bound, Seq: k, Order: place[k], Path: units[k].Path, Nodes: o.Work.Nodes,
+		done = append(done, solve.UnitRecord{Bound: st.Bound, Seq: k, Path: units[k].Path, Nodes: o.Work.Nodes,
 			Expanded: o.Work.Expanded, Seconds: o.Seconds, Worker: o.Worker})
 		if o.Found && found.First < 0 {
 			moves, err := board.ParseDirs(o.Moves)

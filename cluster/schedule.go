@@ -2,14 +2,12 @@ package cluster
 
 import (
 	"container/heap"
-	"slices"
 
 	"github.com/tilekit/tilekit/solve"
 )
 
 // Scaling, on paper: how long a split search would take on more workers, from the work
-// of its units as one run recorded it. Each pass's units are handed out in the order the run
-// handed them out (largest expected first),
+// of its units as one run recorded it. Each pass's units are handed out in frontier order,
 // each to the worker free first (list scheduling, as a FIFO queue does), each costing its
 // recorded time plus a fixed overhead; a pass starts once the one before it has ended and
 // the coordinator has searched its top (serially).
@@ -30,9 +28,7 @@ func Simulate(rec solve.Record, overhead float64, workers []int) []Estimate {
 	byBound := map[int][]float64{}
 	var unitNodes uint64
 	var unitSeconds float64
-	units := slices.Clone(rec.Units) // handed out in their recorded order
-	slices.SortStableFunc(units, func(a, b solve.UnitRecord) int { return a.Order - b.Order })
-	for _, u := range units {
+	for _, u := range rec.Units { // in the order they were handed out
 		byBound[u.Bound] = append(byBound[u.Bound], u.Seconds)
 		unitNodes += u.Nodes
 		unitSeconds += u.Seconds

@@ -28,7 +28,46 @@ type Worker struct {
 
 	mu      sync.Mutex
 	solvers map[string]*solverEntry // by job id
-	cancels sync.Map                // job id + "/" + bound -> struct{}: passes finished
+
+	// The passes decided (job id + "/" + bound), and the cancel functions of the units of
+	// each pass being searched here, which the coordinator's word stops.
+	passMu  sync.Mutex
+	decided map[string]bool
+	running map[string]map[*context.CancelFunc]bool
+}
+
+// decide marks a pass decided and stops its units searched here.
+func (w *Worker) decide(pass string) {
+	w.passMu.Lock()
+	defer w.passMu.Unlock()
+	w.decided[pass] = true
+	for cancel := range w.running[pass] {
+		(*cancel)()
+	}
+}
+
+// track registers the cancel function of a unit of pass, and reports false when the pass
+// is already decided; untrack forgets it.
+func (w *Worker) track(pass string, cancel *context.CancelFunc) bool {
+	w.passMu.Lock()
+	defer w.passMu.Unlock()
+	if w.decided[pass] {
+		return false
+	}
+	if w.running[pass] == nil {
+		w.running[pass] = map[*context.CancelFunc]bool{}
+	}
+	w.running[pass][cancel] = true
+	return true
+}
+
+func (w *Worker) untrack(pass string, cancel *context.CancelFunc) {
+	w.passMu.Lock()
+	defer w.passMu.Unlock()
+	delete(w.running[pass], cancel)
+	if len(w.running[pass]) == 0 {
+		delete(w.running, pass)
+	}
 }
 
 type solverEntry struct {
@@ -62,7 +101,10 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		}
 	}
 	ackWait := cons.CachedInfo().Config.AckWait
-	sub, err := nc.Subscribe(cancelSubject+">", func(m *nats.Msg) { w.cancels.Store(string(m.Data), struct{}{}) })
+	w.passMu.Lock()
+	w.decided, w.running = map[string]bool{}, map[string]map[*context.CancelFunc]bool{}
+	w.passMu.Unlock()
+	sub, err := nc.Subscribe(cancelSubject+">", func(m *nats.Msg) { w.decide(string(m.Data)) })
 	if err != nil {
 		return err
 	}
@@ -165,23 +207,12 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	}()
 	uctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if u.Bound > 0 {
-		key := fmt.Sprintf("%s/%d", u.Job.ID, u.Bound)
-		go func() { // a pass already decided stops its units
-			t := time.NewTicker(50 * time.Millisecond)
-			defer t.Stop()
-			for {
-				if _, ok := w.cancels.Load(key); ok {
-					cancel()
-					return
-				}
-				select {
-				case <-uctx.Done():
-					return
-				case <-t.C:
-				}
-			}
-		}()
+	if u.Bound > 0 { // a pass decided stops its units
+		pass := fmt.Sprintf("%s/%d", u.Job.ID, u.Bound)
+		if !w.track(pass, &cancel) {
+			cancel()
+		}
+		defer w.untrack(pass, &cancel)
 	}
 	begin := time.Now()
 	out, err := w.search(uctx, t)

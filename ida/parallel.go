@@ -24,6 +24,27 @@ const itemsPerWorker = 256
 // (a variable so that tests can split small trees).
 var parallelFrom uint64 = 100_000
 
+// collectFrontier searches the top of the current pass down to the shallowest depth, from
+// first on and below the bound, that holds at least want frontier nodes (or the deepest),
+// and returns them in the serial order with the work of that last, deciding, search. Every
+// shallower try is counted in st's nodes too. It stops early when the search is aborted.
+func (st *search) collectFrontier(first, want int) ([]frontierNode, Work) {
+	var items []frontierNode
+	var last Work
+	for d := first; d < st.bound; d++ {
+		nodes, expanded := st.nodes, st.expanded
+		st.collectAt = d
+		st.frontier = st.frontier[:0]
+		st.root()
+		items, last = st.frontier, Work{Nodes: st.nodes - nodes, Expanded: st.expanded - expanded}
+		if st.aborted || len(items) >= want {
+			break
+		}
+	}
+	st.collectAt = never
+	return items, last
+}
+
 // parallelPass runs one pass with bound st.bound on several goroutines and reports whether
 // it found the goal. It leaves st as the serial pass would: path and depth of the first
 // solution in the serial search order (so the solution does not depend on scheduling), and
@@ -36,17 +57,7 @@ var parallelFrom uint64 = 100_000
 //  3. Once an item has a solution, items after it are abandoned, items before it finished;
 //     the solution of the earliest item wins.
 func (st *search) parallelPass(workers int) bool {
-	var items []frontierNode
-	for d := 2; d < st.bound; d++ {
-		st.collectAt = d
-		st.frontier = st.frontier[:0]
-		st.root()
-		items = st.frontier
-		if st.aborted || len(items) >= itemsPerWorker*workers {
-			break
-		}
-	}
-	st.collectAt = never
+	items, _ := st.collectFrontier(2, itemsPerWorker*workers)
 	if st.aborted {
 		return true
 	}

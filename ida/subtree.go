@@ -61,20 +61,9 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 	if st.h() == 0 || st.h() > bound {
 		return nil, Work{}, nil
 	}
-	var items []frontierNode
-	var w Work
-	for d := 1; d < bound; d++ {
-		st.nodes, st.expanded = 0, 0
-		st.collectAt = d
-		st.frontier = st.frontier[:0]
-		st.root()
-		if st.aborted {
-			return nil, w, ctx.Err()
-		}
-		items, w = st.frontier, Work{Nodes: st.nodes, Expanded: st.expanded}
-		if len(items) >= want {
-			break
-		}
+	items, w := st.collectFrontier(1, want)
+	if st.aborted {
+		return nil, w, ctx.Err()
 	}
 	paths := make([][]board.Dir, len(items))
 	for i, it := range items {

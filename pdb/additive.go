@@ -58,12 +58,7 @@ func buildAdditive(ctx context.Context, p *Pattern, opt Options) ([]uint8, error
 	if p.blank {
 		return nil, fmt.Errorf("pdb: %s has the blank in its index", p.Name())
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	s := newSearch(p, workers, nil)
-	return s.run(ctx, opt.Progress)
+	return newSearch(p, opt.Workers, nil).run(ctx, opt.Progress)
 }
 
 type additive struct {
@@ -85,7 +80,12 @@ type additive struct {
 	overflow atomic.Bool // a placement with more than maxRegions regions
 }
 
+// newSearch prepares the search of p on workers goroutines (0: all cores), for a
+// zero-aware table when zero is set.
 func newSearch(p *Pattern, workers int, zero *zindex.Scheme) *additive {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	s := &additive{p: p, g: newGeometryCached(p.goal.Size()), k: p.m, workers: workers}
 	s.weight = make([]uint32, s.k)
 	w := uint32(1)

@@ -58,6 +58,9 @@ func Load(f *tablefile.Table) (*Table, error) {
 	if f.Kind != tablefile.KindPDB {
 		return nil, fmt.Errorf("pdb: the file holds a %s table, not pdb", f.Kind)
 	}
+	if f.Index != tablefile.IndexPDB {
+		return nil, fmt.Errorf("pdb: the file's index is %s; a table of whole entries is %s (zero-aware tables are half-excess: LoadPacked)", f.Index, tablefile.IndexPDB)
+	}
 	goal, err := f.GoalOf()
 	if err != nil {
 		return nil, err

@@ -165,29 +165,36 @@ func abs(x int) int {
 // pattern is its own mirror image.
 func Pack(ctx context.Context, t *Table) (*Packed, error) {
 	p := t.Pattern
-	out := &Packed{Pattern: p, Nibbles: make([]byte, (p.Len()+1)/2)}
+	out := &Packed{Pattern: p}
 	if sym, ok := p.Mirror(); ok {
 		out.Mirror, out.mirror = sym, p.newMirror(sym)
 	}
+	return out, out.fill(ctx, p.Len(), func(i uint32, cells []uint8) (int, bool) {
+		// A placement whose mirror image has the smaller index is not stored.
+		return int(t.Entries[i]), out.stored(i, cells) == i
+	})
+}
+
+// fill packs n entries into the table's nibbles and escapes: value gives entry i's value,
+// cells holding its placement, and whether it is stored at all (its nibble stays 0 if not).
+func (out *Packed) fill(ctx context.Context, n int, value func(i uint32, cells []uint8) (int, bool)) error {
+	out.Nibbles = make([]byte, (n+1)/2)
 	out.initMD()
 	var mu sync.Mutex
 	var escapes []Escape
 	parallelRanges(0, len(out.Nibbles), func(lo, hi int) {
 		var cells [board.MaxCells]uint8
 		var local []Escape
-		for i := 2 * lo; i < min(2*hi, p.Len()); i++ {
+		for i := 2 * lo; i < min(2*hi, n); i++ {
 			if i&0xFFFF == 0 && ctx.Err() != nil {
 				break
 			}
-			p.Unrank(uint32(i), cells[:])
-			if out.stored(uint32(i), cells[:]) != uint32(i) {
-				continue // its mirror image holds the entry
+			out.unrankEntry(uint32(i), cells[:])
+			v, stored := value(uint32(i), cells[:])
+			if !stored {
+				continue
 			}
-			md := 0
-			for j := 0; j < p.m; j++ {
-				md += int(out.md[j][cells[j]])
-			}
-			v := int(t.Entries[i])
+			md := out.MD(cells[:])
 			e := (v - md) / 2
 			if v == Unreachable || v < md || (v-md)%2 != 0 || e >= EscapeNibble {
 				e = EscapeNibble
@@ -200,11 +207,11 @@ func Pack(ctx context.Context, t *Table) (*Packed, error) {
 		mu.Unlock()
 	})
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	sort.Slice(escapes, func(a, b int) bool { return escapes[a].Index < escapes[b].Index })
 	out.Escapes = escapes
-	return out, nil
+	return nil
 }
 
 // parallelRanges calls fn on disjoint ranges covering [0, n), on workers goroutines (0:

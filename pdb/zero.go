@@ -4,11 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"runtime"
-	"sort"
-	"sync"
 
-	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/tablefile"
 	"github.com/tilekit/tilekit/zindex"
 )
@@ -66,11 +62,7 @@ func ZeroAware(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
 	if err != nil {
 		return nil, err
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	values, err := newSearch(p, workers, z).run(ctx, opt.Progress)
+	values, err := newSearch(p, opt.Workers, z).run(ctx, opt.Progress)
 	if err != nil {
 		return nil, err
 	}
@@ -79,38 +71,8 @@ func ZeroAware(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
 
 // packZero packs the values of a zero-aware table into half excesses.
 func packZero(ctx context.Context, p *Pattern, z *zindex.Scheme, values []uint8) (*Packed, error) {
-	n := len(values)
-	out := &Packed{Pattern: p, Zero: z, Nibbles: make([]byte, (n+1)/2)}
-	out.initMD()
-	var mu sync.Mutex
-	var escapes []Escape
-	parallelRanges(0, len(out.Nibbles), func(lo, hi int) {
-		var cells [board.MaxCells]uint8
-		var local []Escape
-		for i := 2 * lo; i < min(2*hi, n); i++ {
-			if i&0xFFFF == 0 && ctx.Err() != nil {
-				break
-			}
-			z.Unrank(uint32(i), cells[:])
-			md := out.MD(cells[:])
-			v := int(values[i])
-			e := (v - md) / 2
-			if v == Unreachable || v < md || (v-md)%2 != 0 || e >= EscapeNibble {
-				e = EscapeNibble
-				local = append(local, Escape{Index: uint32(i), Value: uint8(v)})
-			}
-			out.Nibbles[i/2] |= byte(e) << (4 * (i & 1))
-		}
-		mu.Lock()
-		escapes = append(escapes, local...)
-		mu.Unlock()
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	sort.Slice(escapes, func(a, b int) bool { return escapes[a].Index < escapes[b].Index })
-	out.Escapes = escapes
-	return out, nil
+	out := &Packed{Pattern: p, Zero: z}
+	return out, out.fill(ctx, len(values), func(i uint32, _ []uint8) (int, bool) { return int(values[i]), true })
 }
 
 // NewZeroAware makes a zero-aware packed table from its parts, checking that the nibbles

@@ -49,9 +49,8 @@ type Record struct {
 // UnitRecord is the work of one subtree of a split pass, searched by Worker.
 type UnitRecord struct {
 	Bound    int     `json:"bound"`
-	Seq      int     `json:"seq"`   // the subtree's place in its pass's frontier
-	Order    int     `json:"order"` // its place in the order the units were handed out
-	Path     string  `json:"path"`  // its moves from the start
+	Seq      int     `json:"seq"`  // the subtree's place in its pass's frontier
+	Path     string  `json:"path"` // its moves from the start
 	Nodes    uint64  `json:"nodes"`
 	Expanded uint64  `json:"expanded"`
 	Seconds  float64 `json:"seconds"`

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -29,13 +30,7 @@ func (s *Solver) Fingerprint() string {
 
 // addDigests adds the digests of the default tables, in the order of their names.
 func (s *Solver) addDigests(def *data.Tables) {
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for name := range def.Digests {
-			if !yield(name) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(def.Digests)) {
 		s.digests = append(s.digests, def.Digests[name])
 	}
 }
@@ -92,9 +87,6 @@ type Subtrees struct {
 	Start board.State
 	Bound int
 	Paths [][]board.Dir // the frontier, in the serial search's order
-	// Sizes, when known, are the expected nodes below each path (from the pass before):
-	// handing the largest out first shortens the pass's tail.
-	Sizes []float64
 }
 
 // SubtreesFound is what the search of a split pass found: the index of the first path (in
@@ -162,17 +154,9 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 			moves, w, err = s.SearchBelow(ctx, start, nil, b)
 		} else {
 			var paths [][]board.Dir
-			est := estimate(prev, last, before)
-			if paths, w, err = s.Frontier(ctx, start, b, opt.want(last, before), opt.refine(est)); err == nil {
-				st := Subtrees{Start: start, Bound: b, Paths: paths}
-				if est != nil {
-					st.Sizes = make([]float64, len(paths))
-					for i, p := range paths {
-						st.Sizes[i] = est(p)
-					}
-				}
+			if paths, w, err = s.Frontier(ctx, start, b, opt.want(last, before), opt.refine(estimate(prev, last, before))); err == nil {
 				var found SubtreesFound
-				found, err = search(ctx, st)
+				found, err = search(ctx, Subtrees{Start: start, Bound: b, Paths: paths})
 				moves = found.Moves
 				w.Nodes += found.Work.Nodes
 				w.Expanded += found.Work.Expanded

@@ -20,19 +20,25 @@ import (
 // tile's cell), with 255 (unreachable) exactly where every neighbour is 255. Values that
 // satisfy these equations are the distances: the goal is the only 0, a value d is reached
 // from a neighbour with d-1, and by induction no value is below the distance.
+//
+// Its other checks are those of the Korf-Felner tables (additive.go).
 type zeroTable struct {
+	*additiveTable
 	t    *pdb.Packed
-	goal board.Goal
 	size board.Size
 	nbr  [board.MaxCells][4]int8
 }
 
 func newZeroTable(f *tablefile.Table) (*zeroTable, error) {
-	t, err := pdb.LoadPacked(f)
+	a, err := newAdditiveTable(f)
 	if err != nil {
 		return nil, err
 	}
-	v := &zeroTable{t: t, goal: t.Goal(), size: t.Goal().Size()}
+	t := a.packed
+	if t == nil || t.Zero == nil {
+		return nil, fmt.Errorf("verify: a zero-aware table must be in the %s encoding", tablefile.EncodingHalfExcess)
+	}
+	v := &zeroTable{additiveTable: a, t: t, size: t.Goal().Size()}
 	for c := 0; c < v.size.Cells(); c++ {
 		for d, dir := range board.Dirs {
 			v.nbr[c][d] = int8(v.size.Step(c, dir))
@@ -108,29 +114,6 @@ func (v *zeroTable) exactness(ctx context.Context, opt Options) Check {
 		}
 	})
 	return exactnessResult(ctx, parts, opt, entries, "distance equation over (placement, region) states")
-}
-
-func (v *zeroTable) published() Check {
-	for _, set := range pdb.Sets {
-		for t, tiles := range set.Tables {
-			if set.ZeroAware && set.Goal.Equal(v.goal) && fmt.Sprint(tiles) == fmt.Sprint(v.t.Tiles()) {
-				return Check{Name: Published, Status: Pass,
-					Detail: fmt.Sprintf("table %d of the %s set: %d entries, the count of Clausecker & Reinefeld's scheme (%s)", t+1, set.Name, v.t.Entries(), set.About)}
-			}
-		}
-	}
-	return skip(Published, "not a table of a named zero-aware set")
-}
-
-func (v *zeroTable) symmetry(context.Context, Options) Check {
-	return skip(Symmetry, "sets that reuse a table through a symmetry are checked when they are defined (pdb.SetSpec.Check)")
-}
-
-func (v *zeroTable) admissibility(opt Options) Check {
-	if !opt.Deep || len(opt.Instances) == 0 {
-		return skip(Admissibility, "needs deep mode and instances with known optima")
-	}
-	return checkAdmissible(opt.Instances, v.goal, false, "the entry", v.t.Lookup)
 }
 
 func (v *zeroTable) rebuild(ctx context.Context, opt Options) Check {

@@ -48,7 +48,6 @@ type Scheme struct {
 	// region[m*n+c]: the number of the region of free cell c under map m; NoRegion for
 	// the occupied cells.
 	region []uint8
-	most   int // the most regions of any map
 }
 
 // NoRegion marks an occupied cell in the region table.
@@ -129,7 +128,6 @@ func For(size board.Size, k int) (*Scheme, error) {
 		if r > MaxRegions {
 			return nil, fmt.Errorf("zindex: a map of %d tiles on %s leaves %d regions, more than %d", k, size, r, MaxRegions)
 		}
-		s.most = max(s.most, r)
 		total += uint64(r)
 		// The next mask with k bits (Gosper's hack): the maps in increasing order are
 		// the maps by rank.
@@ -150,12 +148,6 @@ func (s *Scheme) Entries() int64 { return int64(s.first[len(s.first)-1]) * int64
 
 // Tiles is the number of pattern tiles.
 func (s *Scheme) Tiles() int { return s.k }
-
-// Size is the board.
-func (s *Scheme) Size() board.Size { return s.size }
-
-// MostRegions is the most regions any placement leaves.
-func (s *Scheme) MostRegions() int { return s.most }
 
 // Map returns the rank of the set of occupied cells (k bits of mask).
 func (s *Scheme) Map(mask uint32) uint32 {
@@ -210,15 +202,8 @@ func (s *Scheme) IndexBlank(cells []uint8, blank int) uint32 {
 	for i := 0; i < s.k; i++ {
 		mask |= 1 << cells[i]
 	}
-	m := s.Map(mask)
-	return (s.first[m]+uint32(s.region[int(m)*s.n+blank]))*s.fact + s.Order(cells, mask)
+	return s.IndexMask(cells, mask, blank)
 }
-
-// Slot splits an index into the region slot (first[map] + region) and the order.
-func (s *Scheme) Slot(idx uint32) (slot, order uint32) { return idx / s.fact, idx % s.fact }
-
-// Fact is k!, the orders per map.
-func (s *Scheme) Fact() uint32 { return s.fact }
 
 // Unrank returns the state of index idx: the tiles' cells (into cells), the map, and the
 // blank's region.

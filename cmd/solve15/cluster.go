@@ -90,7 +90,7 @@ func clusterAction(c *cli.Context) error {
 	for e := range in.All() {
 		entries = append(entries, e)
 	}
-	conn, err := connect(c, "solve15 cluster")
+	conn, err := connect(c, "solve15 cluster", false)
 	if err != nil {
 		return err
 	}
@@ -144,9 +144,9 @@ func statusLine(st cluster.Status) string {
 }
 
 // connect reaches the NATS server of --nats, or starts the embedded one of --store and
-// --listen.
-func connect(c *cli.Context, name string) (*cluster.Conn, error) {
-	e := cluster.Endpoint{URL: c.String("nats"), Name: name, Wait: name == "solve15 worker"}
+// --listen; wait keeps trying a server that is not up yet (a worker's).
+func connect(c *cli.Context, name string, wait bool) (*cluster.Conn, error) {
+	e := cluster.Endpoint{URL: c.String("nats"), Name: name, Wait: wait}
 	e.Server.Listen, e.Server.Token = c.String("listen"), c.String("token")
 	if e.URL != "" && (c.IsSet("listen") || c.IsSet("store")) {
 		return nil, cmdline.Usagef("--nats uses an existing server: --listen and --store are for the embedded one")
@@ -223,7 +223,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			conn, err := connect(c, "solve15 worker")
+			conn, err := connect(c, "solve15 worker", true)
 			if err != nil {
 				return err
 			}
