@@ -1,10 +1,12 @@
 package cluster
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -111,10 +113,27 @@ type Conn struct {
 	e      Endpoint
 }
 
-// Connect connects to e.URL, or starts the embedded server and connects to it.
+// DefaultStore is the embedded server's store when none is given: tilekit/cluster in
+// the user's cache directory.
+func DefaultStore() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("cluster: no store given, and no cache directory: %w", err)
+	}
+	return filepath.Join(cache, "tilekit", "cluster"), nil
+}
+
+// Connect connects to e.URL, or starts the embedded server (on DefaultStore when
+// e.Server.Store is "") and connects to it.
 func Connect(e Endpoint) (*Conn, error) {
 	c := &Conn{e: e}
 	url := e.URL
+	if url == "" && e.Server.Store == "" {
+		var err error
+		if e.Server.Store, err = DefaultStore(); err != nil {
+			return nil, err
+		}
+	}
 	if url == "" {
 		s, err := StartServer(e.Server)
 		if err != nil {
@@ -156,6 +175,19 @@ func (c *Conn) Another(name string) (*nats.Conn, error) {
 		c.extra = append(c.extra, nc)
 	}
 	return nc, err
+}
+
+// StartWorker runs w in this process on a connection of its own until ctx ends or stop
+// is called; stop waits for it and returns its error.
+func (c *Conn) StartWorker(ctx context.Context, w *Worker) (stop func() error, err error) {
+	nc, err := c.Another(w.name() + " (local worker)")
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- w.Run(ctx, nc) }()
+	return func() error { cancel(); return <-done }, nil
 }
 
 // Close closes the connections, then shuts the embedded server down.

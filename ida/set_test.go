@@ -269,7 +269,7 @@ func TestFiveByFiveIncremental(t *testing.T) {
 // blank's region included) equal the lookups from scratch at every node, it agrees with
 // pdb.Set.Eval, and it is at least as strong as the same partition's minimum over regions.
 func TestZeroAwareSet(t *testing.T) {
-	spec := pdb.ZeroAwareOf(pdb.Set555)
+	spec := pdb.ZeroAwareOf(pdb.Set555, "")
 	spec.Lookups = pdb.TableLookups(spec.Tables)
 	set, err := pdb.NewSet(context.Background(), spec, 0)
 	require.NoError(t, err)

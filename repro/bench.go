@@ -2,6 +2,7 @@ package repro
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -50,6 +51,37 @@ func BenchSource(path string, random int, seed uint64, goal board.Goal) (io.Read
 		return io.NopCloser(RandomInstances(goal, random, seed)), fmt.Sprintf("%d random instances (seed %d)", random, seed), nil
 	}
 	return io.NopCloser(Korf100()), "Korf's 100", nil
+}
+
+// BenchInput says which instances a benchmark solves: File's when File is not "", else
+// Random uniformly random instances of the goal from Seed when Random > 0, else Korf's
+// 100; at most Limit of them (0: all).
+type BenchInput struct {
+	File   string
+	Random int
+	Seed   uint64
+	Limit  int
+}
+
+// ErrBenchUsage is returned for a BenchInput that does not make sense.
+var ErrBenchUsage = errors.New("repro: bench input")
+
+// Load checks in and reads its instances of goal.
+func (in BenchInput) Load(ctx context.Context, goal board.Goal) ([]*instance.Instance, error) {
+	switch {
+	case in.Random < 0 || in.Random > MaxBench:
+		return nil, fmt.Errorf("%w: random: give at least 1 instance (at most %d)", ErrBenchUsage, MaxBench)
+	case in.Random > 0 && in.File != "":
+		return nil, fmt.Errorf("%w: give random instances or a file, not both", ErrBenchUsage)
+	case in.Limit < 0:
+		return nil, fmt.Errorf("%w: the limit must not be negative", ErrBenchUsage)
+	}
+	src, name, err := BenchSource(in.File, in.Random, in.Seed, goal)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	return BenchInstances(ctx, src, name, goal, in.Limit)
 }
 
 // Korf100 is the benchmark's default input: Korf's 100 (blank-first goal), as a file.

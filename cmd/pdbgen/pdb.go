@@ -105,10 +105,7 @@ in the user's cache directory (~/.cache/tilekit/tables on Linux). It says where.
 With --set, the tables of an additive pattern database set (Korf & Felner 2002), packed
 (half the excess over the Manhattan distance in 4 bits); solve15 then uses the strongest
 set installed without being told:
-  5-5-5     4x4, three 5-tile tables           about 2 s,    1.5 MB resident
-  6-6-3     4x4, two 6-tile tables and a 3     about 6 s,    6 MB (also embedded)
-  7-8       4x4, the top two rows and the rest about 3 min,  288 MB (needs 3 GB while building)
-  6-6-6-6   5x5, two 6-tile tables for four    about 2 min,  147 MB
+` + pdb.SetList() + `
 Without --set, the seven default tables that solve15 embeds (about 25 s): the two
 walking-distance tables, IDA15's two pattern databases and the 6-6-3 set; with --out
 data in a clone of the repository they refresh the embedded files.
@@ -122,7 +119,7 @@ Examples:
   TILEKIT_TABLES=/srv/tables pdbgen build --set 6-6-3
   pdbgen build --out /tmp/t && cmp /tmp/t/pdb-1-2-5-6+blank.tbl data/pdb-1-2-5-6+blank.tbl`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "set", Usage: "build this additive set: 5-5-5, 6-6-3, 7-8 or 6-6-6-6"},
+			&cli.StringFlag{Name: "set", Usage: "build this additive set: " + pdb.SetNames()},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory to write into (created if missing)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON, one object per file"},
 			workersFlag, quietFlag,

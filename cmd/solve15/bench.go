@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -66,24 +67,20 @@ func benchAction(c *cli.Context) error {
 	if c.String("heuristic") == "all" {
 		list = repro.BenchAll()
 	}
-	n, limit, workers := c.Int("random"), c.Int("limit"), c.Int("workers")
+	if c.IsSet("random") && c.Int("random") == 0 {
+		return cmdline.Usagef("--random: give at least 1 instance")
+	}
+	in := repro.BenchInput{File: c.String("file"), Random: c.Int("random"), Seed: c.Uint64("seed"), Limit: c.Int("limit")}
+	instances, err := in.Load(c.Context, goal)
 	switch {
-	case c.IsSet("random") && (n < 1 || n > repro.MaxBench):
-		return cmdline.Usagef("--random: give at least 1 instance (at most %d)", repro.MaxBench)
-	case n > 0 && c.String("file") != "":
-		return cmdline.Usagef("give --random or --file, not both")
-	case limit < 0:
-		return cmdline.Usagef("--limit must not be negative")
-	}
-	src, name, err := repro.BenchSource(c.String("file"), n, c.Uint64("seed"), goal)
-	if err != nil {
+	case errors.Is(err, repro.ErrBenchUsage):
+		return cmdline.Usagef("%v", err)
+	case errors.As(err, new(*fs.PathError)): // the file could not be opened
 		return err
-	}
-	defer src.Close()
-	instances, err := repro.BenchInstances(c.Context, src, name, goal, limit)
-	if err != nil {
+	case err != nil:
 		return &cmdline.ExitError{Code: cmdline.ExitBadInput, Err: err}
 	}
+	workers := c.Int("workers")
 	if !c.Bool("json") {
 		fmt.Fprintln(c.App.Writer, repro.BenchHeader(len(instances), goal, workers))
 	}

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -99,15 +95,18 @@ func clusterAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: %s; NATS at %s\n", s.About(), conn.ConnectedUrlRedacted())
 	}
 	out := cmdline.NewResults(c, "solve15 cluster: ", goal)
-	stop, err := startWorkers(c, conn, tables, c.Int("local-workers"))
-	if err != nil {
-		return err
+	stop := func() error { return nil }
+	if n := c.Int("local-workers"); n > 0 {
+		w := &cluster.Worker{Tables: tables, Threads: n, Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker: %s\n", msg) }}
+		if stop, err = conn.StartWorker(c.Context, w); err != nil {
+			return err
+		}
 	}
 	coord := &cluster.Coordinator{Solver: s, Options: opts, Timeout: c.Duration("timeout"),
 		Split: c.Bool("split") || in.Single(), Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes"),
 		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}}
 	if out.Status().Live() {
-		coord.Status = func(st cluster.Status) { out.Status().Set(statusLine(st)) }
+		coord.Status = func(st cluster.Status) { out.Status().Set(st.String()) }
 	}
 	failed := 0
 	sum, err := coord.Run(c.Context, conn.Conn, entries, func(e instance.Entry, rec solve.Record, err error) {
@@ -131,62 +130,19 @@ func clusterAction(c *cli.Context) error {
 	return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%s failed (see the errors above)", format.Count(failed, "instance"))}
 }
 
-// statusLine is the status of a run for people.
-func statusLine(st cluster.Status) string {
-	text := fmt.Sprintf("units: %d done, %d queued, %d in flight", st.Done, st.Queued, st.InFlight)
-	if st.Failed > 0 {
-		text += fmt.Sprintf(", %d failed", st.Failed)
-	}
-	if st.Bound > 0 {
-		text += fmt.Sprintf("; bound %d", st.Bound)
-	}
-	return text + fmt.Sprintf("; %d workers; %s nodes, %.1f M nodes/s", st.Workers, format.Thousands(st.Nodes), st.Rate/1e6)
-}
-
 // connect reaches the NATS server of --nats, or starts the embedded one of --store and
 // --listen; wait keeps trying a server that is not up yet (a worker's).
 func connect(c *cli.Context, name string, wait bool) (*cluster.Conn, error) {
-	e := cluster.Endpoint{URL: c.String("nats"), Name: name, Wait: wait}
-	e.Server.Listen, e.Server.Token = c.String("listen"), c.String("token")
+	e := cluster.Endpoint{URL: c.String("nats"), Name: name, Wait: wait,
+		Server: cluster.ServerOptions{Store: c.String("store"), Listen: c.String("listen"), Token: c.String("token")}}
 	if e.URL != "" && (c.IsSet("listen") || c.IsSet("store")) {
 		return nil, cmdline.Usagef("--nats uses an existing server: --listen and --store are for the embedded one")
-	}
-	if e.URL == "" {
-		store := c.String("store")
-		if store == "" {
-			cache, err := os.UserCacheDir()
-			if err != nil {
-				return nil, fmt.Errorf("no --store given, and no cache directory: %w", err)
-			}
-			store = filepath.Join(cache, "tilekit", "cluster")
-		}
-		e.Server.Store = store
 	}
 	conn, err := cluster.Connect(e)
 	if errors.Is(err, cluster.ErrNeedsToken) {
 		return nil, cmdline.Usagef("--listen %s reaches beyond this machine: give --token (or TILEKIT_NATS_TOKEN) too", e.Server.Listen)
 	}
 	return conn, err
-}
-
-// startWorkers runs n local workers; stop ends them and waits.
-func startWorkers(c *cli.Context, conn *cluster.Conn, tables string, n int) (stop func() error, err error) {
-	if n == 0 {
-		return func() error { return nil }, nil
-	}
-	nc, err := conn.Another("solve15 local worker")
-	if err != nil {
-		return nil, err
-	}
-	host, _ := os.Hostname()
-	w := &cluster.Worker{Name: fmt.Sprintf("%s:%d", host, os.Getpid()), Tables: tables, Threads: n,
-		Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker: %s\n", msg) }}
-	ctx, cancel := context.WithCancel(c.Context)
-	var wg sync.WaitGroup
-	var werr error
-	wg.Add(1)
-	go func() { defer wg.Done(); werr = w.Run(ctx, nc) }()
-	return func() error { cancel(); wg.Wait(); return werr }, nil
 }
 
 func workerCommand() *cli.Command {
@@ -228,24 +184,10 @@ Examples:
 				return err
 			}
 			defer conn.Close()
-			host, _ := os.Hostname()
-			name := c.String("name")
-			if name == "" {
-				name = fmt.Sprintf("%s:%d", host, os.Getpid())
-			}
 			status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
-			var mu sync.Mutex
-			var units int
-			var nodes uint64
-			w := &cluster.Worker{Name: name, Tables: tables, Threads: c.Int("workers"),
-				Log: func(msg string) { status.Println("solve15 worker: " + msg) },
-				Units: func(_ *cluster.Unit, o *cluster.Outcome) {
-					mu.Lock()
-					defer mu.Unlock()
-					units++
-					nodes += o.Work.Nodes
-					status.Set(fmt.Sprintf("%s: %d units, %s nodes", name, units, format.Thousands(nodes)))
-				}}
+			w := &cluster.Worker{Name: c.String("name"), Tables: tables, Threads: c.Int("workers"),
+				Log: func(msg string) { status.Println("solve15 worker: " + msg) }}
+			w.Units = func(*cluster.Unit, *cluster.Outcome) { status.Set(w.Progress()) }
 			err = w.Run(c.Context, conn.Conn)
 			status.Clear()
 			if err != nil {

@@ -97,3 +97,17 @@ func distance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Bytes writes a size in bytes for people, in decimal units to two or three figures:
+// "900 B", "1.5 MB", "147 MB", "2.3 GB".
+func Bytes(n int64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB"}
+	v, u := float64(n), 0
+	for v >= 1000 && u < len(units)-1 {
+		v, u = v/1000, u+1
+	}
+	if u == 0 || v >= 10 {
+		return fmt.Sprintf("%.0f %s", v, units[u])
+	}
+	return fmt.Sprintf("%.1f %s", v, units[u])
+}

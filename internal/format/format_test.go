@@ -35,3 +35,9 @@ func TestMessage(t *testing.T) {
 	assert.Equal(t, "bench", Closest("ben", []string{"eval", "bench", "repro"}))
 	assert.Equal(t, "", Closest("banana", []string{"eval", "bench", "repro"}))
 }
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1500: "1.5 kB", 1_524_096: "1.5 MB", 147_000_000: "147 MB", 2_260_000_000: "2.3 GB"} {
+		assert.Equal(t, want, Bytes(n), "%d", n)
+	}
+}
