@@ -17,7 +17,7 @@ import (
 // own checksums say: checksums only show that a file is intact, not that its values are
 // right. The embedded files are proven equal to fresh builds by this package's tests, and
 // TestDigests checks this table against them and a fresh 5-5-5 build; the 7-8, 6-6-6-6,
-// 6-6-3z and 6-6-6-6z digests are those of `pdbgen build --set NAME` with one and two
+// 6-6-3z, 6-6-6-6z and small-t digests are those of `pdbgen build --set NAME` with one and two
 // workers.
 var digests = map[string]string{
 	WDBlankLast:                       "4ac8e9310a9b3b7cebd350d87364e91b218ff97f8ba5adf2638ae25007d8d37e",
@@ -39,6 +39,20 @@ var digests = map[string]string{
 	"zpdb-4x4-2-3-4.tbl":              "2af211e41b101f4d055c184a95ccbaf93029c15c1490e458c43bfa91364f2af7",
 	"zpdb-5x5-1-2-5-6-7-12.tbl":       "49187d6b7543bb6f59e8e3d57b417e592f4aaf566e3670fc076df11522b1443e",
 	"zpdb-5x5-3-4-8-9-13-14.tbl":      "14c76824f7ecfff9db25d259388a0bb4cc8fdfde6c1dc70ec905cf5d1e52a70b",
+	"zpdb-5x5-1-2-5-6-10-11.tbl":      "1e0e1bbcb5fccaa6c46bfb49143e10ef21034108fa569b58a3022464d1980bc8",
+	"zpdb-5x5-1-5-6-10-11-12.tbl":     "73fe1bab5ea7c797f33cbd73376d04a01f97a5965b7ff8778bef5231239c1c6a",
+	"zpdb-5x5-1-5-6-10-15-20.tbl":     "4873a3de1444f0fb62f0dd7e9412d147efecc16f9db9461ba8b7a3d2444acc1a",
+	"zpdb-5x5-11-12-13-16-17-18.tbl":  "912a9facbb04dc6435d3674de33a09b475f15136fb021f24c1e25f50352a850f",
+	"zpdb-5x5-11-12-16-17-21-22.tbl":  "22517d0215e0587cc13e304f1f5b74a1c5ae72649b3245108171bcf42fc4dca5",
+	"zpdb-5x5-13-14-15-16-17-18.tbl":  "b1164160a2bb4539b8853908417705bd40b158b7eed0b886de76c5e00e74eecc",
+	"zpdb-5x5-13-14-18-19-23-24.tbl":  "ded71ad4dd3ad8e165836a763fa0f0f8cffde55add77eec5f7219baf21c856db",
+	"zpdb-5x5-14-19-21-22-23-24.tbl":  "a40e0096df673152de05430b481dd2f165deb936c2c07df3ca3d0f102471e61a",
+	"zpdb-5x5-15-16-17-20-21-22.tbl":  "d0670487061b645de13095384e6b85bcc6fee0f075b3786a8cddba00bc6f2b36",
+	"zpdb-5x5-19-20-21-22-23-24.tbl":  "8b3666211386dd537e18beb01e58160bbc6465f3ea8db7503ce1a4aa61ccbc54",
+	"zpdb-5x5-2-3-4-7-8-9.tbl":        "1c9df898311b46e5bb6cccded63f7ad3669cc673b49c3345f949e49910254d7b",
+	"zpdb-5x5-3-4-7-8-9-12.tbl":       "a29fac7c5e7275bba60e300706809e32861bdcf4619c2b72de83807148e1c7cb",
+	"zpdb-5x5-3-4-9-14-19-24.tbl":     "1742f37a99ed3c9b3835cac199354ae78116788025adb26ea87679cbdda5950e",
+	"zpdb-5x5-7-8-12-13-18-23.tbl":    "6e48c610aa4ab00971d3a2fb5e80a20785c8a4bf4eb943112710e9f69366eb55",
 }
 
 // ErrNotStandard reports a table file whose values are not those of the table its name

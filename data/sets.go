@@ -3,6 +3,7 @@ package data
 import (
 	"errors"
 	"fmt"
+	"github.com/tilekit/tilekit/board"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,6 +118,13 @@ func LoadSet(name string, dirs []string) (set *pdb.Set, from string, err error) 
 	if err != nil {
 		return nil, "", err
 	}
+	return LoadSpec(spec, dirs)
+}
+
+// LoadSpec reads the tables of spec (a named set, or a catalogue of a file) as LoadSet
+// does.
+func LoadSpec(spec pdb.SetSpec, dirs []string) (set *pdb.Set, from string, err error) {
+	name := spec.Name
 	if s := fromMemory(name); s != nil {
 		return s, FromMemory, nil
 	}
@@ -193,4 +201,20 @@ func readSet(spec pdb.SetSpec, label func(name string) string, open opener) (*pd
 		set.Tables = append(set.Tables, packed)
 	}
 	return set, nil
+}
+
+// ReadCatalogue reads the catalogue file at path (pdb.ParseCatalogue) for the canonical
+// goal of size, the one the sets use: blank-last on 4x4, blank-first otherwise. On a
+// square board each partition's reflection about the main diagonal is added.
+func ReadCatalogue(path string, size board.Size) (pdb.SetSpec, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return pdb.SetSpec{}, fmt.Errorf("catalogue: %w", err)
+	}
+	defer f.Close()
+	goal := board.BlankFirst(size)
+	if size == board.Size4x4 {
+		goal = board.BlankLast(size)
+	}
+	return pdb.ParseCatalogue(f, path, goal, size.W == size.H)
 }

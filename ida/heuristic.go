@@ -62,6 +62,14 @@ func (l Lookups) String() string {
 	return "regular+reflected+dual+reflected dual"
 }
 
+// reflectedString describes the lookups of a catalogue, whose reflections are partitions.
+func (l Lookups) reflectedString() string {
+	if l == Reflected {
+		return "partitions+reflected"
+	}
+	return "partitions"
+}
+
 func (l Lookups) resolve() Lookups {
 	if l == Recommended {
 		return recommended

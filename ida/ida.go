@@ -131,7 +131,13 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	for tile := 0; tile < size.Cells(); tile++ {
 		t.homes[tile] = f.home[tile]
 	}
-	if opt.Set != nil {
+	switch {
+	case opt.Set != nil && opt.Set.Partitions != nil:
+		if t.cat, err = newCatalogue(opt.Set, opt.Lookups); err != nil {
+			return nil, err
+		}
+		t.cat.wd = wantWD
+	case opt.Set != nil:
 		if t.set, err = newSetTables(opt.Set, opt.Lookups); err != nil {
 			return nil, err
 		}
@@ -150,6 +156,9 @@ func (s *Solver) WithProgress(progress func(bound int, nodes uint64), every time
 
 // Lookups returns the lookups a set heuristic takes, or "" for the other heuristics.
 func (s *Solver) Lookups() string {
+	if s.t.cat != nil {
+		return s.t.cat.lookups.reflectedString()
+	}
 	if s.t.set == nil {
 		return ""
 	}

@@ -77,7 +77,7 @@ func (st *search) parallelPass(workers int) bool {
 	var wg sync.WaitGroup
 	for w := range searches {
 		ws := *st
-		ws.nodes, ws.expanded, ws.published, ws.frontier = 0, 0, 0, nil
+		ws.nodes, ws.expanded, ws.published, ws.frontier, ws.kids = 0, 0, 0, nil, nil
 		ws.best = &best
 		ws.nodeCap, ws.budget = 0, &budget
 		searches[w] = &ws

@@ -35,7 +35,9 @@ type search struct {
 	part             [4]uint8
 	pdbSum           int
 
-	set setState // the additive set's lookups (additive.go)
+	set  setState      // the additive set's lookups (additive.go)
+	cat  catState      // a catalogue's (catalogue.go)
+	kids [][4]catChild // the children of each depth's node (dfsCat)
 
 	// Parallel passes (parallel.go): at depth collectAt (never: not at all) the search records
 	// the node in frontier instead of expanding it; a worker searching item of a pass gives
@@ -140,6 +142,9 @@ func (st *search) init() {
 	if t.set != nil {
 		st.initSet()
 	}
+	if t.cat != nil {
+		st.initCat()
+	}
 }
 
 // wdIDs finds the walking-distance pattern ids of the current board (once per start; moves
@@ -182,6 +187,9 @@ func (st *search) h() int {
 		return st.pdbSum
 	case Max:
 		return max(st.pdbSum, st.wd())
+	}
+	if st.t.cat != nil {
+		return st.catH()
 	}
 	return st.setH()
 }
@@ -237,6 +245,9 @@ func (st *search) root() bool {
 		return st.dfsMD(0, st.md, st.pos[0], noMove)
 	case st.t.set != nil:
 		found, _ := st.dfsSet(0, st.h(), st.pos[0], noMove)
+		return found
+	case st.t.cat != nil:
+		found, _ := st.dfsCat(0, st.h(), st.pos[0], noMove, &st.cat.sum, st.cat.bestPart(st.t.cat.np))
 		return found
 	}
 	return st.dfs(0, st.pos[0], noMove)

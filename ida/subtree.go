@@ -152,6 +152,9 @@ func (st *search) below(g int, blank, prev uint8) bool {
 	case st.t.set != nil:
 		found, _ := st.dfsSet(g, st.h(), blank, prev)
 		return found
+	case st.t.cat != nil:
+		found, _ := st.dfsCat(g, st.h(), blank, prev, &st.cat.sum, st.cat.bestPart(st.t.cat.np))
+		return found
 	}
 	return st.dfs(g, blank, prev)
 }

@@ -101,6 +101,7 @@ type tables struct {
 	patTab   [4][]uint8         // entries of each lookup
 
 	set *setTables // an additive set (canonical frame only)
+	cat *catTables // a catalogue of them
 }
 
 // newTables prepares what every heuristic needs (moves, md, lc) and, on demand, the

@@ -12,7 +12,9 @@
 //     comment;
 //   - korf24.txt: three of Korf & Felner's 50 random 24-puzzle instances (Korf & Felner
 //     2002), blank-first goal, with their optimal lengths and the nodes their IDA* with the
-//     6-6-6-6 databases and the reflection generated.
+//     6-6-6-6 databases and the reflection generated;
+//   - korf24-twelve.txt: twelve of those 50, the benchmark of the 24-puzzle's catalogues
+//     (docs/RESULTS.md), with their optimal lengths.
 //
 // The same files are embedded, for tests and benchmarks.
 package instances
@@ -24,9 +26,10 @@ var files embed.FS
 
 // The files, by name.
 const (
-	Korf100 = "korf100.txt"
-	Hard80  = "hard80.txt"
-	Korf24  = "korf24.txt"
+	Korf100      = "korf100.txt"
+	Hard80       = "hard80.txt"
+	Korf24       = "korf24.txt"
+	Korf24Twelve = "korf24-twelve.txt"
 	// Table4First and Table4Last hold the positions of Hasan et al.'s Table 4.
 	Table4First = "hard80-table4-blank-first.txt"
 	Table4Last  = "hard80-table4-blank-last.txt"

@@ -25,7 +25,11 @@ type SetSpec struct {
 	Goal    board.Goal // the goal of every table and lookup
 	Tables  [][]int    // each table's tiles, in index order
 	Lookups []Lookup
-	About   string // where the partition comes from, for people
+	// Partitions make the set a catalogue (Clausecker & Reinefeld 2017): each is a list of
+	// lookups (indices into Lookups) that covers every tile once, and h is the largest of
+	// the partitions' sums. nil is one partition of all the lookups.
+	Partitions [][]int
+	About      string // where the partition comes from, for people
 	// ZeroAware sets keep each region of the blank's value (zero.go), where the others keep
 	// the least over the regions (Korf & Felner).
 	ZeroAware bool
@@ -177,9 +181,36 @@ var (
 	}
 )
 
-// Sets lists the sets the toolkit builds, by name.
+// SmallT is the catalogue small-t of Clausecker & Reinefeld (2017): seven partitions of the
+// 24-puzzle into four 6-tile groups, and their reflections about the main diagonal, over
+// 14 zero-aware tables (28 groups: each reflected group reads its table through the
+// reflection).
+var SmallT = must(NewCatalogue("small-t", board.BlankFirst(board.Size5x5), true, true, [][][]int{
+	{{1, 5, 6, 10, 11, 12}, {2, 3, 4, 7, 8, 9}, {13, 14, 18, 19, 23, 24}, {15, 16, 17, 20, 21, 22}},
+	{{1, 2, 5, 6, 10, 11}, {3, 4, 7, 8, 9, 12}, {13, 14, 18, 19, 23, 24}, {15, 16, 17, 20, 21, 22}},
+	{{1, 5, 6, 10, 11, 12}, {2, 3, 4, 7, 8, 9}, {13, 14, 15, 16, 17, 18}, {19, 20, 21, 22, 23, 24}},
+	{{1, 2, 5, 6, 10, 11}, {3, 4, 7, 8, 9, 12}, {13, 14, 15, 16, 17, 18}, {19, 20, 21, 22, 23, 24}},
+	{{1, 5, 6, 10, 15, 20}, {2, 3, 4, 7, 8, 9}, {11, 12, 16, 17, 21, 22}, {13, 14, 18, 19, 23, 24}},
+	{{1, 2, 5, 6, 10, 11}, {3, 4, 9, 14, 19, 24}, {7, 8, 12, 13, 18, 23}, {15, 16, 17, 20, 21, 22}},
+	{{1, 5, 6, 10, 15, 20}, {2, 3, 4, 7, 8, 9}, {11, 12, 13, 16, 17, 18}, {14, 19, 21, 22, 23, 24}},
+}))
+
+func must(s SetSpec, err error) SetSpec {
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Sets lists the sets the toolkit builds, by name, each board's weakest first.
 var Sets = []SetSpec{Set555, Set663, ZeroAwareOf(Set663, "about 10 s"), Set78, Set6666,
-	ZeroAwareOf(Set6666, "about 90 s, 1.2 GB while building")}
+	ZeroAwareOf(Set6666, "about 90 s, 1.2 GB while building"), smallT()}
+
+func smallT() SetSpec {
+	s := SmallT
+	s.Build, s.About = "about 10 min, 1.2 GB while building", "the catalogue small-t of Clausecker & Reinefeld (2017): 7 partitions into four 6-tile groups and their reflections, 14 zero-aware tables"
+	return s
+}
 
 func init() {
 	for i := range Sets {
@@ -239,8 +270,7 @@ func (s SetSpec) Pattern(t int) (*Pattern, error) { return NewPattern(s.Goal, s.
 // blank's home, so that each lookup is admissible and their sum too.
 func (s SetSpec) Check() error {
 	size := s.Size()
-	n := size.Cells()
-	var seen [board.MaxCells]bool
+	g := newGeometryCached(size)
 	for k, l := range s.Lookups {
 		if l.Table < 0 || l.Table >= len(s.Tables) || len(l.Tiles) != len(s.Tables[l.Table]) {
 			return fmt.Errorf("pdb: set %s: lookup %d does not fit its table", s.Name, k)
@@ -250,28 +280,52 @@ func (s SetSpec) Check() error {
 		}
 		var occ uint32
 		for i, t := range l.Tiles {
-			if t < 1 || t >= n || seen[t] {
-				return fmt.Errorf("pdb: set %s: tile %d is not in exactly one lookup", s.Name, t)
+			if t < 1 || t >= size.Cells() {
+				return fmt.Errorf("pdb: set %s: lookup %d: no tile %d on %s", s.Name, k, t, size)
 			}
-			seen[t] = true
 			want := s.Goal.Home(s.Tables[l.Table][i])
 			if got := l.Map.Apply(size.W, s.Goal.Home(t)); got != want {
 				return fmt.Errorf("pdb: set %s: lookup %d maps tile %d's home to cell %d, not to tile %d's", s.Name, k, t, got, s.Tables[l.Table][i])
 			}
 			occ |= 1 << want
 		}
-		g := newGeometryCached(size)
 		free := g.full &^ occ
 		if mapped := l.Map.Apply(size.W, s.Goal.Home(0)); g.region(free, mapped) != g.region(free, s.Goal.Home(0)) {
 			return fmt.Errorf("pdb: set %s: lookup %d moves the blank's home out of its region", s.Name, k)
 		}
 	}
-	for t := 1; t < n; t++ {
-		if !seen[t] {
-			return fmt.Errorf("pdb: set %s: tile %d is in no lookup", s.Name, t)
+	for p, part := range s.Parts() {
+		var seen [board.MaxCells]bool
+		for _, k := range part {
+			if k < 0 || k >= len(s.Lookups) {
+				return fmt.Errorf("pdb: set %s: partition %d names lookup %d of %d", s.Name, p, k, len(s.Lookups))
+			}
+			for _, t := range s.Lookups[k].Tiles {
+				if seen[t] {
+					return fmt.Errorf("pdb: set %s: partition %d has tile %d twice", s.Name, p, t)
+				}
+				seen[t] = true
+			}
+		}
+		for t := 1; t < size.Cells(); t++ {
+			if !seen[t] {
+				return fmt.Errorf("pdb: set %s: partition %d leaves tile %d out", s.Name, p, t)
+			}
 		}
 	}
 	return nil
+}
+
+// Parts returns the partitions: Partitions, or one of all the lookups.
+func (s SetSpec) Parts() [][]int {
+	if s.Partitions != nil {
+		return s.Partitions
+	}
+	all := make([]int, len(s.Lookups))
+	for k := range all {
+		all[k] = k
+	}
+	return [][]int{all}
 }
 
 // A Set is a SetSpec with its tables.
@@ -280,7 +334,8 @@ type Set struct {
 	Tables []*Packed
 }
 
-// Eval returns the sum of the set's lookups for the state s of the set's goal.
+// Eval returns the set's value for the state s of the set's goal: the sum of the lookups,
+// or of a catalogue the largest sum of a partition.
 func (s *Set) Eval(st board.State) int {
 	w := s.Size().W
 	var cells [board.MaxCells]uint8
@@ -288,19 +343,27 @@ func (s *Set) Eval(st board.State) int {
 	for c, t := range st {
 		pos[t] = c
 	}
-	sum := 0
-	for _, l := range s.Lookups {
+	values := make([]int, len(s.Lookups))
+	for k, l := range s.Lookups {
 		for i, t := range l.Tiles {
 			cells[i] = uint8(l.Map.Apply(w, pos[t]))
 		}
 		tab := s.Tables[l.Table]
 		if tab.Zero != nil {
-			sum += tab.Value(tab.Zero.IndexBlank(cells[:], l.Map.Apply(w, pos[0])), cells[:])
-			continue
+			values[k] = tab.Value(tab.Zero.IndexBlank(cells[:len(l.Tiles)], l.Map.Apply(w, pos[0])), cells[:])
+		} else {
+			values[k] = tab.Value(tab.Rank(cells[:len(l.Tiles)]), cells[:])
 		}
-		sum += tab.Value(tab.Rank(cells[:]), cells[:])
 	}
-	return sum
+	best := 0
+	for _, part := range s.Parts() {
+		sum := 0
+		for _, k := range part {
+			sum += values[k]
+		}
+		best = max(best, sum)
+	}
+	return best
 }
 
 // NewSet builds every table of a set in memory (for sets small enough to hold unpacked one

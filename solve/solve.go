@@ -68,6 +68,11 @@ type Options struct {
 	// tables when it holds them (else the embedded ones), and sets from it alone. "" for
 	// the usual places: the embedded tables and the sets installed in data.TableDirs().
 	Tables string
+	// Catalogue is a catalogue file (pdb.ParseCatalogue): the heuristic is the largest sum
+	// of its partitions (and their reflections about the main diagonal, on 5x5), its
+	// tables found as a set's are. Its tiles are those of the board's canonical goal:
+	// blank-last on 4x4, blank-first on 5x5. "" for none.
+	Catalogue string
 
 	MaxNodes      uint64 // stop after generating this many nodes; 0 for no limit
 	MaxExpansions uint64 // general search: stop after this many expansions; 0 for none
@@ -190,6 +195,10 @@ func resolveNames(goal board.Goal, opt Options) (names, error) {
 	fastBoard := size == board.Size4x4 || size == board.Size5x5
 	n.fast = n.algo == "idastar" && fastBoard && (n.heuristic == heuristic.Auto || info.FastOn(size))
 	switch {
+	case opt.Catalogue != "" && n.heuristic != heuristic.Auto:
+		return n, badOptions("a catalogue is the heuristic: give no other (%s)", n.heuristic)
+	case opt.Catalogue != "" && (!n.fast || !ida.Serves(goal)):
+		return n, badOptions("a catalogue serves IDA* on 4x4 and 5x5 with the blank's goal in a corner")
 	case n.fast:
 		if (info.Set || n.heuristic == heuristic.PDB || n.heuristic == heuristic.Max) && !ida.Serves(goal) {
 			return n, badOptions("%s needs a goal with the blank in a corner (blank-last, blank-first or their images); use md, lc or wd for this goal", n.heuristic)
@@ -226,7 +235,7 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 	serves := ida.Serves(s.goal)
 	var set *pdb.Set
 	setFrom := ""
-	if name == heuristic.Auto {
+	if name == heuristic.Auto && s.opt.Catalogue == "" {
 		name = heuristic.MD
 		if size == board.Size4x4 {
 			name = heuristic.WD
@@ -248,7 +257,20 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 			}
 		}
 	}
+	if s.opt.Catalogue != "" {
+		spec, err := readCatalogue(s.opt.Catalogue, size)
+		if err != nil {
+			return err
+		}
+		if set, setFrom, err = data.LoadSpec(spec, src.dirs); errors.Is(err, data.ErrNotInstalled) {
+			return optionsError{err.Error()}
+		} else if err != nil {
+			return err
+		}
+		name = "catalogue " + s.opt.Catalogue
+	}
 	info, _ := heuristic.Lookup(name)
+	info.Set = info.Set || set != nil
 	s.heuristic, s.tables = name, "embedded"
 	opt := ida.Options{Heuristic: fastKinds[name], Lookups: lookups, WithWD: s.opt.WithWD,
 		MaxNodes: s.opt.MaxNodes, Workers: s.opt.Workers}
@@ -265,7 +287,6 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 		for _, t := range set.Tables {
 			s.digests = append(s.digests, t.Digest)
 		}
-		s.lookups = lookups.String()
 		s.tables = "set " + name
 		switch setFrom {
 		case "embedded", data.FromMemory:
@@ -290,7 +311,19 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 		return optionsError{err.Error()}
 	}
 	s.fast = fast
+	if err == nil && info.Set {
+		s.lookups = fast.Lookups()
+	}
 	return err
+}
+
+// readCatalogue reads the catalogue file at path for size, its errors those of options.
+func readCatalogue(path string, size board.Size) (pdb.SetSpec, error) {
+	spec, err := data.ReadCatalogue(path, size)
+	if err != nil {
+		return pdb.SetSpec{}, badOptions("%v", err)
+	}
+	return spec, nil
 }
 
 // planGeneral resolves the general search: the heuristic (auto: max, or pdb on 5x5, which

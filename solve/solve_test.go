@@ -239,3 +239,47 @@ func TestBatch(t *testing.T) {
 	assert.Equal(t, Summary{Solved: 1, Mismatched: 1, Invalid: 1, Nodes: sum.Nodes, Search: sum.Search}, *sum)
 	assert.Equal(t, 2, sum.Total())
 }
+
+// A catalogue of the user's: its tables built as pdbgen build --catalogue builds them are
+// refused until verified (their values are known to no one), then it solves Korf's
+// instances optimally, named as the catalogue, with at least 5-5-5's pruning.
+func TestCatalogueFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "two.cat")
+	require.NoError(t, os.WriteFile(file, []byte("# 5-5-5, then 4-4-4-3\n1,2,3,4,7\n5,6,9,10,13\n8,11,12,14,15\n\n1 2 5 6\n3 4 7 8\n9 10 13 14\n11 12 15\n"), 0o644))
+	spec, err := data.ReadCatalogue(file, board.Size4x4)
+	require.NoError(t, err)
+	require.Len(t, spec.Partitions, 3, "5-5-5, its reflection, and 4-4-4-3, which is its own")
+	_, err = data.InstallSet(context.Background(), spec, dir, data.BuildOptions{})
+	require.NoError(t, err)
+	korf := corpus.Korf100()
+	opt := Options{Catalogue: file, Tables: dir}
+	_, err = New(korf[0].Goal, opt)
+	require.ErrorIs(t, err, data.ErrNotStandard)
+	for tab := range spec.Tables {
+		path := filepath.Join(dir, data.SetFile(spec, tab))
+		f, err := tablefile.Read(path)
+		require.NoError(t, err)
+		require.NoError(t, data.RecordVerified(context.Background(), path, fmt.Sprintf("%x", f.DecodedSHA)))
+	}
+	s, err := New(korf[0].Goal, opt)
+	require.NoError(t, err)
+	set555, err := New(korf[0].Goal, Options{Heuristic: "5-5-5", Tables: dir})
+	require.NoError(t, err, "the catalogue's first partition is 5-5-5: its files serve that set too")
+	for _, i := range []int{0, 2, 11} {
+		res, err := s.Solve(context.Background(), korf[i].Start)
+		require.NoError(t, err)
+		assert.Equal(t, korf[i].Optimal, res.Length())
+		assert.Equal(t, "catalogue "+file, res.Heuristic)
+		assert.Equal(t, "partitions", res.Lookups)
+		plain, err := set555.Solve(context.Background(), korf[i].Start)
+		require.NoError(t, err)
+		assert.LessOrEqual(t, res.Nodes, plain.Nodes)
+	}
+	_, err = New(korf[0].Goal, Options{Catalogue: file, Heuristic: "md"})
+	assert.ErrorIs(t, err, ErrOptions)
+	_, err = New(korf[0].Goal, Options{Catalogue: filepath.Join(dir, "none.cat")})
+	assert.ErrorIs(t, err, ErrOptions)
+	_, err = New(board.BlankFirst(board.Size{W: 3, H: 3}), Options{Catalogue: file})
+	assert.ErrorIs(t, err, ErrOptions)
+}

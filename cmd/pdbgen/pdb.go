@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/bfs"
+	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/cmdline"
 	"github.com/tilekit/tilekit/pdb"
@@ -106,6 +107,14 @@ With --set, the tables of an additive pattern database set (Korf & Felner 2002),
 (half the excess over the Manhattan distance in 4 bits); solve15 then uses the strongest
 set installed without being told:
 ` + pdb.SetList() + `
+With --catalogue FILE, the tables of a catalogue of partitions (Clausecker & Reinefeld
+2017) in a text file: a group of tiles per line, numbers separated by commas or spaces,
+partitions separated by blank lines, # for comments; a group starting with 0 asks for
+zero-aware tables (then all must). The tiles are those of --board's canonical goal
+(blank-last on 4x4, blank-first on 5x5); on square boards each partition's reflection
+about the main diagonal is added. Tables are shared between partitions and with
+reflected groups. solve15 --catalogue FILE then solves with it, once pdbgen verify has
+proven its new tables (tables of the named sets are known already).
 Without --set, the seven default tables that solve15 embeds (about 25 s): the two
 walking-distance tables, IDA15's two pattern databases and the 6-6-3 set; with --out
 data in a clone of the repository they refresh the embedded files.
@@ -120,6 +129,8 @@ Examples:
   pdbgen build --out /tmp/t && cmp /tmp/t/pdb-1-2-5-6+blank.tbl data/pdb-1-2-5-6+blank.tbl`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "set", Usage: "build this additive set: " + pdb.SetNames()},
+			&cli.StringFlag{Name: "catalogue", Usage: "build the tables of the catalogue in `FILE` (with --board)"},
+			cmdline.BoardFlag("5x5"),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory to write into (created if missing)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON, one object per file"},
 			workersFlag, quietFlag,
@@ -145,10 +156,20 @@ func buildAction(c *cli.Context) error {
 		}}
 	dir, what := c.String("out"), fmt.Sprintf("%d default tables", len(data.Specs))
 	var err error
-	if name := c.String("set"); name != "" {
+	if c.String("set") != "" && c.String("catalogue") != "" {
+		return cmdline.Usagef("give --set or --catalogue, not both")
+	}
+	if name, file := c.String("set"), c.String("catalogue"); name != "" || file != "" {
 		spec, serr := pdb.SetByName(name)
+		if file != "" {
+			size, perr := board.ParseSize(c.String("board"))
+			if perr != nil {
+				return cmdline.Usagef("--board: %v", perr)
+			}
+			spec, serr = data.ReadCatalogue(file, size)
+		}
 		if serr != nil {
-			return cmdline.Usagef("--set: %v", serr)
+			return cmdline.Usagef("%v", serr)
 		}
 		dir, err = data.InstallSet(c.Context, spec, dir, opt)
 		what = "the " + spec.Name + " set"

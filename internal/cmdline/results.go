@@ -124,7 +124,7 @@ func Instances(c *cli.Context) (board.Goal, string, *instance.Stream, error) {
 func SolveOptions(c *cli.Context, tables string, threads int) solve.Options {
 	return solve.Options{
 		Algorithm: c.String("algo"), Heuristic: c.String("heuristic"), Lookups: c.String("lookups"),
-		WithWD: c.Bool("with-wd"), Tables: tables, Workers: threads,
+		WithWD: c.Bool("with-wd"), Tables: tables, Workers: threads, Catalogue: c.String("catalogue"),
 		MaxNodes: c.Uint64("max-nodes"), MaxExpansions: c.Uint64("max-expansions"), MaxStates: c.Int("max-states"),
 	}
 }

@@ -1,0 +1,427 @@
+package ida
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tilekit/tilekit/pdb"
+)
+
+// This file is the search with a catalogue of additive pattern databases (Clausecker &
+// Reinefeld 2017): h is the Manhattan distance of the state plus twice the largest sum of
+// half excesses over it of a partition's lookups. The partitions are the catalogue's and,
+// with the options, the same taken on the state reflected about the main diagonal; a
+// reflected lookup that the catalogue already has (closed catalogues have all of theirs)
+// is read once, and so is a lookup that several partitions share.
+//
+// A move changes one tile, so in each partition one lookup changes: the distinct lookups
+// of the moved tile (touch) are computed for every child first and the tables read
+// together, so that the memory accesses of a node's children overlap; then each
+// partition's sum is updated from them. (A set of one partition has its own loop,
+// additive.go: these general loops cost a plain set 15% of its speed.)
+
+// The limits of a catalogue, counting reflected lookups and partitions.
+const (
+	maxCatLookups = 64 // distinct lookups
+	maxParts      = 32 // partitions (pdb.MaxPartitions)
+	maxTouch      = 32 // distinct lookups that hold one tile
+)
+
+// catTables is a set prepared for search in the canonical frame.
+type catTables struct {
+	name    string
+	lookups Lookups
+	look    [maxCatLookups]lookupTab // the first nl are used
+	nl      int
+	np      int                       // partitions
+	of      [maxCells][maxParts]uint8 // of[t][p]: the lookup of partition p that holds tile t
+	slot    [maxCells][maxParts]uint8 // its place in touch[t]
+	touch   [maxCells][maxTouch]uint8 // the distinct lookups that hold tile t
+	ntouch  [maxCells]uint8           // how many
+	goal    [maxCells]uint8           // the canonical goal: the tile on each cell
+	wd      bool                      // also the maximum with walking distance (4x4)
+}
+
+// same reports whether two lookups read the same entry for every state.
+func (l *lookupTab) same(o *lookupTab) bool {
+	return l.table == o.table && l.k == o.k && l.tiles == o.tiles && l.cell == o.cell
+}
+
+// newCatalogue prepares set for the canonical frame of its board.
+func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
+	spec := set.SetSpec
+	size := spec.Size()
+	if !spec.Goal.Equal(canonicalGoal(size)) {
+		return nil, fmt.Errorf("ida: set %s is for goal %s, not the board's canonical one", spec.Name, spec.Goal.Name())
+	}
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	if lookups.dual() {
+		return nil, badOptions("ida: %s is a catalogue: its lookups are regular or reflected, not dual", spec.Name)
+	}
+	s := &catTables{name: spec.Name, lookups: lookups}
+	w := size.W
+	n := size.Cells()
+	goal := spec.Goal.Tiles()
+	copy(s.goal[:], goal)
+	// sigma maps a tile to the tile whose home is its home reflected (a canonical goal is
+	// symmetric about the main diagonal).
+	var sigma [maxCells]uint8
+	for t := 0; t < n; t++ {
+		sigma[t] = goal[pdb.Transpose.Apply(w, spec.Goal.Home(t))]
+	}
+	// add returns the index of a lookup, adding it unless an equal one is there.
+	add := func(l pdb.Lookup, reflected bool) (uint8, error) {
+		tab := set.Tables[l.Table]
+		lt := lookupTab{k: len(l.Tiles), n: uint32(n), table: tab, nib: tab.Nibbles, zero: tab.Zero}
+		for i, t := range l.Tiles {
+			// The reflected state holds tile sigma(t) on the reflection of t's cell: its
+			// lookup reads the tiles sigma^-1(l.Tiles) = sigma(l.Tiles) of the state.
+			lt.tiles[i] = uint8(t)
+			if reflected {
+				lt.tiles[i] = sigma[t]
+			}
+		}
+		for c := 0; c < n; c++ {
+			if reflected {
+				lt.cell[c] = uint8(l.Map.Apply(w, pdb.Transpose.Apply(w, c)))
+			} else {
+				lt.cell[c] = uint8(l.Map.Apply(w, c))
+			}
+		}
+		lt.setMirror()
+		for k := range s.nl {
+			if s.look[k].same(&lt) {
+				return uint8(k), nil
+			}
+		}
+		if s.nl == maxCatLookups {
+			return 0, fmt.Errorf("ida: set %s needs more than %d lookups", spec.Name, maxCatLookups)
+		}
+		s.look[s.nl] = lt
+		s.nl++
+		return uint8(s.nl - 1), nil
+	}
+	var parts [][]uint8
+	seen := map[string]bool{}
+	for _, reflected := range []bool{false, true} {
+		// A catalogue holds the reflections it wants (pdb.NewCatalogue adds them): only
+		// asked for by name are they added here.
+		if reflected && lookups != Reflected {
+			break
+		}
+		for _, part := range spec.Parts() {
+			var ks []uint8
+			for _, k := range part {
+				i, err := add(spec.Lookups[k], reflected)
+				if err != nil {
+					return nil, err
+				}
+				ks = append(ks, i)
+			}
+			key := string(slices.Sorted(slices.Values(ks)))
+			if seen[key] {
+				continue // the reflection of a partition the catalogue has
+			}
+			seen[key] = true
+			parts = append(parts, ks)
+		}
+	}
+	if len(parts) > maxParts {
+		return nil, fmt.Errorf("ida: set %s has %d partitions (with reflections), at most %d are supported", spec.Name, len(parts), maxParts)
+	}
+	s.np = len(parts)
+	for p, ks := range parts {
+		for _, k := range ks {
+			for _, t := range s.look[k].tiles[:s.look[k].k] {
+				j := slices.Index(s.touch[t][:s.ntouch[t]], k)
+				if j < 0 {
+					if int(s.ntouch[t]) == maxTouch {
+						return nil, fmt.Errorf("ida: set %s reads tile %d in more than %d lookups", spec.Name, t, maxTouch)
+					}
+					j = int(s.ntouch[t])
+					s.touch[t][j] = k
+					s.ntouch[t]++
+				}
+				s.of[t][p], s.slot[t][p] = k, uint8(j)
+			}
+		}
+	}
+	return s, nil
+}
+
+// catState is a search's view of its node under the set: the half excess of each lookup
+// and each partition's sum.
+type catState struct {
+	ex  [maxCatLookups]uint8
+	sum [maxParts]int16
+}
+
+// bestPart returns the partition of the largest sum.
+func (ss *catState) bestPart(np int) int {
+	b := 0
+	for p := 1; p < np; p++ {
+		if ss.sum[p] > ss.sum[b] {
+			b = p
+		}
+	}
+	return b
+}
+
+// best returns the largest partition sum.
+func (ss *catState) best(np int) int {
+	b := ss.sum[0]
+	for p := 1; p < np; p++ {
+		b = max(b, ss.sum[p])
+	}
+	return int(b)
+}
+
+// catH returns the catalogue's heuristic at the current node.
+func (st *search) catH() int {
+	h := st.md + 2*st.cat.best(st.t.cat.np)
+	if st.t.cat.wd {
+		h = max(h, st.wd())
+	}
+	return h
+}
+
+// initCat computes the lookups of the current node from scratch.
+func (st *search) initCat() {
+	s := st.t.cat
+	st.cat = catState{}
+	for k := range s.nl {
+		i := s.look[k].index(&st.pos)
+		st.cat.ex[k] = s.look[k].excess(i, s.look[k].nibble(i), &st.pos)
+	}
+	for p := 0; p < s.np; p++ {
+		st.cat.sum[p] = int16(st.partSum(p, func(k uint8) int { return int(st.cat.ex[k]) }))
+	}
+	if st.kids == nil {
+		st.kids = make([][4]catChild, len(st.path)+1)
+	}
+}
+
+// partSum adds value over the distinct lookups of partition p.
+func (st *search) partSum(p int, value func(k uint8) int) int {
+	s := st.t.cat
+	var counted [maxCatLookups]bool
+	sum := 0
+	for t := 1; t < st.t.n; t++ {
+		if k := s.of[t][p]; !counted[k] {
+			counted[k] = true
+			sum += value(k)
+		}
+	}
+	return sum
+}
+
+// child is one successor while a node's children are evaluated.
+type catChild struct {
+	q, tile, dir uint8
+	md           int
+	idx          [maxTouch]uint32 // the indices of the lookups that hold the moved tile
+	ex           [maxTouch]uint8  // their half excesses
+	sum          [maxParts]int16  // the partitions' sums
+	wdRow, wdCol uint16           // walking-distance pattern ids, when maxed with WD
+	h            int
+	full         bool // looked up in every partition (else pruned by partition bp alone)
+	bp           int  // the partition of the largest sum
+}
+
+// dfsCat runs the pass below a node at depth g whose heuristic value is h and whose
+// partition sums are sum, the largest that of partition bp, with the blank on cell blank
+// after move prev. It reports whether it found the goal, and the node's value as BPMX
+// raised it.
+//
+// A child is first looked up in partition bp alone: most children that the bound prunes
+// are pruned by it, and need none of their other lookups. Only the children it keeps are
+// looked up in full. A pruned child's value is then a lower bound (its partition bp's),
+// which prunes it as the full value would; only BPMX may see less of it, and a
+// consistent catalogue (zero-aware tables) gives BPMX nothing to see.
+func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp int) (bool, int) {
+	if g >= st.collectAt && st.collectHere(g) {
+		st.collect(g, blank, prev)
+		return false, h
+	}
+	st.expanded++
+	if st.expanded&(pollEvery-1) == 0 && st.poll() {
+		return true, h
+	}
+	t := st.t
+	s := t.cat
+	ch := &st.kids[g]
+	bp &= maxParts - 1
+	nc := 0
+	// 1. The children's indices in partition bp.
+	for i := uint8(0); i < t.nmoves[blank]; i++ {
+		mv := t.moves[blank][i]
+		if mv.dir == prev^1 {
+			continue
+		}
+		if st.nodes >= st.nodeCap && st.overBudget() {
+			return true, h
+		}
+		st.nodes++
+		q := mv.cell
+		tile := st.board[q]
+		c := &ch[nc]
+		nc++
+		c.q, c.tile, c.dir = q, tile, mv.dir
+		c.md = st.md + int(t.md[tile][blank]) - int(t.md[tile][q])
+		if s.wd {
+			c.wdRow, c.wdCol = st.wdRow, st.wdCol
+			if mv.dir < 2 {
+				c.wdRow = t.wdRowNext[(int(st.wdRow)*2+int(mv.dir))*4+int(t.goalRow[tile])]
+			} else {
+				c.wdCol = t.wdColNext[(int(st.wdCol)*2+int(mv.dir-2))*4+int(t.goalCol[tile])]
+			}
+		}
+		st.pos[tile], st.pos[0] = blank, q
+		j := s.slot[tile][bp] & (maxTouch - 1)
+		c.idx[j] = s.look[s.of[tile][bp]&(maxCatLookups-1)].index(&st.pos)
+		st.pos[tile], st.pos[0] = q, blank
+	}
+	// 2. Their entries, read together; the children pruned by them.
+	hb := h
+	for j := 0; j < nc; j++ {
+		c := &ch[j]
+		tile := c.tile
+		k, i := s.of[tile][bp]&(maxCatLookups-1), s.slot[tile][bp]&(maxTouch-1)
+		c.ex[i] = s.look[k].nibble(c.idx[i])
+		if c.ex[i] == pdb.EscapeNibble {
+			st.pos[tile], st.pos[0] = blank, c.q
+			c.ex[i] = s.look[k].excess(c.idx[i], c.ex[i], &st.pos)
+			st.pos[tile], st.pos[0] = c.q, blank
+		}
+		c.h = c.md + 2*int(sum[bp]-int16(st.cat.ex[k])+int16(c.ex[i]))
+		if s.wd {
+			c.h = max(c.h, int(t.wdRowDist[c.wdRow])+int(t.wdColDist[c.wdCol]))
+		}
+		c.full = g+1+c.h <= st.bound
+	}
+	// 3. The other lookups of the children kept: indices, then entries, then sums.
+	for j := 0; j < nc; j++ {
+		c := &ch[j]
+		if !c.full {
+			continue
+		}
+		tile := c.tile
+		st.pos[tile], st.pos[0] = blank, c.q
+		tl, n, skip := &s.touch[tile], int(s.ntouch[tile]), int(s.slot[tile][bp])
+		for i := 0; i < n; i++ {
+			if i != skip {
+				i := i & (maxTouch - 1)
+				c.idx[i] = s.look[tl[i]&(maxCatLookups-1)].index(&st.pos)
+			}
+		}
+		st.pos[tile], st.pos[0] = c.q, blank
+	}
+	for j := 0; j < nc; j++ {
+		c := &ch[j]
+		if !c.full {
+			hb = max(hb, c.h-1)
+			continue
+		}
+		tile := c.tile
+		tl, n, skip := &s.touch[tile], int(s.ntouch[tile]), int(s.slot[tile][bp])
+		for i := 0; i < n; i++ {
+			if i == skip {
+				continue
+			}
+			i := i & (maxTouch - 1)
+			k := tl[i] & (maxCatLookups - 1)
+			if c.ex[i] = s.look[k].nibble(c.idx[i]); c.ex[i] == pdb.EscapeNibble {
+				st.pos[tile], st.pos[0] = blank, c.q
+				c.ex[i] = s.look[k].excess(c.idx[i], c.ex[i], &st.pos)
+				st.pos[tile], st.pos[0] = c.q, blank
+			}
+		}
+		best, bestP := int16(-1), 0
+		of, slot := &s.of[tile], &s.slot[tile]
+		for p := 0; p < s.np; p++ {
+			p := p & (maxParts - 1)
+			v := sum[p] - int16(st.cat.ex[of[p]&(maxCatLookups-1)]) + int16(c.ex[slot[p]&(maxTouch-1)])
+			c.sum[p] = v
+			if v > best {
+				best, bestP = v, p
+			}
+		}
+		c.bp = bestP
+		c.h = c.md + 2*int(best)
+		if s.wd {
+			c.h = max(c.h, int(t.wdRowDist[c.wdRow])+int(t.wdColDist[c.wdCol]))
+		}
+		hb = max(hb, c.h-1)
+	}
+	if g+hb > st.bound {
+		return false, hb
+	}
+	// 4. Search below the children in order.
+	for j := 0; j < nc; j++ {
+		c := &ch[j]
+		if g+1+c.h > st.bound {
+			continue
+		}
+		savedMD, savedRow, savedCol := st.md, st.wdRow, st.wdCol
+		st.wdRow, st.wdCol = c.wdRow, c.wdCol
+		st.board[blank] = c.tile
+		st.pos[c.tile], st.pos[0] = blank, c.q
+		st.md = c.md
+		tl, n := &s.touch[c.tile], int(s.ntouch[c.tile])
+		for i := 0; i < n; i++ {
+			i, k := i&(maxTouch-1), tl[i&(maxTouch-1)]&(maxCatLookups-1)
+			c.ex[i], st.cat.ex[k] = st.cat.ex[k], c.ex[i]
+		}
+		if debugCheck {
+			st.checkCat(c.h, &c.sum)
+		}
+		hc := c.h
+		found := false
+		switch {
+		case g+1+hc > st.bound:
+		case hc == 0:
+			st.path[g] = c.dir
+			st.depth = g + 1
+			found = true
+		default:
+			st.path[g] = c.dir
+			found, hc = st.dfsCat(g+1, hc, c.q, c.dir, &c.sum, c.bp)
+		}
+		st.board[c.q] = c.tile
+		st.pos[c.tile], st.pos[0] = c.q, blank
+		st.md, st.wdRow, st.wdCol = savedMD, savedRow, savedCol
+		for i := 0; i < n; i++ {
+			i, k := i&(maxTouch-1), tl[i&(maxTouch-1)]&(maxCatLookups-1)
+			c.ex[i], st.cat.ex[k] = st.cat.ex[k], c.ex[i]
+		}
+		if found {
+			return true, hb
+		}
+		if hc-1 > hb {
+			hb = hc - 1
+			if g+hb > st.bound {
+				return false, hb
+			}
+		}
+	}
+	return false, hb
+}
+
+// checkCat compares the incrementally updated value and partition sums of the current
+// node with ones computed from scratch.
+func (st *search) checkCat(h int, sum *[maxParts]int16) {
+	fresh := *st
+	fresh.initCat()
+	if fresh.cat.sum != *sum {
+		panic(fmt.Sprintf("ida: incremental partition sums %v, from scratch %v, board %v", sum[:st.t.cat.np], fresh.cat.sum[:st.t.cat.np], st.board))
+	}
+	want := fresh.md + 2*fresh.cat.best(st.t.cat.np)
+	if st.t.cat.wd {
+		want = max(want, fresh.wd())
+	}
+	if want != h || fresh.cat.ex != st.cat.ex {
+		panic(fmt.Sprintf("ida: incremental set value %d, from scratch %d, board %v", h, want, st.board))
+	}
+}
