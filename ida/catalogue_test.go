@@ -82,6 +82,21 @@ func TestZeroAwareCatalogue(t *testing.T) {
 		}
 		debugCheck = false
 	}
+	// Split among workers, the search finds the same solutions, and counts the serial work.
+	defer SplitSmallTrees()()
+	korf := corpus.Korf100()
+	serial, err := New(korf[0].Goal, Options{Set: set})
+	require.NoError(t, err)
+	par, err := New(korf[0].Goal, Options{Set: set, Workers: 2})
+	require.NoError(t, err)
+	for _, i := range []int{0, 11} {
+		a, err := serial.Solve(context.Background(), korf[i].Start)
+		require.NoError(t, err)
+		b, err := par.Solve(context.Background(), korf[i].Start)
+		require.NoError(t, err)
+		assert.Equal(t, a.Moves, b.Moves)
+		assert.Equal(t, a.Serial, b.Serial)
+	}
 	s, err := New(goal, Options{Set: set, Lookups: Regular})
 	require.NoError(t, err)
 	for i := 0; i < 300; i++ {

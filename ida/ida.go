@@ -185,8 +185,12 @@ type Result struct {
 	H0         int  // heuristic value of the start
 	Nodes      uint64
 	Expanded   uint64
-	Passes     []Pass
-	Elapsed    time.Duration
+	// Serial is the work one goroutine would have done (Workers 1): Nodes and Expanded
+	// less what several spend on splitting passes and on subtrees after the solution's.
+	// It does not depend on the number of workers.
+	Serial  Work
+	Passes  []Pass
+	Elapsed time.Duration
 }
 
 // Solve searches for a shortest solution of start. It returns the result, with an error
@@ -221,11 +225,15 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		var found bool
 		// A small tree is not worth splitting: finding enough subtrees in it would search
 		// it again and again. A pass is a few times the previous one, which says how big.
+		var serial Work
 		if s.opt.Workers > 1 && b > 8 && lastPass >= parallelFrom {
-			found = st.parallelPass(s.opt.Workers)
+			found = st.parallelPass(s.opt.Workers, &serial)
 		} else {
 			found = st.root()
+			serial = Work{Nodes: st.nodes - before.Nodes, Expanded: st.expanded - before.Expanded}
 		}
+		res.Serial.Nodes += serial.Nodes
+		res.Serial.Expanded += serial.Expanded
 		res.Passes = append(res.Passes, Pass{Bound: b, Nodes: st.nodes - before.Nodes, Expanded: st.expanded - before.Expanded})
 		lastPass = st.nodes - before.Nodes
 		if st.aborted {

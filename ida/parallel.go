@@ -12,6 +12,9 @@ type frontierNode struct {
 	path        []uint8
 	g           int
 	blank, prev uint8
+	// before is the work of the search that collected the node, before it: what a serial
+	// pass does before it reaches the node.
+	before Work
 }
 
 // itemsPerWorker is how many subtrees a parallel pass aims to give each worker, so that
@@ -56,11 +59,19 @@ func (st *search) collectFrontier(first, want int) ([]frontierNode, Work) {
 //  2. Workers take those nodes in order and search below each with the same bound.
 //  3. Once an item has a solution, items after it are abandoned, items before it finished;
 //     the solution of the earliest item wins.
-func (st *search) parallelPass(workers int) bool {
-	items, _ := st.collectFrontier(2, itemsPerWorker*workers)
+//
+// serial is set to the work one goroutine would have done in the pass: the top of the tree
+// down to the earliest item with a solution, and the items up to it (a solution ends the
+// serial pass there); the search's own counts also hold the shallower tries at the top and
+// the work of items after the solution's.
+func (st *search) parallelPass(workers int, serial *Work) bool {
+	items, top := st.collectFrontier(2, itemsPerWorker*workers)
 	if st.aborted {
 		return true
 	}
+	// The counts at which the deciding top search started.
+	topNodes, topExpanded := st.nodes-top.Nodes, st.expanded-top.Expanded
+	work := make([]Work, len(items))
 	var best atomic.Int64
 	best.Store(math.MaxInt64)
 	var next atomic.Int64
@@ -93,7 +104,9 @@ func (st *search) parallelPass(workers int) bool {
 				ws.board, ws.pos, ws.item, ws.cut = it.board, it.pos, i, false
 				ws.init()
 				copy(ws.path[:], it.path)
+				nodes, expanded := ws.nodes, ws.expanded
 				found := ws.below(it.g, it.blank, it.prev)
+				work[i] = Work{Nodes: ws.nodes - nodes, Expanded: ws.expanded - expanded}
 				if ws.aborted { // cancelled, or the budget is spent: the others stop soon too
 					return
 				}
@@ -117,6 +130,16 @@ func (st *search) parallelPass(workers int) bool {
 	}
 	if limited {
 		st.nodeCap = st.nodes + unused
+	}
+	*serial = top
+	last := len(items) - 1
+	if b := best.Load(); b != math.MaxInt64 && !st.aborted {
+		last = int(b)
+		*serial = Work{Nodes: items[b].before.Nodes - topNodes, Expanded: items[b].before.Expanded - topExpanded}
+	}
+	for i := 0; i <= last; i++ {
+		serial.Nodes += work[i].Nodes
+		serial.Expanded += work[i].Expanded
 	}
 	if b := best.Load(); b != math.MaxInt64 && !st.aborted {
 		st.depth = copy(st.path[:], solutions[b])

@@ -226,7 +226,8 @@ func (st *search) collectHere(g int) bool {
 // collect records the current node as a frontier item of a parallel pass. The positions
 // are rebuilt from the board: dfsMD keeps only the board, and not the blank's cell.
 func (st *search) collect(g int, blank, prev uint8) {
-	n := frontierNode{board: st.board, path: append([]uint8(nil), st.path[:g]...), g: g, blank: blank, prev: prev}
+	n := frontierNode{board: st.board, path: append([]uint8(nil), st.path[:g]...), g: g, blank: blank, prev: prev,
+		before: Work{Nodes: st.nodes, Expanded: st.expanded}}
 	n.board[blank] = 0
 	for c := 0; c < st.t.n; c++ {
 		n.pos[n.board[c]] = uint8(c)

@@ -81,6 +81,8 @@ func Run(ctx context.Context, name, dir string, opt Options) (string, error) {
 		exp, err = Table4(ctx, opt)
 	case "scale":
 		exp, err = Scale(opt.Records, opt.Overhead)
+	case "korf24":
+		exp, err = Korf24(opt.Records)
 	default:
 		return "", fmt.Errorf("unknown experiment %q (%s or all)", name, strings.Join(Experiments, ", "))
 	}

@@ -1,11 +1,8 @@
 package repro
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -44,37 +41,20 @@ func Scale(paths []string, overhead float64) (*ScaleResult, error) {
 		return nil, fmt.Errorf("scale needs records: solve15 cluster --json output of split instances (--records)")
 	}
 	res := &ScaleResult{Overhead: overhead}
-	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
+	err := readRecords(paths, func(where string, rec solve.Record) error {
+		if len(rec.Units) == 0 {
+			return fmt.Errorf("%s: the record has no units (run solve15 cluster on one instance)", where)
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 0, 1<<20), maxRecordLine)
-		for line := 1; sc.Scan(); line++ {
-			var rec solve.Record
-			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-				f.Close()
-				return nil, fmt.Errorf("%s:%d: not a record: %w", path, line, err)
-			}
-			if len(rec.Units) == 0 {
-				f.Close()
-				return nil, fmt.Errorf("%s:%d: the record has no units (run solve15 cluster on one instance)", path, line)
-			}
-			label := rec.ID // records of single states have none: name them by their file
-			if label == "" {
-				label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-			}
-			res.Rows = append(res.Rows, ScaleRow{Label: label, Nodes: rec.Nodes, Units: len(rec.Units), Measured: rec.Seconds,
-				Estimates: cluster.Simulate(rec, overhead, ScaleWorkers)})
+		label := rec.ID // records of single states have none: name them by their file
+		if label == "" {
+			path, _, _ := strings.Cut(where, ":")
+			label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		}
-		err = sc.Err()
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	return res, nil
+		res.Rows = append(res.Rows, ScaleRow{Label: label, Nodes: rec.Nodes, Units: len(rec.Units), Measured: rec.Seconds,
+			Estimates: cluster.Simulate(rec, overhead, ScaleWorkers)})
+		return nil
+	})
+	return res, err
 }
 
 // Markdown renders the simulated times and efficiencies.

@@ -16,25 +16,28 @@ import (
 // HTTP API and the page's worker answer. An unsolved search has solved false, length -1,
 // empty moves and tiles, and error saying why ("timed out", "interrupted", a limit).
 type Record struct {
-	ID             string  `json:"id,omitempty"`   // the instance's id, when it has one
-	Line           int     `json:"line,omitempty"` // the instance's line or argument, from 1
-	Start          []int   `json:"start"`
-	Board          string  `json:"board"`
-	Goal           string  `json:"goal"`
-	Algorithm      string  `json:"algorithm"`
-	Heuristic      string  `json:"heuristic"`
-	Lookups        string  `json:"lookups,omitempty"`
-	Tables         string  `json:"tables,omitempty"`
-	Solved         bool    `json:"solved"`
-	Optimal        bool    `json:"optimal"`
-	Length         int     `json:"length"`
-	Moves          string  `json:"moves"` // blank directions, U D L R
-	Tiles          []int   `json:"tiles"` // the tiles that slide
-	H0             int     `json:"h0"`
-	LowerBound     int     `json:"lower_bound,omitempty"`
-	KnownOptimal   *int    `json:"known_optimal,omitempty"` // the optimum the input gave
-	Nodes          uint64  `json:"nodes"`                   // generated
-	Expanded       uint64  `json:"expanded"`
+	ID           string `json:"id,omitempty"`   // the instance's id, when it has one
+	Line         int    `json:"line,omitempty"` // the instance's line or argument, from 1
+	Start        []int  `json:"start"`
+	Board        string `json:"board"`
+	Goal         string `json:"goal"`
+	Algorithm    string `json:"algorithm"`
+	Heuristic    string `json:"heuristic"`
+	Lookups      string `json:"lookups,omitempty"`
+	Tables       string `json:"tables,omitempty"`
+	Solved       bool   `json:"solved"`
+	Optimal      bool   `json:"optimal"`
+	Length       int    `json:"length"`
+	Moves        string `json:"moves"` // blank directions, U D L R
+	Tiles        []int  `json:"tiles"` // the tiles that slide
+	H0           int    `json:"h0"`
+	LowerBound   int    `json:"lower_bound,omitempty"`
+	KnownOptimal *int   `json:"known_optimal,omitempty"` // the optimum the input gave
+	Nodes        uint64 `json:"nodes"`                   // generated
+	Expanded     uint64 `json:"expanded"`
+	// What one worker would have counted, when several searched one instance.
+	SerialNodes    uint64  `json:"serial_nodes,omitempty"`
+	SerialExpanded uint64  `json:"serial_expanded,omitempty"`
 	PeakStored     int     `json:"peak_stored"`
 	Seconds        float64 `json:"seconds"`
 	NodesPerSecond float64 `json:"nodes_per_second"`
@@ -82,6 +85,7 @@ func NewRecord(goal board.Goal, start board.State, res *Result, err error) Recor
 	rec.Solved, rec.Optimal = res.Solved, res.Optimal
 	rec.H0, rec.LowerBound = res.H0, res.LowerBound
 	rec.Nodes, rec.Expanded, rec.Passes, rec.PeakStored = res.Nodes, res.Expanded, res.Passes, res.PeakStored
+	rec.SerialNodes, rec.SerialExpanded = res.SerialNodes, res.SerialExpanded
 	rec.Seconds = res.Elapsed.Seconds()
 	rec.Tiles, rec.Length = res.Tiles, res.Length()
 	if res.Solved {

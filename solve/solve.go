@@ -98,9 +98,13 @@ type Result struct {
 	H0         int  // the heuristic value of the start
 	Nodes      uint64
 	Expanded   uint64
-	PeakStored int // most states stored at once: A* and BA*'s sets, IDA*'s deepest path
-	Elapsed    time.Duration
-	Passes     []Pass // the fast IDA*'s passes
+	// SerialNodes and SerialExpanded are what one goroutine would have counted, when
+	// several searched (they then count splitting and the work after the solution too);
+	// 0 otherwise.
+	SerialNodes, SerialExpanded uint64
+	PeakStored                  int // most states stored at once: A* and BA*'s sets, IDA*'s deepest path
+	Elapsed                     time.Duration
+	Passes                      []Pass // the fast IDA*'s passes
 
 	Algorithm string // what was used
 	Heuristic string
@@ -445,6 +449,9 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		out = &Result{Start: res.Start, Moves: res.Moves, Solved: res.Solved, Optimal: res.Optimal,
 			LowerBound: res.LowerBound, H0: res.H0, Nodes: res.Nodes, Expanded: res.Expanded,
 			PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Algorithm: "idastar", Lookups: s.lookups}
+		if res.Serial != (ida.Work{Nodes: res.Nodes, Expanded: res.Expanded}) {
+			out.SerialNodes, out.SerialExpanded = res.Serial.Nodes, res.Serial.Expanded
+		}
 		for _, p := range res.Passes {
 			out.Passes = append(out.Passes, Pass(p))
 		}

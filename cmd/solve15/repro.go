@@ -29,19 +29,23 @@ func reproCommand() *cli.Command {
           lengths by the strongest installed set (2.5 minutes with 7-8)
   scale   (not in all) the wall time and efficiency of split searches on 1 to 512
           workers, simulated from the units that --records FILES recorded
+  korf24  (not in all) the twelve instances of instances/korf24-twelve.txt: the nodes
+          and times of the runs that --records FILES recorded (solve15 --json, any
+          heuristics) beside the published figures, and their plot on a log scale
 The instances are seeded (--seed), so a run is repeatable. --scale N divides the
 instance counts by N for a quick look.
 
 Examples:
   solve15 repro --out docs/repro all
   solve15 repro --scale 100 eight
-  solve15 repro --out docs/repro --records k24-01.json,k24-04.json scale`,
+  solve15 repro --out docs/repro --records k24-01.json,k24-04.json scale
+  solve15 repro --out docs/repro --records small-t.json,6-6-6-6.json korf24`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: ".", Usage: "directory for the .md and .svg files"},
 			&cli.IntFlag{Name: "scale", Value: 1, Usage: "divide instance counts by this"},
 			cmdline.WorkersFlag(0, 0, "instances in parallel (0: all cores)"),
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random instances"},
-			&cli.StringSliceFlag{Name: "records", Usage: "scale: `FILES` of solve15 cluster --json records of single instances"},
+			&cli.StringSliceFlag{Name: "records", Usage: "scale, korf24: `FILES` of solve15 (cluster) --json records"},
 			&cli.DurationFlag{Name: "overhead", Value: 2 * time.Millisecond, Usage: "scale: what each unit costs beyond its search"},
 		},
 		Action: func(c *cli.Context) error {
@@ -53,7 +57,7 @@ Examples:
 				return cmdline.Usagef("name an experiment: %s or all", strings.Join(repro.Experiments, ", "))
 			}
 			for _, name := range names {
-				if !slices.Contains(repro.Experiments, name) && name != "scale" {
+				if !slices.Contains(repro.Experiments, name) && name != "scale" && name != "korf24" {
 					return cmdline.Usagef("unknown experiment %q (%s or all)", name, strings.Join(repro.Experiments, ", "))
 				}
 			}

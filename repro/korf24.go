@@ -1,0 +1,220 @@
+package repro
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tilekit/tilekit/instances"
+	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/internal/svgplot"
+	"github.com/tilekit/tilekit/solve"
+)
+
+// Korf24Published are the published node counts of instances/korf24-twelve.txt, by
+// instance and source: kf02 (Korf & Felner 2002, generated), dsr13-6666, -888, -987,
+// -996 and -max (Doebbelin, Schuett & Reinefeld 2013) and small-t (Clausecker &
+// Reinefeld 2017, expanded), read from the file's comments.
+func Korf24Published() (ids []string, figures map[string]map[string]uint64, err error) {
+	figures = map[string]map[string]uint64{}
+	for i, line := range strings.Split(instances.Text(instances.Korf24Twelve), "\n") {
+		if !strings.HasPrefix(line, "k24-") {
+			continue
+		}
+		data, comment, _ := strings.Cut(line, "#")
+		id := strings.Fields(data)[0]
+		ids = append(ids, id)
+		figures[id] = map[string]uint64{}
+		for _, kv := range strings.Fields(comment) {
+			k, v, ok := strings.Cut(kv, "=")
+			n, perr := strconv.ParseUint(v, 10, 64)
+			if !ok || perr != nil {
+				return nil, nil, fmt.Errorf("%s:%d: %q is not name=count", instances.Korf24Twelve, i+1, kv)
+			}
+			figures[id][k] = n
+		}
+	}
+	return ids, figures, nil
+}
+
+// Korf24Result compares the measured runs of the twelve instances, heuristic by
+// heuristic, with the published figures.
+type Korf24Result struct {
+	IDs        []string
+	Published  map[string]map[string]uint64
+	Heuristics []string                           // measured, in the order first seen
+	Runs       map[string]map[string]solve.Record // by heuristic, then instance
+}
+
+// Korf24 reads solve15 --json records of the instances of instances/korf24-twelve.txt
+// (any heuristics, any files) and sets them beside the published figures.
+func Korf24(paths []string) (*Korf24Result, error) {
+	ids, pub, err := Korf24Published()
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("korf24 needs records: solve15 --json output for instances/korf24-twelve.txt (--records)")
+	}
+	r := &Korf24Result{IDs: ids, Published: pub, Runs: map[string]map[string]solve.Record{}}
+	err = readRecords(paths, func(where string, rec solve.Record) error {
+		if _, ok := pub[rec.ID]; !ok {
+			return fmt.Errorf("%s: instance %q is not one of %s", where, rec.ID, instances.Korf24Twelve)
+		}
+		if !rec.Solved {
+			return fmt.Errorf("%s: %s was not solved (%s)", where, rec.ID, rec.Error)
+		}
+		if r.Runs[rec.Heuristic] == nil {
+			r.Runs[rec.Heuristic] = map[string]solve.Record{}
+			r.Heuristics = append(r.Heuristics, rec.Heuristic)
+		}
+		r.Runs[rec.Heuristic][rec.ID] = rec
+		return nil
+	})
+	return r, err
+}
+
+// readRecords calls each with every record of the files (one JSON record a line).
+func readRecords(paths []string, each func(where string, rec solve.Record) error) error {
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 0, 1<<20), maxRecordLine)
+		for line := 1; sc.Scan(); line++ {
+			var rec solve.Record
+			where := fmt.Sprintf("%s:%d", path, line)
+			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+				f.Close()
+				return fmt.Errorf("%s: not a record: %w", where, err)
+			}
+			if err := each(where, rec); err != nil {
+				f.Close()
+				return err
+			}
+		}
+		err = sc.Err()
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// Markdown is a row per instance: each measured heuristic's expanded and generated nodes
+// (as one worker counts them) and search time, then the published figures; and the totals over the instances that
+// every column has.
+func (r *Korf24Result) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| instance | length |")
+	for _, h := range r.Heuristics {
+		fmt.Fprintf(&b, " %s expanded | generated | s |", h)
+	}
+	b.WriteString(" Korf & Felner, generated | Doebbelin et al. 6-6-6-6 | max of 8-8-8, 9-8-7, 9-9-6 | Clausecker small-t, expanded |\n| --- | ---: |")
+	b.WriteString(strings.Repeat(" ---: | ---: | ---: |", len(r.Heuristics)) + " ---: | ---: | ---: | ---: |\n")
+	type total struct {
+		expanded, generated uint64
+		seconds             float64
+		n                   int
+	}
+	totals := make([]total, len(r.Heuristics))
+	var pubTotals [4]uint64
+	for _, id := range r.IDs {
+		rec := r.any(id)
+		length := "?"
+		if rec != nil {
+			length = strconv.Itoa(rec.Length)
+		}
+		fmt.Fprintf(&b, "| %s | %s |", id, length)
+		for i, h := range r.Heuristics {
+			run, ok := r.Runs[h][id]
+			if !ok {
+				b.WriteString(" | | |")
+				continue
+			}
+			expanded, generated := serialWork(run)
+			fmt.Fprintf(&b, " %s | %s | %.1f |", format.Thousands(expanded), format.Thousands(generated), run.Seconds)
+			totals[i].expanded += expanded
+			totals[i].generated += generated
+			totals[i].seconds += run.Seconds
+			totals[i].n++
+		}
+		for j, k := range []string{"kf02", "dsr13-6666", "dsr13-max", "small-t"} {
+			fmt.Fprintf(&b, " %s |", format.Thousands(r.Published[id][k]))
+			pubTotals[j] += r.Published[id][k]
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("| total | |")
+	for i := range r.Heuristics {
+		t := totals[i]
+		if t.n != len(r.IDs) {
+			fmt.Fprintf(&b, " (%d of %d) | | |", t.n, len(r.IDs))
+			continue
+		}
+		fmt.Fprintf(&b, " %.3g | %.3g | %.0f |", float64(t.expanded), float64(t.generated), t.seconds)
+	}
+	for _, t := range pubTotals {
+		fmt.Fprintf(&b, " %.3g |", float64(t))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// serialWork returns the expanded and generated nodes of a run as one worker counts them
+// (a run on several has them apart), so that they do not depend on the workers.
+func serialWork(rec solve.Record) (expanded, generated uint64) {
+	if rec.SerialExpanded > 0 {
+		return rec.SerialExpanded, rec.SerialNodes
+	}
+	return rec.Expanded, rec.Nodes
+}
+
+// any returns a record of instance id, for its length.
+func (r *Korf24Result) any(id string) *solve.Record {
+	for _, h := range r.Heuristics {
+		if rec, ok := r.Runs[h][id]; ok {
+			return &rec
+		}
+	}
+	return nil
+}
+
+// Plot draws nodes per instance on a logarithmic scale: each measured heuristic's
+// expanded nodes, and the published figures.
+func (r *Korf24Result) Plot(path string) error {
+	c := svgplot.Chart{Title: "Korf's 24-puzzle instances: nodes per instance", XLabel: "instance (" + strings.Join(r.IDs, ", ") + ")",
+		YLabel: "nodes (log scale)", LogY: true, LegendTop: true}
+	add := func(name string, value func(id string) (uint64, bool)) {
+		s := svgplot.Series{Name: name}
+		for i, id := range r.IDs {
+			if v, ok := value(id); ok && v > 0 {
+				s.Points = append(s.Points, svgplot.XY{X: float64(i + 1), Y: float64(v)})
+			}
+		}
+		if len(s.Points) > 0 {
+			c.Series = append(c.Series, s)
+		}
+	}
+	for _, h := range r.Heuristics {
+		add(h+", expanded", func(id string) (uint64, bool) {
+			rec, ok := r.Runs[h][id]
+			e, _ := serialWork(rec)
+			return e, ok
+		})
+	}
+	for _, p := range []struct{ key, name string }{
+		{"kf02", "Korf & Felner 6-6-6-6, generated"},
+		{"dsr13-max", "Doebbelin et al., max of three"},
+		{"small-t", "Clausecker small-t, expanded"},
+	} {
+		add(p.name, func(id string) (uint64, bool) { v, ok := r.Published[id][p.key]; return v, ok })
+	}
+	return save(&c, path)
+}

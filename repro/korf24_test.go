@@ -1,0 +1,72 @@
+package repro
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/solve"
+)
+
+// The published figures of the twelve instances add up to the totals the literature
+// states: Clausecker & Reinefeld's small-t 5.72e9 expanded, the max of Doebbelin et al.'s
+// three large tables 3.55e9, Korf & Felner's 6.66e10 generated.
+func TestKorf24Published(t *testing.T) {
+	ids, pub, err := Korf24Published()
+	require.NoError(t, err)
+	require.Len(t, ids, 12)
+	assert.Equal(t, "k24-38", ids[0])
+	assert.Equal(t, "k24-03", ids[11])
+	var small, dsr, kf uint64
+	for _, id := range ids {
+		small += pub[id]["small-t"]
+		dsr += pub[id]["dsr13-max"]
+		kf += pub[id]["kf02"]
+	}
+	assert.InDelta(t, 5.72e9, float64(small), 0.005e9)
+	assert.InDelta(t, 3.55e9, float64(dsr), 0.005e9)
+	assert.InDelta(t, 6.66e10, float64(kf), 0.005e10)
+	assert.Equal(t, uint64(3_450_832), pub["k24-38"]["small-t"])
+}
+
+func TestKorf24Records(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "runs.json")
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	enc := json.NewEncoder(f)
+	for _, rec := range []solve.Record{
+		{ID: "k24-38", Heuristic: "small-t", Solved: true, Length: 96, Nodes: 7_625_088, Expanded: 3_450_832, Seconds: 1.5},
+		{ID: "k24-40", Heuristic: "small-t", Solved: true, Length: 82, Nodes: 19_188_966, Expanded: 8_296_164, Seconds: 3},
+		{ID: "k24-38", Heuristic: "6-6-6-6", Solved: true, Length: 96, Nodes: 40_639_228, Expanded: 18_976_036, Seconds: 0.8},
+	} {
+		require.NoError(t, enc.Encode(rec))
+	}
+	require.NoError(t, f.Close())
+	r, err := Korf24([]string{path})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"small-t", "6-6-6-6"}, r.Heuristics)
+	md := r.Markdown()
+	assert.Contains(t, md, "| k24-38 | 96 | 3,450,832 | 7,625,088 | 1.5 | 18,976,036 | 40,639,228 | 0.8 | 38,173,507 |")
+	assert.Contains(t, md, "| total | | (2 of 12) | | | (1 of 12) | | |")
+	require.NoError(t, r.Plot(filepath.Join(dir, "k.svg")))
+
+	bad := filepath.Join(dir, "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"id":"k24-99","solved":true}`+"\n"), 0o644))
+	_, err = Korf24([]string{bad})
+	assert.ErrorContains(t, err, "not one of")
+	_, err = Korf24(nil)
+	assert.Error(t, err)
+}
+
+// A run on several workers is reported with the counts of one.
+func TestKorf24SerialCounts(t *testing.T) {
+	e, g := serialWork(solve.Record{Nodes: 10, Expanded: 5, SerialNodes: 8, SerialExpanded: 4})
+	assert.Equal(t, [2]uint64{4, 8}, [2]uint64{e, g})
+	e, g = serialWork(solve.Record{Nodes: 10, Expanded: 5})
+	assert.Equal(t, [2]uint64{5, 10}, [2]uint64{e, g})
+}
