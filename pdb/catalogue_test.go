@@ -121,3 +121,14 @@ func FuzzParseCatalogue(f *testing.F) {
 		require.LessOrEqual(t, len(spec.Partitions), MaxPartitions)
 	})
 }
+
+func TestRecommended(t *testing.T) {
+	for size, want := range map[board.Size]string{board.Size4x4: "7-8", board.Size5x5: "small-t"} {
+		s, err := Recommended(size)
+		require.NoError(t, err)
+		assert.Equal(t, want, s.Name)
+		assert.LessOrEqual(t, s.Resident(), int64(12e9), "the tables fit the budget")
+	}
+	_, err := Recommended(board.Size{W: 3, H: 3})
+	assert.ErrorContains(t, err, "3x3")
+}

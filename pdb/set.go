@@ -240,6 +240,17 @@ func TableLookups(tables [][]int) []Lookup {
 	return out
 }
 
+// Recommended returns the set that pdbgen builds for a board when given no name: the
+// strongest whose build fits 60 minutes and 20 GB on two cores, and whose tables fit
+// 12 GB (4x4: 10 minutes and 4 GB).
+func Recommended(size board.Size) (SetSpec, error) {
+	name := map[board.Size]string{board.Size4x4: "7-8", board.Size5x5: "small-t"}[size]
+	if name == "" {
+		return SetSpec{}, fmt.Errorf("pdb: no set for the %s board (sets serve 4x4 and 5x5)", size)
+	}
+	return SetByName(name)
+}
+
 // SetNames lists the names of the sets, for people.
 func SetNames() string {
 	var names []string

@@ -98,7 +98,7 @@ func buildCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "build",
 		Usage:     "build the default tables, or an additive set (--set 7-8)",
-		UsageText: "pdbgen build [--set NAME] [--out DIR] [--workers N]",
+		UsageText: "pdbgen build [--set NAME | --board WxH | --catalogue FILE --board WxH] [--out DIR] [--workers N]",
 		Description: `Builds tables into DIR (created if missing), by default the directory where solve15
 looks for installed tables: the first directory of $TILEKIT_TABLES, else tilekit/tables
 in the user's cache directory (~/.cache/tilekit/tables on Linux). It says where.
@@ -107,6 +107,9 @@ With --set, the tables of an additive pattern database set (Korf & Felner 2002),
 (half the excess over the Manhattan distance in 4 bits); solve15 then uses the strongest
 set installed without being told:
 ` + pdb.SetList() + `
+With --board alone, the recommended set of that board: small-t on 5x5 (the strongest whose
+build fits an hour and 20 GB on two cores), 7-8 on 4x4.
+
 With --catalogue FILE, the tables of a catalogue of partitions (Clausecker & Reinefeld
 2017) in a text file: a group of tiles per line, numbers separated by commas or spaces,
 partitions separated by blank lines, # for comments; a group starting with 0 asks for
@@ -125,6 +128,7 @@ files, never part of a set.
 
 Examples:
   pdbgen build --set 7-8       # then: solve15 -v uses it without flags
+  pdbgen build --board 5x5     # the recommended 24-puzzle set, small-t (11 minutes)
   TILEKIT_TABLES=/srv/tables pdbgen build --set 6-6-3
   pdbgen build --out /tmp/t && cmp /tmp/t/pdb-1-2-5-6+blank.tbl data/pdb-1-2-5-6+blank.tbl`,
 		Flags: []cli.Flag{
@@ -159,14 +163,17 @@ func buildAction(c *cli.Context) error {
 	if c.String("set") != "" && c.String("catalogue") != "" {
 		return cmdline.Usagef("give --set or --catalogue, not both")
 	}
-	if name, file := c.String("set"), c.String("catalogue"); name != "" || file != "" {
+	if name, file := c.String("set"), c.String("catalogue"); name != "" || file != "" || c.IsSet("board") {
+		size, perr := board.ParseSize(c.String("board"))
+		if perr != nil {
+			return cmdline.Usagef("--board: %v", perr)
+		}
 		spec, serr := pdb.SetByName(name)
-		if file != "" {
-			size, perr := board.ParseSize(c.String("board"))
-			if perr != nil {
-				return cmdline.Usagef("--board: %v", perr)
-			}
+		switch {
+		case file != "":
 			spec, serr = data.ReadCatalogue(file, size)
+		case name == "":
+			spec, serr = pdb.Recommended(size)
 		}
 		if serr != nil {
 			return cmdline.Usagef("%v", serr)
