@@ -321,12 +321,7 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 		c.q, c.tile, c.dir = q, tile, mv.dir
 		c.md = st.md + int(t.md[tile][blank]) - int(t.md[tile][q])
 		if s.wd {
-			c.wdRow, c.wdCol = st.wdRow, st.wdCol
-			if mv.dir < 2 {
-				c.wdRow = t.wdRowNext[(int(st.wdRow)*2+int(mv.dir))*4+int(t.goalRow[tile])]
-			} else {
-				c.wdCol = t.wdColNext[(int(st.wdCol)*2+int(mv.dir-2))*4+int(t.goalCol[tile])]
-			}
+			c.wdRow, c.wdCol = t.wdStep(st.wdRow, st.wdCol, mv.dir, tile)
 		}
 		st.pos[tile], st.pos[0] = blank, q
 		c.ir = s.reg[s.regOf[tile]].index(&st.pos)
@@ -362,7 +357,7 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 		}
 		c.h = c.md + 2*max(sr, sf)
 		if s.wd {
-			c.h = max(c.h, int(t.wdRowDist[c.wdRow])+int(t.wdColDist[c.wdCol]))
+			c.h = max(c.h, t.wdOf(c.wdRow, c.wdCol))
 		}
 		hb = max(hb, c.h-1)
 	}

@@ -271,12 +271,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 		c.q, c.tile, c.dir = q, tile, mv.dir
 		c.md = st.md + int(t.md[tile][blank]) - int(t.md[tile][q])
 		if s.wd {
-			c.wdRow, c.wdCol = st.wdRow, st.wdCol
-			if mv.dir < 2 {
-				c.wdRow = t.wdRowNext[(int(st.wdRow)*2+int(mv.dir))*4+int(t.goalRow[tile])]
-			} else {
-				c.wdCol = t.wdColNext[(int(st.wdCol)*2+int(mv.dir-2))*4+int(t.goalCol[tile])]
-			}
+			c.wdRow, c.wdCol = t.wdStep(st.wdRow, st.wdCol, mv.dir, tile)
 		}
 		st.pos[tile], st.pos[0] = blank, q
 		j := s.slot[tile][bp] & (maxTouch - 1)
@@ -297,7 +292,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 		}
 		c.h = c.md + 2*int(sum[bp]-int16(st.cat.ex[k])+int16(c.ex[i]))
 		if s.wd {
-			c.h = max(c.h, int(t.wdRowDist[c.wdRow])+int(t.wdColDist[c.wdCol]))
+			c.h = max(c.h, t.wdOf(c.wdRow, c.wdCol))
 		}
 		c.full = g+1+c.h <= st.bound
 	}
@@ -351,7 +346,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 		c.bp = bestP
 		c.h = c.md + 2*int(best)
 		if s.wd {
-			c.h = max(c.h, int(t.wdRowDist[c.wdRow])+int(t.wdColDist[c.wdCol]))
+			c.h = max(c.h, t.wdOf(c.wdRow, c.wdCol))
 		}
 		hb = max(hb, c.h-1)
 	}

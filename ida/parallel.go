@@ -131,9 +131,11 @@ func (st *search) parallelPass(workers int, serial *Work) bool {
 	if limited {
 		st.nodeCap = st.nodes + unused
 	}
+	b := best.Load()
+	solved := b != math.MaxInt64 && !st.aborted
 	*serial = top
 	last := len(items) - 1
-	if b := best.Load(); b != math.MaxInt64 && !st.aborted {
+	if solved {
 		last = int(b)
 		*serial = Work{Nodes: items[b].before.Nodes - topNodes, Expanded: items[b].before.Expanded - topExpanded}
 	}
@@ -141,7 +143,7 @@ func (st *search) parallelPass(workers int, serial *Work) bool {
 		serial.Nodes += work[i].Nodes
 		serial.Expanded += work[i].Expanded
 	}
-	if b := best.Load(); b != math.MaxInt64 && !st.aborted {
+	if solved {
 		st.depth = copy(st.path[:], solutions[b])
 		return true
 	}

@@ -194,7 +194,7 @@ func (st *search) h() int {
 	return st.setH()
 }
 
-func (st *search) wd() int { return int(st.t.wdRowDist[st.wdRow]) + int(st.t.wdColDist[st.wdCol]) }
+func (st *search) wd() int { return st.t.wdOf(st.wdRow, st.wdCol) }
 
 // poll checks for cancellation, the node limit, and (in a parallel pass) whether an earlier
 // item has already been solved; it is called every pollEvery expansions.
@@ -347,11 +347,7 @@ func (st *search) dfs(g int, blank, prev uint8) bool {
 					int(t.lcLine[oldCodes[0]]) - int(t.lcLine[oldCodes[1]])
 			}
 		case WD, Max:
-			if vertical {
-				st.wdRow = t.wdRowNext[(int(st.wdRow)*2+int(mv.dir))*4+int(t.goalRow[tile])]
-			} else {
-				st.wdCol = t.wdColNext[(int(st.wdCol)*2+int(mv.dir-2))*4+int(t.goalCol[tile])]
-			}
+			st.wdRow, st.wdCol = t.wdStep(st.wdRow, st.wdCol, mv.dir, tile)
 		}
 		if st.kind == PDB || st.kind == Max {
 			st.pos[tile], st.pos[0] = blank, q

@@ -270,3 +270,15 @@ func (t *tables) wdID(w *wd.Table, m [4][4]uint8, blank int) uint16 {
 	}
 	return uint16(id)
 }
+
+// wdStep returns the walking-distance pattern ids after tile moves the blank in direction
+// dir (up and down change the rows' pattern, left and right the columns').
+func (t *tables) wdStep(row, col uint16, dir, tile uint8) (uint16, uint16) {
+	if dir < 2 {
+		return t.wdRowNext[(int(row)*2+int(dir))*4+int(t.goalRow[tile])], col
+	}
+	return row, t.wdColNext[(int(col)*2+int(dir-2))*4+int(t.goalCol[tile])]
+}
+
+// wdOf is the walking distance of the pattern ids row and col.
+func (t *tables) wdOf(row, col uint16) int { return int(t.wdRowDist[row]) + int(t.wdColDist[col]) }

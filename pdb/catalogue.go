@@ -2,6 +2,7 @@ package pdb
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -109,9 +110,9 @@ func partKey(part [][]int) string {
 	return strings.Join(groups, " ")
 }
 
-// symmetricGoal reports whether reflecting the goal about the main diagonal maps every
-// tile's home onto a tile's home and the blank's onto itself (both named goals on square
-// boards).
+// symmetricGoal reports whether reflecting the board about the main diagonal keeps the
+// blank's home (both named goals on square boards): then every tile's home reflects onto
+// another tile's, and a group's reflection is a group of tiles.
 func symmetricGoal(goal board.Goal) bool {
 	w := goal.Size().W
 	return Transpose.Apply(w, goal.Home(0)) == goal.Home(0)
@@ -133,7 +134,7 @@ func ParseCatalogue(r io.Reader, name string, goal board.Goal, reflect bool) (Se
 	var parts [][][]int
 	var cur [][]int
 	zero, plain := 0, 0
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), maxCatalogueLen)
 	line := 0
 	for more := true; more; {

@@ -178,6 +178,9 @@ func buildAction(c *cli.Context) error {
 		if serr != nil {
 			return cmdline.Usagef("%v", serr)
 		}
+		if c.IsSet("board") && spec.Size() != size {
+			return cmdline.Usagef("--board %s: the %s set is for %s", size, spec.Name, spec.Size())
+		}
 		dir, err = data.InstallSet(c.Context, spec, dir, opt)
 		what = "the " + spec.Name + " set"
 	} else {
