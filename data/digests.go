@@ -17,8 +17,8 @@ import (
 // own checksums say: checksums only show that a file is intact, not that its values are
 // right. The embedded files are proven equal to fresh builds by this package's tests, and
 // TestDigests checks this table against them and a fresh 5-5-5 build; the 7-8, 6-6-6-6,
-// 6-6-3z and 6-6-6-6z digests are those of `pdbgen build --set NAME` with one and two
-// workers; small-t's of a build with two (its tables come from the same zero-aware builder).
+// 6-6-3z, 6-6-6-6z and small-t digests are those of `pdbgen build --set NAME` with one and
+// two workers.
 var digests = map[string]string{
 	WDBlankLast:                       "4ac8e9310a9b3b7cebd350d87364e91b218ff97f8ba5adf2638ae25007d8d37e",
 	WDBlankFirst:                      "66e2c1d3ee8a852ca96a437d2dd969bd2634769ef09b2131dc7b26de8770f2ab",
