@@ -70,7 +70,7 @@ func TestRegistry(t *testing.T) {
 	}
 	_, err = New("7-8", board.BlankLast(board.Size4x4), nil)
 	assert.ErrorContains(t, err, "fast IDA* alone")
-	assert.Contains(t, Usage(), "auto, a set (5-5-5, 6-6-3, 6-6-3z, 7-8, 6-6-6-6, 6-6-6-6z, small-t), hamming, md")
+	assert.Contains(t, Usage(), "auto, a set (5-5-5, 6-6-3, 6-6-3z, 7-8, 7-8z, 6-6-6-6, 6-6-6-6z, small-t), hamming, md")
 	assert.Contains(t, Table(), "  wd          walking distance, rows plus columns (not on 5x5)\n")
 	assert.Equal(t, len(Names(General)), strings.Count(Table(), "\n")+1, "a line per heuristic")
 }

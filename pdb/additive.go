@@ -181,7 +181,18 @@ func (s *additive) run(ctx context.Context, progress func(bfs.Layer)) ([]uint8, 
 		entries = s.za
 	}
 	s.sn, s.cur, s.entries, s.za = nil, nil, nil, nil
+	collect(len(entries))
 	return entries, nil
+}
+
+// collect runs the garbage collector after a large table's step (its search, its
+// packing), when what that step alone needed is garbage, so that the next step's arrays
+// reuse its memory: left to the pacer, the heap would grow to twice the live bytes first.
+// It more than halves the peak of the largest builds (7-8z: 2.9 GB instead of 6.5).
+func collect(entries int) {
+	if entries >= 1<<26 {
+		runtime.GC()
+	}
 }
 
 // expand generates the successors of the frontier (cur) into next.

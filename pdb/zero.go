@@ -66,7 +66,9 @@ func ZeroAware(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
 	if err != nil {
 		return nil, err
 	}
-	return packZero(ctx, p, z, values)
+	packed, err := packZero(ctx, p, z, values)
+	collect(len(values))
+	return packed, err
 }
 
 // packZero packs the values of a zero-aware table into half excesses.
