@@ -6,17 +6,13 @@ import (
 	"fmt"
 )
 
-// A payload is a run of zstd frames (RFC 8878). This file reads their headers and blocks
-// without a zstd library, and writes and decodes stored frames: frames made of raw blocks
-// only, which any zstd decoder reads and which need none. The page's WebAssembly reads
-// only stored frames (solve15 site writes its tables so), which keeps a decompressor out
-// of it; the transfer is compressed by gzip instead, which browsers decode natively.
+// A payload is a run of zstd frames (RFC 8878). This file reads their headers and walks
+// their blocks, checking a payload's layout before anything is decoded or allocated.
 
 const (
 	zstdMagic     = 0xFD2FB528
 	skippableMask = 0xFFFFFFF0
 	skippableBase = 0x184D2A50
-	maxBlock      = 128 << 10 // Block_Maximum_Size's upper bound
 )
 
 // A frameHeader is what the reader needs of a zstd frame header.
@@ -87,10 +83,9 @@ const (
 	blockReserved
 )
 
-// forBlocks calls fn for each block of the frame whose blocks start at payload[p:], with
-// its type, its content size and its bytes in the payload (one byte for an RLE block), and
+// skipBlocks follows the blocks of the frame whose blocks start at payload[p:] and
 // returns the offset just past the frame (its checksum included).
-func forBlocks(payload []byte, p int, h frameHeader, fn func(kind, size int, body []byte) error) (int, error) {
+func skipBlocks(payload []byte, p int, h frameHeader) (int, error) {
 	for {
 		if p+3 > len(payload) {
 			return 0, errors.New("the payload ends inside the frame")
@@ -107,11 +102,6 @@ func forBlocks(payload []byte, p int, h frameHeader, fn func(kind, size int, bod
 		}
 		if p+stored > len(payload) {
 			return 0, errors.New("the payload ends inside the frame")
-		}
-		if fn != nil {
-			if err := fn(kind, size, payload[p:p+stored]); err != nil {
-				return 0, err
-			}
 		}
 		p += stored
 		if last {
@@ -135,7 +125,7 @@ func walkFrame(payload []byte, off int, want uint64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return forBlocks(payload, off+h.size, h, nil)
+	return skipBlocks(payload, off+h.size, h)
 }
 
 // frameAt reads and checks the header of the frame at payload[off:], as walkFrame does.
@@ -154,76 +144,4 @@ func frameAt(payload []byte, off int, want uint64) (frameHeader, error) {
 		return h, fmt.Errorf("content size %d, want %d", h.contentSize, want)
 	}
 	return h, nil
-}
-
-// storedFrames cuts data into frames of frameBytes bytes, each a single-segment zstd frame
-// of raw blocks (its content size recorded, no checksum: decoded-sha256 covers it).
-func storedFrames(data []byte, frameBytes int) []byte {
-	n := max(1, (len(data)+frameBytes-1)/frameBytes)
-	out := make([]byte, 0, len(data)+n*(14+3)+3*(len(data)/maxBlock+n))
-	for i := 0; i < n; i++ {
-		frame := data[i*frameBytes : min((i+1)*frameBytes, len(data))]
-		out = binary.LittleEndian.AppendUint32(out, zstdMagic)
-		size := uint64(len(frame))
-		switch { // Single_Segment_flag with the smallest Frame_Content_Size field
-		case size < 256:
-			out = append(out, 0x20, byte(size))
-		case size < 256+1<<16:
-			out = binary.LittleEndian.AppendUint16(append(out, 0x60), uint16(size-256))
-		case size < 1<<32:
-			out = binary.LittleEndian.AppendUint32(append(out, 0xA0), uint32(size))
-		default:
-			out = binary.LittleEndian.AppendUint64(append(out, 0xE0), size)
-		}
-		for first := true; first || len(frame) > 0; first = false {
-			k := min(len(frame), maxBlock)
-			h := uint32(k)<<3 | blockRaw<<1
-			if k == len(frame) {
-				h |= 1 // last block
-			}
-			out = append(out, byte(h), byte(h>>8), byte(h>>16))
-			out = append(out, frame[:k]...)
-			frame = frame[k:]
-		}
-	}
-	return out
-}
-
-// ErrCompressed is the error of a reader without a zstd decoder (the page's WebAssembly)
-// given a frame with compressed blocks.
-var ErrCompressed = errors.New("compressed zstd blocks: this reader takes tables written with stored frames (solve15 site writes them)")
-
-// decodeStored decodes the frame at frame[0:] into out, which must be exactly its content:
-// raw blocks are copied, RLE blocks repeated, compressed blocks refused (ErrCompressed).
-// A block is at most Block_Maximum_Size (128 KiB, and no more than the content), as RFC
-// 8878 requires of any decoder.
-func decodeStored(frame []byte, out []byte) error {
-	h, err := frameAt(frame, 0, uint64(len(out)))
-	if err != nil {
-		return err
-	}
-	limit := min(maxBlock, len(out))
-	at := 0
-	_, err = forBlocks(frame, h.size, h, func(kind, size int, body []byte) error {
-		switch {
-		case kind == blockCompressed:
-			return ErrCompressed
-		case size > limit:
-			return fmt.Errorf("a block of %d bytes, more than the most allowed (%d)", size, limit)
-		case size > len(out)-at:
-			return fmt.Errorf("the blocks hold more than the content size %d", len(out))
-		case kind == blockRaw:
-			copy(out[at:], body)
-		default:
-			for i := range size {
-				out[at+i] = body[0]
-			}
-		}
-		at += size
-		return nil
-	})
-	if err == nil && at != len(out) {
-		err = fmt.Errorf("the blocks hold %d bytes, the content size is %d", at, len(out))
-	}
-	return err
 }

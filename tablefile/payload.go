@@ -17,21 +17,8 @@ import (
 // Marshal returns the table in the file format and completes t's header with what it
 // wrote (payload size and checksums). The bytes depend only on the table: frames are
 // compressed independently, at a fixed level, on all cores. It stops early with ctx's
-// error when ctx is cancelled. (Compiled to WebAssembly, where no zstd encoder is linked,
-// it writes stored frames, as MarshalStored does.)
-func (t *Table) Marshal(ctx context.Context) ([]byte, error) { return t.marshal(ctx, compress) }
-
-// MarshalStored is Marshal with stored frames: raw zstd blocks, no compression. Any zstd
-// decoder reads them, and so does a reader without one (the page's WebAssembly): a file
-// for the page, whose transfer gzip compresses (solve15 site). The decoded payload, and so
-// decoded-sha256, is the same as Marshal's.
-func (t *Table) MarshalStored(ctx context.Context) ([]byte, error) {
-	return t.marshal(ctx, func(_ context.Context, data []byte, frameBytes int) ([]byte, error) {
-		return storedFrames(data, frameBytes), nil
-	})
-}
-
-func (t *Table) marshal(ctx context.Context, frames func(context.Context, []byte, int) ([]byte, error)) ([]byte, error) {
+// error when ctx is cancelled.
+func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 	h := t.Header
 	if h.Encoding == EncodingHalfExcess {
 		if err := t.checkPacked(); err != nil {
@@ -50,7 +37,7 @@ func (t *Table) marshal(ctx context.Context, frames func(context.Context, []byte
 	if err := h.Check(); err != nil {
 		return nil, err
 	}
-	payload, err := frames(ctx, data, int(h.FrameBytes))
+	payload, err := compress(ctx, data, int(h.FrameBytes))
 	if err != nil {
 		return nil, err
 	}

@@ -6,11 +6,10 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -37,23 +36,6 @@ const MaxBody = 16 << 10
 
 // ErrTooLarge is the answer to a body over MaxBody.
 var ErrTooLarge = &Error{TooLarge, fmt.Errorf("request body larger than %d bytes", MaxBody)}
-
-// Decode reads a request body into v: at most MaxBody bytes holding one JSON value, with
-// no field that v does not have.
-func Decode(body []byte, v any) error {
-	if len(body) > MaxBody {
-		return ErrTooLarge
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return bad("bad JSON: %v", err)
-	}
-	if dec.More() {
-		return bad("bad JSON: more than one value in the body")
-	}
-	return nil
-}
 
 // Answer turns a result and an error into a status and a body: v, or {"error": "..."}
 // with the status of an *Error (500 for any other error).
@@ -92,9 +74,9 @@ const MaxCells = 16
 // goal (default blank-last) and the state. A state (and a goal) may be a list of numbers
 // or a string as solve15 reads it; the goal may also be "blank-last" or "blank-first".
 type Puzzle struct {
-	Board string          `json:"board"`
-	Goal  json.RawMessage `json:"goal"`
-	State json.RawMessage `json:"state"`
+	Board string `json:"board"`
+	Goal  any    `json:"goal"`  // a string, or a list of numbers ([]any of float64, or []int)
+	State any    `json:"state"` // a string, or a list of numbers ([]any of float64, or []int)
 }
 
 // Parse returns the goal and, when needState, the state.
@@ -107,7 +89,7 @@ func (p *Puzzle) Parse(needState bool) (board.Goal, board.State, error) {
 		}
 	}
 	goal := board.BlankLast(size)
-	if len(p.Goal) > 0 {
+	if p.Goal != nil {
 		var err error
 		if goal, err = parseGoal(size, p.Goal); err != nil {
 			return board.Goal{}, nil, bad("goal: %w", err)
@@ -116,7 +98,7 @@ func (p *Puzzle) Parse(needState bool) (board.Goal, board.State, error) {
 	if !needState {
 		return goal, nil, nil
 	}
-	if len(p.State) == 0 {
+	if p.State == nil {
 		return goal, nil, bad("no state given")
 	}
 	s, err := parseState(size, p.State)
@@ -135,26 +117,37 @@ func (p *Puzzle) Parse(needState bool) (board.Goal, board.State, error) {
 	return goal, s, nil
 }
 
-// parseState reads a JSON list of numbers, or a string as solve15 reads it.
-func parseState(size board.Size, raw json.RawMessage) (board.State, error) {
-	var text string
-	if err := json.Unmarshal(raw, &text); err == nil {
-		return board.Parse(size, text)
+// parseState reads a list of numbers, or a string as solve15 reads it.
+func parseState(size board.Size, v any) (board.State, error) {
+	errType := errors.New("must be a list of numbers or a string")
+	switch v := v.(type) {
+	case string:
+		return board.Parse(size, v)
+	case []int: // from Go
+		return board.FromInts(size, v)
+	case []any:
+		if len(v) > size.Cells() {
+			return nil, fmt.Errorf("%d numbers for the %d cells of %s", len(v), size.Cells(), size)
+		}
+		nums := make([]int, len(v))
+		for i, x := range v {
+			f, ok := x.(float64)
+			if !ok || f != math.Trunc(f) || f < math.MinInt32 || f > math.MaxInt32 {
+				return nil, errType
+			}
+			nums[i] = int(f)
+		}
+		return board.FromInts(size, nums)
 	}
-	var nums []int
-	if err := json.Unmarshal(raw, &nums); err != nil {
-		return nil, errors.New("must be a list of numbers or a string")
-	}
-	return board.FromInts(size, nums)
+	return nil, errType
 }
 
 // parseGoal reads a goal: a list of numbers, or a string that is a name or an arrangement.
-func parseGoal(size board.Size, raw json.RawMessage) (board.Goal, error) {
-	var text string
-	if err := json.Unmarshal(raw, &text); err == nil {
+func parseGoal(size board.Size, v any) (board.Goal, error) {
+	if text, ok := v.(string); ok {
 		return board.ParseGoal(size, text)
 	}
-	s, err := parseState(size, raw)
+	s, err := parseState(size, v)
 	if err != nil {
 		return board.Goal{}, err
 	}

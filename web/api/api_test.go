@@ -89,7 +89,7 @@ func TestPrepareClampsTimeouts(t *testing.T) {
 	}{
 		{0, 10 * time.Second}, {1e-9, time.Millisecond}, {2.5, 2500 * time.Millisecond}, {1e300, time.Minute},
 	} {
-		req := SolveRequest{Puzzle: Puzzle{State: json.RawMessage(`"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"`)}, Timeout: tc.seconds}
+		req := SolveRequest{Puzzle: Puzzle{State: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"}, Timeout: tc.seconds}
 		job, err := req.Prepare(10*time.Second, time.Minute)
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, job.Timeout, "%g s", tc.seconds)
@@ -98,7 +98,7 @@ func TestPrepareClampsTimeouts(t *testing.T) {
 
 // A job runs through package solve and answers with a replayable optimal solution.
 func TestRun(t *testing.T) {
-	req := SolveRequest{Puzzle: Puzzle{Board: "3x3", State: json.RawMessage(`[8,6,7,2,5,4,3,0,1]`)}}
+	req := SolveRequest{Puzzle: Puzzle{Board: "3x3", State: []int{8, 6, 7, 2, 5, 4, 3, 0, 1}}}
 	job, err := req.Prepare(time.Minute, time.Minute)
 	require.NoError(t, err)
 	sol, err := job.Run(context.Background(), nil, time.Second)

@@ -77,7 +77,7 @@ async function loadSet(id, name) {
     files[f.name] = bytes;
   }
   const answer = await tilekitLoad(name, files);
-  const body = JSON.parse(answer.body);
+  const body = answer.body;
   if (answer.status !== 200) {
     for (const f of set.files) await cache.delete(new URL(`sets/${name}/${f.name}`, self.location).href);
   }
@@ -95,8 +95,8 @@ onmessage = async (event) => {
       return;
     }
     const progress = (bound, nodes, seconds) => postMessage({ id, progress: { bound, nodes, seconds } });
-    answer = await tilekitHandle(op, JSON.stringify(body || {}), progress);
-    postMessage({ id, status: answer.status, body: JSON.parse(answer.body) });
+    answer = await tilekitHandle(op, body || {}, progress);
+    postMessage({ id, status: answer.status, body: answer.body });
   } catch (e) {
     postMessage({ id, status: 500, body: { error: e && e.message ? e.message : String(e) } });
   }

@@ -6,7 +6,9 @@
 //
 // It defines one JavaScript function, tilekitHandle(op, body, progress), which returns a
 // Promise of {status, body}: op is "options", "check", "shuffle" or "solve"; body is the
-// request as JSON text; progress(bound, nodes, seconds) hears of a running search. The
+// request, an object as the HTTP API's JSON would be; progress(bound, nodes, seconds)
+// hears of a running search. Bodies are read and answers shaped through api's trees
+// (api.FromTree, api.Tree), so no JSON package is linked. The
 // search runs in a goroutine, not in the callback, as Go's WebAssembly port requires of
 // work that may wait. A search cannot be interrupted from JavaScript while it runs (the
 // worker's only thread is busy): the page stops one by terminating the worker.
@@ -17,7 +19,6 @@ package main
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"syscall/js"
@@ -90,31 +91,35 @@ func browserSHA256(b []byte) [32]byte {
 
 // handle answers one request with a Promise.
 func handle(this js.Value, args []js.Value) any {
-	if len(args) != 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString || args[2].Type() != js.TypeFunction {
+	if len(args) != 3 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeObject || args[2].Type() != js.TypeFunction {
 		return promise(func() (int, any) {
-			return api.Answer(nil, &api.Error{Status: api.BadRequest, Err: errors.New("tilekitHandle(op, body, progress): op and body are strings, progress a function")})
+			return api.Answer(nil, &api.Error{Status: api.BadRequest, Err: errors.New("tilekitHandle(op, body, progress): op is a string, body an object, progress a function")})
 		})
 	}
-	op, body, progress := args[0].String(), args[1].String(), args[2]
+	op, progress := args[0].String(), args[2]
+	body, err := fromJS(args[1], 0, new(int))
 	return promise(func() (int, any) {
+		if err != nil {
+			return api.Answer(nil, err)
+		}
 		switch op {
 		case "options":
 			return api.OK, api.Options()
 		case "check":
 			var req api.Puzzle
-			if err := api.Decode([]byte(body), &req); err != nil {
+			if err := api.FromTree(body, &req); err != nil {
 				return api.Answer(nil, err)
 			}
 			return api.Answer(api.Check(&req))
 		case "shuffle":
 			var req api.ShuffleRequest
-			if err := api.Decode([]byte(body), &req); err != nil {
+			if err := api.FromTree(body, &req); err != nil {
 				return api.Answer(nil, err)
 			}
 			return api.Answer(api.Shuffle(&req))
 		case "solve":
 			var req api.SolveRequest
-			if err := api.Decode([]byte(body), &req); err != nil {
+			if err := api.FromTree(body, &req); err != nil {
 				return api.Answer(nil, err)
 			}
 			job, err := req.Prepare(time.Hour, time.Hour) // the page keeps the time limit
@@ -132,7 +137,7 @@ func handle(this js.Value, args []js.Value) any {
 }
 
 // promise runs work in a goroutine and resolves a JavaScript Promise with
-// {status, body}, the body as JSON text.
+// {status, body}, the body an object as the HTTP API's JSON would be (api.Tree).
 func promise(work func() (int, any)) js.Value {
 	executor := js.FuncOf(func(this js.Value, args []js.Value) any {
 		resolve := args[0]
@@ -141,19 +146,56 @@ func promise(work func() (int, any)) js.Value {
 				// A bug must not end the runtime, which would leave the page without a
 				// solver: it is answered like any failure.
 				if r := recover(); r != nil {
-					text, _ := json.Marshal(api.ErrorBody(fmt.Errorf("internal error: %v", r)))
-					resolve.Invoke(map[string]any{"status": api.Failed, "body": string(text)})
+					resolve.Invoke(map[string]any{"status": api.Failed, "body": api.Tree(api.ErrorBody(fmt.Errorf("internal error: %v", r)))})
 				}
 			}()
 			status, body := work()
-			text, err := json.Marshal(body)
-			if err != nil {
-				status, text = api.Failed, []byte(`{"error":"cannot encode the answer"}`)
-			}
-			resolve.Invoke(map[string]any{"status": status, "body": string(text)})
+			resolve.Invoke(map[string]any{"status": status, "body": api.Tree(body)})
 		}()
 		return nil
 	})
 	defer executor.Release()
 	return js.Global().Get("Promise").New(executor)
+}
+
+// fromJS reads a request from JavaScript as a tree (api.FromTree): objects, arrays,
+// strings, numbers, booleans and null, at most api.MaxTreeNodes values and 32 levels deep.
+func fromJS(v js.Value, depth int, count *int) (any, error) {
+	if *count++; *count > api.MaxTreeNodes || depth > 32 {
+		return nil, &api.Error{Status: api.BadRequest, Err: fmt.Errorf("more than %d values, or deeper than 32 levels, in the request", api.MaxTreeNodes)}
+	}
+	switch v.Type() {
+	case js.TypeNull, js.TypeUndefined:
+		return nil, nil
+	case js.TypeString:
+		return v.String(), nil
+	case js.TypeNumber:
+		return v.Float(), nil
+	case js.TypeBoolean:
+		return v.Bool(), nil
+	case js.TypeObject:
+		if js.Global().Get("Array").Call("isArray", v).Bool() {
+			out := make([]any, 0, min(v.Length(), api.MaxTreeNodes))
+			for i := 0; i < v.Length() && *count <= api.MaxTreeNodes; i++ {
+				x, err := fromJS(v.Index(i), depth+1, count)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, x)
+			}
+			return out, nil
+		}
+		out := map[string]any{}
+		keys := js.Global().Get("Object").Call("keys", v)
+		for i := 0; i < keys.Length(); i++ {
+			k := keys.Index(i).String()
+			x, err := fromJS(v.Get(k), depth+1, count)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = x
+		}
+		return out, nil
+	}
+	return nil, &api.Error{Status: api.BadRequest, Err: fmt.Errorf("a %s in the request", v.Type())}
 }
