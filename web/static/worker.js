@@ -16,6 +16,11 @@ const ready = (async () => {
     if (!response.ok) throw new Error(`tilekit.wasm: HTTP ${response.status}`);
     wasm = await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject);
   }
+  // The solver hashes large inputs with the browser's SHA-256, straight from its memory.
+  // (crypto.subtle is there in secure contexts only: elsewhere the solver uses Go's.)
+  if (self.crypto && crypto.subtle) {
+    self.tilekitDigestMemory = (addr, n) => crypto.subtle.digest("SHA-256", new Uint8Array(go.mem.buffer, addr, n));
+  }
   go.run(wasm.instance); // defines tilekitHandle, then waits for requests
 })();
 

@@ -21,8 +21,10 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"runtime"
 	"syscall/js"
 	"time"
+	"unsafe"
 
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/tablefile"
@@ -64,23 +66,28 @@ func load(this js.Value, args []js.Value) any {
 }
 
 // browserSHA256 computes SHA-256 with the browser's crypto.subtle for large inputs (a
-// table's decoded payload is up to 259 MB), Go's for small ones. It waits for the
-// browser's Promise, which Go's WebAssembly port allows in a goroutine: every request
-// runs in one (promise).
+// table's decoded payload is up to 259 MB), Go's for small ones or where the page gives no
+// tilekitDigestMemory(addr, n) (worker.js: crypto.subtle.digest of the module's memory
+// there, without a copy into a new array first). It waits for the browser's Promise,
+// which Go's WebAssembly port allows in a goroutine: every request runs in one
+// (promise).
 func browserSHA256(b []byte) [32]byte {
-	subtle := js.Global().Get("crypto").Get("subtle")
-	if len(b) < 64<<10 || subtle.IsUndefined() {
+	digestMemory := js.Global().Get("tilekitDigestMemory")
+	if len(b) < 64<<10 || digestMemory.Type() != js.TypeFunction {
 		return sha256.Sum256(b)
 	}
-	buf := js.Global().Get("Uint8Array").New(len(b))
-	js.CopyBytesToJS(buf, b)
 	done := make(chan js.Value, 1)
 	resolve := js.FuncOf(func(this js.Value, args []js.Value) any { done <- args[0]; return nil })
 	defer resolve.Release()
 	reject := js.FuncOf(func(this js.Value, args []js.Value) any { done <- js.Null(); return nil })
 	defer reject.Release()
-	subtle.Call("digest", "SHA-256", buf).Call("then", resolve, reject)
+	// The browser copies the bytes out of the module's memory when called (WebCrypto's
+	// digest takes a copy first), so a memory that grows while it hashes does not matter;
+	// b stays alive until the answer, and Go's collector does not move it.
+	addr := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	digestMemory.Invoke(addr, len(b)).Call("then", resolve, reject)
 	digest := <-done
+	runtime.KeepAlive(b)
 	if digest.IsNull() {
 		return sha256.Sum256(b)
 	}
