@@ -3,6 +3,8 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,9 +16,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/hermetic"
+	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -258,4 +262,34 @@ func TestServerToken(t *testing.T) {
 	nc, err := nats.Connect(strings.Replace(s.URL(), "nats://", "nats://s3cret@", 1))
 	require.NoError(t, err)
 	nc.Close()
+}
+
+// A catalogue travels to the workers as its text: they need its tables, not its file.
+func TestCatalogueTravels(t *testing.T) {
+	dir := t.TempDir()
+	_, err := data.InstallSet(context.Background(), pdb.Set555, dir, data.BuildOptions{})
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "555.cat")
+	require.NoError(t, os.WriteFile(file, []byte("1,2,3,4,7\n5,6,9,10,13\n8,11,12,14,15\n"), 0o644))
+	opt, err := solve.Options{Catalogue: file, Tables: dir}.Portable()
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(file), "the workers cannot read it")
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(goal, opt)
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	startWorker(t, nc, &Worker{Name: "w", Threads: 1, Tables: dir})
+	starts := []board.State{korf[0].Start, korf[11].Start}
+	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Options: opt}, entries(goal, starts...))
+	for k, start := range starts {
+		require.NoError(t, errs[k])
+		want, err := s.Solve(context.Background(), start)
+		require.NoError(t, err)
+		assert.Equal(t, want.Nodes, recs[k].Nodes)
+		assert.Equal(t, "catalogue "+file, recs[k].Heuristic)
+		assert.True(t, recs[k].Optimal)
+	}
+	_, err = solve.Options{Catalogue: file}.Portable()
+	assert.ErrorIs(t, err, solve.ErrOptions, "a missing file")
 }

@@ -107,7 +107,11 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	r := &run{c: c, js: js, units: units, queue: q, goal: c.Solver.Goal(), begin: time.Now(),
 		got: map[string]*Outcome{}, workers: map[string]bool{}}
 	r.changed = sync.NewCond(&r.mu)
-	r.job = c.job(entries)
+	opt, err := c.Options.Portable() // a catalogue file travels as its text
+	if err != nil {
+		return nil, err
+	}
+	r.job = c.job(entries, opt)
 	// Units of this job left queued by an earlier coordinator on this store go; what is
 	// missing is handed out again below.
 	if err := units.Purge(ctx, jetstream.WithPurgeSubject(unitsSubject+r.job.ID)); err != nil {
@@ -142,9 +146,8 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 
 // job names the run by what it computes, so that a coordinator restarted on the same
 // input finds the results of the one before.
-func (c *Coordinator) job(entries []instance.Entry) Job {
+func (c *Coordinator) job(entries []instance.Entry, opt solve.Options) Job {
 	goal := c.Solver.Goal()
-	opt := c.Options
 	opt.Tables, opt.Workers = "", 0
 	j := Job{Board: goal.Size().String(), Goal: goal.Tiles().String(), Options: opt, Timeout: c.Timeout,
 		Fingerprint: c.Solver.Fingerprint(), Split: c.Split}

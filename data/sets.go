@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tilekit/tilekit/board"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -207,14 +208,49 @@ func readSet(spec pdb.SetSpec, label func(name string) string, open opener) (*pd
 // goal of size, the one the sets use: blank-last on 4x4, blank-first otherwise. On a
 // square board each partition's reflection about the main diagonal is added.
 func ReadCatalogue(path string, size board.Size) (pdb.SetSpec, error) {
-	f, err := os.Open(path)
+	text, err := CatalogueText(path)
 	if err != nil {
-		return pdb.SetSpec{}, fmt.Errorf("catalogue: %w", err)
+		return pdb.SetSpec{}, err
 	}
-	defer f.Close()
+	return ParseCatalogue(text, path, size)
+}
+
+// ParseCatalogue reads a catalogue from its text (the contents of its file, named name in
+// errors) as ReadCatalogue does.
+func ParseCatalogue(text, name string, size board.Size) (pdb.SetSpec, error) {
 	goal := board.BlankFirst(size)
 	if size == board.Size4x4 {
 		goal = board.BlankLast(size)
 	}
-	return pdb.ParseCatalogue(f, path, goal, size.W == size.H)
+	return pdb.ParseCatalogue(strings.NewReader(text), name, goal, size.W == size.H)
+}
+
+// CatalogueText returns the contents of the catalogue file at path: a regular file (a
+// named pipe could keep the reader waiting) of at most pdb.MaxCatalogueBytes.
+func CatalogueText(path string) (string, error) {
+	regular := func(info os.FileInfo, err error) error {
+		if err == nil && !info.Mode().IsRegular() {
+			err = fmt.Errorf("%s is not a regular file", path)
+		}
+		return err
+	}
+	if err := regular(os.Stat(path)); err != nil { // before opening: a named pipe's open waits
+		return "", fmt.Errorf("catalogue: %w", err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("catalogue: %w", err)
+	}
+	defer f.Close()
+	if err := regular(f.Stat()); err != nil { // replaced meanwhile
+		return "", fmt.Errorf("catalogue: %w", err)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, pdb.MaxCatalogueBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("catalogue: %w", err)
+	}
+	if len(b) > pdb.MaxCatalogueBytes {
+		return "", fmt.Errorf("catalogue: %s is larger than %d bytes", path, pdb.MaxCatalogueBytes)
+	}
+	return string(b), nil
 }

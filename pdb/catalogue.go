@@ -20,7 +20,7 @@ import (
 const (
 	MaxPartitions   = 32 // partitions of a catalogue, counting added reflections
 	MaxGroupTiles   = 8  // tiles of one group (25!/17! placements on 5x5)
-	maxCatalogueLen = 64 << 10
+	MaxCatalogueBytes = 64 << 10 // a catalogue file
 )
 
 // NewCatalogue makes the catalogue of the partitions (each a list of groups of tiles) for
@@ -124,18 +124,18 @@ func symmetricGoal(goal board.Goal) bool {
 // then every group must, and the catalogue is zero-aware. name names the file in errors.
 // The file holds at most 64 kB.
 func ParseCatalogue(r io.Reader, name string, goal board.Goal, reflect bool) (SetSpec, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxCatalogueLen+1))
+	data, err := io.ReadAll(io.LimitReader(r, MaxCatalogueBytes+1))
 	if err != nil {
 		return SetSpec{}, fmt.Errorf("pdb: catalogue %s: %w", name, err)
 	}
-	if len(data) > maxCatalogueLen {
-		return SetSpec{}, fmt.Errorf("pdb: catalogue %s is larger than %d bytes", name, maxCatalogueLen)
+	if len(data) > MaxCatalogueBytes {
+		return SetSpec{}, fmt.Errorf("pdb: catalogue %s is larger than %d bytes", name, MaxCatalogueBytes)
 	}
 	var parts [][][]int
 	var cur [][]int
 	zero, plain := 0, 0
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), maxCatalogueLen)
+	sc.Buffer(make([]byte, 0, 4096), MaxCatalogueBytes)
 	line := 0
 	for more := true; more; {
 		more = sc.Scan()

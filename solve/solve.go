@@ -18,6 +18,7 @@
 package solve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -73,6 +74,10 @@ type Options struct {
 	// tables found as a set's are. Its tiles are those of the board's canonical goal:
 	// blank-last on 4x4, blank-first on 5x5. "" for none.
 	Catalogue string
+	// CatalogueText is the catalogue file's contents, for a solver that has not the file (a
+	// cluster's workers get it with their job: Portable): when set, it is read instead of
+	// the file, which Catalogue then only names.
+	CatalogueText string
 
 	MaxNodes      uint64 // stop after generating this many nodes; 0 for no limit
 	MaxExpansions uint64 // general search: stop after this many expansions; 0 for none
@@ -199,9 +204,9 @@ func resolveNames(goal board.Goal, opt Options) (names, error) {
 	fastBoard := size == board.Size4x4 || size == board.Size5x5
 	n.fast = n.algo == "idastar" && fastBoard && (n.heuristic == heuristic.Auto || info.FastOn(size))
 	switch {
-	case opt.Catalogue != "" && n.heuristic != heuristic.Auto:
+	case (opt.Catalogue != "" || opt.CatalogueText != "") && n.heuristic != heuristic.Auto:
 		return n, badOptions("a catalogue is the heuristic: give no other (%s)", n.heuristic)
-	case opt.Catalogue != "" && (!n.fast || !ida.Serves(goal)):
+	case (opt.Catalogue != "" || opt.CatalogueText != "") && (!n.fast || !ida.Serves(goal)):
 		return n, badOptions("a catalogue serves IDA* on 4x4 and 5x5 with the blank's goal in a corner")
 	case n.fast:
 		if (info.Set || n.heuristic == heuristic.PDB || n.heuristic == heuristic.Max) && !ida.Serves(goal) {
@@ -239,7 +244,7 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 	serves := ida.Serves(s.goal)
 	var set *pdb.Set
 	setFrom := ""
-	if name == heuristic.Auto && s.opt.Catalogue == "" {
+	if name == heuristic.Auto && s.opt.Catalogue == "" && s.opt.CatalogueText == "" {
 		name = heuristic.MD
 		if size == board.Size4x4 {
 			name = heuristic.WD
@@ -261,8 +266,8 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 			}
 		}
 	}
-	if s.opt.Catalogue != "" {
-		spec, err := readCatalogue(s.opt.Catalogue, size)
+	if s.opt.Catalogue != "" || s.opt.CatalogueText != "" {
+		spec, err := readCatalogue(s.opt, size)
 		if err != nil {
 			return err
 		}
@@ -271,7 +276,7 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 		} else if err != nil {
 			return err
 		}
-		name = "catalogue " + s.opt.Catalogue
+		name = "catalogue " + s.opt.catalogueName()
 	}
 	info, _ := heuristic.Lookup(name)
 	info.Set = info.Set || set != nil
@@ -321,13 +326,38 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 	return err
 }
 
-// readCatalogue reads the catalogue file at path for size, its errors those of options.
-func readCatalogue(path string, size board.Size) (pdb.SetSpec, error) {
-	spec, err := data.ReadCatalogue(path, size)
+// readCatalogue reads the options' catalogue for size, its errors those of options.
+func readCatalogue(opt Options, size board.Size) (pdb.SetSpec, error) {
+	text, err := opt.CatalogueText, error(nil)
+	if text == "" {
+		text, err = data.CatalogueText(opt.Catalogue)
+	}
+	var spec pdb.SetSpec
+	if err == nil {
+		spec, err = data.ParseCatalogue(text, opt.catalogueName(), size)
+	}
 	if err != nil {
 		return pdb.SetSpec{}, badOptions("%v", err)
 	}
 	return spec, nil
+}
+
+// catalogueName names the options' catalogue: its file, or "(text)".
+func (o Options) catalogueName() string { return cmp.Or(o.Catalogue, "(text)") }
+
+// Portable returns the options with nothing in them that only this machine has: the
+// catalogue file is read into CatalogueText. A cluster's coordinator gives its workers
+// these.
+func (o Options) Portable() (Options, error) {
+	if o.Catalogue == "" || o.CatalogueText != "" {
+		return o, nil
+	}
+	text, err := data.CatalogueText(o.Catalogue)
+	if err != nil {
+		return o, badOptions("%v", err)
+	}
+	o.CatalogueText = text
+	return o, nil
 }
 
 // planGeneral resolves the general search: the heuristic (auto: max, or pdb on 5x5, which

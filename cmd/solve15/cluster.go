@@ -79,9 +79,6 @@ func clusterAction(c *cli.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if c.String("catalogue") != "" {
-		return cmdline.Usagef("--catalogue: a catalogue file does not travel to workers yet; install a named set (pdbgen build --set)")
-	}
 	if c.Int("local-workers") < 0 || c.Int("subtrees") < 1 || c.Int("max-deliver") < 1 || c.Duration("ack-wait") <= 0 {
 		return cmdline.Usagef("--local-workers must not be negative; --subtrees, --max-deliver and --ack-wait must be above 0")
 	}
