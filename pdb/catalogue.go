@@ -18,8 +18,8 @@ import (
 
 // Catalogue limits: what a catalogue file may ask for.
 const (
-	MaxPartitions   = 32 // partitions of a catalogue, counting added reflections
-	MaxGroupTiles   = 8  // tiles of one group (25!/17! placements on 5x5)
+	MaxPartitions     = 32       // partitions of a catalogue, counting added reflections
+	MaxGroupTiles     = 8        // tiles of one group (25!/17! placements on 5x5)
 	MaxCatalogueBytes = 64 << 10 // a catalogue file
 )
 
