@@ -20,12 +20,19 @@ import (
 // error when ctx is cancelled.
 func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 	h := t.Header
-	if h.Encoding == EncodingHalfExcess {
+	switch h.Encoding {
+	case EncodingHalfExcess:
 		if err := t.checkPacked(); err != nil {
 			return nil, err
 		}
-	} else if int64(len(t.Entries)) != h.Entries {
-		return nil, fmt.Errorf("tablefile: header says %d entries, table has %d", h.Entries, len(t.Entries))
+	case EncodingBit:
+		if int64(len(t.Bitmap)) != h.DecodedBytes() {
+			return nil, fmt.Errorf("tablefile: header says %d entries, the bitmap has %d bytes", h.Entries, len(t.Bitmap))
+		}
+	default:
+		if int64(len(t.Entries)) != h.Entries {
+			return nil, fmt.Errorf("tablefile: header says %d entries, table has %d", h.Entries, len(t.Entries))
+		}
 	}
 	data := t.decoded()
 	if sha256.Sum256(data) != h.DecodedSHA {

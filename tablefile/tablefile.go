@@ -100,8 +100,8 @@ type Header struct {
 	BlankInIndex bool  // PDB only: whether the blank's cell is part of the index
 	Index        string
 	Entries      int64
-	Bits         int    // bits per entry: 8 (raw) or 4 (half-excess)
-	Encoding     string // EncodingRaw or EncodingHalfExcess
+	Bits         int    // bits per entry: 8 (raw), 4 (half-excess) or 1 (bit)
+	Encoding     string // EncodingRaw, EncodingHalfExcess or EncodingBit
 	Escapes      int64  // half-excess: entries kept in the escape list
 	Mirror       string // half-excess: "none", or the symmetry under which only one entry of each mirror pair is stored
 	Compression  string // "zstd"
@@ -121,6 +121,11 @@ const (
 	// distance of the pattern tiles of the entry's placement, and lists the entries whose
 	// e does not fit (nibble 15) in an escape list. PDB tables without the blank only.
 	EncodingHalfExcess = "half-excess"
+	// EncodingBit stores one bit per entry, bit i%8 of byte i/8: (value / 2) mod 2. It is for
+	// zero-aware pattern databases (index zperm-v1), whose neighbouring entries differ by
+	// exactly one: knowing a neighbour's value and the bit, a search knows the value
+	// (docs/FORMAT.md, "The bit encoding").
+	EncodingBit = "bit"
 )
 
 // EscapeNibble marks an entry of a half-excess table held in the escape list.
@@ -143,7 +148,7 @@ type Table struct {
 	Entries []uint8  // raw: entry i is Entries[i]
 	Nibbles []byte   // half-excess: entry i in the low (i even) or high (i odd) nibble of byte i/2
 	Escapes []Escape // half-excess: the entries whose nibble is EscapeNibble, ascending
-
+	Bitmap  []byte   // bit: entry i's bit is bit i%8 of byte i/8
 }
 
 // New makes a table of the given kind for the goal; tiles and blank matter for PDBs only.
@@ -219,8 +224,41 @@ func NewHalfExcessIndex(goal board.Goal, tiles []int, index string, nibbles []by
 	return t, nil
 }
 
+// NewBitmap makes a zero-aware PDB table in the bit encoding from its bitmap.
+func NewBitmap(goal board.Goal, tiles []int, bitmap []byte) (*Table, error) {
+	h := Header{
+		Version:     Version,
+		Kind:        KindPDB,
+		Size:        goal.Size(),
+		Goal:        goal.Tiles(),
+		Tiles:       append([]int(nil), tiles...),
+		Index:       IndexZero,
+		Bits:        1,
+		Encoding:    EncodingBit,
+		Compression: "zstd",
+		FrameBytes:  FrameBytes,
+		Generator:   version.Generator,
+	}
+	var err error
+	if h.Entries, err = h.ExpectedEntries(); err != nil {
+		return nil, err
+	}
+	if err := h.Check(); err != nil {
+		return nil, err
+	}
+	t := &Table{Header: h}
+	if err := t.split(bitmap); err != nil {
+		return nil, err
+	}
+	t.DecodedSHA = sha256.Sum256(bitmap)
+	return t, nil
+}
+
 // decoded returns the decoded payload of the table.
 func (t *Table) decoded() []byte {
+	if t.Encoding == EncodingBit {
+		return t.Bitmap
+	}
 	if t.Encoding != EncodingHalfExcess {
 		return t.Entries
 	}
@@ -239,6 +277,16 @@ func (t *Table) decoded() []byte {
 // split fills the table's entries, or nibbles and escapes, from a decoded payload of the
 // right length.
 func (t *Table) split(decoded []byte) error {
+	if t.Encoding == EncodingBit {
+		if int64(len(decoded)) != t.DecodedBytes() {
+			return fmt.Errorf("%w: a bitmap of %d bytes, want %d", ErrPayload, len(decoded), t.DecodedBytes())
+		}
+		if r := t.Header.Entries % 8; r != 0 && decoded[len(decoded)-1]>>r != 0 {
+			return fmt.Errorf("%w: the bitmap's unused last bits are not zero", ErrPayload)
+		}
+		t.Bitmap = decoded
+		return nil
+	}
 	if t.Encoding != EncodingHalfExcess {
 		t.Entries = decoded
 		return nil
@@ -342,6 +390,9 @@ func (h *Header) ExpectedEntries() (int64, error) {
 // DecodedBytes is the length of the decoded payload: one byte per entry (raw), or half a
 // byte per entry and five per escape (half-excess).
 func (h *Header) DecodedBytes() int64 {
+	if h.Encoding == EncodingBit {
+		return (h.Entries + 7) / 8
+	}
 	if h.Encoding == EncodingHalfExcess {
 		return (h.Entries+1)/2 + escapeBytes*h.Escapes
 	}
@@ -439,8 +490,18 @@ func (h *Header) Check() error {
 		default:
 			return bad("mirror %q (known: none, columns, rows, transpose)", h.Mirror)
 		}
+	case EncodingBit:
+		if h.Version < 2 {
+			return bad("encoding %q in a version %d file", h.Encoding, h.Version)
+		}
+		if h.Kind != KindPDB || h.Index != IndexZero {
+			return bad("the %s encoding is for zero-aware pattern databases (index %s)", h.Encoding, IndexZero)
+		}
+		if h.Bits != 1 {
+			return bad("bits %d for the %s encoding (it has 1)", h.Bits, h.Encoding)
+		}
 	default:
-		return bad("encoding %q (known: %q, %q)", h.Encoding, EncodingRaw, EncodingHalfExcess)
+		return bad("encoding %q (known: %q, %q, %q)", h.Encoding, EncodingRaw, EncodingHalfExcess, EncodingBit)
 	}
 	if h.Compression != "zstd" {
 		return bad("compression %q (only \"zstd\" is defined)", h.Compression)
@@ -467,6 +528,13 @@ func (t *Table) Histogram() []int64 {
 	for _, b := range t.Nibbles {
 		counts[b&0xF]++
 		counts[b>>4]++
+	}
+	if t.Encoding == EncodingBit {
+		ones := int64(0)
+		for _, b := range t.Bitmap {
+			ones += int64(bits.OnesCount8(b))
+		}
+		counts[0], counts[1] = t.Header.Entries-ones, ones
 	}
 	if t.Header.Entries%2 == 1 && len(t.Nibbles) > 0 {
 		counts[0]-- // the unused last nibble

@@ -423,3 +423,43 @@ func TestHalfExcessSample(t *testing.T) {
 		assert.ErrorIs(t, err, ErrHeader, edit[1])
 	}
 }
+
+// A bit-encoded table survives a round trip; its header is refused for other indexes, and
+// a bitmap with stray bits past its last entry is refused.
+func TestBitEncoding(t *testing.T) {
+	goal := board.BlankLast(board.Size{W: 3, H: 3})
+	h := Header{Kind: KindPDB, Size: goal.Size(), Tiles: []int{1, 2}, Index: IndexZero, Encoding: EncodingBit}
+	n, err := h.ExpectedEntries()
+	require.NoError(t, err)
+	bitmap := make([]byte, (n+7)/8)
+	for i := range bitmap {
+		bitmap[i] = byte(i * 37)
+	}
+	if n%8 != 0 {
+		bitmap[len(bitmap)-1] &= 1<<(n%8) - 1
+	}
+	tab, err := NewBitmap(goal, []int{1, 2}, bitmap)
+	require.NoError(t, err)
+	back, err := Decode(bytes.NewReader(encode(t, tab)))
+	require.NoError(t, err)
+	assert.Equal(t, bitmap, back.Bitmap)
+	assert.Equal(t, EncodingBit, back.Encoding)
+	assert.Equal(t, 1, back.Header.Bits)
+	hist := back.Histogram()
+	require.Len(t, hist, 2)
+	assert.Equal(t, n, hist[0]+hist[1])
+
+	if n%8 != 0 {
+		stray := append([]byte(nil), bitmap...)
+		stray[len(stray)-1] |= 0x80
+		_, err = NewBitmap(goal, []int{1, 2}, stray)
+		assert.ErrorContains(t, err, "unused last bits")
+	}
+	_, err = NewBitmap(goal, []int{1, 2}, bitmap[1:])
+	assert.ErrorIs(t, err, ErrPayload)
+	kperm := back.Header
+	kperm.Index = IndexPDB
+	kperm.Entries, err = kperm.ExpectedEntries()
+	require.NoError(t, err)
+	assert.ErrorContains(t, kperm.Check(), "zero-aware")
+}
