@@ -43,7 +43,10 @@ type Packed struct {
 	Digest [32]byte
 	// Zero is the index of a zero-aware table (zero.go): its entries are (placement, blank
 	// region) states, ranked by Zero; nil for Korf & Felner's minimum over the regions.
-	Zero   *zindex.Scheme
+	Zero *zindex.Scheme
+	// Bitmap holds a zero-aware table in the bit encoding (bits.go), one bit an entry;
+	// Nibbles and Escapes are then empty.
+	Bitmap []byte
 	md     [board.MaxCells][board.MaxCells]uint8 // md[i][c]: distance of pattern tile i on cell c
 	mirror mirror
 }
@@ -232,6 +235,12 @@ func (t *Packed) MD(cells []uint8) int {
 
 // Value returns entry i; cells must be the placement of index i (Unrank gives it).
 func (t *Packed) Value(i uint32, cells []uint8) int {
+	if t.Bitmap != nil {
+		if v, ok := t.Descend(i, cells); ok {
+			return v
+		}
+		return int(Unreachable) // a damaged table, which verify and the digests refuse
+	}
 	i = t.stored(i, cells)
 	if e := t.nibble(i); e != EscapeNibble {
 		return t.MD(cells) + 2*int(e)
@@ -287,8 +296,12 @@ func (t *Packed) Unpack(ctx context.Context) (*Table, error) {
 	return &Table{Pattern: p, Entries: entries}, nil
 }
 
-// File returns the table as a table file in the half-excess encoding.
+// File returns the table as a table file in the half-excess encoding, or the bit encoding
+// for a bit table.
 func (t *Packed) File() (*tablefile.Table, error) {
+	if t.Bitmap != nil {
+		return t.bitFile()
+	}
 	mirror := "none"
 	if t.Mirror != Identity {
 		mirror = t.Mirror.String()
@@ -302,8 +315,9 @@ func (t *Packed) File() (*tablefile.Table, error) {
 // LoadPacked turns a half-excess table file into a packed table. The file's reader has
 // checked the nibbles against the escape list; package verify proves the values.
 func LoadPacked(f *tablefile.Table) (*Packed, error) {
-	if f.Kind != tablefile.KindPDB || f.Encoding != tablefile.EncodingHalfExcess {
-		return nil, fmt.Errorf("pdb: the file holds a %s table in the %s encoding, not a half-excess pdb", f.Kind, f.Encoding)
+	bit := f.Encoding == tablefile.EncodingBit && f.Index == tablefile.IndexZero
+	if f.Kind != tablefile.KindPDB || f.Encoding != tablefile.EncodingHalfExcess && !bit {
+		return nil, fmt.Errorf("pdb: the file holds a %s table in the %s encoding, not a half-excess or zero-aware bit pdb", f.Kind, f.Encoding)
 	}
 	goal, err := f.GoalOf()
 	if err != nil {
@@ -314,6 +328,13 @@ func LoadPacked(f *tablefile.Table) (*Packed, error) {
 		return nil, err
 	}
 	var t *Packed
+	if bit {
+		t, err = NewBitTable(p, f.Bitmap)
+		if err == nil {
+			t.Digest = f.DecodedSHA
+		}
+		return t, err
+	}
 	if f.Index == tablefile.IndexZero {
 		t, err = NewZeroAware(p, f.Nibbles, f.Escapes)
 		if err == nil {
