@@ -47,6 +47,7 @@ type lookupTab struct {
 	table *pdb.Packed
 	nib   []byte
 	zero  *zindex.Scheme // a zero-aware table: the index takes the blank's region
+	bits  []byte         // a zero-aware table in the bit encoding (catalogue.go reads it)
 
 	// A table stored through a mirror (pdb.Packed.Mirror) holds a placement's entry at the
 	// smaller of its index and its image's: mtiles and mcell read the image.

@@ -40,6 +40,17 @@ type catTables struct {
 	ntouch  [maxCells]uint8           // how many
 	goal    [maxCells]uint8           // the canonical goal: the tile on each cell
 	wd      bool                      // also the maximum with walking distance (4x4)
+	plain   bool                      // a set, not a catalogue (its tables in the bit encoding)
+}
+
+// hasBits reports whether a set has a table in the bit encoding.
+func hasBits(set *pdb.Set) bool {
+	for _, t := range set.Tables {
+		if t.Bitmap != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // same reports whether two lookups read the same entry for every state.
@@ -58,9 +69,14 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 		return nil, err
 	}
 	if lookups.dual() {
-		return nil, badOptions("ida: %s is a catalogue: its lookups are regular or reflected, not dual", spec.Name)
+		return nil, badOptions("ida: %s is a catalogue or has tables in the bit encoding: its lookups are regular or reflected, not dual", spec.Name)
 	}
-	s := &catTables{name: spec.Name, lookups: lookups}
+	s := &catTables{name: spec.Name, lookups: lookups, plain: spec.Partitions == nil}
+	if s.plain {
+		// A set takes the lookups a set takes (additive.go): by default its reflection too.
+		lookups = lookups.resolve()
+		s.lookups = lookups
+	}
 	w := size.W
 	n := size.Cells()
 	goal := spec.Goal.Tiles()
@@ -74,7 +90,7 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 	// add returns the index of a lookup, adding it unless an equal one is there.
 	add := func(l pdb.Lookup, reflected bool) (uint8, error) {
 		tab := set.Tables[l.Table]
-		lt := lookupTab{k: len(l.Tiles), n: uint32(n), table: tab, nib: tab.Nibbles, zero: tab.Zero}
+		lt := lookupTab{k: len(l.Tiles), n: uint32(n), table: tab, nib: tab.Nibbles, zero: tab.Zero, bits: tab.Bitmap}
 		for i, t := range l.Tiles {
 			// The reflected state holds tile sigma(t) on the reflection of t's cell: its
 			// lookup reads the tiles sigma^-1(l.Tiles) = sigma(l.Tiles) of the state.
@@ -152,10 +168,35 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 }
 
 // catState is a search's view of its node under the set: the half excess of each lookup
-// and each partition's sum.
+// and each partition's sum, and for a table in the bit encoding its value modulo 4 (what
+// reading a child's value from its bit takes: pdb.NextValue).
 type catState struct {
 	ex  [maxCatLookups]uint8
+	hm  [maxCatLookups]uint8
 	sum [maxParts]int16
+}
+
+// readBit returns the half excess and the value modulo 4 of a child's entry i of a lookup
+// in the bit encoding, from the parent's (ex, hm) and the change dmd of the Manhattan
+// distance (the moved tile's, the same in every frame: the cell maps are isometries).
+func (l *lookupTab) readBit(i uint32, ex, hm uint8, dmd int) (uint8, uint8) {
+	dh := pdb.NextValue(hm, l.bits[i>>3]>>(i&7)&1)
+	return uint8(int(ex) + (dh-dmd)/2), uint8(int(hm)+dh) & 3
+}
+
+// fresh returns the half excess and the value modulo 4 of the lookup at the positions pos,
+// from scratch (a table in the bit encoding descends to its goal).
+func (l *lookupTab) fresh(pos *[maxCells]uint8) (ex, hm uint8) {
+	if l.bits == nil {
+		i := l.index(pos)
+		return l.excess(i, l.nibble(i), pos), 0
+	}
+	var cells [maxCells]uint8
+	for j := 0; j < l.k; j++ {
+		cells[j] = l.cell[pos[l.tiles[j]]]
+	}
+	v := l.value(pos)
+	return uint8((v - l.table.MD(cells[:])) / 2), uint8(v) & 3
 }
 
 // bestPart returns the partition of the largest sum.
@@ -192,8 +233,7 @@ func (st *search) initCat() {
 	s := st.t.cat
 	st.cat = catState{}
 	for k := range s.nl {
-		i := s.look[k].index(&st.pos)
-		st.cat.ex[k] = s.look[k].excess(i, s.look[k].nibble(i), &st.pos)
+		st.cat.ex[k], st.cat.hm[k] = s.look[k].fresh(&st.pos)
 	}
 	for p := 0; p < s.np; p++ {
 		st.cat.sum[p] = int16(st.partSum(p, func(k uint8) int { return int(st.cat.ex[k]) }))
@@ -223,6 +263,7 @@ type catChild struct {
 	md           int
 	idx          [maxTouch]uint32 // the indices of the lookups that hold the moved tile
 	ex           [maxTouch]uint8  // their half excesses
+	hm           [maxTouch]uint8  // their values modulo 4 (tables in the bit encoding)
 	sum          [maxParts]int16  // the partitions' sums
 	wdRow, wdCol uint16           // walking-distance pattern ids, when maxed with WD
 	h            int
@@ -284,8 +325,9 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 		c := &ch[j]
 		tile := c.tile
 		k, i := s.of[tile][bp]&(maxCatLookups-1), s.slot[tile][bp]&(maxTouch-1)
-		c.ex[i] = s.look[k].nibble(c.idx[i])
-		if c.ex[i] == pdb.EscapeNibble {
+		if s.look[k].bits != nil {
+			c.ex[i], c.hm[i] = s.look[k].readBit(c.idx[i], st.cat.ex[k], st.cat.hm[k], c.md-st.md)
+		} else if c.ex[i] = s.look[k].nibble(c.idx[i]); c.ex[i] == pdb.EscapeNibble {
 			st.pos[tile], st.pos[0] = blank, c.q
 			c.ex[i] = s.look[k].excess(c.idx[i], c.ex[i], &st.pos)
 			st.pos[tile], st.pos[0] = c.q, blank
@@ -327,7 +369,9 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 			}
 			i := i & (maxTouch - 1)
 			k := tl[i] & (maxCatLookups - 1)
-			if c.ex[i] = s.look[k].nibble(c.idx[i]); c.ex[i] == pdb.EscapeNibble {
+			if s.look[k].bits != nil {
+				c.ex[i], c.hm[i] = s.look[k].readBit(c.idx[i], st.cat.ex[k], st.cat.hm[k], c.md-st.md)
+			} else if c.ex[i] = s.look[k].nibble(c.idx[i]); c.ex[i] == pdb.EscapeNibble {
 				st.pos[tile], st.pos[0] = blank, c.q
 				c.ex[i] = s.look[k].excess(c.idx[i], c.ex[i], &st.pos)
 				st.pos[tile], st.pos[0] = c.q, blank
@@ -368,6 +412,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 		for i := 0; i < n; i++ {
 			i, k := i&(maxTouch-1), tl[i&(maxTouch-1)]&(maxCatLookups-1)
 			c.ex[i], st.cat.ex[k] = st.cat.ex[k], c.ex[i]
+			c.hm[i], st.cat.hm[k] = st.cat.hm[k], c.hm[i]
 		}
 		if debugCheck {
 			st.checkCat(c.h, &c.sum)
@@ -390,6 +435,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 		for i := 0; i < n; i++ {
 			i, k := i&(maxTouch-1), tl[i&(maxTouch-1)]&(maxCatLookups-1)
 			c.ex[i], st.cat.ex[k] = st.cat.ex[k], c.ex[i]
+			c.hm[i], st.cat.hm[k] = st.cat.hm[k], c.hm[i]
 		}
 		if found {
 			return true, hb
@@ -416,7 +462,7 @@ func (st *search) checkCat(h int, sum *[maxParts]int16) {
 	if st.t.cat.wd {
 		want = max(want, fresh.wd())
 	}
-	if want != h || fresh.cat.ex != st.cat.ex {
+	if want != h || fresh.cat.ex != st.cat.ex || fresh.cat.hm != st.cat.hm {
 		panic(fmt.Sprintf("ida: incremental set value %d, from scratch %d, board %v", h, want, st.board))
 	}
 }

@@ -132,7 +132,9 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		t.homes[tile] = f.home[tile]
 	}
 	switch {
-	case opt.Set != nil && opt.Set.Partitions != nil:
+	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set)):
+		// Tables in the bit encoding are read with their parents' values, which only the
+		// catalogue search keeps: a set of them is searched as a catalogue of one partition.
 		if t.cat, err = newCatalogue(opt.Set, opt.Lookups); err != nil {
 			return nil, err
 		}
@@ -156,6 +158,9 @@ func (s *Solver) WithProgress(progress func(bound int, nodes uint64), every time
 
 // Lookups returns the lookups a set heuristic takes, or "" for the other heuristics.
 func (s *Solver) Lookups() string {
+	if s.t.cat != nil && s.t.cat.plain {
+		return s.t.cat.lookups.String()
+	}
 	if s.t.cat != nil {
 		return s.t.cat.lookups.reflectedString()
 	}
