@@ -30,7 +30,7 @@ type additiveTable struct {
 
 func newAdditiveTable(f *tablefile.Table) (*additiveTable, error) {
 	v := &additiveTable{}
-	if f.Encoding == tablefile.EncodingHalfExcess {
+	if f.Encoding == tablefile.EncodingHalfExcess || f.Encoding == tablefile.EncodingBit {
 		t, err := pdb.LoadPacked(f)
 		if err != nil {
 			return nil, err

@@ -205,6 +205,8 @@ func verify(ctx context.Context, name string, t *tablefile.Table, readErr error,
 	case tablefile.KindPDB:
 		if t.BlankInIndex {
 			v, err = newPDBTable(t)
+		} else if t.Index == tablefile.IndexZero && t.Encoding == tablefile.EncodingBit {
+			v, err = newBitTable(t)
 		} else if t.Index == tablefile.IndexZero {
 			v, err = newZeroTable(t)
 		} else {

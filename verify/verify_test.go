@@ -435,3 +435,35 @@ func raiseByTwo(t *testing.T, nibbles []byte, victim int) []byte {
 	out[victim/2] += 1 << (4 * (victim & 1))
 	return out
 }
+
+// A zero-aware table in the bit encoding is proven by a rebuild, bit by bit; admissibility
+// runs through its values by descent; one flipped bit is found and named.
+func TestBitTable(t *testing.T) {
+	goal := board.BlankLast(board.Size4x4)
+	p, err := pdb.NewPattern(goal, pdb.Set555.Tables[1], false)
+	require.NoError(t, err)
+	z, err := pdb.ZeroAware(ctx, p, pdb.Options{})
+	require.NoError(t, err)
+	b, err := z.ToBits(ctx, 0)
+	require.NoError(t, err)
+	f, err := b.File()
+	require.NoError(t, err)
+	r := Table(ctx, "5-5-5z table 2, bits", f, Options{Deep: true, Instances: Korf100()[:20]})
+	require.True(t, r.OK, "%+v", r.Failed())
+	assert.Contains(t, check(r, Exactness).Detail, "comparison with a rebuild")
+	assert.Equal(t, Pass, status(r, Admissibility))
+
+	const victim = 123457
+	flipped := append([]byte(nil), b.Bitmap...)
+	flipped[victim/8] ^= 1 << (victim % 8)
+	bad, err := pdb.NewBitTable(p, flipped)
+	require.NoError(t, err)
+	f, err = bad.File()
+	require.NoError(t, err)
+	r = Table(ctx, "flipped", f, Options{})
+	assert.False(t, r.OK)
+	c := check(r, Exactness)
+	assert.Equal(t, Fail, c.Status)
+	assert.Equal(t, int64(1), c.Bad)
+	assert.Contains(t, strings.Join(c.Examples, "\n"), "entry 123457: bit")
+}
