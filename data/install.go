@@ -20,6 +20,9 @@ type BuildOptions struct {
 	Progress func(file string, l bfs.Layer)
 	// Wrote is told of each file once the whole install is written, read back and in place.
 	Wrote func(path string, t *tablefile.Table) error
+	// Bits stores a zero-aware set's tables in the bit encoding (pdb.Packed.ToBits): a
+	// quarter of the half-excess size, under the same file names.
+	Bits bool
 }
 
 // Write writes t to path atomically (the old file, if any, is replaced only by a complete
@@ -81,6 +84,9 @@ func InstallDefaults(ctx context.Context, dir string, opt BuildOptions) (string,
 	for _, s := range Specs {
 		paths = append(paths, filepath.Join(dir, s.File))
 	}
+	if opt.Bits {
+		return "", fmt.Errorf("the default tables are not zero-aware: the bit encoding needs tables whose neighbours differ by exactly one")
+	}
 	if err := prepare(dir, paths); err != nil {
 		return "", err
 	}
@@ -118,6 +124,9 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 	for t := range spec.Tables {
 		paths = append(paths, filepath.Join(dir, SetFile(spec, t)))
 	}
+	if opt.Bits && !spec.ZeroAware {
+		return "", fmt.Errorf("the %s set's tables are not zero-aware: the bit encoding needs tables whose neighbours differ by exactly one", spec.Name)
+	}
 	if err := prepare(dir, paths); err != nil {
 		return "", err
 	}
@@ -127,6 +136,12 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 			opt.Progress(SetFile(spec, t), l)
 		}
 	}, func(t int, packed *pdb.Packed) error {
+		if opt.Bits {
+			var err error
+			if packed, err = packed.ToBits(ctx, opt.Workers); err != nil {
+				return err
+			}
+		}
 		f, err := packed.File()
 		if err != nil {
 			return err

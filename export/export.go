@@ -54,6 +54,9 @@ type Sidecar struct {
 // Values returns a table's entries as their exact values, one byte each, in index order:
 // a raw table's entries as they are, a packed one's decoded through its mirror.
 func Values(ctx context.Context, t *tablefile.Table, workers int) ([]uint8, error) {
+	if t.Encoding == tablefile.EncodingBit {
+		return nil, fmt.Errorf("export: the table is in the bit encoding, whose bits are not values (a search reads them through their neighbours'); export the same table built without --bits")
+	}
 	if t.Encoding != tablefile.EncodingHalfExcess {
 		return t.Entries, nil
 	}

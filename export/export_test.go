@@ -116,3 +116,18 @@ func TestValuesOfPacked(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, raw.Entries, got)
 }
+
+// A table in the bit encoding holds no values to export: refused, not written empty.
+func TestBitTableRefused(t *testing.T) {
+	goal := board.BlankLast(board.Size{W: 3, H: 3})
+	p, err := pdb.NewPattern(goal, []int{1, 2, 3}, false)
+	require.NoError(t, err)
+	z, err := pdb.ZeroAware(context.Background(), p, pdb.Options{})
+	require.NoError(t, err)
+	b, err := z.ToBits(context.Background(), 0)
+	require.NoError(t, err)
+	f, err := b.File()
+	require.NoError(t, err)
+	_, err = Values(context.Background(), f, 0)
+	assert.ErrorContains(t, err, "bit encoding")
+}

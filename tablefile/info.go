@@ -72,6 +72,9 @@ func Describe(path string, t *Table) Info {
 		info.FileBytes = st.Size()
 	}
 	info.Max, info.Mean = stats(info.Histogram, info.Entries)
+	if t.Encoding == EncodingBit { // the bits are not values: a search recovers those
+		info.StoredHistogram, info.Histogram, info.Max, info.Mean = info.Histogram, nil, 0, 0
+	}
 	return info
 }
 
@@ -116,6 +119,14 @@ func (i Info) WriteText(w io.Writer) {
 	if i.Encoding == EncodingHalfExcess {
 		fmt.Fprintf(w, "  stored:    half the excess over the Manhattan distance; %d escapes\n", *i.Escapes)
 	}
+	if i.Encoding == EncodingBit {
+		var zeros, ones int64
+		if len(i.StoredHistogram) == 2 {
+			zeros, ones = i.StoredHistogram[0], i.StoredHistogram[1]
+		}
+		fmt.Fprintf(w, "  stored:    one bit an entry, (value / 2) mod 2: %d zeros, %d ones; a search reads the values through their neighbours'\n", zeros, ones)
+		return
+	}
 	if i.Encoding == EncodingHalfExcess && i.StoredHistogram == nil {
 		fmt.Fprintf(w, "  excess/2:  max %d, mean %.3f\n", i.Max, i.Mean)
 	} else {
@@ -140,6 +151,9 @@ func (i Info) Summary() string {
 		if *i.BlankInIndex {
 			kind += "+blank"
 		}
+	}
+	if i.Encoding == EncodingBit {
+		return fmt.Sprintf("%s %dx%d %s, %d entries in bits, %d bytes", kind, i.Width, i.Height, i.GoalName, i.Entries, i.FileBytes)
 	}
 	if i.Encoding == EncodingHalfExcess && i.StoredHistogram == nil { // Max is not a value
 		return fmt.Sprintf("%s %dx%d %s, %d entries, %d escapes, %d bytes", kind, i.Width, i.Height, i.GoalName, i.Entries, *i.Escapes, i.FileBytes)

@@ -98,6 +98,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"export", "x.tbl"}, "a TABLE and an OUT"},
 		{[]string{"export", "--format", "csv", "x.tbl", "y"}, "the only format is raw"},
 		{[]string{"biuld"}, "did you mean build?"},
+		{[]string{"build", "--bits"}, "the default tables are not zero-aware"},
+		{[]string{"build", "--set", "7-8", "--bits"}, "--bits: the 7-8 set's tables are not zero-aware"},
 	} {
 		_, errOut, code := run(t, tc.args...)
 		assert.Equal(t, cmdline.ExitUsage, code, "%v", tc.args)
