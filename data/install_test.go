@@ -65,6 +65,9 @@ func TestDigests(t *testing.T) {
 	for _, spec := range pdb.Sets {
 		for i := range spec.Tables {
 			assert.Len(t, digests[SetFile(spec, i)], 64, "a digest for every table of every set")
+			if spec.ZeroAware {
+				assert.Len(t, bitDigests[SetFile(spec, i)], 64, "and in bits for the zero-aware ones")
+			}
 		}
 	}
 }

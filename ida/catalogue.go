@@ -228,15 +228,19 @@ func (st *search) catH() int {
 	return h
 }
 
-// initCat computes the lookups of the current node from scratch.
+// initCat computes the lookups of the current node from scratch, or takes them from seed.
 func (st *search) initCat() {
 	s := st.t.cat
-	st.cat = catState{}
-	for k := range s.nl {
-		st.cat.ex[k], st.cat.hm[k] = s.look[k].fresh(&st.pos)
-	}
-	for p := 0; p < s.np; p++ {
-		st.cat.sum[p] = int16(st.partSum(p, func(k uint8) int { return int(st.cat.ex[k]) }))
+	if st.seed != nil {
+		st.cat = *st.seed
+	} else {
+		st.cat = catState{}
+		for k := range s.nl {
+			st.cat.ex[k], st.cat.hm[k] = s.look[k].fresh(&st.pos)
+		}
+		for p := 0; p < s.np; p++ {
+			st.cat.sum[p] = int16(st.partSum(p, func(k uint8) int { return int(st.cat.ex[k]) }))
+		}
 	}
 	if st.kids == nil {
 		st.kids = make([][4]catChild, len(st.path)+1)
@@ -284,6 +288,9 @@ type catChild struct {
 func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp int) (bool, int) {
 	if g >= st.collectAt && st.collectHere(g) {
 		st.collect(g, blank, prev)
+		// The worker that searches below it starts from this state, not from scratch (a
+		// table in the bit encoding would walk to its goal for every lookup).
+		st.frontier[len(st.frontier)-1].cat = &catState{ex: st.cat.ex, hm: st.cat.hm, sum: *sum}
 		return false, h
 	}
 	st.expanded++
@@ -454,6 +461,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 // node with ones computed from scratch.
 func (st *search) checkCat(h int, sum *[maxParts]int16) {
 	fresh := *st
+	fresh.seed = nil
 	fresh.initCat()
 	if fresh.cat.sum != *sum {
 		panic(fmt.Sprintf("ida: incremental partition sums %v, from scratch %v, board %v", sum[:st.t.cat.np], fresh.cat.sum[:st.t.cat.np], st.board))

@@ -15,6 +15,7 @@ type frontierNode struct {
 	// before is the work of the search that collected the node, before it: what a serial
 	// pass does before it reaches the node.
 	before Work
+	cat    *catState // a catalogue's lookups at the node, when the search has one
 }
 
 // itemsPerWorker is how many subtrees a parallel pass aims to give each worker, so that
@@ -102,6 +103,7 @@ func (st *search) parallelPass(workers int, serial *Work) bool {
 				}
 				it := &items[i]
 				ws.board, ws.pos, ws.item, ws.cut = it.board, it.pos, i, false
+				ws.seed = it.cat
 				ws.init()
 				copy(ws.path[:], it.path)
 				nodes, expanded := ws.nodes, ws.expanded

@@ -37,6 +37,7 @@ type search struct {
 
 	set  setState      // the additive set's lookups (additive.go)
 	cat  catState      // a catalogue's (catalogue.go)
+	seed *catState     // where init takes cat from, when set (a parallel pass's frontier node)
 	kids [][4]catChild // the children of each depth's node (dfsCat)
 
 	// Parallel passes (parallel.go): at depth collectAt (never: not at all) the search records
