@@ -69,11 +69,27 @@ const VerifiedSuffix = ".verified"
 // (pdbgen build --bits), under the same file names: pdb.Packed.ToBits of the tables above,
 // whose values are proven, so that these are known too.
 var bitDigests = map[string]string{
-	"zpdb-4x4-1-5-6-9-10-13.tbl":   "83c5a1e439d14d8cc6cbb1e942c4166223b330de23ef6fc23e263ab3b0e72273",
-	"zpdb-4x4-2-3-4.tbl":           "451d9cbca7f38898e1f49bea3b942ae15409119055bba9c9aecf9c145e089df8",
-	"zpdb-4x4-7-8-11-12-14-15.tbl": "1055f9540bee62f0006d5c6574acc344701dba60df29a621a186363966802c09",
-	"zpdb-5x5-1-2-5-6-7-12.tbl":    "74bd67b95715f06f598cdfe16de218f5cfdd11530705c1b331b02e8eff013a4c",
-	"zpdb-5x5-3-4-8-9-13-14.tbl":   "2ca58f1648e905cebe3616d33489b4d6c0bf0473bb288a403345810ebae31931",
+	"zpdb-4x4-1-2-3-4-5-6-7-8.tbl":     "8a6774dded6f20a2e40d48ef9de94063513cc56b0f67317b89ce84430b4763e6",
+	"zpdb-4x4-1-5-6-9-10-13.tbl":       "83c5a1e439d14d8cc6cbb1e942c4166223b330de23ef6fc23e263ab3b0e72273",
+	"zpdb-4x4-2-3-4.tbl":               "451d9cbca7f38898e1f49bea3b942ae15409119055bba9c9aecf9c145e089df8",
+	"zpdb-4x4-7-8-11-12-14-15.tbl":     "1055f9540bee62f0006d5c6574acc344701dba60df29a621a186363966802c09",
+	"zpdb-4x4-9-10-11-12-13-14-15.tbl": "67d5f0d8d6767326c7333ebb84fde611046cd263764f3dfaf7687ed0dade9449",
+	"zpdb-5x5-1-2-5-6-10-11.tbl":       "fcc622d9181e095ce3caf3c6eae1f3a7accb66615504556b849028ae9db90064",
+	"zpdb-5x5-1-2-5-6-7-12.tbl":        "74bd67b95715f06f598cdfe16de218f5cfdd11530705c1b331b02e8eff013a4c",
+	"zpdb-5x5-1-5-6-10-11-12.tbl":      "78e8390f4c1ac4a036c495bfce5739049f8c121ef30e6191cd333b8348acee32",
+	"zpdb-5x5-1-5-6-10-15-20.tbl":      "f346ac28875f3a726bc78ca1f12503cc8aaaf6be06cac7957f5ac720d4b9e29a",
+	"zpdb-5x5-11-12-13-16-17-18.tbl":   "0ec9d3158c701844a41bf340932bb0bb1cf00c5fedd640aa043a1435bb72dcc6",
+	"zpdb-5x5-11-12-16-17-21-22.tbl":   "7cd037de495ea0d21e2b9f4002528be871b51ae2844e740ae3a405b82eaf0ff6",
+	"zpdb-5x5-13-14-15-16-17-18.tbl":   "abb7a4ac281e64079316394f10984079ba78dc5644f84fe9c083eb7fbace63b3",
+	"zpdb-5x5-13-14-18-19-23-24.tbl":   "9bc6749cd22a467790f3c8f1ad47c9cbb20b9cb59aa2dbd15aa2846dc806d775",
+	"zpdb-5x5-14-19-21-22-23-24.tbl":   "658fd9cb1e246df6345b0d1e6490a73add5c0f441b3a96c211d85edadcb9f425",
+	"zpdb-5x5-15-16-17-20-21-22.tbl":   "8feacd14467de442a71fd4225082f1a34949aa5ac996f370456685bf609fffe2",
+	"zpdb-5x5-19-20-21-22-23-24.tbl":   "0e0b62a7910925a186b6e402d2a6cf3f463fc672a4a6a474cec9f7edf3cd844d",
+	"zpdb-5x5-2-3-4-7-8-9.tbl":         "532f6ae621424bdc32848dbc73db5121a6dd479f81b92f3c47f9029e5f87e619",
+	"zpdb-5x5-3-4-7-8-9-12.tbl":        "35afdf3aa9e6414d270f550b8982916afd40f854f16b0e33d82baa661290039d",
+	"zpdb-5x5-3-4-8-9-13-14.tbl":       "2ca58f1648e905cebe3616d33489b4d6c0bf0473bb288a403345810ebae31931",
+	"zpdb-5x5-3-4-9-14-19-24.tbl":      "bd0d9ba438bc66d451162a484c8dd49d19539ad7deb7ddfef84829526d366784",
+	"zpdb-5x5-7-8-12-13-18-23.tbl":     "629117b818ff461580d4db8cc2873127406a3d6079bdcbf87bd38bcb12c4509f",
 }
 
 // trusted accepts the table t read from path under its file name when its values are
