@@ -112,7 +112,11 @@ func (i Info) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  pattern:   tiles %s%s\n", format.Ints(i.Tiles, ","), blank)
 	}
-	fmt.Fprintf(w, "  entries:   %d (%d bits, %s encoding, index %s)\n", i.Entries, i.Bits, i.Encoding, i.Index)
+	bits := fmt.Sprintf("%d bits", i.Bits)
+	if i.Bits == 1 {
+		bits = "1 bit"
+	}
+	fmt.Fprintf(w, "  entries:   %d (%s, %s encoding, index %s)\n", i.Entries, bits, i.Encoding, i.Index)
 	fmt.Fprintf(w, "  size:      %d bytes (format version %d, %s payload %d bytes)\n", i.FileBytes, i.Version, i.Compression, i.PayloadBytes)
 	fmt.Fprintf(w, "  generator: %s\n", i.Generator)
 	fmt.Fprintf(w, "  sha256:    %s (decoded payload)\n", i.DecodedSHA)
