@@ -15,16 +15,7 @@ import (
 // equals the half-excess table's; a round trip through a file keeps it. Small boards,
 // every entry.
 func TestBitTableDescends(t *testing.T) {
-	for _, c := range []struct {
-		size  board.Size
-		goal  string
-		tiles []int
-	}{
-		{board.Size{W: 3, H: 3}, "blank-last", []int{1, 2, 3, 4}},
-		{board.Size{W: 3, H: 3}, "blank-first", []int{2, 5, 8}},
-		{board.Size{W: 4, H: 2}, "blank-first", []int{1, 2, 5, 6}},
-		{board.Size{W: 4, H: 3}, "blank-last", []int{1, 2, 5, 6, 9}},
-	} {
+	for _, c := range smallZeroAware {
 		goal, err := board.ParseGoal(c.size, c.goal)
 		require.NoError(t, err)
 		p, err := NewPattern(goal, c.tiles, false)

@@ -13,22 +13,25 @@ import (
 	"github.com/tilekit/tilekit/tablefile"
 )
 
+// smallZeroAware are zero-aware patterns small enough to check every entry of.
+var smallZeroAware = []struct {
+	size  board.Size
+	goal  string
+	tiles []int
+}{
+	{board.Size{W: 3, H: 3}, "blank-last", []int{1, 2, 3, 4}},
+	{board.Size{W: 3, H: 3}, "blank-first", []int{2, 5, 8}},
+	{board.Size{W: 4, H: 2}, "blank-first", []int{1, 2, 5, 6}},
+	{board.Size{W: 4, H: 3}, "blank-last", []int{1, 2, 5, 6, 9}},
+	{board.Size{W: 4, H: 4}, "blank-last", []int{1, 2, 3}},
+}
+
 // A zero-aware entry is the distance of its (placement, blank cell) state in the table with
 // the blank in the index (a different search, package bfs), for every placement and every
 // cell of the blank, on small boards; the least over a placement's regions is Korf &
 // Felner's entry; and a round trip through a file keeps every value.
 func TestZeroAwareAgainstBlankTables(t *testing.T) {
-	for _, c := range []struct {
-		size  board.Size
-		goal  string
-		tiles []int
-	}{
-		{board.Size{W: 3, H: 3}, "blank-last", []int{1, 2, 3, 4}},
-		{board.Size{W: 3, H: 3}, "blank-first", []int{2, 5, 8}},
-		{board.Size{W: 4, H: 2}, "blank-first", []int{1, 2, 5, 6}},
-		{board.Size{W: 4, H: 3}, "blank-last", []int{1, 2, 5, 6, 9}},
-		{board.Size{W: 4, H: 4}, "blank-last", []int{1, 2, 3}},
-	} {
+	for _, c := range smallZeroAware {
 		goal, err := board.ParseGoal(c.size, c.goal)
 		require.NoError(t, err)
 		withBlank, err := NewPattern(goal, c.tiles, true)

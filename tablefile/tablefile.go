@@ -194,25 +194,11 @@ func NewHalfExcess(goal board.Goal, tiles []int, nibbles []byte, escapes []Escap
 // NewHalfExcessIndex is NewHalfExcess for a table of the given index scheme (IndexPDB or
 // IndexZero).
 func NewHalfExcessIndex(goal board.Goal, tiles []int, index string, nibbles []byte, escapes []Escape, mirror string) (*Table, error) {
-	h := Header{
-		Version:     Version,
-		Kind:        KindPDB,
-		Size:        goal.Size(),
-		Goal:        goal.Tiles(),
-		Tiles:       append([]int(nil), tiles...),
-		Index:       index,
-		Bits:        4,
-		Encoding:    EncodingHalfExcess,
-		Escapes:     int64(len(escapes)),
-		Mirror:      mirror,
-		Compression: "zstd",
-		FrameBytes:  FrameBytes,
-		Generator:   version.Generator,
-	}
-	var err error
-	if h.Entries, err = h.ExpectedEntries(); err != nil {
+	h, err := packedHeader(goal, tiles, index, EncodingHalfExcess, 4)
+	if err != nil {
 		return nil, err
 	}
+	h.Escapes, h.Mirror = int64(len(escapes)), mirror
 	if err := h.Check(); err != nil {
 		return nil, err
 	}
@@ -224,23 +210,31 @@ func NewHalfExcessIndex(goal board.Goal, tiles []int, index string, nibbles []by
 	return t, nil
 }
 
-// NewBitmap makes a zero-aware PDB table in the bit encoding from its bitmap.
-func NewBitmap(goal board.Goal, tiles []int, bitmap []byte) (*Table, error) {
+// packedHeader is the header of a PDB table without the blank in an encoding below a byte
+// an entry, its entry count filled in (the caller checks it).
+func packedHeader(goal board.Goal, tiles []int, index, encoding string, bits int) (Header, error) {
 	h := Header{
 		Version:     Version,
 		Kind:        KindPDB,
 		Size:        goal.Size(),
 		Goal:        goal.Tiles(),
 		Tiles:       append([]int(nil), tiles...),
-		Index:       IndexZero,
-		Bits:        1,
-		Encoding:    EncodingBit,
+		Index:       index,
+		Bits:        bits,
+		Encoding:    encoding,
 		Compression: "zstd",
 		FrameBytes:  FrameBytes,
 		Generator:   version.Generator,
 	}
 	var err error
-	if h.Entries, err = h.ExpectedEntries(); err != nil {
+	h.Entries, err = h.ExpectedEntries()
+	return h, err
+}
+
+// NewBitmap makes a zero-aware PDB table in the bit encoding from its bitmap.
+func NewBitmap(goal board.Goal, tiles []int, bitmap []byte) (*Table, error) {
+	h, err := packedHeader(goal, tiles, IndexZero, EncodingBit, 1)
+	if err != nil {
 		return nil, err
 	}
 	if err := h.Check(); err != nil {
