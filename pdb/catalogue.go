@@ -26,6 +26,8 @@ const (
 // NewCatalogue makes the catalogue of the partitions (each a list of groups of tiles) for
 // goal. With reflect, the reflection of each partition about the main diagonal is added
 // unless it is there already (square boards whose goal is symmetric about the diagonal).
+// A group that is the image of an earlier table's group under a symmetry of a square board
+// reads that table through the symmetry (imageLookup), so that it is built and held once.
 func NewCatalogue(name string, goal board.Goal, zeroAware, reflect bool, partitions [][][]int) (SetSpec, error) {
 	spec := SetSpec{Name: name, Goal: goal, ZeroAware: zeroAware, Partitions: [][]int{}}
 	size := goal.Size()
@@ -74,12 +76,8 @@ func NewCatalogue(name string, goal board.Goal, zeroAware, reflect bool, partiti
 			k, ok := lookups[key]
 			if !ok {
 				l := Lookup{Table: -1, Tiles: sorted}
-				if square {
-					// The table of the reflected group, read through the reflection: the
-					// lookup's tile i is the one whose home reflects table tile i's.
-					if tab, ok := tables[fmt.Sprint(slices.Sorted(slices.Values(image(sorted))))]; ok {
-						l = Lookup{Table: tab, Tiles: image(spec.Tables[tab]), Map: Transpose}
-					}
+				if size.W == size.H {
+					l = spec.imageLookup(sorted, tables)
 				}
 				if l.Table < 0 {
 					tables[key] = len(spec.Tables)
@@ -98,6 +96,38 @@ func NewCatalogue(name string, goal board.Goal, zeroAware, reflect bool, partiti
 		return SetSpec{}, err
 	}
 	return spec, nil
+}
+
+// imageLookup returns a lookup of group that reads an existing table (tables maps a
+// table's sorted tiles to its number) through a symmetry of the board, or one with Table
+// -1 when none fits: the image of the group's homes must be the table's tiles' homes, and
+// the image of the blank's home in the blank's region (checkLookup), so that the table's
+// distances are the group's. The lookup's tile i is the one whose home maps to table tile
+// i's.
+func (s *SetSpec) imageLookup(group []int, tables map[string]int) Lookup {
+	w := s.Size().W
+	for _, sym := range []Symmetry{Transpose, Rot90, Rot180, Rot270, FlipColumns, FlipRows, AntiTranspose} {
+		img := make([]int, len(group))
+		for i, t := range group {
+			img[i] = int(s.Goal.Tiles()[sym.Apply(w, s.Goal.Home(t))])
+		}
+		tab, ok := tables[fmt.Sprint(slices.Sorted(slices.Values(img)))]
+		if !ok {
+			continue
+		}
+		l := Lookup{Table: tab, Map: sym}
+		for _, tt := range s.Tables[tab] {
+			for _, t := range group {
+				if sym.Apply(w, s.Goal.Home(t)) == s.Goal.Home(tt) {
+					l.Tiles = append(l.Tiles, t)
+				}
+			}
+		}
+		if s.checkLookup(len(s.Lookups), l) == nil {
+			return l
+		}
+	}
+	return Lookup{Table: -1, Tiles: group}
 }
 
 // partKey names a partition whatever the order of its groups and of their tiles.

@@ -1,6 +1,7 @@
 package pdb
 
 import (
+	"fmt"
 	"context"
 	"os"
 	"strings"
@@ -13,8 +14,11 @@ import (
 	"github.com/tilekit/tilekit/internal/corpus"
 )
 
-// small-t as a file reads as the built-in catalogue: 14 tables, 28 lookups (the reflected
-// groups through the reflection), 14 partitions.
+// small-t as a file reads as the built-in catalogue: 28 lookups, 14 partitions, over 11
+// tables. Each group whose image under a symmetry of the board is a table's group (with
+// the blank's home kept in the blank's region) reads that table through the symmetry:
+// the 14 groups that are reflections of others, and three more. The 11 are among the 14
+// that the transpose alone left, so that sets installed before still serve.
 func TestParseCatalogueSmallT(t *testing.T) {
 	f, err := os.Open("testdata/small-t.cat")
 	require.NoError(t, err)
@@ -22,19 +26,27 @@ func TestParseCatalogueSmallT(t *testing.T) {
 	spec, err := ParseCatalogue(f, "small-t", board.BlankFirst(board.Size5x5), true)
 	require.NoError(t, err)
 	assert.True(t, spec.ZeroAware)
-	assert.Len(t, spec.Tables, 14)
+	assert.Len(t, spec.Tables, 11)
 	assert.Len(t, spec.Lookups, 28)
 	assert.Len(t, spec.Partitions, 14)
 	assert.Equal(t, SmallT.Tables, spec.Tables)
 	assert.Equal(t, SmallT.Lookups, spec.Lookups)
 	assert.Equal(t, SmallT.Partitions, spec.Partitions)
-	transposed := 0
+	mapped := 0
 	for _, l := range spec.Lookups {
-		if l.Map == Transpose {
-			transposed++
+		if l.Map != Identity {
+			mapped++
+			require.NoError(t, spec.checkLookup(0, l))
 		}
 	}
-	assert.Equal(t, 14, transposed)
+	assert.Equal(t, 17, mapped)
+	transposeOnly := []string{"[1 2 5 6 10 11]", "[1 5 6 10 11 12]", "[1 5 6 10 15 20]", "[11 12 13 16 17 18]",
+		"[11 12 16 17 21 22]", "[13 14 15 16 17 18]", "[13 14 18 19 23 24]", "[14 19 21 22 23 24]",
+		"[15 16 17 20 21 22]", "[19 20 21 22 23 24]", "[2 3 4 7 8 9]", "[3 4 7 8 9 12]", "[3 4 9 14 19 24]",
+		"[7 8 12 13 18 23]"}
+	for _, tab := range spec.Tables {
+		assert.Contains(t, transposeOnly, fmt.Sprint(tab))
+	}
 }
 
 func TestParseCatalogueErrors(t *testing.T) {

@@ -123,8 +123,8 @@ walking-distance tables, IDA15's two pattern databases and the 6-6-3 set; with -
 data in a clone of the repository they refresh the embedded files.
 
 With --bits, a zero-aware set's or catalogue's tables are stored in the bit encoding:
-one bit an entry instead of four, under the same file names (small-t: 0.33 GB instead of
-1.3 GB). A search reads each value from its parent's, a value from nothing by walking down
+one bit an entry instead of four, under the same file names (small-t: 0.25 GB instead of
+1.0 GB). A search reads each value from its parent's, a value from nothing by walking down
 to the goal (docs/FORMAT.md, "The bit encoding"). pdbgen verify proves them by a rebuild.
 
 The bytes are the same for any number of workers and any run. A set's files take their
