@@ -1,8 +1,8 @@
 package pdb
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
