@@ -133,7 +133,7 @@ files, never part of a set.
 
 Examples:
   pdbgen build --set 7-8       # then: solve15 -v uses it without flags
-  pdbgen build --board 5x5     # the recommended 24-puzzle set, small-t (11 minutes)
+  pdbgen build --board 5x5     # the recommended 24-puzzle set, small-t (9 minutes)
   pdbgen build --set small-t --bits   # the same tables in a quarter of the memory
   TILEKIT_TABLES=/srv/tables pdbgen build --set 6-6-3
   pdbgen build --out /tmp/t && cmp /tmp/t/pdb-1-2-5-6+blank.tbl data/pdb-1-2-5-6+blank.tbl`,
