@@ -16,6 +16,7 @@
 package web
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -41,7 +42,9 @@ import (
 
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/atomicfile"
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/tablefile"
 	"github.com/tilekit/tilekit/web/api"
 )
 
@@ -95,6 +98,9 @@ func WriteSets(ctx context.Context, dir string, names []string) ([]string, error
 		if err != nil {
 			return nil, err
 		}
+		if err := fitsPage(name, files, MaxPageSet); err != nil {
+			return nil, err
+		}
 		ms := ManifestSet{Name: name, Board: spec.Size().String(), About: spec.About}
 		if err := os.MkdirAll(filepath.Join(dir, "sets", name), 0o755); err != nil {
 			return nil, err
@@ -122,6 +128,32 @@ func WriteSets(ctx context.Context, dir string, names []string) ([]string, error
 		return nil, err
 	}
 	return append(written, "sets/manifest.json"), nil
+}
+
+// MaxPageSet bounds the decoded size of a set the page is offered: the page's solver holds
+// its tables in WebAssembly's memory (7-8 takes 288 MB, small-t in bits 250 MB; small-t in
+// nibbles, 1.0 GB, would exhaust a tab).
+const MaxPageSet = 512 << 20
+
+// fitsPage refuses a set whose tables take more than limit bytes decoded.
+func fitsPage(name string, files map[string][]byte, limit int64) error {
+	var total int64
+	for file, b := range files {
+		h, err := tablefile.DecodeHeader(bufio.NewReader(bytes.NewReader(b)))
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		total += h.DecodedBytes()
+	}
+	if total > limit {
+		hint := ""
+		if spec, err := pdb.SetByName(name); err == nil && spec.ZeroAware {
+			hint = fmt.Sprintf("; in the bit encoding it takes a quarter of that: pdbgen build --set %s --bits", name)
+		}
+		return fmt.Errorf("the %s set's tables take %s decoded, more than a browser tab holds (%s)%s",
+			name, format.Bytes(total), format.Bytes(limit), hint)
+	}
+	return nil
 }
 
 // WriteSite writes the page's files into dir (created if need be), each atomically, and
