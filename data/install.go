@@ -130,28 +130,66 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 	if err := prepare(dir, paths); err != nil {
 		return "", err
 	}
+	if err := spec.Check(); err != nil {
+		return "", err
+	}
 	g := &group{opt: opt}
-	err = pdb.BuildSet(ctx, spec, opt.Workers, func(t int, l bfs.Layer) {
-		if opt.Progress != nil {
-			opt.Progress(SetFile(spec, t), l)
+	converted := map[string][32]byte{} // path: the bit table's digest
+	for t := range spec.Tables {
+		packed, err := convertible(paths[t], opt)
+		if packed != nil {
+			converted[paths[t]] = [32]byte{}
 		}
-	}, func(t int, packed *pdb.Packed) error {
-		if opt.Bits {
-			var err error
-			if packed, err = packed.ToBits(ctx, opt.Workers); err != nil {
-				return err
+		if err == nil && packed == nil {
+			packed, err = spec.BuildTable(ctx, t, pdb.Options{Workers: opt.Workers, Progress: progress(opt, SetFile(spec, t))})
+		}
+		if err == nil && opt.Bits {
+			packed, err = packed.ToBits(ctx, opt.Workers)
+		}
+		var f *tablefile.Table
+		if err == nil {
+			f, err = packed.File()
+		}
+		if err == nil {
+			err = g.add(ctx, paths[t], f)
+		}
+		if err != nil {
+			err = fmt.Errorf("building the %s set: %w", spec.Name, err)
+			return dir, g.finish(ctx, err)
+		}
+		if _, ok := converted[paths[t]]; ok {
+			converted[paths[t]] = f.DecodedSHA
+		}
+	}
+	if err := g.finish(ctx, nil); err != nil {
+		return dir, err
+	}
+	// A table converted from one whose values were proven has known values too: its record
+	// follows it (the tables of named sets have known digests and need none).
+	for path, sum := range converted {
+		digest := fmt.Sprintf("%x", sum)
+		if !IsStandard(filepath.Base(path), digest) {
+			if err := RecordVerified(ctx, path, digest); err != nil {
+				return dir, err
 			}
 		}
-		f, err := packed.File()
-		if err != nil {
-			return err
-		}
-		return g.add(ctx, paths[t], f)
-	})
-	if err != nil {
-		err = fmt.Errorf("building the %s set: %w", spec.Name, err)
 	}
-	return dir, g.finish(ctx, err)
+	return dir, nil
+}
+
+// convertible returns, for an install in the bit encoding, the zero-aware table already
+// at path in the half-excess encoding when its values are known (trusted): converting it
+// takes seconds where building it takes a minute. Otherwise nil: the table is built.
+func convertible(path string, opt BuildOptions) (*pdb.Packed, error) {
+	if !opt.Bits {
+		return nil, nil
+	}
+	f, err := tablefile.Read(path)
+	if err != nil || f.Encoding != tablefile.EncodingHalfExcess || f.Index != tablefile.IndexZero ||
+		trusted(path, filepath.Base(path), f) != nil {
+		return nil, nil // absent, unreadable or unknown: built afresh
+	}
+	return pdb.LoadPacked(f)
 }
 
 // prepare creates dir and checks every target before a build,

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/bfs"
+	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/tablefile"
 )
@@ -154,4 +155,46 @@ func TestAddSet(t *testing.T) {
 	memoryMu.Lock()
 	delete(memory, "5-5-5") // other tests expect no set in memory
 	memoryMu.Unlock()
+}
+
+// An install in bits converts the zero-aware tables already there in nibbles, when their
+// values are known, instead of building them again: the same bytes as a fresh build in
+// bits, and no search run.
+func TestInstallBitsConverts(t *testing.T) {
+	spec, err := ParseCatalogue("0,1,2,3,4,7\n0,5,6,9,10,13\n0,8,11,12,14,15\n", "555z", board.Size4x4)
+	require.NoError(t, err)
+	ctx := context.Background()
+	dir := t.TempDir()
+	_, err = InstallSet(ctx, spec, dir, BuildOptions{})
+	require.NoError(t, err)
+	for tab := range spec.Tables {
+		path := filepath.Join(dir, SetFile(spec, tab))
+		f, err := tablefile.Read(path)
+		require.NoError(t, err)
+		require.NoError(t, RecordVerified(ctx, path, fmt.Sprintf("%x", f.DecodedSHA)))
+	}
+	searched := 0
+	_, err = InstallSet(ctx, spec, dir, BuildOptions{Bits: true, Progress: func(string, bfs.Layer) { searched++ }})
+	require.NoError(t, err)
+	assert.Zero(t, searched, "converted, not built")
+	fresh := t.TempDir()
+	_, err = InstallSet(ctx, spec, fresh, BuildOptions{Bits: true, Progress: func(string, bfs.Layer) { searched++ }})
+	require.NoError(t, err)
+	assert.Positive(t, searched, "nothing to convert: built")
+	for tab := range spec.Tables {
+		a, err := os.ReadFile(filepath.Join(dir, SetFile(spec, tab)))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(fresh, SetFile(spec, tab)))
+		require.NoError(t, err)
+		assert.Equal(t, b, a, SetFile(spec, tab))
+		f, err := tablefile.Decode(bytes.NewReader(a))
+		require.NoError(t, err)
+		assert.Equal(t, tablefile.EncodingBit, f.Encoding)
+	}
+	// The converted tables come from proven ones, and say so; the fresh ones wait for
+	// pdbgen verify.
+	_, _, err = LoadSpec(spec, []string{dir})
+	require.NoError(t, err)
+	_, _, err = LoadSpec(spec, []string{fresh})
+	assert.ErrorIs(t, err, ErrNotStandard)
 }

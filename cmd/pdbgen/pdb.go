@@ -125,7 +125,9 @@ data in a clone of the repository they refresh the embedded files.
 With --bits, a zero-aware set's or catalogue's tables are stored in the bit encoding:
 one bit an entry instead of four, under the same file names (small-t: 0.25 GB instead of
 1.0 GB). A search reads each value from its parent's, a value from nothing by walking down
-to the goal (docs/FORMAT.md, "The bit encoding"). pdbgen verify proves them by a rebuild.
+to the goal (docs/FORMAT.md, "The bit encoding"). Tables already installed in DIR in four
+bits, whose values are known, are converted in seconds instead of built again. pdbgen
+verify proves bit tables by a rebuild.
 
 The bytes are the same for any number of workers and any run. A set's files take their
 places together once all are built and read back: an interrupted build leaves the old
