@@ -140,11 +140,15 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 		if packed != nil {
 			converted[paths[t]] = [32]byte{}
 		}
+		build := spec.BuildTable
+		if opt.Bits {
+			build = spec.BuildTableBits
+		}
 		if err == nil && packed == nil {
-			packed, err = spec.BuildTable(ctx, t, pdb.Options{Workers: opt.Workers, Progress: progress(opt, SetFile(spec, t))})
+			packed, err = build(ctx, t, pdb.Options{Workers: opt.Workers, Progress: progress(opt, SetFile(spec, t))})
 		}
 		if err == nil && opt.Bits {
-			packed, err = packed.ToBits(ctx, opt.Workers)
+			packed, err = packed.ToBits(ctx, opt.Workers) // a converted table; a built one is in bits
 		}
 		var f *tablefile.Table
 		if err == nil {

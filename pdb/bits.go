@@ -53,6 +53,29 @@ func (t *Packed) ToBits(ctx context.Context, workers int) (*Packed, error) {
 	return NewBitTable(t.Pattern, bitmap)
 }
 
+// ZeroAwareBits builds the zero-aware table of p in the bit encoding, straight from the
+// search's values (ToBits of ZeroAware's table gives the same bits, decoding every entry).
+func ZeroAwareBits(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
+	_, values, err := zeroValues(ctx, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	bitmap := make([]byte, (len(values)+7)/8)
+	parallelRanges(opt.Workers, len(bitmap), func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			var x byte
+			for j, v := range values[8*b : min(8*b+8, len(values))] {
+				if v != Unreachable && v>>1&1 == 1 {
+					x |= 1 << j
+				}
+			}
+			bitmap[b] = x
+		}
+	})
+	collect(len(values))
+	return NewBitTable(p, bitmap)
+}
+
 // NewBitTable makes a zero-aware table in the bit encoding from its bitmap.
 func NewBitTable(p *Pattern, bitmap []byte) (*Packed, error) {
 	if p.blank {

@@ -78,3 +78,20 @@ func TestBitTableFollowsMoves(t *testing.T) {
 		require.Equal(t, v, b.Lookup(s))
 	}
 }
+
+// Bits built straight from the search's values are ToBits of the half-excess table.
+func TestZeroAwareBits(t *testing.T) {
+	for _, c := range smallZeroAware {
+		goal, err := board.ParseGoal(c.size, c.goal)
+		require.NoError(t, err)
+		p, err := NewPattern(goal, c.tiles, false)
+		require.NoError(t, err)
+		z, err := ZeroAware(context.Background(), p, Options{Workers: 2})
+		require.NoError(t, err)
+		want, err := z.ToBits(context.Background(), 2)
+		require.NoError(t, err)
+		got, err := ZeroAwareBits(context.Background(), p, Options{Workers: 2})
+		require.NoError(t, err)
+		assert.Equal(t, want.Bitmap, got.Bitmap, p.Name())
+	}
+}

@@ -429,6 +429,18 @@ func BuildSet(ctx context.Context, spec SetSpec, workers int, progress func(tabl
 	return nil
 }
 
+// BuildTableBits builds table t of a zero-aware set in the bit encoding (ZeroAwareBits).
+func (s SetSpec) BuildTableBits(ctx context.Context, t int, opt Options) (*Packed, error) {
+	if !s.ZeroAware {
+		return nil, fmt.Errorf("pdb: the %s set is not zero-aware: the bit encoding needs tables whose neighbours differ by exactly one", s.Name)
+	}
+	p, err := s.Pattern(t)
+	if err != nil {
+		return nil, err
+	}
+	return ZeroAwareBits(ctx, p, opt)
+}
+
 // BuildTable builds table t of the set and packs it; the full table is dropped once
 // packed.
 func (s SetSpec) BuildTable(ctx context.Context, t int, opt Options) (*Packed, error) {

@@ -55,20 +55,26 @@ func (s *additive) advanceZero(lo, hi int, depth uint8) layerCount {
 // It takes what the Korf-Felner build takes (three bytes a placement) plus a byte per
 // zero-aware entry while it runs.
 func ZeroAware(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
-	if p.blank {
-		return nil, fmt.Errorf("pdb: %s has the blank in its index; a zero-aware table has regions instead", p.Name())
-	}
-	z, err := zindex.For(p.goal.Size(), p.m)
-	if err != nil {
-		return nil, err
-	}
-	values, err := newSearch(p, opt.Workers, z).run(ctx, opt.Progress)
+	z, values, err := zeroValues(ctx, p, opt)
 	if err != nil {
 		return nil, err
 	}
 	packed, err := packZero(ctx, p, z, values)
 	collect(len(values))
 	return packed, err
+}
+
+// zeroValues runs the search of a zero-aware table: a byte per entry.
+func zeroValues(ctx context.Context, p *Pattern, opt Options) (*zindex.Scheme, []uint8, error) {
+	if p.blank {
+		return nil, nil, fmt.Errorf("pdb: %s has the blank in its index; a zero-aware table has regions instead", p.Name())
+	}
+	z, err := zindex.For(p.goal.Size(), p.m)
+	if err != nil {
+		return nil, nil, err
+	}
+	values, err := newSearch(p, opt.Workers, z).run(ctx, opt.Progress)
+	return z, values, err
 }
 
 // packZero packs the values of a zero-aware table into half excesses.
