@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/tilekit/tilekit/internal/atomicfile"
 )
 
@@ -61,8 +63,25 @@ func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// compress cuts data into frames of frameBytes bytes and compresses each as one
+// single-segment zstd frame (its content size recorded, its window the whole frame).
+func compress(ctx context.Context, data []byte, frameBytes int) ([]byte, error) {
+	n := max(1, (len(data)+frameBytes-1)/frameBytes)
+	frames := make([][]byte, n)
+	err := parallel(ctx, n, newEncoder, func(enc *zstd.Encoder) { enc.Close() }, func(enc *zstd.Encoder, i int) error {
+		frames[i] = enc.EncodeAll(data[i*frameBytes:min((i+1)*frameBytes, len(data))], nil)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Join(frames, nil), nil
+}
+
 // parallel runs fn(codec, i) for i in [0, n) on all cores, each goroutine with its own
-// codec made by open (and closed by close), until one fails or ctx is done.
+// codec made by open (and closed by close), until one fails or ctx is done. The encoder and
+// the decoder are made by separate functions so that a program that only reads tables
+// (the page's WebAssembly) does not link the encoder.
 func parallel[C any](ctx context.Context, n int, open func() (C, error), close func(C), fn func(codec C, i int) error) error {
 	workers := min(n, runtime.GOMAXPROCS(0))
 	errs := make([]error, n)
@@ -107,6 +126,25 @@ func parallel[C any](ctx context.Context, n int, open func() (C, error), close f
 		}
 	}
 	return nil
+}
+
+// newEncoder makes the encoder of one goroutine: one goroutine per encoder and a fixed
+// level make the bytes a function of the input; a single segment records the content
+// size.
+func newEncoder() (*zstd.Encoder, error) {
+	return zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression),
+		zstd.WithEncoderConcurrency(1), zstd.WithSingleSegment(true))
+}
+
+// newDecoder returns the maker of decoders that use at most limit bytes (zstd's minimum
+// window when smaller). They skip the frames' own content checksums: decoded-sha256
+// covers the same bytes, and the page's WebAssembly has no assembly for the other hash.
+func newDecoder(limit int64) func() (*zstd.Decoder, error) {
+	return func() (*zstd.Decoder, error) {
+		limit := max(uint64(limit), zstd.MinWindowSize)
+		return zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
+			zstd.WithDecoderMaxMemory(limit), zstd.WithDecoderMaxWindow(limit), zstd.IgnoreChecksum(true))
+	}
 }
 
 // Encode writes the table in the file format to w.
@@ -282,11 +320,15 @@ func decompress(h *Header, payload []byte) ([]byte, error) {
 	}
 	// The frames are what the header claims and all present: allocate the decoded size.
 	out := make([]byte, total)
-	err := parallel(context.Background(), len(spans), newDecoder(frameSize), closeDecoder, func(dec decoder, i int) error {
+	err := parallel(context.Background(), len(spans), newDecoder(frameSize), func(dec *zstd.Decoder) { dec.Close() }, func(dec *zstd.Decoder, i int) error {
 		lo := int64(i) * frameSize
 		hi := min(lo+frameSize, total)
-		if err := dec.decode(payload[spans[i].start:spans[i].end], out[lo:hi]); err != nil {
-			return fmt.Errorf("%w: frame %d: %v", ErrPayload, i+1, err)
+		got, err := dec.DecodeAll(payload[spans[i].start:spans[i].end], out[lo:lo:hi])
+		if err != nil {
+			return fmt.Errorf("%w: frame %d: zstd: %v", ErrPayload, i+1, err)
+		}
+		if int64(len(got)) != hi-lo || (len(got) > 0 && &got[0] != &out[lo]) {
+			return fmt.Errorf("%w: frame %d decodes to %d bytes, want %d", ErrPayload, i+1, len(got), hi-lo)
 		}
 		return nil
 	})
@@ -294,4 +336,54 @@ func decompress(h *Header, payload []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// walkFrame checks the zstd frame at payload[off:] (RFC 8878, section 3.1.1): a plain
+// frame, single-segment, without a dictionary, whose content size is want; it walks the
+// frame's blocks and returns the offset just past the frame.
+func walkFrame(payload []byte, off int, want uint64) (int, error) {
+	var fh zstd.Header
+	if err := fh.Decode(payload[off:]); err != nil {
+		return 0, fmt.Errorf("not a zstd frame: %v", err)
+	}
+	switch {
+	case fh.Skippable:
+		return 0, fmt.Errorf("a skippable frame")
+	case !fh.SingleSegment || !fh.HasFCS:
+		return 0, fmt.Errorf("not a single-segment frame")
+	case fh.DictionaryID != 0:
+		return 0, fmt.Errorf("a frame that needs a dictionary")
+	case fh.FrameContentSize != want:
+		return 0, fmt.Errorf("content size %d, want %d", fh.FrameContentSize, want)
+	}
+	p := off + fh.HeaderSize
+	for {
+		if p+3 > len(payload) {
+			return 0, fmt.Errorf("the payload ends inside the frame")
+		}
+		b := uint32(payload[p]) | uint32(payload[p+1])<<8 | uint32(payload[p+2])<<16 // little-endian
+		last, kind, size := b&1 == 1, (b>>1)&3, int(b>>3)
+		p += 3
+		switch kind {
+		case 0, 2: // raw, compressed
+			p += size
+		case 1: // RLE: one byte repeated size times
+			p++
+		default:
+			return 0, fmt.Errorf("a reserved block type")
+		}
+		if p > len(payload) {
+			return 0, fmt.Errorf("the payload ends inside the frame")
+		}
+		if last {
+			break
+		}
+	}
+	if fh.HasCheckSum {
+		p += 4
+		if p > len(payload) {
+			return 0, fmt.Errorf("the payload ends inside the frame's checksum")
+		}
+	}
+	return p, nil
 }
