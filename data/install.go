@@ -20,7 +20,7 @@ type BuildOptions struct {
 	Progress func(file string, l bfs.Layer)
 	// Wrote is told of each file once the whole install is written, read back and in place.
 	Wrote func(path string, t *tablefile.Table) error
-	// Bits stores a zero-aware set's tables in the bit encoding (pdb.Packed.ToBits): a
+	// Bits stores a zero-aware set's tables in the bit encoding (pdb.ZeroAwareBits): a
 	// quarter of the half-excess size, under the same file names.
 	Bits bool
 }
@@ -124,31 +124,23 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 	for t := range spec.Tables {
 		paths = append(paths, filepath.Join(dir, SetFile(spec, t)))
 	}
-	if opt.Bits && !spec.ZeroAware {
-		return "", fmt.Errorf("the %s set's tables are not zero-aware: the bit encoding needs tables whose neighbours differ by exactly one", spec.Name)
+	if err := spec.Check(); err != nil {
+		return "", err
 	}
 	if err := prepare(dir, paths); err != nil {
 		return "", err
 	}
-	if err := spec.Check(); err != nil {
-		return "", err
+	build := spec.BuildTable
+	if opt.Bits {
+		build = spec.BuildTableBits
 	}
 	g := &group{opt: opt}
-	converted := map[string][32]byte{} // path: the bit table's digest
+	converted := map[string]string{} // path: the digest of a table converted from a proven one
 	for t := range spec.Tables {
-		packed, err := convertible(paths[t], opt)
-		if packed != nil {
-			converted[paths[t]] = [32]byte{}
-		}
-		build := spec.BuildTable
-		if opt.Bits {
-			build = spec.BuildTableBits
-		}
+		packed, err := convertible(ctx, paths[t], opt)
+		wasConverted := packed != nil
 		if err == nil && packed == nil {
 			packed, err = build(ctx, t, pdb.Options{Workers: opt.Workers, Progress: progress(opt, SetFile(spec, t))})
-		}
-		if err == nil && opt.Bits {
-			packed, err = packed.ToBits(ctx, opt.Workers) // a converted table; a built one is in bits
 		}
 		var f *tablefile.Table
 		if err == nil {
@@ -158,11 +150,10 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 			err = g.add(ctx, paths[t], f)
 		}
 		if err != nil {
-			err = fmt.Errorf("building the %s set: %w", spec.Name, err)
-			return dir, g.finish(ctx, err)
+			return dir, g.finish(ctx, fmt.Errorf("building the %s set: %w", spec.Name, err))
 		}
-		if _, ok := converted[paths[t]]; ok {
-			converted[paths[t]] = f.DecodedSHA
+		if wasConverted {
+			converted[paths[t]] = fmt.Sprintf("%x", f.DecodedSHA)
 		}
 	}
 	if err := g.finish(ctx, nil); err != nil {
@@ -170,8 +161,7 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 	}
 	// A table converted from one whose values were proven has known values too: its record
 	// follows it (the tables of named sets have known digests and need none).
-	for path, sum := range converted {
-		digest := fmt.Sprintf("%x", sum)
+	for path, digest := range converted {
 		if !IsStandard(filepath.Base(path), digest) {
 			if err := RecordVerified(ctx, path, digest); err != nil {
 				return dir, err
@@ -182,9 +172,10 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 }
 
 // convertible returns, for an install in the bit encoding, the zero-aware table already
-// at path in the half-excess encoding when its values are known (trusted): converting it
-// takes seconds where building it takes a minute. Otherwise nil: the table is built.
-func convertible(path string, opt BuildOptions) (*pdb.Packed, error) {
+// at path in the half-excess encoding, converted, when its values are known (trusted):
+// converting it takes seconds where building it takes a minute. Otherwise nil: the table
+// is built.
+func convertible(ctx context.Context, path string, opt BuildOptions) (*pdb.Packed, error) {
 	if !opt.Bits {
 		return nil, nil
 	}
@@ -193,7 +184,11 @@ func convertible(path string, opt BuildOptions) (*pdb.Packed, error) {
 		trusted(path, filepath.Base(path), f) != nil {
 		return nil, nil // absent, unreadable or unknown: built afresh
 	}
-	return pdb.LoadPacked(f)
+	packed, err := pdb.LoadPacked(f)
+	if err != nil {
+		return nil, err
+	}
+	return packed.ToBits(ctx, opt.Workers)
 }
 
 // prepare creates dir and checks every target before a build,

@@ -22,6 +22,14 @@ import (
 // Bit returns entry i's bit, (value / 2) mod 2.
 func (t *Packed) Bit(i uint32) uint8 { return t.Bitmap[i>>3] >> (i & 7) & 1 }
 
+// bitOf is the bit of value v: (v / 2) mod 2, and 0 for an entry no state reaches.
+func bitOf(v int) byte {
+	if v == int(Unreachable) {
+		return 0
+	}
+	return byte(v>>1) & 1
+}
+
 // NextValue returns the value of a neighbour of an entry of value v (mod 4 is enough)
 // whose bit is b: v+1 or v-1, as a change of +1 or -1.
 func NextValue(v, b uint8) int {
@@ -43,9 +51,7 @@ func (t *Packed) ToBits(ctx context.Context, workers int) (*Packed, error) {
 	bitmap := make([]byte, (t.Entries()+7)/8)
 	// Each chunk of decode is whole bytes of the bitmap, so goroutines write apart.
 	err := t.decode(ctx, workers, func(_ int, i uint32, v int) {
-		if v>>1&1 == 1 && v != int(Unreachable) {
-			bitmap[i>>3] |= 1 << (i & 7)
-		}
+		bitmap[i>>3] |= bitOf(v) << (i & 7)
 	})
 	if err != nil {
 		return nil, err
@@ -65,9 +71,7 @@ func ZeroAwareBits(ctx context.Context, p *Pattern, opt Options) (*Packed, error
 		for b := lo; b < hi; b++ {
 			var x byte
 			for j, v := range values[8*b : min(8*b+8, len(values))] {
-				if v != Unreachable && v>>1&1 == 1 {
-					x |= 1 << j
-				}
+				x |= bitOf(int(v)) << j
 			}
 			bitmap[b] = x
 		}
@@ -93,21 +97,19 @@ func NewBitTable(p *Pattern, bitmap []byte) (*Packed, error) {
 	return t, nil
 }
 
-// Descend returns the value of entry i of a bit table, whose tiles are on cells: the
-// number of steps down to the abstract goal. It reports false when some step finds no
-// neighbour one lower before the goal, which a correct table never does.
-func (t *Packed) Descend(i uint32, cells []uint8) (int, bool) {
+// Descend returns the value of entry i of a bit table: the number of steps down to the
+// abstract goal. It reports false when some step finds no neighbour one lower before the
+// goal, which a correct table never does.
+func (t *Packed) Descend(i uint32) (int, bool) {
 	z, k := t.Zero, t.m
 	size := t.goal.Size()
 	var cur [8]uint8
-	copy(cur[:k], cells[:k])
+	m, r := z.Unrank(i, cur[:k])
+	region := uint8(r)
 	var mask uint32
 	for _, c := range cur[:k] {
 		mask |= 1 << c
 	}
-	var scratch [8]uint8
-	m, r := z.Unrank(i, scratch[:k])
-	region := uint8(r)
 	goal := t.goalEntry()
 	b := t.Bit(i)
 	parity := uint8(t.MD(cur[:k]) & 1)

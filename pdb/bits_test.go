@@ -12,8 +12,8 @@ import (
 )
 
 // In the bit encoding every entry's value is recovered by descending to the goal, and
-// equals the half-excess table's; a round trip through a file keeps it. Small boards,
-// every entry.
+// equals the half-excess table's; a round trip through a file keeps it; bits built straight
+// from the search's values are ToBits of the half-excess table. Small boards, every entry.
 func TestBitTableDescends(t *testing.T) {
 	for _, c := range smallZeroAware {
 		goal, err := board.ParseGoal(c.size, c.goal)
@@ -25,20 +25,21 @@ func TestBitTableDescends(t *testing.T) {
 		b, err := z.ToBits(context.Background(), 2)
 		require.NoError(t, err)
 		assert.Len(t, b.Bitmap, (z.Entries()+7)/8)
+		built, err := ZeroAwareBits(context.Background(), p, Options{Workers: 2})
+		require.NoError(t, err)
+		assert.Equal(t, b.Bitmap, built.Bitmap, p.Name())
 		f, err := b.File()
 		require.NoError(t, err)
 		back, err := LoadPacked(f)
 		require.NoError(t, err)
 		values, err := z.Values(context.Background(), 2)
 		require.NoError(t, err)
-		cells := make([]uint8, p.Elems())
 		checked := 0
 		for i, v := range values {
 			if v == Unreachable {
 				continue
 			}
-			z.Zero.Unrank(uint32(i), cells)
-			got, ok := back.Descend(uint32(i), cells)
+			got, ok := back.Descend(uint32(i))
 			require.True(t, ok, "%s entry %d", p.Name(), i)
 			require.Equal(t, int(v), got, "%s entry %d", p.Name(), i)
 			checked++
@@ -76,22 +77,5 @@ func TestBitTableFollowsMoves(t *testing.T) {
 		}
 		require.Equal(t, z.Lookup(s), v)
 		require.Equal(t, v, b.Lookup(s))
-	}
-}
-
-// Bits built straight from the search's values are ToBits of the half-excess table.
-func TestZeroAwareBits(t *testing.T) {
-	for _, c := range smallZeroAware {
-		goal, err := board.ParseGoal(c.size, c.goal)
-		require.NoError(t, err)
-		p, err := NewPattern(goal, c.tiles, false)
-		require.NoError(t, err)
-		z, err := ZeroAware(context.Background(), p, Options{Workers: 2})
-		require.NoError(t, err)
-		want, err := z.ToBits(context.Background(), 2)
-		require.NoError(t, err)
-		got, err := ZeroAwareBits(context.Background(), p, Options{Workers: 2})
-		require.NoError(t, err)
-		assert.Equal(t, want.Bitmap, got.Bitmap, p.Name())
 	}
 }

@@ -31,17 +31,8 @@ const (
 func NewCatalogue(name string, goal board.Goal, zeroAware, reflect bool, partitions [][][]int) (SetSpec, error) {
 	spec := SetSpec{Name: name, Goal: goal, ZeroAware: zeroAware, Partitions: [][]int{}}
 	size := goal.Size()
-	square := size.W == size.H && symmetricGoal(goal)
-	if reflect && !square {
+	if reflect && (size.W != size.H || !symmetricGoal(goal)) {
 		return SetSpec{}, fmt.Errorf("pdb: catalogue %s: reflections need a square board whose goal is symmetric about the main diagonal", name)
-	}
-	// image is the group whose homes are the reflections of the group's homes.
-	image := func(group []int) []int {
-		out := make([]int, len(group))
-		for i, t := range group {
-			out[i] = int(goal.Tiles()[Transpose.Apply(size.W, goal.Home(t))])
-		}
-		return out
 	}
 	all := partitions
 	if reflect {
@@ -52,7 +43,7 @@ func NewCatalogue(name string, goal board.Goal, zeroAware, reflect bool, partiti
 		for _, part := range partitions {
 			var ref [][]int
 			for _, g := range part {
-				ref = append(ref, image(g))
+				ref = append(ref, groupImage(goal, Transpose, g))
 			}
 			if !seen[partKey(ref)] {
 				seen[partKey(ref)] = true
@@ -105,29 +96,35 @@ func NewCatalogue(name string, goal board.Goal, zeroAware, reflect bool, partiti
 // distances are the group's. The lookup's tile i is the one whose home maps to table tile
 // i's.
 func (s *SetSpec) imageLookup(group []int, tables map[string]int) Lookup {
-	w := s.Size().W
 	for _, sym := range []Symmetry{Transpose, Rot90, Rot180, Rot270, FlipColumns, FlipRows, AntiTranspose} {
-		img := make([]int, len(group))
-		for i, t := range group {
-			img[i] = int(s.Goal.Tiles()[sym.Apply(w, s.Goal.Home(t))])
-		}
+		img := groupImage(s.Goal, sym, group)
 		tab, ok := tables[fmt.Sprint(slices.Sorted(slices.Values(img)))]
 		if !ok {
 			continue
 		}
+		plays := map[int]int{} // a table tile: the group's tile whose home maps to its home
+		for i, t := range group {
+			plays[img[i]] = t
+		}
 		l := Lookup{Table: tab, Map: sym}
 		for _, tt := range s.Tables[tab] {
-			for _, t := range group {
-				if sym.Apply(w, s.Goal.Home(t)) == s.Goal.Home(tt) {
-					l.Tiles = append(l.Tiles, t)
-				}
-			}
+			l.Tiles = append(l.Tiles, plays[tt])
 		}
 		if s.checkLookup(len(s.Lookups), l) == nil {
 			return l
 		}
 	}
 	return Lookup{Table: -1, Tiles: group}
+}
+
+// groupImage returns the tiles whose homes are the images under sym of the group's homes,
+// in the group's order.
+func groupImage(goal board.Goal, sym Symmetry, group []int) []int {
+	out := make([]int, len(group))
+	for i, t := range group {
+		out[i] = int(goal.Tiles()[sym.Apply(goal.Size().W, goal.Home(t))])
+	}
+	return out
 }
 
 // partKey names a partition whatever the order of its groups and of their tiles.

@@ -236,7 +236,7 @@ func (t *Packed) MD(cells []uint8) int {
 // Value returns entry i; cells must be the placement of index i (Unrank gives it).
 func (t *Packed) Value(i uint32, cells []uint8) int {
 	if t.Bitmap != nil {
-		if v, ok := t.Descend(i, cells); ok {
+		if v, ok := t.Descend(i); ok {
 			return v
 		}
 		return int(Unreachable) // a damaged table, which verify and the digests refuse

@@ -204,9 +204,9 @@ func resolveNames(goal board.Goal, opt Options) (names, error) {
 	fastBoard := size == board.Size4x4 || size == board.Size5x5
 	n.fast = n.algo == "idastar" && fastBoard && (n.heuristic == heuristic.Auto || info.FastOn(size))
 	switch {
-	case (opt.Catalogue != "" || opt.CatalogueText != "") && n.heuristic != heuristic.Auto:
+	case opt.hasCatalogue() && n.heuristic != heuristic.Auto:
 		return n, badOptions("a catalogue is the heuristic: give no other (%s)", n.heuristic)
-	case (opt.Catalogue != "" || opt.CatalogueText != "") && (!n.fast || !ida.Serves(goal)):
+	case opt.hasCatalogue() && (!n.fast || !ida.Serves(goal)):
 		return n, badOptions("a catalogue serves IDA* on 4x4 and 5x5 with the blank's goal in a corner")
 	case n.fast:
 		if (info.Set || n.heuristic == heuristic.PDB || n.heuristic == heuristic.Max) && !ida.Serves(goal) {
@@ -244,7 +244,7 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 	serves := ida.Serves(s.goal)
 	var set *pdb.Set
 	setFrom := ""
-	if name == heuristic.Auto && s.opt.Catalogue == "" && s.opt.CatalogueText == "" {
+	if name == heuristic.Auto && !s.opt.hasCatalogue() {
 		name = heuristic.MD
 		if size == board.Size4x4 {
 			name = heuristic.WD
@@ -266,7 +266,7 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 			}
 		}
 	}
-	if s.opt.Catalogue != "" || s.opt.CatalogueText != "" {
+	if s.opt.hasCatalogue() {
 		spec, err := readCatalogue(s.opt, size)
 		if err != nil {
 			return err
@@ -328,19 +328,19 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 
 // readCatalogue reads the options' catalogue for size, its errors those of options.
 func readCatalogue(opt Options, size board.Size) (pdb.SetSpec, error) {
-	text, err := opt.CatalogueText, error(nil)
-	if text == "" {
-		text, err = data.CatalogueText(opt.Catalogue)
+	opt, err := opt.Portable()
+	if err != nil {
+		return pdb.SetSpec{}, err
 	}
-	var spec pdb.SetSpec
-	if err == nil {
-		spec, err = data.ParseCatalogue(text, opt.catalogueName(), size)
-	}
+	spec, err := data.ParseCatalogue(opt.CatalogueText, opt.catalogueName(), size)
 	if err != nil {
 		return pdb.SetSpec{}, badOptions("%v", err)
 	}
 	return spec, nil
 }
+
+// hasCatalogue reports whether the options name a catalogue, by its file or its text.
+func (o Options) hasCatalogue() bool { return o.Catalogue != "" || o.CatalogueText != "" }
 
 // catalogueName names the options' catalogue: its file, or "(text)".
 func (o Options) catalogueName() string { return cmp.Or(o.Catalogue, "(text)") }

@@ -34,10 +34,7 @@ func (v *bitTable) exactness(ctx context.Context, opt Options) Check {
 	if c := opt.afford(Exactness, v.p, int64(v.t.Entries())); c != nil {
 		return *c
 	}
-	fresh, err := pdb.ZeroAware(ctx, v.p, pdb.Options{Workers: opt.workers()})
-	if err == nil {
-		fresh, err = fresh.ToBits(ctx, opt.workers())
-	}
+	fresh, err := pdb.ZeroAwareBits(ctx, v.p, pdb.Options{Workers: opt.workers()})
 	if err != nil {
 		return Check{Name: Exactness, Status: Fail, Detail: "rebuilding: " + err.Error()}
 	}
