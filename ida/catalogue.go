@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/zindex"
 )
 
 // This file is the search with a catalogue of additive pattern databases (Clausecker &
@@ -170,10 +171,40 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 // catState is a search's view of its node under the set: the half excess of each lookup
 // and each partition's sum, and for a table in the bit encoding its value modulo 4 (what
 // reading a child's value from its bit takes: pdb.NextValue).
+//
+// A zero-aware lookup also keeps its placement's ranks (zindex.State), from which a child's
+// index follows in a few operations for most moves (zindex.Scheme.Step).
 type catState struct {
 	ex  [maxCatLookups]uint8
 	hm  [maxCatLookups]uint8
 	sum [maxParts]int16
+	z   [maxCatLookups]zindex.State
+}
+
+// place returns a zero-aware lookup's ranks of the positions pos (0 for another lookup).
+func (l *lookupTab) place(pos *[maxCells]uint8) zindex.State {
+	if l.zero == nil {
+		return 0
+	}
+	var cells [8]uint8
+	for i := 0; i < l.k; i++ {
+		cells[i] = l.cell[pos[l.tiles[i]]]
+	}
+	return l.zero.Place(cells[:l.k])
+}
+
+// step returns the index of a child and its ranks: the tile on cell q moved to the
+// parent's blank cell blank. z is the parent's ranks, pos the child's positions.
+func (l *lookupTab) step(z zindex.State, q, blank uint8, pos *[maxCells]uint8) (uint32, zindex.State) {
+	if l.zero == nil {
+		return l.index(pos), 0
+	}
+	from := l.cell[q]
+	zc, ok := l.zero.Step(z, from, l.cell[blank])
+	if !ok {
+		zc = l.place(pos)
+	}
+	return l.zero.IndexOf(zc, from), zc
 }
 
 // readBit returns the half excess and the value modulo 4 of a child's entry i of a lookup
@@ -237,6 +268,7 @@ func (st *search) initCat() {
 		st.cat = catState{}
 		for k := range s.nl {
 			st.cat.ex[k], st.cat.hm[k] = s.look[k].fresh(&st.pos)
+			st.cat.z[k] = s.look[k].place(&st.pos)
 		}
 		for p := 0; p < s.np; p++ {
 			st.cat.sum[p] = int16(st.partSum(p, func(k uint8) int { return int(st.cat.ex[k]) }))
@@ -265,11 +297,12 @@ func (st *search) partSum(p int, value func(k uint8) int) int {
 type catChild struct {
 	q, tile, dir uint8
 	md           int
-	idx          [maxTouch]uint32 // the indices of the lookups that hold the moved tile
-	ex           [maxTouch]uint8  // their half excesses
-	hm           [maxTouch]uint8  // their values modulo 4 (tables in the bit encoding)
-	sum          [maxParts]int16  // the partitions' sums
-	wdRow, wdCol uint16           // walking-distance pattern ids, when maxed with WD
+	idx          [maxTouch]uint32       // the indices of the lookups that hold the moved tile
+	ex           [maxTouch]uint8        // their half excesses
+	hm           [maxTouch]uint8        // their values modulo 4 (tables in the bit encoding)
+	z            [maxTouch]zindex.State // their ranks (zero-aware tables)
+	sum          [maxParts]int16        // the partitions' sums
+	wdRow, wdCol uint16                 // walking-distance pattern ids, when maxed with WD
 	h            int
 	full         bool // looked up in every partition (else pruned by partition bp alone)
 	bp           int  // the partition of the largest sum
@@ -290,7 +323,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 		st.collect(g, blank, prev)
 		// The worker that searches below it starts from this state, not from scratch (a
 		// table in the bit encoding would walk to its goal for every lookup).
-		st.frontier[len(st.frontier)-1].cat = &catState{ex: st.cat.ex, hm: st.cat.hm, sum: *sum}
+		st.frontier[len(st.frontier)-1].cat = &catState{ex: st.cat.ex, hm: st.cat.hm, sum: *sum, z: st.cat.z}
 		return false, h
 	}
 	st.expanded++
@@ -322,8 +355,8 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 			c.wdRow, c.wdCol = t.wdStep(st.wdRow, st.wdCol, mv.dir, tile)
 		}
 		st.pos[tile], st.pos[0] = blank, q
-		j := s.slot[tile][bp] & (maxTouch - 1)
-		c.idx[j] = s.look[s.of[tile][bp]&(maxCatLookups-1)].index(&st.pos)
+		j, k := s.slot[tile][bp]&(maxTouch-1), s.of[tile][bp]&(maxCatLookups-1)
+		c.idx[j], c.z[j] = s.look[k].step(st.cat.z[k], q, blank, &st.pos)
 		st.pos[tile], st.pos[0] = q, blank
 	}
 	// 2. Their entries, read together; the children pruned by them.
@@ -357,7 +390,8 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 		for i := 0; i < n; i++ {
 			if i != skip {
 				i := i & (maxTouch - 1)
-				c.idx[i] = s.look[tl[i]&(maxCatLookups-1)].index(&st.pos)
+				k := tl[i] & (maxCatLookups - 1)
+				c.idx[i], c.z[i] = s.look[k].step(st.cat.z[k], c.q, blank, &st.pos)
 			}
 		}
 		st.pos[tile], st.pos[0] = c.q, blank
@@ -420,6 +454,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 			i, k := i&(maxTouch-1), tl[i&(maxTouch-1)]&(maxCatLookups-1)
 			c.ex[i], st.cat.ex[k] = st.cat.ex[k], c.ex[i]
 			c.hm[i], st.cat.hm[k] = st.cat.hm[k], c.hm[i]
+			c.z[i], st.cat.z[k] = st.cat.z[k], c.z[i]
 		}
 		if debugCheck {
 			st.checkCat(c.h, &c.sum)
@@ -443,6 +478,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 			i, k := i&(maxTouch-1), tl[i&(maxTouch-1)]&(maxCatLookups-1)
 			c.ex[i], st.cat.ex[k] = st.cat.ex[k], c.ex[i]
 			c.hm[i], st.cat.hm[k] = st.cat.hm[k], c.hm[i]
+			c.z[i], st.cat.z[k] = st.cat.z[k], c.z[i]
 		}
 		if found {
 			return true, hb
@@ -470,7 +506,7 @@ func (st *search) checkCat(h int, sum *[maxParts]int16) {
 	if st.t.cat.wd {
 		want = max(want, fresh.wd())
 	}
-	if want != h || fresh.cat.ex != st.cat.ex || fresh.cat.hm != st.cat.hm {
+	if want != h || fresh.cat.ex != st.cat.ex || fresh.cat.hm != st.cat.hm || fresh.cat.z != st.cat.z {
 		panic(fmt.Sprintf("ida: incremental set value %d, from scratch %d, board %v", h, want, st.board))
 	}
 }

@@ -258,3 +258,51 @@ func (s *Scheme) Unrank(idx uint32, cells []uint8) (m uint32, region int) {
 	}
 	return m, region
 }
+
+// A State is a placement's ranks kept for a search that moves one tile at a time: the
+// mask of occupied cells, the map's rank and the order's rank in one word. Step updates it
+// for most moves without ranking the placement again; Place ranks one from scratch.
+type State uint64
+
+const (
+	mapShift   = board.MaxCells // the mask takes the low 25 bits
+	mapMask    = 1<<22 - 1      // C(25, 8) < 2^21
+	orderShift = mapShift + 22  // the order, below 8! < 2^16
+)
+
+// Place returns the state of the placement with tile i on cells[i].
+func (s *Scheme) Place(cells []uint8) State {
+	var mask uint32
+	for i := 0; i < s.k; i++ {
+		mask |= 1 << cells[i]
+	}
+	return State(mask) | State(s.Map(mask))<<mapShift | State(s.Order(cells, mask))<<orderShift
+}
+
+// Step returns the state after the tile on cell from moves to the free cell to, when no
+// occupied cell lies between the two in the cells' order: then the tile keeps its place
+// among the occupied cells, the order is unchanged, and the map's rank changes in one
+// term. Otherwise it reports false and the caller places the tiles from scratch. On a
+// board of width w a move sideways always qualifies, a move up or down when none of the
+// w-1 cells between is occupied.
+func (s *Scheme) Step(st State, from, to uint8) (State, bool) {
+	mask := uint32(st) & (1<<mapShift - 1)
+	lo, hi := min(from, to), max(from, to)
+	if mask&(1<<hi-1<<(lo+1)) != 0 {
+		return st, false
+	}
+	j := bits.OnesCount32(mask&(1<<lo-1)) + 1
+	m := uint32(st>>mapShift)&mapMask + s.binom[to][j] - s.binom[from][j]
+	return st&^(1<<orderShift-1) | State(mask^(1<<from|1<<to)) | State(m&mapMask)<<mapShift, true
+}
+
+// IndexOf returns the index of the placement st with the blank on free cell blank: Index
+// of the same placement and the blank's region.
+func (s *Scheme) IndexOf(st State, blank uint8) uint32 {
+	m := uint32(st>>mapShift) & mapMask
+	f := s.first[m]
+	if s.first[m+1]-f > 1 {
+		f += uint32(s.region[int(m)*s.n+int(blank)])
+	}
+	return f*s.fact + uint32(st>>orderShift)
+}

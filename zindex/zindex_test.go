@@ -2,6 +2,7 @@ package zindex
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,5 +104,56 @@ func TestRegions(t *testing.T) {
 			mask |= 1 << x
 		}
 		require.Equal(t, int(big.Region(big.Map(mask), blank)), r)
+	}
+}
+
+// Step follows a tile's moves as Place ranks them from scratch, on random walks of
+// pattern tiles, and IndexOf reads the same index as IndexBlank for every free cell; Step
+// declines exactly the moves past an occupied cell.
+func TestStepFollowsPlace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, c := range []struct {
+		size board.Size
+		k    int
+	}{{board.Size{W: 3, H: 3}, 3}, {board.Size{W: 4, H: 3}, 4}, {board.Size{W: 4, H: 4}, 7}, {board.Size5x5, 6}, {board.Size5x5, 7}} {
+		s, err := For(c.size, c.k)
+		require.NoError(t, err)
+		n := c.size.Cells()
+		cells := make([]uint8, c.k)
+		for i, p := range rng.Perm(n)[:c.k] {
+			cells[i] = uint8(p)
+		}
+		st := s.Place(cells)
+		stepped, declined := 0, 0
+		for range 3000 {
+			i := rng.IntN(c.k)
+			to := c.size.Step(int(cells[i]), board.Dirs[rng.IntN(4)])
+			if to < 0 || slices.Contains(cells, uint8(to)) {
+				continue
+			}
+			from := cells[i]
+			next, ok := s.Step(st, from, uint8(to))
+			cells[i] = uint8(to)
+			want := s.Place(cells)
+			lo, hi := min(int(from), to), max(int(from), to)
+			between := slices.ContainsFunc(cells, func(x uint8) bool { return int(x) > lo && int(x) < hi })
+			require.Equal(t, !between, ok, "%v: %d to %d", cells, from, to)
+			if ok {
+				require.Equal(t, want, next, "%v: %d to %d", cells, from, to)
+				stepped++
+			} else {
+				declined++
+			}
+			st = want
+			for b := 0; b < n; b++ {
+				if !slices.Contains(cells, uint8(b)) {
+					require.Equal(t, s.IndexBlank(cells, b), s.IndexOf(st, uint8(b)), "%v blank %d", cells, b)
+				}
+			}
+		}
+		assert.Positive(t, stepped, "%s", c.size)
+		if c.size.W > 1 && c.k > 2 {
+			assert.Positive(t, declined, "%s", c.size)
+		}
 	}
 }

@@ -1,0 +1,67 @@
+package ida
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/instance"
+)
+
+// BenchmarkCatalogue24 measures a 24-puzzle set's search on one worker with installed
+// tables: TILEKIT_BENCH_TABLES names their directory, TILEKIT_BENCH_SET the set (small-t by
+// default) and TILEKIT_BENCH_INSTANCES the instances of instances/korf24-twelve.txt
+// (k24-38,k24-40 by default). It reports expanded nodes and their rate; without tables it
+// is skipped. For a profile:
+//
+//	TILEKIT_BENCH_TABLES=DIR go test -run '^$' -bench Catalogue24 -benchtime 1x -cpuprofile cpu.out ./ida
+func BenchmarkCatalogue24(b *testing.B) {
+	dir := os.Getenv("TILEKIT_BENCH_TABLES")
+	if dir == "" {
+		b.Skip("TILEKIT_BENCH_TABLES names no directory of installed tables")
+	}
+	name := cmp(os.Getenv("TILEKIT_BENCH_SET"), "small-t")
+	ids := strings.Split(cmp(os.Getenv("TILEKIT_BENCH_INSTANCES"), "k24-38,k24-40"), ",")
+	set, _, err := data.LoadSet(name, []string{dir})
+	require.NoError(b, err)
+	text, err := os.ReadFile("../instances/korf24-twelve.txt")
+	require.NoError(b, err)
+	var starts []*instance.Instance
+	for _, line := range strings.Split(string(text), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		if id, _, _ := strings.Cut(strings.TrimSpace(line), " "); slices.Contains(ids, id) {
+			in, err := instance.ParseLine(board.Size5x5, line)
+			require.NoError(b, err)
+			starts = append(starts, in)
+		}
+	}
+	require.Len(b, starts, len(ids), "instances %v in korf24-twelve.txt", ids)
+	goal := board.BlankFirst(board.Size5x5)
+	s, err := New(goal, Options{Set: set})
+	require.NoError(b, err)
+	var expanded uint64
+	for b.Loop() {
+		for _, in := range starts {
+			res, err := s.Solve(context.Background(), in.State)
+			require.NoError(b, err)
+			require.Equal(b, in.Optimal, len(res.Moves), in.ID)
+			expanded += res.Expanded
+		}
+	}
+	b.ReportMetric(float64(expanded)/float64(b.N), "expanded/op")
+	b.ReportMetric(float64(expanded)/b.Elapsed().Seconds(), "expanded/s")
+}
+
+// cmp returns s, or def when s is empty.
+func cmp(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
