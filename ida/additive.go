@@ -186,10 +186,11 @@ func (l *lookupTab) value(pos *[maxCells]uint8) int {
 }
 
 // setState is a search's view of its node under the set: the half excess of each lookup
-// and their sums.
+// and their sums, and a zero-aware lookup's placement ranks (catState says why).
 type setState struct {
 	reg, ref       [maxLookups]uint8
 	sumReg, sumRef int
+	zReg, zRef     [maxLookups]zindex.State
 }
 
 // initSet computes the lookups of the current node from scratch.
@@ -200,10 +201,12 @@ func (st *search) initSet() {
 		i := s.reg[k].index(&st.pos)
 		st.set.reg[k] = s.reg[k].excess(i, s.reg[k].nibble(i), &st.pos)
 		st.set.sumReg += int(st.set.reg[k])
+		st.set.zReg[k] = s.reg[k].place(&st.pos)
 		if s.lookups.reflect() {
 			i = s.ref[k].index(&st.pos)
 			st.set.ref[k] = s.ref[k].excess(i, s.ref[k].nibble(i), &st.pos)
 			st.set.sumRef += int(st.set.ref[k])
+			st.set.zRef[k] = s.ref[k].place(&st.pos)
 		}
 	}
 }
@@ -282,9 +285,10 @@ var dualReach = 6
 type child struct {
 	q, tile, dir uint8
 	md           int
-	ir, ifl      uint32 // indices of the changed regular and reflected lookups
-	er, ef       uint8  // their half excesses
-	wdRow, wdCol uint16 // walking-distance pattern ids, when maxed with WD
+	ir, ifl      uint32       // indices of the changed regular and reflected lookups
+	er, ef       uint8        // their half excesses
+	zr, zf       zindex.State // their placement ranks (zero-aware tables)
+	wdRow, wdCol uint16       // walking-distance pattern ids, when maxed with WD
 	h            int
 }
 
@@ -325,9 +329,10 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 			c.wdRow, c.wdCol = t.wdStep(st.wdRow, st.wdCol, mv.dir, tile)
 		}
 		st.pos[tile], st.pos[0] = blank, q
-		c.ir = s.reg[s.regOf[tile]].index(&st.pos)
+		kr, kf := s.regOf[tile]&(maxLookups-1), s.refOf[tile]&(maxLookups-1)
+		c.ir, c.zr = s.reg[kr].step(st.set.zReg[kr], q, blank, &st.pos)
 		if reflect {
-			c.ifl = s.ref[s.refOf[tile]].index(&st.pos)
+			c.ifl, c.zf = s.ref[kf].step(st.set.zRef[kf], q, blank, &st.pos)
 		}
 		st.pos[tile], st.pos[0] = q, blank
 	}
@@ -379,10 +384,10 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 		st.md = c.md
 		rr, rf := s.regOf[c.tile], s.refOf[c.tile]
 		st.set.sumReg += int(c.er) - int(st.set.reg[rr])
-		st.set.reg[rr] = c.er
+		st.set.reg[rr], st.set.zReg[rr] = c.er, c.zr
 		if reflect {
 			st.set.sumRef += int(c.ef) - int(st.set.ref[rf])
-			st.set.ref[rf] = c.ef
+			st.set.ref[rf], st.set.zRef[rf] = c.ef, c.zf
 		}
 		if debugCheck {
 			st.checkSet(c.h)

@@ -157,3 +157,55 @@ func TestStepFollowsPlace(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkIndex compares ranking a 6-tile placement from scratch with stepping its ranks,
+// on the moves of a random walk (5x5).
+func BenchmarkIndex(b *testing.B) {
+	s, err := For(board.Size5x5, 6)
+	require.NoError(b, err)
+	rng := rand.New(rand.NewPCG(1, 1))
+	cells := []uint8{0, 1, 2, 3, 4, 5}
+	type move struct {
+		i        int
+		from, to uint8
+	}
+	var walk []move
+	for len(walk) < 4096 {
+		i := rng.IntN(6)
+		to := board.Size5x5.Step(int(cells[i]), board.Dirs[rng.IntN(4)])
+		if to < 0 || slices.Contains(cells, uint8(to)) {
+			continue
+		}
+		walk = append(walk, move{i, cells[i], uint8(to)})
+		cells[i] = uint8(to)
+	}
+	start := []uint8{0, 1, 2, 3, 4, 5}
+	b.Run("scratch", func(b *testing.B) {
+		sum := uint32(0)
+		for b.Loop() {
+			c := slices.Clone(start)
+			for _, m := range walk {
+				c[m.i] = m.to
+				sum += s.IndexBlank(c, int(m.from))
+			}
+		}
+		_ = sum
+	})
+	b.Run("step", func(b *testing.B) {
+		sum := uint32(0)
+		for b.Loop() {
+			c := slices.Clone(start)
+			st := s.Place(c)
+			for _, m := range walk {
+				c[m.i] = m.to
+				next, ok := s.Step(st, m.from, m.to)
+				if !ok {
+					next = s.Place(c)
+				}
+				st = next
+				sum += s.IndexOf(st, m.from)
+			}
+		}
+		_ = sum
+	})
+}
