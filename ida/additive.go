@@ -54,6 +54,21 @@ type lookupTab struct {
 	mirror bool
 	mtiles [8]uint8
 	mcell  [maxCells]uint8
+
+	// For stepping a zero-aware lookup past its own tiles (step): the state's cell of each
+	// of the table's cells, and each tile's number in the lookup.
+	inv [maxCells]uint8
+	num [maxCells]uint8
+}
+
+// setInverse fills inv and num from cell and tiles.
+func (l *lookupTab) setInverse(n int) {
+	for c := 0; c < n; c++ {
+		l.inv[l.cell[c]] = uint8(c)
+	}
+	for i := 0; i < l.k; i++ {
+		l.num[l.tiles[i]] = uint8(i)
+	}
 }
 
 // setMirror prepares the image lookup of a table stored through a mirror.
@@ -115,6 +130,8 @@ func newSetTables(set *pdb.Set, lookups Lookups) (*setTables, error) {
 		}
 		reg.setMirror()
 		ref.setMirror()
+		reg.setInverse(n)
+		ref.setInverse(n)
 	}
 	return s, nil
 }
@@ -330,9 +347,9 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 		}
 		st.pos[tile], st.pos[0] = blank, q
 		kr, kf := s.regOf[tile]&(maxLookups-1), s.refOf[tile]&(maxLookups-1)
-		c.ir, c.zr = s.reg[kr].step(st.set.zReg[kr], q, blank, &st.pos)
+		c.ir, c.zr = s.reg[kr].step(st.set.zReg[kr], q, blank, &st.pos, &st.board)
 		if reflect {
-			c.ifl, c.zf = s.ref[kf].step(st.set.zRef[kf], q, blank, &st.pos)
+			c.ifl, c.zf = s.ref[kf].step(st.set.zRef[kf], q, blank, &st.pos, &st.board)
 		}
 		st.pos[tile], st.pos[0] = q, blank
 	}

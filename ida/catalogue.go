@@ -2,6 +2,7 @@ package ida
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/tilekit/tilekit/pdb"
@@ -108,6 +109,7 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 			}
 		}
 		lt.setMirror()
+		lt.setInverse(n)
 		for k := range s.nl {
 			if s.look[k].same(&lt) {
 				return uint8(k), nil
@@ -194,15 +196,25 @@ func (l *lookupTab) place(pos *[maxCells]uint8) zindex.State {
 }
 
 // step returns the index of a child and its ranks: the tile on cell q moved to the
-// parent's blank cell blank. z is the parent's ranks, pos the child's positions.
-func (l *lookupTab) step(z zindex.State, q, blank uint8, pos *[maxCells]uint8) (uint32, zindex.State) {
+// parent's blank cell blank. z is the parent's ranks, pos the child's positions, board the
+// parent's board.
+func (l *lookupTab) step(z zindex.State, q, blank uint8, pos, board *[maxCells]uint8) (uint32, zindex.State) {
 	if l.zero == nil {
 		return l.index(pos), 0
 	}
-	from := l.cell[q]
-	zc, ok := l.zero.Step(z, from, l.cell[blank])
+	from, to := l.cell[q], l.cell[blank]
+	zc, ok := l.zero.Step(z, from, to)
 	if !ok {
-		zc = l.place(pos)
+		// The tile passes some of the lookup's own (a move up or down): which ones, in
+		// increasing order of the table's cells.
+		var others [8]uint8
+		n := 0
+		lo, hi := min(from, to), max(from, to)
+		for x := z.Occupied() & (1<<hi - 1<<(lo+1)); x != 0; x &= x - 1 {
+			others[n&7] = l.num[board[l.inv[bits.TrailingZeros32(x)]]]
+			n++
+		}
+		zc = l.zero.StepPast(z, from, to, l.num[board[q]], others[:n&7])
 	}
 	return l.zero.IndexOf(zc, from), zc
 }
@@ -356,7 +368,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 		}
 		st.pos[tile], st.pos[0] = blank, q
 		j, k := s.slot[tile][bp]&(maxTouch-1), s.of[tile][bp]&(maxCatLookups-1)
-		c.idx[j], c.z[j] = s.look[k].step(st.cat.z[k], q, blank, &st.pos)
+		c.idx[j], c.z[j] = s.look[k].step(st.cat.z[k], q, blank, &st.pos, &st.board)
 		st.pos[tile], st.pos[0] = q, blank
 	}
 	// 2. Their entries, read together; the children pruned by them.
@@ -391,7 +403,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 			if i != skip {
 				i := i & (maxTouch - 1)
 				k := tl[i] & (maxCatLookups - 1)
-				c.idx[i], c.z[i] = s.look[k].step(st.cat.z[k], c.q, blank, &st.pos)
+				c.idx[i], c.z[i] = s.look[k].step(st.cat.z[k], c.q, blank, &st.pos, &st.board)
 			}
 		}
 		st.pos[tile], st.pos[0] = c.q, blank

@@ -40,11 +40,13 @@ const MaxRegions = 8
 
 // A Scheme ranks the zero-aware states of k tiles on one board.
 type Scheme struct {
-	size  board.Size
-	n, k  int
-	fact  uint32 // k!
-	binom [board.MaxCells + 1][board.MaxCells + 1]uint32
-	first []uint32 // first[m]: the regions of the maps ranked below m; first[maps] is the total
+	size board.Size
+	n, k int
+	fact uint32 // k!
+	// weight[i] = (k-1-i)!: what a digit of tile i weighs in the order's rank
+	weight [8]uint32
+	binom  [board.MaxCells + 1][board.MaxCells + 1]uint32
+	first  []uint32 // first[m]: the regions of the maps ranked below m; first[maps] is the total
 	// region[m*n+c]: the number of the region of free cell c under map m; NoRegion for
 	// the occupied cells.
 	region []uint8
@@ -77,6 +79,10 @@ func For(size board.Size, k int) (*Scheme, error) {
 	s := &Scheme{size: size, n: n, k: k, fact: 1}
 	for i := 2; i <= k; i++ {
 		s.fact *= uint32(i)
+	}
+	for i, w := k-1, uint32(1); i >= 0; i-- {
+		s.weight[i] = w
+		w *= uint32(k - i)
 	}
 	for a := 0; a <= n; a++ {
 		s.binom[a][0] = 1
@@ -270,6 +276,9 @@ const (
 	orderShift = mapShift + 22  // the order, below 8! < 2^16
 )
 
+// Occupied returns the mask of the cells the placement occupies.
+func (st State) Occupied() uint32 { return uint32(st) & (1<<mapShift - 1) }
+
 // Place returns the state of the placement with tile i on cells[i].
 func (s *Scheme) Place(cells []uint8) State {
 	var mask uint32
@@ -294,6 +303,53 @@ func (s *Scheme) Step(st State, from, to uint8) (State, bool) {
 	j := bits.OnesCount32(mask&(1<<lo-1)) + 1
 	m := uint32(st>>mapShift)&mapMask + s.binom[to][j] - s.binom[from][j]
 	return st&^(1<<orderShift-1) | State(mask^(1<<from|1<<to)) | State(m&mapMask)<<mapShift, true
+}
+
+// StepPast is Step for a move that passes occupied cells: moved is the moving tile's
+// number in the pattern and others are the numbers of the tiles on the occupied cells
+// between from and to, in increasing order of cell. The tile's place among the occupied
+// cells changes by len(others) and each of theirs by one: the map's rank changes in
+// len(others)+1 terms, and the order in one digit for each tile passed.
+func (s *Scheme) StepPast(st State, from, to, moved uint8, others []uint8) State {
+	mask := uint32(st) & (1<<mapShift - 1)
+	m := uint32(st>>mapShift) & mapMask
+	order := uint32(st >> orderShift)
+	j := bits.OnesCount32(mask & (1<<from - 1)) // the moving tile's place
+	n := len(others)
+	lo, hi := min(from, to), max(from, to)
+	between := mask & (1<<hi - 1<<(lo+1))
+	if to > from {
+		// Its place becomes j+n; those of the cells passed, j+1 to j+n, go down by one.
+		m += s.binom[to][j+n+1] - s.binom[from][j+1]
+		for p := j + 1; between != 0; p++ {
+			c := bits.TrailingZeros32(between)
+			between &= between - 1
+			m += s.binom[c][p] - s.binom[c][p+1]
+		}
+		for _, b := range others {
+			if b > moved {
+				order += s.weight[moved]
+			} else {
+				order -= s.weight[b]
+			}
+		}
+	} else {
+		// Its place becomes j-n; those of the cells passed, j-n to j-1, go up by one.
+		m += s.binom[to][j-n+1] - s.binom[from][j+1]
+		for p := j - n; between != 0; p++ {
+			c := bits.TrailingZeros32(between)
+			between &= between - 1
+			m += s.binom[c][p+2] - s.binom[c][p+1]
+		}
+		for _, b := range others {
+			if b > moved {
+				order -= s.weight[moved]
+			} else {
+				order += s.weight[b]
+			}
+		}
+	}
+	return State(mask^(1<<from|1<<to)) | State(m&mapMask)<<mapShift | State(order)<<orderShift
 }
 
 // IndexOf returns the index of the placement st with the blank on free cell blank: Index

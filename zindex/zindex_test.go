@@ -109,7 +109,7 @@ func TestRegions(t *testing.T) {
 
 // Step follows a tile's moves as Place ranks them from scratch, on random walks of
 // pattern tiles, and IndexOf reads the same index as IndexBlank for every free cell; Step
-// declines exactly the moves past an occupied cell.
+// declines exactly the moves past an occupied cell, which StepPast follows.
 func TestStepFollowsPlace(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for _, c := range []struct {
@@ -142,6 +142,13 @@ func TestStepFollowsPlace(t *testing.T) {
 				require.Equal(t, want, next, "%v: %d to %d", cells, from, to)
 				stepped++
 			} else {
+				var others []uint8
+				for cell := lo + 1; cell < hi; cell++ {
+					if o := slices.Index(cells, uint8(cell)); o >= 0 {
+						others = append(others, uint8(o))
+					}
+				}
+				require.Equal(t, want, s.StepPast(st, from, uint8(to), uint8(i), others), "%v: %d to %d past %v", cells, from, to, others)
 				declined++
 			}
 			st = want
