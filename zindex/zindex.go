@@ -22,6 +22,11 @@
 // cell: the rank of the permutation p). On 5x5, 6 tiles make 181,008,000 entries, 1.42
 // times the 127,512,000 placements; 7 tiles 4,066,655,040 (Clausecker & Reinefeld's
 // counts).
+//
+// A search moves one tile at a time. A State keeps a placement's mask, map rank and order
+// rank in one word, and Step and StepPast update them for a move: the map's rank changes
+// in a term for the moving tile and one for each pattern tile it passes, the order in one
+// digit for each tile passed (none for a move sideways). IndexOf adds the blank's region.
 package zindex
 
 import (
