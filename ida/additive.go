@@ -55,8 +55,8 @@ type lookupTab struct {
 	mtiles [8]uint8
 	mcell  [maxCells]uint8
 
-	// For stepping a zero-aware lookup past its own tiles (step): the state's cell of each
-	// of the table's cells, and each tile's number in the lookup.
+	// For stepping a zero-aware lookup's ranks (step): the state's cell of each of the
+	// table's cells, and each tile's number in the lookup.
 	inv [maxCells]uint8
 	num [maxCells]uint8
 }

@@ -175,7 +175,7 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 // reading a child's value from its bit takes: pdb.NextValue).
 //
 // A zero-aware lookup also keeps its placement's ranks (zindex.State), from which a child's
-// index follows in a few operations for most moves (zindex.Scheme.Step).
+// index follows in a few operations (zindex.Scheme.Step).
 type catState struct {
 	ex  [maxCatLookups]uint8
 	hm  [maxCatLookups]uint8
@@ -203,19 +203,16 @@ func (l *lookupTab) step(z zindex.State, q, blank uint8, pos, board *[maxCells]u
 		return l.index(pos), 0
 	}
 	from, to := l.cell[q], l.cell[blank]
-	zc, ok := l.zero.Step(z, from, to)
-	if !ok {
-		// The tile passes some of the lookup's own (a move up or down): which ones, in
-		// increasing order of the table's cells.
-		var others [8]uint8
-		n := 0
-		lo, hi := min(from, to), max(from, to)
-		for x := z.Occupied() & (1<<hi - 1<<(lo+1)); x != 0; x &= x - 1 {
-			others[n&7] = l.num[board[l.inv[bits.TrailingZeros32(x)]]]
-			n++
-		}
-		zc = l.zero.StepPast(z, from, to, l.num[board[q]], others[:n&7])
+	// The lookup's tiles the move passes (up or down, at most width-1 cells), in
+	// increasing order of the table's cells.
+	var passed [8]uint8
+	n := 0
+	lo, hi := min(from, to), max(from, to)
+	for x := z.Occupied() & (1<<hi - 1<<(lo+1)); x != 0; x &= x - 1 {
+		passed[n&7] = l.num[board[l.inv[bits.TrailingZeros32(x)]]]
+		n++
 	}
+	zc := l.zero.Step(z, from, to, l.num[board[q]], passed[:n&7])
 	return l.zero.IndexOf(zc, from), zc
 }
 

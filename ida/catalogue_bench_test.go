@@ -1,7 +1,9 @@
 package ida
 
 import (
+	"cmp"
 	"context"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/instances"
 )
 
 // BenchmarkCatalogue24 measures a 24-puzzle set's search on one worker with installed
@@ -26,18 +29,19 @@ func BenchmarkCatalogue24(b *testing.B) {
 	if dir == "" {
 		b.Skip("TILEKIT_BENCH_TABLES names no directory of installed tables")
 	}
-	name := cmp(os.Getenv("TILEKIT_BENCH_SET"), "small-t")
-	ids := strings.Split(cmp(os.Getenv("TILEKIT_BENCH_INSTANCES"), "k24-38,k24-40"), ",")
+	name := cmp.Or(os.Getenv("TILEKIT_BENCH_SET"), "small-t")
+	ids := strings.Split(cmp.Or(os.Getenv("TILEKIT_BENCH_INSTANCES"), "k24-38,k24-40"), ",")
 	set, _, err := data.LoadSet(name, []string{dir})
 	require.NoError(b, err)
-	text, err := os.ReadFile("../instances/korf24-twelve.txt")
-	require.NoError(b, err)
 	var starts []*instance.Instance
-	for _, line := range strings.Split(string(text), "\n") {
-		line, _, _ = strings.Cut(line, "#")
-		if id, _, _ := strings.Cut(strings.TrimSpace(line), " "); slices.Contains(ids, id) {
-			in, err := instance.ParseLine(board.Size5x5, line)
-			require.NoError(b, err)
+	r := instance.NewReader(strings.NewReader(instances.Text(instances.Korf24Twelve)), board.Size5x5)
+	for {
+		in, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(b, err)
+		if slices.Contains(ids, in.ID) {
 			starts = append(starts, in)
 		}
 	}
@@ -56,12 +60,4 @@ func BenchmarkCatalogue24(b *testing.B) {
 	}
 	b.ReportMetric(float64(expanded)/float64(b.N), "expanded/op")
 	b.ReportMetric(float64(expanded)/b.Elapsed().Seconds(), "expanded/s")
-}
-
-// cmp returns s, or def when s is empty.
-func cmp(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

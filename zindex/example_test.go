@@ -21,19 +21,18 @@ func Example() {
 	// index 287
 }
 
-// A search keeps a placement's ranks and steps them as a tile moves: the tile on cell 5
-// moves right to cell 6, leaving the blank on cell 5. Step gives the same index as ranking
-// the new placement from scratch.
+// A search keeps a placement's ranks and steps them as a tile moves. Tile 0 moves right
+// from cell 5 to cell 6, passing nothing; then tile 1 moves down from cell 4 to cell 8,
+// passing cells 5, 6 and 7, of which tile 0 holds cell 6. Each step gives the index that
+// ranking the new placement from scratch gives.
 func ExampleScheme_Step() {
 	z, _ := zindex.For(board.Size4x4, 4)
 	st := z.Place([]uint8{5, 4, 1, 0})
-	next, ok := z.Step(st, 5, 6)
-	fmt.Println(ok, z.IndexOf(next, 5), z.IndexBlank([]uint8{6, 4, 1, 0}, 5))
-	// A move down from cell 4 to cell 8 passes cells 5, 6 and 7, and 5 is taken: the
-	// tile's place among the occupied cells changes, and Step leaves it to Place.
-	_, ok = z.Step(st, 4, 8)
-	fmt.Println(ok)
+	st = z.Step(st, 5, 6, 0, nil)
+	fmt.Println(z.IndexOf(st, 5), z.IndexBlank([]uint8{6, 4, 1, 0}, 5))
+	st = z.Step(st, 4, 8, 1, []uint8{0})
+	fmt.Println(z.IndexOf(st, 4), z.IndexBlank([]uint8{6, 8, 1, 0}, 4))
 	// Output:
-	// true 647 647
-	// false
+	// 647 647
+	// 3353 3353
 }

@@ -24,9 +24,9 @@
 // counts).
 //
 // A search moves one tile at a time. A State keeps a placement's mask, map rank and order
-// rank in one word, and Step and StepPast update them for a move: the map's rank changes
-// in a term for the moving tile and one for each pattern tile it passes, the order in one
-// digit for each tile passed (none for a move sideways). IndexOf adds the blank's region.
+// rank in one word, and Step updates them for a move: the map's rank changes in a term for
+// the moving tile and one for each pattern tile it passes, the order in one digit for each
+// tile passed (none for a move sideways). IndexOf adds the blank's region.
 package zindex
 
 import (
@@ -271,8 +271,8 @@ func (s *Scheme) Unrank(idx uint32, cells []uint8) (m uint32, region int) {
 }
 
 // A State is a placement's ranks kept for a search that moves one tile at a time: the
-// mask of occupied cells, the map's rank and the order's rank in one word. Step updates it
-// for most moves without ranking the placement again; Place ranks one from scratch.
+// mask of occupied cells, the map's rank and the order's rank in one word. Place ranks a
+// placement from scratch; Step updates the ranks for a move.
 type State uint64
 
 const (
@@ -293,34 +293,25 @@ func (s *Scheme) Place(cells []uint8) State {
 	return State(mask) | State(s.Map(mask))<<mapShift | State(s.Order(cells, mask))<<orderShift
 }
 
-// Step returns the state after the tile on cell from moves to the free cell to, when no
-// occupied cell lies between the two in the cells' order: then the tile keeps its place
-// among the occupied cells, the order is unchanged, and the map's rank changes in one
-// term. Otherwise it reports false and the caller places the tiles from scratch. On a
-// board of width w a move sideways always qualifies, a move up or down when none of the
-// w-1 cells between is occupied.
-func (s *Scheme) Step(st State, from, to uint8) (State, bool) {
-	mask := uint32(st) & (1<<mapShift - 1)
-	lo, hi := min(from, to), max(from, to)
-	if mask&(1<<hi-1<<(lo+1)) != 0 {
-		return st, false
-	}
-	j := bits.OnesCount32(mask&(1<<lo-1)) + 1
-	m := uint32(st>>mapShift)&mapMask + s.binom[to][j] - s.binom[from][j]
-	return st&^(1<<orderShift-1) | State(mask^(1<<from|1<<to)) | State(m&mapMask)<<mapShift, true
-}
-
-// StepPast is Step for a move that passes occupied cells: moved is the moving tile's
-// number in the pattern and others are the numbers of the tiles on the occupied cells
-// between from and to, in increasing order of cell. The tile's place among the occupied
-// cells changes by len(others) and each of theirs by one: the map's rank changes in
-// len(others)+1 terms, and the order in one digit for each tile passed.
-func (s *Scheme) StepPast(st State, from, to, moved uint8, others []uint8) State {
-	mask := uint32(st) & (1<<mapShift - 1)
+// Step returns the state after the tile on cell from moves to the free cell to. moved is
+// the moving tile's number in the pattern and passed the numbers of the tiles on the
+// occupied cells between from and to, in increasing order of cell (Occupied tells which
+// cells): none for a move sideways, and mostly none for a move up or down. The tile's
+// place among the occupied cells changes by len(passed) and each passed tile's by one, so
+// the map's rank changes in len(passed)+1 terms and the order in one digit for each tile
+// passed.
+func (s *Scheme) Step(st State, from, to, moved uint8, passed []uint8) State {
+	mask := st.Occupied()
 	m := uint32(st>>mapShift) & mapMask
+	if len(passed) == 0 {
+		// The tile keeps its place j among the occupied cells: the order stays.
+		j := bits.OnesCount32(mask&(1<<min(from, to)-1)) + 1
+		m += s.binom[to][j] - s.binom[from][j]
+		return st&^(1<<orderShift-1) | State(mask^(1<<from|1<<to)) | State(m&mapMask)<<mapShift
+	}
 	order := uint32(st >> orderShift)
 	j := bits.OnesCount32(mask & (1<<from - 1)) // the moving tile's place
-	n := len(others)
+	n := len(passed)
 	lo, hi := min(from, to), max(from, to)
 	between := mask & (1<<hi - 1<<(lo+1))
 	if to > from {
@@ -331,7 +322,7 @@ func (s *Scheme) StepPast(st State, from, to, moved uint8, others []uint8) State
 			between &= between - 1
 			m += s.binom[c][p] - s.binom[c][p+1]
 		}
-		for _, b := range others {
+		for _, b := range passed {
 			if b > moved {
 				order += s.weight[moved]
 			} else {
@@ -346,7 +337,7 @@ func (s *Scheme) StepPast(st State, from, to, moved uint8, others []uint8) State
 			between &= between - 1
 			m += s.binom[c][p+2] - s.binom[c][p+1]
 		}
-		for _, b := range others {
+		for _, b := range passed {
 			if b > moved {
 				order -= s.weight[moved]
 			} else {
