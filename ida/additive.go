@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/zindex"
 )
 
@@ -301,6 +302,7 @@ var dualReach = 6
 // child is one successor while a node's children are evaluated.
 type child struct {
 	q, tile, dir uint8
+	state        uint32 // the pruning automaton's
 	md           int
 	ir, ifl      uint32       // indices of the changed regular and reflected lookups
 	er, ef       uint8        // their half excesses
@@ -310,11 +312,11 @@ type child struct {
 }
 
 // dfsSet runs the pass below a node at depth g whose heuristic value is h, with the blank
-// on cell blank after move prev. It reports whether it found the goal, and the node's
+// on cell blank and the pruning automaton in state. It reports whether it found the goal, and the node's
 // value as BPMX raised it.
-func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
+func (st *search) dfsSet(g, h int, blank uint8, state uint32) (bool, int) {
 	if g >= st.collectAt && st.collectHere(g) {
-		st.collect(g, blank, prev)
+		st.collect(g, blank, state)
 		return false, h
 	}
 	st.expanded++
@@ -326,10 +328,12 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 	reflect := s.lookups.reflect()
 	var ch [4]child
 	nc := 0
+	fsm := t.fsm
 	// 1. The children's indices.
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
 		mv := t.moves[blank][i]
-		if mv.dir == prev^1 {
+		ns := fsm[state*4+uint32(mv.dir)]
+		if ns == prune.Pruned {
 			continue
 		}
 		if st.nodes >= st.nodeCap && st.overBudget() {
@@ -340,7 +344,7 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 		tile := st.board[q]
 		c := &ch[nc]
 		nc++
-		c.q, c.tile, c.dir = q, tile, mv.dir
+		c.q, c.tile, c.dir, c.state = q, tile, mv.dir, ns
 		c.md = st.md + int(t.md[tile][blank]) - int(t.md[tile][q])
 		if s.wd {
 			c.wdRow, c.wdCol = t.wdStep(st.wdRow, st.wdCol, mv.dir, tile)
@@ -422,7 +426,7 @@ func (st *search) dfsSet(g, h int, blank, prev uint8) (bool, int) {
 			found = true
 		default:
 			st.path[g] = c.dir
-			found, hc = st.dfsSet(g+1, hc, c.q, c.dir)
+			found, hc = st.dfsSet(g+1, hc, c.q, c.state)
 		}
 		st.board[c.q] = c.tile
 		st.pos[c.tile], st.pos[0] = c.q, blank

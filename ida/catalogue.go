@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/zindex"
 )
 
@@ -305,6 +306,7 @@ func (st *search) partSum(p int, value func(k uint8) int) int {
 // child is one successor while a node's children are evaluated.
 type catChild struct {
 	q, tile, dir uint8
+	state        uint32 // the pruning automaton's
 	md           int
 	idx          [maxTouch]uint32       // the indices of the lookups that hold the moved tile
 	ex           [maxTouch]uint8        // their half excesses
@@ -319,7 +321,7 @@ type catChild struct {
 
 // dfsCat runs the pass below a node at depth g whose heuristic value is h and whose
 // partition sums are sum, the largest that of partition bp, with the blank on cell blank
-// after move prev. It reports whether it found the goal, and the node's value as BPMX
+// with the pruning automaton in state. It reports whether it found the goal, and the node's value as BPMX
 // raised it.
 //
 // A child is first looked up in partition bp alone: most children that the bound prunes
@@ -327,9 +329,9 @@ type catChild struct {
 // looked up in full. A pruned child's value is then a lower bound (its partition bp's),
 // which prunes it as the full value would; only BPMX may see less of it, and a
 // consistent catalogue (zero-aware tables) gives BPMX nothing to see.
-func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp int) (bool, int) {
+func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int16, bp int) (bool, int) {
 	if g >= st.collectAt && st.collectHere(g) {
-		st.collect(g, blank, prev)
+		st.collect(g, blank, state)
 		// The worker that searches below it starts from this state, not from scratch (a
 		// table in the bit encoding would walk to its goal for every lookup).
 		st.frontier[len(st.frontier)-1].cat = &catState{ex: st.cat.ex, hm: st.cat.hm, sum: *sum, z: st.cat.z}
@@ -344,10 +346,12 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 	ch := &st.kids[g]
 	bp &= maxParts - 1
 	nc := 0
+	fsm := t.fsm
 	// 1. The children's indices in partition bp.
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
 		mv := t.moves[blank][i]
-		if mv.dir == prev^1 {
+		ns := fsm[state*4+uint32(mv.dir)]
+		if ns == prune.Pruned {
 			continue
 		}
 		if st.nodes >= st.nodeCap && st.overBudget() {
@@ -358,7 +362,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 		tile := st.board[q]
 		c := &ch[nc]
 		nc++
-		c.q, c.tile, c.dir = q, tile, mv.dir
+		c.q, c.tile, c.dir, c.state = q, tile, mv.dir, ns
 		c.md = st.md + int(t.md[tile][blank]) - int(t.md[tile][q])
 		if s.wd {
 			c.wdRow, c.wdCol = t.wdStep(st.wdRow, st.wdCol, mv.dir, tile)
@@ -478,7 +482,7 @@ func (st *search) dfsCat(g, h int, blank, prev uint8, sum *[maxParts]int16, bp i
 			found = true
 		default:
 			st.path[g] = c.dir
-			found, hc = st.dfsCat(g+1, hc, c.q, c.dir, &c.sum, c.bp)
+			found, hc = st.dfsCat(g+1, hc, c.q, c.state, &c.sum, c.bp)
 		}
 		st.board[c.q] = c.tile
 		st.pos[c.tile], st.pos[0] = c.q, blank

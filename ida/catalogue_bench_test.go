@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,12 +16,14 @@ import (
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/instances"
+	"github.com/tilekit/tilekit/prune"
 )
 
 // BenchmarkCatalogue24 measures a 24-puzzle set's search on one worker with installed
 // tables: TILEKIT_BENCH_TABLES names their directory, TILEKIT_BENCH_SET the set (small-t by
 // default) and TILEKIT_BENCH_INSTANCES the instances of instances/korf24-twelve.txt
-// (k24-38,k24-40 by default). It reports expanded nodes and their rate; without tables it
+// (k24-38,k24-40 by default), and TILEKIT_BENCH_DEPTH the depth of the pruning automaton
+// (0, the default: the move-back rule). It reports expanded nodes and their rate; without tables it
 // is skipped. For a profile:
 //
 //	TILEKIT_BENCH_TABLES=DIR go test -run '^$' -bench Catalogue24 -benchtime 1x -cpuprofile cpu.out ./ida
@@ -47,7 +50,11 @@ func BenchmarkCatalogue24(b *testing.B) {
 	}
 	require.Len(b, starts, len(ids), "instances %v in korf24-twelve.txt", ids)
 	goal := board.BlankFirst(board.Size5x5)
-	s, err := New(goal, Options{Set: set})
+	depth, err := strconv.Atoi(cmp.Or(os.Getenv("TILEKIT_BENCH_DEPTH"), "0"))
+	require.NoError(b, err)
+	fsm, err := prune.Build(context.Background(), board.Size5x5, depth)
+	require.NoError(b, err)
+	s, err := New(goal, Options{Set: set, Pruning: fsm})
 	require.NoError(b, err)
 	var expanded uint64
 	for b.Loop() {

@@ -4,11 +4,12 @@
 // IDA* runs depth-first passes with a bound on f = g + h, starting at h(start). Every
 // heuristic here has the parity of the Manhattan distance, and every move flips that parity,
 // so a pass that fails raises the bound by exactly 2. The move that undoes the previous one
-// is never tried. Heuristics are updated incrementally per move: Manhattan distance by a
-// table difference, linear conflicts in the two lines the move changes, walking distance
-// through its transition table, and of the lookups of a pattern database set only those
-// whose pattern holds the moved tile (moving the blank through other cells costs those
-// patterns nothing).
+// is never tried, and with an automaton of package prune (Options.Pruning) neither is any
+// move that completes a duplicate of an earlier path (Taylor & Korf 1993). Heuristics are
+// updated incrementally per move: Manhattan distance by a table difference, linear
+// conflicts in the two lines the move changes, walking distance through its transition
+// table, and of the lookups of a pattern database set only those whose pattern holds the
+// moved tile (moving the blank through other cells costs those patterns nothing).
 //
 // The heuristics: md (any board); lc, wd, pdb (IDA15's tables) and max (the larger of pdb
 // and wd) on 4x4; and the additive sets of Korf & Felner (2002) on both boards (5-5-5,
@@ -34,6 +35,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/wd"
 )
 
@@ -78,6 +80,10 @@ type Options struct {
 	// never overlap; they may come from different goroutines.
 	Progress      func(bound int, nodes uint64)
 	ProgressEvery time.Duration // 0 for one second
+	// Pruning is the automaton that prunes duplicate paths (package prune), built for the
+	// solver's board; nil for the move-back rule alone (prune.Parent), which published node
+	// counts assume.
+	Pruning *prune.Automaton
 	// Workers is the number of goroutines searching each instance (0 or 1: one). The
 	// solution is the same for any number; node counts then vary from run to run.
 	Workers int
@@ -130,6 +136,16 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	}
 	for tile := 0; tile < size.Cells(); tile++ {
 		t.homes[tile] = f.home[tile]
+	}
+	if opt.Pruning == nil {
+		opt.Pruning = prune.Parent(size)
+	}
+	if opt.Pruning.Size() != size {
+		return nil, badOptions("ida: the pruning automaton is for the %s board, not %s", opt.Pruning.Size(), size)
+	}
+	t.fsm = opt.Pruning.Table()
+	for c := 0; c < size.Cells(); c++ {
+		t.fsmStart[c] = opt.Pruning.Start(c)
 	}
 	switch {
 	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set)):

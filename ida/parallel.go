@@ -8,10 +8,11 @@ import (
 
 // frontierNode is a node at which a parallel pass splits the search tree.
 type frontierNode struct {
-	board, pos  [maxCells]uint8
-	path        []uint8
-	g           int
-	blank, prev uint8
+	board, pos [maxCells]uint8
+	path       []uint8
+	g          int
+	blank      uint8
+	state      uint32 // the pruning automaton's
 	// before is the work of the search that collected the node, before it: what a serial
 	// pass does before it reaches the node.
 	before Work
@@ -107,7 +108,7 @@ func (st *search) parallelPass(workers int, serial *Work) bool {
 				ws.init()
 				copy(ws.path[:], it.path)
 				nodes, expanded := ws.nodes, ws.expanded
-				found := ws.below(it.g, it.blank, it.prev)
+				found := ws.below(it.g, it.blank, it.state)
 				work[i] = Work{Nodes: ws.nodes - nodes, Expanded: ws.expanded - expanded}
 				if ws.aborted { // cancelled, or the budget is spent: the others stop soon too
 					return

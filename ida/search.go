@@ -8,10 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/prune"
 )
-
-// noMove stands for "no previous move" at the root: noMove^1 matches no direction.
-const noMove = 6
 
 // debugCheck makes every node compare its incrementally updated heuristic with one computed
 // from scratch. Tests turn it on; it costs a predictable branch per node otherwise.
@@ -226,8 +224,8 @@ func (st *search) collectHere(g int) bool {
 
 // collect records the current node as a frontier item of a parallel pass. The positions
 // are rebuilt from the board: dfsMD keeps only the board, and not the blank's cell.
-func (st *search) collect(g int, blank, prev uint8) {
-	n := frontierNode{board: st.board, path: append([]uint8(nil), st.path[:g]...), g: g, blank: blank, prev: prev,
+func (st *search) collect(g int, blank uint8, state uint32) {
+	n := frontierNode{board: st.board, path: append([]uint8(nil), st.path[:g]...), g: g, blank: blank, state: state,
 		before: Work{Nodes: st.nodes, Expanded: st.expanded}}
 	n.board[blank] = 0
 	for c := 0; c < st.t.n; c++ {
@@ -244,22 +242,22 @@ func (st *search) root() bool {
 	}
 	switch {
 	case st.kind == MD:
-		return st.dfsMD(0, st.md, st.pos[0], noMove)
+		return st.dfsMD(0, st.md, st.pos[0], st.t.fsmStart[st.pos[0]])
 	case st.t.set != nil:
-		found, _ := st.dfsSet(0, st.h(), st.pos[0], noMove)
+		found, _ := st.dfsSet(0, st.h(), st.pos[0], st.t.fsmStart[st.pos[0]])
 		return found
 	case st.t.cat != nil:
-		found, _ := st.dfsCat(0, st.h(), st.pos[0], noMove, &st.cat.sum, st.cat.bestPart(st.t.cat.np))
+		found, _ := st.dfsCat(0, st.h(), st.pos[0], st.t.fsmStart[st.pos[0]], &st.cat.sum, st.cat.bestPart(st.t.cat.np))
 		return found
 	}
-	return st.dfs(0, st.pos[0], noMove)
+	return st.dfs(0, st.pos[0], st.t.fsmStart[st.pos[0]])
 }
 
 // dfsMD is the pass for the Manhattan distance alone, kept apart because it is the
 // baseline whose speed (nodes per second) the benchmarks report.
-func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
+func (st *search) dfsMD(g, h int, blank uint8, state uint32) bool {
 	if g >= st.collectAt && st.collectHere(g) {
-		st.collect(g, blank, prev)
+		st.collect(g, blank, state)
 		return false
 	}
 	st.expanded++
@@ -267,9 +265,11 @@ func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
 		return true
 	}
 	t := st.t
+	fsm := t.fsm
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
 		mv := t.moves[blank][i]
-		if mv.dir == prev^1 {
+		ns := fsm[state*4+uint32(mv.dir)]
+		if ns == prune.Pruned {
 			continue
 		}
 		q := mv.cell
@@ -288,7 +288,7 @@ func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
 			return true
 		}
 		st.board[blank] = tile
-		if st.dfsMD(g+1, nh, q, mv.dir) {
+		if st.dfsMD(g+1, nh, q, ns) {
 			return true
 		}
 		st.board[q] = tile
@@ -298,9 +298,9 @@ func (st *search) dfsMD(g, h int, blank, prev uint8) bool {
 
 // dfs is the pass for every other heuristic: each move updates only the components the
 // heuristic uses, and restores them on the way back.
-func (st *search) dfs(g int, blank, prev uint8) bool {
+func (st *search) dfs(g int, blank uint8, state uint32) bool {
 	if g >= st.collectAt && st.collectHere(g) {
-		st.collect(g, blank, prev)
+		st.collect(g, blank, state)
 		return false
 	}
 	st.expanded++
@@ -308,9 +308,11 @@ func (st *search) dfs(g int, blank, prev uint8) bool {
 		return true
 	}
 	t := st.t
+	fsm := t.fsm
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
 		mv := t.moves[blank][i]
-		if mv.dir == prev^1 {
+		ns := fsm[state*4+uint32(mv.dir)]
+		if ns == prune.Pruned {
 			continue
 		}
 		q := mv.cell
@@ -370,7 +372,7 @@ func (st *search) dfs(g int, blank, prev uint8) bool {
 			}
 			st.board[blank] = tile
 			st.pos[tile], st.pos[0] = blank, q
-			if st.dfs(g+1, q, mv.dir) {
+			if st.dfs(g+1, q, ns) {
 				return true
 			}
 			st.board[q] = tile

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/prune"
 )
 
 // Subtrees of a pass, for a search shared out among processes or machines: the top of a
@@ -76,7 +77,7 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 }
 
 // ErrPath is returned for a path that is not a frontier path of the start: a move off the
-// board, or one that undoes the move before it.
+// board, or one that the pruning automaton prunes (the move back, or a duplicate path).
 var ErrPath = errors.New("ida: not a path of the search")
 
 // SearchBelow searches the pass with the given bound below the node that path (blank
@@ -96,7 +97,7 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	for d, e := range s.frame.dirMap {
 		inverse[e] = uint8(d)
 	}
-	blank, prev := st.pos[0], uint8(noMove)
+	blank, state := st.pos[0], st.t.fsmStart[st.pos[0]]
 	for i, e := range path {
 		d := inverse[e&3]
 		var mv *move
@@ -105,13 +106,13 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 				mv = &st.t.moves[blank][k]
 			}
 		}
-		if e > board.Right || mv == nil || d == prev^1 {
+		if e > board.Right || mv == nil || st.t.fsm[state*4+uint32(d)] == prune.Pruned {
 			return nil, Work{}, fmt.Errorf("%w: move %d (%s) of %s", ErrPath, i+1, e, board.FormatDirs(path))
 		}
 		tile := st.board[mv.cell]
 		st.board[blank], st.pos[tile] = tile, blank
 		st.board[mv.cell], st.pos[0] = 0, mv.cell
-		blank, prev, st.path[i] = mv.cell, d, d
+		blank, state, st.path[i] = mv.cell, st.t.fsm[state*4+uint32(d)], d
 	}
 	st.init()
 	var stop atomic.Bool
@@ -124,7 +125,7 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	if g := len(path); g == 0 {
 		found = st.root()
 	} else {
-		found = st.below(g, blank, prev)
+		found = st.below(g, blank, state)
 	}
 	w := Work{Nodes: st.nodes, Expanded: st.expanded}
 	if st.aborted {
@@ -144,17 +145,17 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 }
 
 // below searches the current pass below a node at depth g (its board, positions and path
-// set, and init called), whose blank is on blank and which was reached by prev.
-func (st *search) below(g int, blank, prev uint8) bool {
+// set, and init called), whose blank is on blank, with the pruning automaton in state.
+func (st *search) below(g int, blank uint8, state uint32) bool {
 	switch {
 	case st.kind == MD:
-		return st.dfsMD(g, st.md, blank, prev)
+		return st.dfsMD(g, st.md, blank, state)
 	case st.t.set != nil:
-		found, _ := st.dfsSet(g, st.h(), blank, prev)
+		found, _ := st.dfsSet(g, st.h(), blank, state)
 		return found
 	case st.t.cat != nil:
-		found, _ := st.dfsCat(g, st.h(), blank, prev, &st.cat.sum, st.cat.bestPart(st.t.cat.np))
+		found, _ := st.dfsCat(g, st.h(), blank, state, &st.cat.sum, st.cat.bestPart(st.t.cat.np))
 		return found
 	}
-	return st.dfs(g, blank, prev)
+	return st.dfs(g, blank, state)
 }

@@ -100,6 +100,11 @@ type tables struct {
 	patLen   [4]uint8           // elements ranked: 4 or 5
 	patTab   [4][]uint8         // entries of each lookup
 
+	// The pruning automaton (package prune): fsm[s*4+d] is the state after move d from
+	// state s, or prune.Pruned; fsmStart[c] is the state at a root whose blank is on c.
+	fsm      []uint32
+	fsmStart [maxCells]uint32
+
 	set *setTables // an additive set (canonical frame only)
 	cat *catTables // a catalogue of them
 }
