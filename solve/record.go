@@ -25,6 +25,7 @@ type Record struct {
 	Heuristic    string `json:"heuristic"`
 	Lookups      string `json:"lookups,omitempty"`
 	Tables       string `json:"tables,omitempty"`
+	Pruning      string `json:"pruning,omitempty"` // the fast search's: "move back" or the automaton
 	Solved       bool   `json:"solved"`
 	Optimal      bool   `json:"optimal"`
 	Length       int    `json:"length"`
@@ -81,7 +82,7 @@ func NewRecord(goal board.Goal, start board.State, res *Result, err error) Recor
 	if res == nil {
 		return rec
 	}
-	rec.Algorithm, rec.Heuristic, rec.Lookups, rec.Tables = res.Algorithm, res.Heuristic, res.Lookups, res.Tables
+	rec.Algorithm, rec.Heuristic, rec.Lookups, rec.Tables, rec.Pruning = res.Algorithm, res.Heuristic, res.Lookups, res.Tables, res.Pruning
 	rec.Solved, rec.Optimal = res.Solved, res.Optimal
 	rec.H0, rec.LowerBound = res.H0, res.LowerBound
 	rec.Nodes, rec.Expanded, rec.Passes, rec.PeakStored = res.Nodes, res.Expanded, res.Passes, res.PeakStored

@@ -31,6 +31,7 @@ import (
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/search"
 )
 
@@ -79,11 +80,24 @@ type Options struct {
 	// the file, which Catalogue then only names.
 	CatalogueText string
 
+	// Pruning is how the fast IDA* prunes duplicate paths: "" or "automaton" (Taylor &
+	// Korf's automaton, package prune, of PruningDepth, or the board's default), or
+	// "parent" (only the move that undoes the last one, as published node counts assume).
+	// The general search ignores it.
+	Pruning      string
+	PruningDepth int // the automaton's depth; 0 for the board's (data.PruningDepth)
+
 	MaxNodes      uint64 // stop after generating this many nodes; 0 for no limit
 	MaxExpansions uint64 // general search: stop after this many expansions; 0 for none
 	MaxStates     int    // A* and BA*: most states stored at once; 0 for the default
 	Workers       int    // goroutines searching one position (fast IDA*); 0 or 1: one
 }
+
+// The ways the fast search prunes duplicate paths (Options.Pruning).
+const (
+	PruneAutomaton = "automaton" // Taylor & Korf's automaton (package prune)
+	PruneParent    = "parent"    // only the move that undoes the last one
+)
 
 // Pass describes one IDA* iteration of the fast search.
 type Pass struct {
@@ -115,6 +129,7 @@ type Result struct {
 	Heuristic string
 	Lookups   string // for a set
 	Tables    string // where the tables came from
+	Pruning   string // what the fast search pruned: "move back", or the automaton's name
 }
 
 // Length is the number of moves, or -1 when not solved.
@@ -134,6 +149,7 @@ type Solver struct {
 	heuristic string // the name, the default resolved
 	lookups   string
 	tables    string // where the tables came from, for people
+	pruning   string // what the fast search prunes, for people and fingerprints
 	fast      *ida.Solver
 	h         *heuristic.Heuristic
 	progress  func(bound int, nodes uint64)
@@ -159,7 +175,7 @@ func NewContext(ctx context.Context, goal board.Goal, opt Options) (*Solver, err
 	}
 	s := &Solver{goal: goal, opt: opt, algo: n.algo}
 	if n.fast {
-		return s, s.planFast(n.heuristic, n.lookups, src)
+		return s, s.planFast(ctx, n.heuristic, n.lookups, src)
 	}
 	return s, s.planGeneral(ctx, n.heuristic, src)
 }
@@ -203,6 +219,14 @@ func resolveNames(goal board.Goal, opt Options) (names, error) {
 	}
 	fastBoard := size == board.Size4x4 || size == board.Size5x5
 	n.fast = n.algo == "idastar" && fastBoard && (n.heuristic == heuristic.Auto || info.FastOn(size))
+	switch strings.ToLower(opt.Pruning) {
+	case "", PruneAutomaton, PruneParent:
+	default:
+		return n, badOptions("unknown pruning %q (choose from %s, %s)", opt.Pruning, PruneAutomaton, PruneParent)
+	}
+	if opt.PruningDepth < 0 || opt.PruningDepth > prune.MaxDepth {
+		return n, badOptions("pruning depth %d out of range 0 to %d", opt.PruningDepth, prune.MaxDepth)
+	}
 	switch {
 	case opt.hasCatalogue() && n.heuristic != heuristic.Auto:
 		return n, badOptions("a catalogue is the heuristic: give no other (%s)", n.heuristic)
@@ -239,7 +263,7 @@ var fastKinds = map[string]ida.Heuristic{heuristic.MD: ida.MD, heuristic.LC: ida
 // planFast resolves the fast IDA*: the heuristic (auto: the strongest set installed for a
 // corner goal, else max on 4x4 corner goals, wd on other 4x4 goals, md on 5x5) and its
 // tables.
-func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error {
+func (s *Solver) planFast(ctx context.Context, name string, lookups ida.Lookups, src *sources) error {
 	size := s.goal.Size()
 	serves := ida.Serves(s.goal)
 	var set *pdb.Set
@@ -314,6 +338,14 @@ func (s *Solver) planFast(name string, lookups ida.Lookups, src *sources) error 
 	}
 	if src.def != nil {
 		s.tables = src.def.Source
+	}
+	s.pruning = "move back"
+	if !strings.EqualFold(s.opt.Pruning, PruneParent) {
+		fsm, err := data.Automaton(ctx, size, s.opt.PruningDepth)
+		if err != nil {
+			return err
+		}
+		opt.Pruning, s.pruning = fsm, fsm.Name()
 	}
 	fast, err := ida.New(s.goal, opt)
 	if errors.Is(err, ida.ErrOptions) || errors.Is(err, ida.ErrGoal) {
@@ -430,7 +462,7 @@ func (s *Solver) About() string {
 	if s.lookups != "" {
 		about += " (" + s.lookups + ")"
 	}
-	about += ", tables: " + s.tables
+	about += ", tables: " + s.tables + ", pruning: " + s.pruning
 	if s.goal.Size() == board.Size5x5 && s.heuristic == heuristic.MD {
 		about += "; for the 24-puzzle build the 6-6-6-6 set once (pdbgen build --set 6-6-6-6, 2 minutes): without it only easy positions finish"
 	}
@@ -478,7 +510,8 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		}
 		out = &Result{Start: res.Start, Moves: res.Moves, Solved: res.Solved, Optimal: res.Optimal,
 			LowerBound: res.LowerBound, H0: res.H0, Nodes: res.Nodes, Expanded: res.Expanded,
-			PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Algorithm: "idastar", Lookups: s.lookups}
+			PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Algorithm: "idastar", Lookups: s.lookups,
+			Pruning: s.pruning}
 		if res.Serial != (ida.Work{Nodes: res.Nodes, Expanded: res.Expanded}) {
 			out.SerialNodes, out.SerialExpanded = res.Serial.Nodes, res.Serial.Expanded
 		}

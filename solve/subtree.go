@@ -15,13 +15,13 @@ import (
 	"github.com/tilekit/tilekit/ida"
 )
 
-// Fingerprint identifies what the solver computes: the algorithm, heuristic, lookups and
-// the SHA-256 of every table's values. Two solvers with the same fingerprint, on any
+// Fingerprint identifies what the solver computes: the algorithm, heuristic, lookups,
+// pruning and the SHA-256 of every table's values. Two solvers with the same fingerprint, on any
 // machines, find the same solutions with the same node counts; a process that searches
 // for another (package cluster) checks it before it starts.
 func (s *Solver) Fingerprint() string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s|%s|%s|%s|%v|%v\n", s.goal.Name(), s.algo, s.heuristic, s.lookups, s.opt.WithWD, s.fast != nil)
+	fmt.Fprintf(h, "%s|%s|%s|%s|%v|%v|%s\n", s.goal.Name(), s.algo, s.heuristic, s.lookups, s.opt.WithWD, s.fast != nil, s.pruning)
 	for _, d := range s.digests {
 		h.Write(d[:])
 	}
@@ -139,7 +139,7 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 		return nil, err
 	}
 	res := &Result{Start: start.Clone(), H0: h0, Algorithm: "idastar", Heuristic: s.heuristic, Lookups: s.lookups,
-		Tables: s.tables, Optimal: true, Tiles: []int{}}
+		Tables: s.tables, Pruning: s.pruning, Optimal: true, Tiles: []int{}}
 	var last, before uint64
 	var prev map[string]subtreeSize // the last split pass's subtrees, by path and prefix
 	for b := h0; err == nil && !res.Solved; b += 2 {
