@@ -1,16 +1,24 @@
 package data
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/prune"
+	"github.com/tilekit/tilekit/tablefile"
 )
 
 // PruningDepth returns the depth of the duplicate-pruning automaton a board's searches
-// take by default (docs/RESULTS.md, "Pruning duplicate paths", says how each was chosen),
-// or 0 where no automaton pays: boards the fast search does not take.
+// take by default, or 0 for boards the fast search does not take. docs/RESULTS.md
+// ("Pruning duplicate paths") measures the depths: deeper automata prune more nodes, but
+// past these their tables leave the caches and each node costs more.
 func PruningDepth(size board.Size) int {
 	switch size {
 	case board.Size4x4:
@@ -21,10 +29,16 @@ func PruningDepth(size board.Size) int {
 	return 0
 }
 
-// automata holds the automata built in this process, by board and depth.
+// AutomatonFile names the file of a board's automaton of the given depth:
+// prune-5x5-d14.tbl.
+func AutomatonFile(size board.Size, depth int) string {
+	return fmt.Sprintf("prune-%s-d%d.tbl", size, depth)
+}
+
+// automata holds the automata read or built in this process, by board and depth.
 var automata struct {
 	sync.Mutex
-	built map[automatonKey]*prune.Automaton
+	got map[automatonKey]*prune.Automaton
 }
 
 type automatonKey struct {
@@ -32,25 +46,123 @@ type automatonKey struct {
 	depth int
 }
 
+// Where an automaton came from, besides a directory (Automaton).
+const (
+	AutomatonBuilt    = "built in memory"
+	AutomatonEmbedded = "embedded"
+)
+
+// An automaton is embedded in the binary (and the page) when its file is small: at most
+// 64 KiB, a twentieth of the embedded tables. The 4x4 board's (54 KB) is; the 5x5 board's
+// (1.1 MB) is installed by pdbgen build, or built in memory in seconds.
+const embedAutomatonBytes = 64 << 10
+
 // Automaton returns the board's duplicate-pruning automaton of the given depth (0: the
-// board's PruningDepth): built once per process (package prune), and then shared.
-func Automaton(ctx context.Context, size board.Size, depth int) (*prune.Automaton, error) {
+// board's PruningDepth) and where it came from: the first of dirs (nil: TableDirs) that
+// holds its file (AutomatonFile), checked as every table is (a known digest or a record
+// of pdbgen verify); else it is built here (package prune: milliseconds on 4x4, seconds on
+// 5x5), and note says why, for people. Either way it is kept for the process.
+func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (a *prune.Automaton, from, note string, err error) {
 	if depth == 0 {
 		depth = PruningDepth(size)
+	}
+	if dirs == nil {
+		dirs = TableDirs()
 	}
 	key := automatonKey{size, depth}
 	automata.Lock()
 	defer automata.Unlock()
-	if a := automata.built[key]; a != nil {
-		return a, nil
+	if a := automata.got[key]; a != nil {
+		return a, "memory", "", nil
+	}
+	name := AutomatonFile(size, depth)
+	note = fmt.Sprintf("no %s installed (pdbgen build --pruning --board %s installs it)", name, size)
+	for _, dir := range dirs {
+		path := filepath.Join(dir, name)
+		a, err := readAutomaton(path, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			note = fmt.Sprintf("%v; built again instead", err)
+			break
+		}
+		if a.Size() != size || a.Depth() != depth {
+			note = fmt.Sprintf("%s holds the automaton of depth %d on %s; built again instead", path, a.Depth(), a.Size())
+			break
+		}
+		from, note = dir, ""
+		return remember(key, a), from, note, nil
+	}
+	if b, err := embedded.ReadFile(name); err == nil {
+		t, err := tablefile.Decode(bytes.NewReader(b))
+		if err != nil {
+			return nil, "", "", fmt.Errorf("the embedded %s: %w", name, err)
+		}
+		if a, err := prune.FromFile(t); err == nil && a.Depth() == depth {
+			return remember(key, a), AutomatonEmbedded, "", nil
+		}
+	}
+	a, err = prune.Build(ctx, size, depth)
+	if err != nil {
+		return nil, "", "", err
+	}
+	return remember(key, a), AutomatonBuilt, note, nil
+}
+
+func remember(key automatonKey, a *prune.Automaton) *prune.Automaton {
+	if automata.got == nil {
+		automata.got = map[automatonKey]*prune.Automaton{}
+	}
+	automata.got[key] = a
+	return a
+}
+
+// readAutomaton reads the automaton file at path, accepting it only when its values are
+// known (trusted) and it is well formed.
+func readAutomaton(path, name string) (*prune.Automaton, error) {
+	t, err := tablefile.Read(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := trusted(path, name, t); err != nil {
+		return nil, err
+	}
+	a, err := prune.FromFile(t)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return a, nil
+}
+
+// InstallAutomaton builds the board's automaton of the given depth (0: PruningDepth) into
+// dir ("" for InstallDir()), created if missing, written atomically and read back. It
+// returns the file's path and the table.
+func InstallAutomaton(ctx context.Context, size board.Size, depth int, dir string) (string, *tablefile.Table, error) {
+	if depth == 0 {
+		depth = PruningDepth(size)
+	}
+	if depth < 2 {
+		return "", nil, fmt.Errorf("no automaton to install for the %s board at depth %d: its searches prune the move back alone", size, depth)
+	}
+	dir, err := installDir(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	path := filepath.Join(dir, AutomatonFile(size, depth))
+	if err := CheckTargets(path); err != nil {
+		return "", nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err
 	}
 	a, err := prune.Build(ctx, size, depth)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	if automata.built == nil {
-		automata.built = map[automatonKey]*prune.Automaton{}
+	t, err := a.File()
+	if err != nil {
+		return "", nil, err
 	}
-	automata.built[key] = a
-	return a, nil
+	return path, t, Write(ctx, path, t)
 }

@@ -55,6 +55,10 @@ var digests = map[string]string{
 	"zpdb-5x5-3-4-7-8-9-12.tbl":        "a29fac7c5e7275bba60e300706809e32861bdcf4619c2b72de83807148e1c7cb",
 	"zpdb-5x5-3-4-9-14-19-24.tbl":      "1742f37a99ed3c9b3835cac199354ae78116788025adb26ea87679cbdda5950e",
 	"zpdb-5x5-7-8-12-13-18-23.tbl":     "6e48c610aa4ab00971d3a2fb5e80a20785c8a4bf4eb943112710e9f69366eb55",
+	// The duplicate-path automata of PruningDepth (package prune; TestAutomatonDigests
+	// builds them again).
+	"prune-4x4-d12.tbl": "42376dbb27a2eba003d3ade93359fc725c66a3a5c8c0af0412ba978d12ffa54d",
+	"prune-5x5-d14.tbl": "487669d0883995103d40d70828ff96d7033f796f47091f1fd535c3040cf40031",
 }
 
 // ErrNotStandard reports a table file whose values are not those of the table its name

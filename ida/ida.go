@@ -143,7 +143,7 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	if opt.Pruning.Size() != size {
 		return nil, badOptions("ida: the pruning automaton is for the %s board, not %s", opt.Pruning.Size(), size)
 	}
-	t.fsm = opt.Pruning.Table()
+	t.fsm = opt.Pruning.Transitions()
 	for c := 0; c < size.Cells(); c++ {
 		t.fsmStart[c] = opt.Pruning.Start(c)
 	}

@@ -42,10 +42,11 @@ import (
 	"fmt"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/tablefile"
 )
 
 // Pruned is the transition of a move whose string the automaton prunes.
-const Pruned = ^uint32(0)
+const Pruned = tablefile.NoTransition
 
 // ErrAutomaton reports an automaton that is malformed: a transition out of range, a state
 // on no cell, or a start state that is not on its cell.
@@ -79,9 +80,9 @@ func (a *Automaton) Start(cell int) uint32 { return a.start[cell] }
 // Next returns the state after the blank moves d from state s, or Pruned.
 func (a *Automaton) Next(s uint32, d board.Dir) uint32 { return a.next[s*4+uint32(d&3)] }
 
-// Table returns the transitions, next[s*4+d], for hot loops that index them directly. The
+// Transitions returns the transitions, next[s*4+d], for hot loops that index them directly. The
 // slice is the automaton's own: do not modify it.
-func (a *Automaton) Table() []uint32 { return a.next }
+func (a *Automaton) Transitions() []uint32 { return a.next }
 
 // Cell returns the blank's cell in state s.
 func (a *Automaton) Cell(s uint32) int { return int(a.cell[s]) }

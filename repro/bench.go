@@ -145,16 +145,17 @@ func BenchHeader(n int, goal board.Goal, workers int) string {
 }
 
 // Bench solves every instance with each heuristic through package solve's Batch (a
-// heuristic may name a set's lookups after a slash: "7-8/dual"), workers instances at a
-// time, and calls
+// heuristic may name a set's lookups after a slash, "7-8/dual", and the fast search's
+// pruning after an at sign, "7-8@parent"), workers instances at a time, and calls
 // each for every instance in order and total for every heuristic. Options that do not fit
 // are reported before anything is solved (solve.ErrOptions).
 func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances []*instance.Instance, workers int,
 	each func(BenchRun), total func(BenchTotal)) error {
 	solvers := make([]*solve.Solver, len(heuristics))
 	for i, name := range heuristics {
+		name, pruning, _ := strings.Cut(name, "@")
 		h, lookups, _ := strings.Cut(name, "/")
-		s, err := solve.New(goal, solve.Options{Heuristic: h, Lookups: lookups})
+		s, err := solve.New(goal, solve.Options{Heuristic: h, Lookups: lookups, Pruning: pruning})
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}

@@ -150,11 +150,13 @@ type Solver struct {
 	lookups   string
 	tables    string // where the tables came from, for people
 	pruning   string // what the fast search prunes, for people and fingerprints
-	fast      *ida.Solver
-	h         *heuristic.Heuristic
-	progress  func(bound int, nodes uint64)
-	every     time.Duration
-	digests   [][32]byte // of the tables' values, for Fingerprint
+	// where the automaton came from (data.Automaton), for people
+	pruningFrom string
+	fast        *ida.Solver
+	h           *heuristic.Heuristic
+	progress    func(bound int, nodes uint64)
+	every       time.Duration
+	digests     [][32]byte // of the tables' values, for Fingerprint
 }
 
 // New prepares a solver for the goal. Errors caused by the options match ErrOptions.
@@ -341,11 +343,15 @@ func (s *Solver) planFast(ctx context.Context, name string, lookups ida.Lookups,
 	}
 	s.pruning = "move back"
 	if !strings.EqualFold(s.opt.Pruning, PruneParent) {
-		fsm, err := data.Automaton(ctx, size, s.opt.PruningDepth)
+		fsm, from, note, err := data.Automaton(ctx, size, s.opt.PruningDepth, src.dirs)
 		if err != nil {
 			return err
 		}
 		opt.Pruning, s.pruning = fsm, fsm.Name()
+		s.pruningFrom = from
+		if note != "" {
+			s.pruningFrom += ": " + note
+		}
 	}
 	fast, err := ida.New(s.goal, opt)
 	if errors.Is(err, ida.ErrOptions) || errors.Is(err, ida.ErrGoal) {
@@ -463,6 +469,9 @@ func (s *Solver) About() string {
 		about += " (" + s.lookups + ")"
 	}
 	about += ", tables: " + s.tables + ", pruning: " + s.pruning
+	if s.pruningFrom != "" {
+		about += " (" + s.pruningFrom + ")"
+	}
 	if s.goal.Size() == board.Size5x5 && s.heuristic == heuristic.MD {
 		about += "; for the 24-puzzle build the 6-6-6-6 set once (pdbgen build --set 6-6-6-6, 2 minutes): without it only easy positions finish"
 	}

@@ -32,6 +32,9 @@ func (h *Header) encodeHeader() []byte {
 		fmt.Fprintf(&b, "tiles: %s\n", joinInts(h.Tiles))
 		fmt.Fprintf(&b, "blank-in-index: %s\n", map[bool]string{true: "yes", false: "no"}[h.BlankInIndex])
 	}
+	if h.Kind == KindPrune {
+		fmt.Fprintf(&b, "depth: %d\n", h.Depth)
+	}
 	fmt.Fprintf(&b, "index: %s\n", h.Index)
 	fmt.Fprintf(&b, "entries: %d\n", h.Entries)
 	fmt.Fprintf(&b, "bits: %d\n", h.Bits)
@@ -241,6 +244,13 @@ func parseFields(v int, lines []string) (*Header, error) {
 		default:
 			return nil, fmt.Errorf("%w: line %d: blank-in-index %q is neither yes nor no", ErrHeader, line, truncate(blank, 24))
 		}
+	}
+	if h.Kind == KindPrune {
+		depth, err := num("depth")
+		if err != nil {
+			return nil, err
+		}
+		h.Depth = int(min(depth, MaxPruneDepth+1))
 	}
 	if h.Index, err = field("index"); err != nil {
 		return nil, err

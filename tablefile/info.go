@@ -39,6 +39,10 @@ type Info struct {
 	// for an escape).
 	StoredHistogram []int64 `json:"stored_histogram,omitempty"`
 	Escapes         *int64  `json:"escapes,omitempty"` // half-excess: entries in the escape list
+	// A prune table's automaton: its states (four entries each) and the depth of the
+	// search for duplicates it was built from.
+	States *int64 `json:"states,omitempty"`
+	Depth  *int   `json:"depth,omitempty"`
 }
 
 // Describe describes t, read from (or written to) path; FileBytes is the size of the file
@@ -70,6 +74,11 @@ func Describe(path string, t *Table) Info {
 	}
 	if st, err := os.Stat(path); err == nil {
 		info.FileBytes = st.Size()
+	}
+	if t.Kind == KindPrune {
+		states, depth := t.Header.Entries/4, t.Depth
+		info.States, info.Depth, info.Histogram = &states, &depth, nil
+		return info
 	}
 	info.Max, info.Mean = stats(info.Histogram, info.Entries)
 	if t.Encoding == EncodingBit { // the bits are not values: a search recovers those
@@ -104,7 +113,11 @@ func stats(hist []int64, entries int64) (int, float64) {
 
 // WriteText writes the description for people: the header, then the histogram.
 func (i Info) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "%s: %s table, %dx%d board, goal %s\n", i.File, i.Kind, i.Width, i.Height, i.GoalName)
+	if i.Kind == KindPrune {
+		fmt.Fprintf(w, "%s: %s table, %dx%d board, any goal\n", i.File, i.Kind, i.Width, i.Height)
+	} else {
+		fmt.Fprintf(w, "%s: %s table, %dx%d board, goal %s\n", i.File, i.Kind, i.Width, i.Height, i.GoalName)
+	}
 	if i.Kind == KindPDB {
 		blank := " (blank not in index)"
 		if *i.BlankInIndex {
@@ -120,6 +133,10 @@ func (i Info) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "  size:      %d bytes (format version %d, %s payload %d bytes)\n", i.FileBytes, i.Version, i.Compression, i.PayloadBytes)
 	fmt.Fprintf(w, "  generator: %s\n", i.Generator)
 	fmt.Fprintf(w, "  sha256:    %s (decoded payload)\n", i.DecodedSHA)
+	if i.Kind == KindPrune && i.States != nil && i.Depth != nil {
+		fmt.Fprintf(w, "  automaton: %d states, built from the duplicate strings of up to %d blank moves; entry 4s+d is the state after move d (U, D, L, R) from state s\n", *i.States, *i.Depth)
+		return
+	}
 	if i.Encoding == EncodingHalfExcess {
 		fmt.Fprintf(w, "  stored:    half the excess over the Manhattan distance; %d escapes\n", *i.Escapes)
 	}
@@ -155,6 +172,9 @@ func (i Info) Summary() string {
 		if *i.BlankInIndex {
 			kind += "+blank"
 		}
+	}
+	if i.Kind == KindPrune && i.States != nil && i.Depth != nil {
+		return fmt.Sprintf("prune %dx%d depth %d, %d states, %d bytes", i.Width, i.Height, *i.Depth, *i.States, i.FileBytes)
 	}
 	if i.Encoding == EncodingBit {
 		return fmt.Sprintf("%s %dx%d %s, %d entries in bits, %d bytes", kind, i.Width, i.Height, i.GoalName, i.Entries, i.FileBytes)

@@ -31,6 +31,10 @@ func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 		if int64(len(t.Bitmap)) != h.DecodedBytes() {
 			return nil, fmt.Errorf("tablefile: header says %d entries, the bitmap has %d bytes", h.Entries, len(t.Bitmap))
 		}
+	case EncodingU32:
+		if int64(len(t.Words)) != h.Entries {
+			return nil, fmt.Errorf("tablefile: header says %d entries, table has %d", h.Entries, len(t.Words))
+		}
 	default:
 		if int64(len(t.Entries)) != h.Entries {
 			return nil, fmt.Errorf("tablefile: header says %d entries, table has %d", h.Entries, len(t.Entries))

@@ -64,12 +64,25 @@ const (
 const (
 	KindWD  = "wd"
 	KindPDB = "pdb"
+	// KindPrune is an automaton that prunes duplicate paths (package prune): entry 4s+d is
+	// the state after blank move d (U, D, L, R) from state s, or NoTransition.
+	KindPrune = "prune"
 )
+
+// NoTransition is the entry of a prune table for a move the automaton prunes, or one off
+// the board.
+const NoTransition = ^uint32(0)
+
+// MaxStates bounds the states of a prune table: 2^24 states are 256 MiB of transitions.
+const MaxStates = 1 << 24
 
 // Index schemes (see docs/FORMAT.md).
 const (
 	IndexWD  = "wd-lex-v1" // WD patterns in lexicographic order of (blank row, matrix)
 	IndexPDB = "kperm-v1"  // lexicographic rank of the pattern cells as a k-permutation
+	// IndexFSM numbers a prune table's entries 4*state + direction; states 0 to cells-1
+	// are the start states of the blank's cells.
+	IndexFSM = "fsm-v1"
 	// IndexZero ranks a zero-aware table's (placement, blank region) states (package
 	// zindex); such a table has no blank in the index and keeps every region's value.
 	IndexZero = zindex.Name
@@ -93,14 +106,15 @@ var (
 // Header describes a table. Readers fill every field; New fills them for writers.
 type Header struct {
 	Version      int
-	Kind         string // KindWD or KindPDB
+	Kind         string // KindWD, KindPDB or KindPrune
 	Size         board.Size
 	Goal         board.State
 	Tiles        []int // PDB only: the pattern tiles, in index order
 	BlankInIndex bool  // PDB only: whether the blank's cell is part of the index
+	Depth        int   // prune only: the longest duplicate string the automaton was built from
 	Index        string
 	Entries      int64
-	Bits         int    // bits per entry: 8 (raw), 4 (half-excess) or 1 (bit)
+	Bits         int    // bits per entry: 8 (raw), 4 (half-excess), 1 (bit) or 32 (u32le)
 	Encoding     string // EncodingRaw, EncodingHalfExcess or EncodingBit
 	Escapes      int64  // half-excess: entries kept in the escape list
 	Mirror       string // half-excess: "none", or the symmetry under which only one entry of each mirror pair is stored
@@ -126,6 +140,9 @@ const (
 	// exactly one: knowing a neighbour's value and the bit, a search knows the value
 	// (docs/FORMAT.md, "The bit encoding").
 	EncodingBit = "bit"
+	// EncodingU32 stores entry i as the four bytes 4i to 4i+3, little-endian: the
+	// transitions of a prune table.
+	EncodingU32 = "u32le"
 )
 
 // EscapeNibble marks an entry of a half-excess table held in the escape list.
@@ -149,6 +166,27 @@ type Table struct {
 	Nibbles []byte   // half-excess: entry i in the low (i even) or high (i odd) nibble of byte i/2
 	Escapes []Escape // half-excess: the entries whose nibble is EscapeNibble, ascending
 	Bitmap  []byte   // bit: entry i's bit is bit i%8 of byte i/8
+	Words   []uint32 // u32le: entry i is Words[i]
+}
+
+// NewPrune makes a prune table: an automaton of the given depth for the board, its
+// transitions words (4 per state, the start states of the cells first).
+func NewPrune(size board.Size, depth int, words []uint32) (*Table, error) {
+	goal := board.BlankFirst(size)
+	raw := make([]byte, 4*len(words))
+	for i, w := range words {
+		binary.LittleEndian.PutUint32(raw[4*i:], w)
+	}
+	h := Header{
+		Version: Version, Kind: KindPrune, Size: size, Goal: goal.Tiles(), Depth: depth,
+		Index: IndexFSM, Entries: int64(len(words)), Bits: 32, Encoding: EncodingU32,
+		Compression: "zstd", FrameBytes: FrameBytes, Generator: version.Generator,
+		DecodedSHA: sha256.Sum256(raw),
+	}
+	if err := h.Check(); err != nil {
+		return nil, err
+	}
+	return &Table{Header: h, Words: words}, nil
 }
 
 // New makes a table of the given kind for the goal; tiles and blank matter for PDBs only.
@@ -253,6 +291,13 @@ func (t *Table) decoded() []byte {
 	if t.Encoding == EncodingBit {
 		return t.Bitmap
 	}
+	if t.Encoding == EncodingU32 {
+		raw := make([]byte, 4*len(t.Words))
+		for i, w := range t.Words {
+			binary.LittleEndian.PutUint32(raw[4*i:], w)
+		}
+		return raw
+	}
 	if t.Encoding != EncodingHalfExcess {
 		return t.Entries
 	}
@@ -279,6 +324,16 @@ func (t *Table) split(decoded []byte) error {
 			return fmt.Errorf("%w: the bitmap's unused last bits are not zero", ErrPayload)
 		}
 		t.Bitmap = decoded
+		return nil
+	}
+	if t.Encoding == EncodingU32 {
+		if int64(len(decoded)) != t.DecodedBytes() {
+			return fmt.Errorf("%w: %d bytes of transitions, want %d", ErrPayload, len(decoded), t.DecodedBytes())
+		}
+		t.Words = make([]uint32, t.Header.Entries)
+		for i := range t.Words {
+			t.Words[i] = binary.LittleEndian.Uint32(decoded[4*i:])
+		}
 		return nil
 	}
 	if t.Encoding != EncodingHalfExcess {
@@ -364,6 +419,14 @@ func (h *Header) ExpectedEntries() (int64, error) {
 			return 0, err
 		}
 		return WDEntries(h.Size, h.Size.Row(g.Home(0))), nil
+	case KindPrune:
+		// The entries are the automaton's: four a state, from a start state per cell to
+		// MaxStates.
+		n := int64(4 * h.Size.Cells())
+		if h.Entries%4 != 0 || h.Entries < n || h.Entries > 4*MaxStates {
+			return 0, fmt.Errorf("a prune table has four entries a state, from %d to %d states", h.Size.Cells(), MaxStates)
+		}
+		return h.Entries, nil
 	case KindPDB:
 		if h.Index == IndexZero {
 			z, err := zindex.For(h.Size, len(h.Tiles))
@@ -384,6 +447,9 @@ func (h *Header) ExpectedEntries() (int64, error) {
 // DecodedBytes is the length of the decoded payload: one byte per entry (raw), or half a
 // byte per entry and five per escape (half-excess).
 func (h *Header) DecodedBytes() int64 {
+	if h.Encoding == EncodingU32 {
+		return 4 * h.Entries
+	}
 	if h.Encoding == EncodingBit {
 		return (h.Entries + 7) / 8
 	}
@@ -416,8 +482,8 @@ func (h *Header) Check() error {
 	if h.Version < MinVersion || h.Version > Version {
 		return fmt.Errorf("%w: %d (this reader knows versions %d to %d)", ErrVersion, h.Version, MinVersion, Version)
 	}
-	if h.Kind != KindWD && h.Kind != KindPDB {
-		return bad("kind %q is neither %q nor %q", h.Kind, KindWD, KindPDB)
+	if h.Kind != KindWD && h.Kind != KindPDB && h.Kind != KindPrune {
+		return bad("kind %q is not %q, %q or %q", h.Kind, KindWD, KindPDB, KindPrune)
 	}
 	if err := h.Size.Check(); err != nil {
 		return bad("board: %v", err)
@@ -426,6 +492,19 @@ func (h *Header) Check() error {
 		return bad("goal is not an arrangement of the %s board: %v", h.Size, err)
 	}
 	switch h.Kind {
+	case KindPrune:
+		if h.Index != IndexFSM {
+			return bad("index %q for a %s table, want %q", h.Index, h.Kind, IndexFSM)
+		}
+		if len(h.Tiles) != 0 || h.BlankInIndex {
+			return bad("a prune table has no tiles or blank-in-index")
+		}
+		if h.Depth < 0 || h.Depth > MaxPruneDepth {
+			return bad("depth %d is not from 0 to %d", h.Depth, MaxPruneDepth)
+		}
+		if h.Encoding != EncodingU32 || h.Version < 2 {
+			return bad("a %s table is in the %q encoding of version 2 files", h.Kind, EncodingU32)
+		}
 	case KindWD:
 		if h.Index != IndexWD {
 			return bad("index %q for a %s table, want %q", h.Index, h.Kind, IndexWD)
@@ -484,6 +563,13 @@ func (h *Header) Check() error {
 		default:
 			return bad("mirror %q (known: none, columns, rows, transpose)", h.Mirror)
 		}
+	case EncodingU32:
+		if h.Kind != KindPrune {
+			return bad("the %s encoding is for prune tables", h.Encoding)
+		}
+		if h.Bits != 32 {
+			return bad("bits %d for the %s encoding (it has 32)", h.Bits, h.Encoding)
+		}
 	case EncodingBit:
 		if h.Version < 2 {
 			return bad("encoding %q in a version %d file", h.Encoding, h.Version)
@@ -495,7 +581,7 @@ func (h *Header) Check() error {
 			return bad("bits %d for the %s encoding (it has 1)", h.Bits, h.Encoding)
 		}
 	default:
-		return bad("encoding %q (known: %q, %q, %q)", h.Encoding, EncodingRaw, EncodingHalfExcess, EncodingBit)
+		return bad("encoding %q (known: %q, %q, %q, %q)", h.Encoding, EncodingRaw, EncodingHalfExcess, EncodingBit, EncodingU32)
 	}
 	if h.Compression != "zstd" {
 		return bad("compression %q (only \"zstd\" is defined)", h.Compression)
@@ -505,6 +591,9 @@ func (h *Header) Check() error {
 	}
 	return nil
 }
+
+// MaxPruneDepth is the deepest search for duplicates a prune table may claim.
+const MaxPruneDepth = 64
 
 // Limits of frame-bytes: small frames would only waste space, large ones memory.
 const (

@@ -212,6 +212,8 @@ func verify(ctx context.Context, name string, t *tablefile.Table, readErr error,
 		} else {
 			v, err = newAdditiveTable(t)
 		}
+	case tablefile.KindPrune:
+		v, err = newPruneTable(t)
 	default: // the reader accepts no other kind; be safe all the same
 		err = fmt.Errorf("verify: no checks for a %q table", t.Kind)
 	}

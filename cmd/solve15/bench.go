@@ -36,9 +36,12 @@ Examples:
   solve15 bench --heuristic 7-8/regular,7-8/reflected,7-8/dual,7-8/all
   solve15 bench --heuristic 7-8 -f instances/hard80.txt --goal blank-last
   solve15 bench --heuristic 7-8 --random 1000 --seed 1
+  solve15 bench --heuristic 7-8@parent,7-8@automaton
 
 A heuristic may name its lookups after a slash (sets only): regular, reflected,
-dual or all (the default is the recommended one).`,
+dual or all (the default is the recommended one). It may name the fast search's pruning
+after an at sign: 7-8@parent (the move back alone, as published node counts assume) or
+7-8@automaton (the default), so that one run compares both.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "max,pdb", Usage: "comma-separated heuristics, or all"},
 			cmdline.WorkersFlag(1, 1, "instances solved in parallel"),
