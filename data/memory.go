@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/tablefile"
 )
 
@@ -40,6 +41,26 @@ func AddSet(name string, files map[string][]byte) (*pdb.Set, error) {
 	for file, b := range files {
 		if len(b) > MaxSetFile {
 			return nil, fmt.Errorf("%s: %d bytes, more than a set file has (%d)", file, len(b), MaxSetFile)
+		}
+	}
+	// The board's automaton may come with the set (SetFiles): checked as a file would be.
+	if depth := PruningDepth(spec.Size()); depth > 0 {
+		file := AutomatonFile(spec.Size(), depth)
+		if b, ok := files[file]; ok {
+			t, err := tablefile.Decode(bytes.NewReader(b))
+			if err == nil {
+				err = trusted(file, file, t)
+			}
+			var a *prune.Automaton
+			if err == nil {
+				a, err = prune.FromFile(t)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", file, err)
+			}
+			automata.Lock()
+			remember(automatonKey{spec.Size(), depth}, a)
+			automata.Unlock()
 		}
 	}
 	set, err := readSet(spec, func(file string) string { return file }, func(file string) (*tablefile.Table, error) {
@@ -83,7 +104,9 @@ func fromMemory(name string) *pdb.Set {
 
 // SetFiles returns the raw contents of an installed set's files, by file name, after
 // LoadSet has read and checked them (so that a copy is of trusted files), and the
-// directory they came from.
+// directory they came from; with them the board's automaton (AutomatonFile of its
+// PruningDepth), when it is installed beside them and trusted, so that the set's searches
+// need not build it.
 func SetFiles(name string, dirs []string) (map[string][]byte, string, error) {
 	spec, err := pdb.SetByName(name)
 	if err != nil {
@@ -106,6 +129,15 @@ func SetFiles(name string, dirs []string) (map[string][]byte, string, error) {
 			return nil, "", err
 		}
 		out[file] = b
+	}
+	if depth := PruningDepth(spec.Size()); depth > 0 && from != "embedded" {
+		file := AutomatonFile(spec.Size(), depth)
+		path := filepath.Join(from, file)
+		if _, err := readAutomaton(path, file); err == nil {
+			if b, err := os.ReadFile(path); err == nil {
+				out[file] = b
+			}
+		}
 	}
 	return out, from, nil
 }

@@ -8,3 +8,6 @@ func SplitSmallTrees() (restore func()) {
 	parallelFrom = 0
 	return func() { parallelFrom = old }
 }
+
+// Set5x5ForTests is set5x5, for the package's external tests.
+var Set5x5ForTests = set5x5

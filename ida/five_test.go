@@ -3,7 +3,6 @@ package ida_test
 import (
 	"context"
 	"math/rand/v2"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,30 +15,12 @@ import (
 	"github.com/tilekit/tilekit/search"
 )
 
-var (
-	five4Once sync.Once
-	five4     *pdb.Set
-)
-
-// testSet5x5 is a small additive set for the 24-puzzle: six groups of four tiles (tables of
-// 303,600 entries, built in a second), for tests; the real one is 6-6-6-6.
-func testSet5x5(t testing.TB) *pdb.Set {
-	five4Once.Do(func() {
-		spec := pdb.SetSpec{Name: "4x6", Goal: board.BlankFirst(board.Size5x5),
-			Tables: [][]int{{1, 2, 5, 6}, {3, 4, 8, 9}, {7, 12, 13, 14}, {10, 11, 15, 16}, {17, 18, 22, 23}, {19, 20, 21, 24}}}
-		spec.Lookups = pdb.TableLookups(spec.Tables)
-		five4, _ = pdb.NewSet(context.Background(), spec, 0)
-	})
-	require.NotNil(t, five4)
-	return five4
-}
-
 // The 5x5 solver finds the same optimal lengths as the general search of package search
 // (IDA* with Manhattan distance, the slow reference) on scrambles of 30 to 40 moves, for
 // both named goals (blank-last through the frame's turn), with one and two goroutines.
 func TestFiveByFiveAgainstGeneralSearch(t *testing.T) {
 	defer ida.SplitSmallTrees()()
-	set := testSet5x5(t)
+	set := ida.Set5x5ForTests(t)
 	size := board.Size5x5
 	rng := rand.New(rand.NewPCG(24, 24))
 	for _, goal := range []board.Goal{board.BlankFirst(size), board.BlankLast(size)} {

@@ -13,21 +13,25 @@ import (
 	. "github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/prune"
 )
 
 // A pass searched as the top of its tree plus its frontier's subtrees, in order, generates
 // exactly the nodes of the serial pass, and the first subtree with a solution gives the
 // serial search's solution: for every pass of a few Korf instances, with md, max and the
-// 5-5-5 set, on both corner goals, and on the 24-puzzle.
+// 5-5-5 set, on both corner goals, with and without a pruning automaton, and on the
+// 24-puzzle.
 func TestSubtreesMakeThePass(t *testing.T) {
 	korf := corpus.Korf100()
 	set, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
 	require.NoError(t, err)
-	five := testSet5x5(t)
+	five := Set5x5ForTests(t)
 	fiveGoal := board.BlankFirst(board.Size5x5)
 	fiveStart, _ := fiveGoal.RandomWalk(36, rand.New(rand.NewPCG(7, 7)))
 	walk, _ := korf[0].Goal.RandomWalk(60, rand.New(rand.NewPCG(3, 3)))
 	def, err := data.Default()
+	require.NoError(t, err)
+	fsm, err := prune.Build(context.Background(), board.Size4x4, 12)
 	require.NoError(t, err)
 	cases := []struct {
 		name  string
@@ -38,6 +42,8 @@ func TestSubtreesMakeThePass(t *testing.T) {
 		{"md", korf[0].Goal, walk, Options{Heuristic: MD}},
 		{"max", korf[11].Goal, korf[11].Start, Options{Heuristic: Max, WD: def.WDLast, IDA15: def.IDA15}},
 		{"5-5-5", korf[2].Goal, korf[2].Start, Options{Set: set}},
+		{"5-5-5, automaton", korf[2].Goal, korf[2].Start, Options{Set: set, Pruning: fsm}},
+		{"max, automaton", korf[11].Goal, korf[11].Start, Options{Heuristic: Max, WD: def.WDLast, IDA15: def.IDA15, Pruning: fsm}},
 		{"5-5-5, blank-last", board.BlankLast(board.Size4x4), board.Rotate180(korf[4].Start), Options{Set: set}},
 		{"4x6 on 5x5", fiveGoal, fiveStart, Options{Set: five}},
 	}

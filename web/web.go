@@ -105,8 +105,15 @@ func WriteSets(ctx context.Context, dir string, names []string) ([]string, error
 		if err := os.MkdirAll(filepath.Join(dir, "sets", name), 0o755); err != nil {
 			return nil, err
 		}
+		names := make([]string, 0, len(files))
 		for t := range spec.Tables {
-			file := data.SetFile(spec, t)
+			names = append(names, data.SetFile(spec, t))
+		}
+		// The board's automaton, when SetFiles found it installed, goes with the set.
+		if fsm := data.AutomatonFile(spec.Size(), data.PruningDepth(spec.Size())); files[fsm] != nil {
+			names = append(names, fsm)
+		}
+		for _, file := range names {
 			b := files[file]
 			rel := path.Join("sets", name, file)
 			if err := atomicfile.Write(ctx, filepath.Join(dir, filepath.FromSlash(rel)), b); err != nil {

@@ -217,6 +217,7 @@ func Options() map[string]any {
 		"heuristics": Heuristics(),
 		"admissible": admissible,
 		"by_board":   byBoard,
+		"pruning":    []string{solve.PruneAutomaton, solve.PruneParent},
 	}
 }
 
@@ -263,9 +264,11 @@ func Shuffle(req *ShuffleRequest) (map[string]any, error) {
 // SolveRequest is the body of /api/solve.
 type SolveRequest struct {
 	Puzzle
-	Algo      string  `json:"algo"`
-	Heuristic string  `json:"heuristic"`
-	Timeout   float64 `json:"timeout_seconds"`
+	Algo      string `json:"algo"`
+	Heuristic string `json:"heuristic"`
+	// Pruning is the fast IDA*'s: "" or "automaton" (the default), or "parent".
+	Pruning string  `json:"pruning"`
+	Timeout float64 `json:"timeout_seconds"`
 }
 
 // Job is a checked solve request, ready to run.
@@ -274,6 +277,7 @@ type Job struct {
 	Start     board.State
 	Algorithm string
 	Heuristic string
+	Pruning   string
 	Timeout   time.Duration
 }
 
@@ -291,7 +295,7 @@ func (req *SolveRequest) Prepare(def, most time.Duration) (*Job, error) {
 	if name != "" && !slices.Contains(Heuristics(), name) {
 		return nil, bad("unknown heuristic %s (choose from %s)", name, strings.Join(Heuristics(), ", "))
 	}
-	if err := solve.Check(goal, solve.Options{Algorithm: req.Algo, Heuristic: name}); err != nil {
+	if err := solve.Check(goal, solve.Options{Algorithm: req.Algo, Heuristic: name, Pruning: req.Pruning}); err != nil {
 		return nil, bad("%v", err)
 	}
 	if req.Timeout < 0 {
@@ -304,14 +308,14 @@ func (req *SolveRequest) Prepare(def, most time.Duration) (*Job, error) {
 			timeout = max(time.Duration(req.Timeout*float64(time.Second)), time.Millisecond)
 		}
 	}
-	return &Job{Goal: goal, Start: st, Algorithm: req.Algo, Heuristic: name, Timeout: timeout}, nil
+	return &Job{Goal: goal, Start: st, Algorithm: req.Algo, Heuristic: name, Pruning: req.Pruning, Timeout: timeout}, nil
 }
 
 // Run solves the job through package solve, reporting progress (bound and nodes) at
 // most every every. A* and BA* get 5 million states (about 700 MB): several visitors at
 // once must not exhaust a server. The answer is solve's Record, as solve15 --json prints.
 func (j *Job) Run(ctx context.Context, progress func(bound int, nodes uint64), every time.Duration) (*solve.Record, error) {
-	solver, err := solve.NewContext(ctx, j.Goal, solve.Options{Algorithm: j.Algorithm, Heuristic: j.Heuristic, MaxStates: 5_000_000})
+	solver, err := solve.NewContext(ctx, j.Goal, solve.Options{Algorithm: j.Algorithm, Heuristic: j.Heuristic, Pruning: j.Pruning, MaxStates: 5_000_000})
 	if err != nil {
 		return nil, err
 	}
