@@ -64,6 +64,9 @@ func TestOptions(t *testing.T) {
 		{Heuristic: "7-8", Algorithm: "astar"},
 		{Lookups: "sideways"},
 		{Heuristic: "7-8", Tables: t.TempDir()},
+		{Pruning: "siblings"},
+		{PruningDepth: -1},
+		{PruningDepth: 99},
 	} {
 		_, err := New(board.BlankLast(board.Size4x4), opt)
 		assert.ErrorIs(t, err, ErrOptions, "%+v", opt)
@@ -79,6 +82,36 @@ func TestOptions(t *testing.T) {
 	assert.ErrorIs(t, err, ErrOptions)
 	_, err = New(board.BlankLast(board.Size4x4), Options{Heuristic: "7-8", Tables: t.TempDir()})
 	assert.ErrorContains(t, err, "pdbgen build --set 7-8")
+}
+
+// TestPruning solves Korf's instances with the automaton (the default) and the move-back
+// rule: the same optimal lengths, fewer nodes, each record naming its pruning, and
+// fingerprints that tell the two apart.
+func TestPruning(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	auto, err := New(goal, Options{})
+	require.NoError(t, err)
+	parent, err := New(goal, Options{Pruning: PruneParent})
+	require.NoError(t, err)
+	require.NotEqual(t, auto.Fingerprint(), parent.Fingerprint())
+	assert.Contains(t, auto.About(), "pruning: automaton depth 12")
+	assert.Contains(t, parent.About(), "pruning: move back")
+	var a, p uint64
+	for _, in := range korf[:6] {
+		ra, err := auto.Solve(context.Background(), in.Start)
+		require.NoError(t, err)
+		rp, err := parent.Solve(context.Background(), in.Start)
+		require.NoError(t, err)
+		require.Equal(t, in.Optimal, ra.Length(), in.Name)
+		require.Equal(t, in.Optimal, rp.Length(), in.Name)
+		rec := NewRecord(goal, in.Start, ra, nil)
+		assert.Equal(t, "automaton depth 12, 11671 states", rec.Pruning)
+		assert.Equal(t, "move back", NewRecord(goal, in.Start, rp, nil).Pruning)
+		a += ra.Expanded
+		p += rp.Expanded
+	}
+	assert.Less(t, float64(a), 0.85*float64(p), "the automaton expands at least 15%% fewer nodes")
 }
 
 // A search stopped by its context or a limit returns what it established.

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/tablefile"
 )
 
 // run runs pdbgen in-process and returns its standard output, standard error and status.
@@ -150,6 +153,42 @@ func TestVerify(t *testing.T) {
 	_, errOut, code := run(t, "verify")
 	assert.Equal(t, cmdline.ExitUsage, code)
 	assert.Contains(t, errOut, "--embedded")
+}
+
+// TestAutomaton builds an automaton, describes and verifies it, and catches one whose
+// transitions were changed (with checksums made anew, so only the rebuild sees it).
+func TestAutomaton(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := run(t, "build", "--pruning", "--board", "4x4", "--out", dir)
+	require.Equal(t, 0, code, errOut)
+	path := filepath.Join(dir, "prune-4x4-d12.tbl")
+	assert.Contains(t, out+errOut, "prune 4x4 depth 12, 11671 states")
+	out, _, code = run(t, "info", path)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "automaton: 11671 states, built from the duplicate strings of up to 12 blank moves")
+	out, _, code = run(t, "verify", path)
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "prune-4x4-d12.tbl: OK (integrity, exactness, rebuild)")
+
+	tab, err := tablefile.Read(path)
+	require.NoError(t, err)
+	words := slices.Clone(tab.Words)
+	i := 4 * 100
+	for words[i] == tablefile.NoTransition {
+		i++
+	}
+	words[i] = tablefile.NoTransition // prunes one more move
+	changed, err := tablefile.NewPrune(tab.Size, tab.Depth, words)
+	require.NoError(t, err)
+	bad := filepath.Join(dir, "bad.tbl")
+	require.NoError(t, tablefile.Write(context.Background(), bad, changed))
+	out, _, code = run(t, "verify", bad)
+	assert.Equal(t, cmdline.ExitFailure, code, out)
+	assert.Contains(t, out, "bad.tbl: FAILED")
+
+	_, errOut, code = run(t, "build", "--pruning", "--set", "7-8")
+	assert.Equal(t, cmdline.ExitUsage, code)
+	assert.Contains(t, errOut, "--pruning builds the automaton alone")
 }
 
 func TestAudit(t *testing.T) {

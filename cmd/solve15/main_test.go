@@ -114,6 +114,8 @@ func TestUsage(t *testing.T) {
 		{[]string{}, "no states"},
 		{[]string{"--workers", "0", worked}, "--workers"},
 		{[]string{"-f", "x", worked}, "not both"},
+		{[]string{"--pruning", "siblings", worked}, "--pruning must be automaton or parent"},
+		{[]string{"--pruning-depth", "99", worked}, "--pruning-depth must be from 0 to 24"},
 	} {
 		_, errOut, code := run(t, "", tc.args...)
 		assert.Equal(t, cmdline.ExitUsage, code, "%v", tc.args)
@@ -164,6 +166,28 @@ func TestBenchSmall(t *testing.T) {
 	out, _, code := run(t, "", "bench", "--heuristic", "max", "--limit", "3", "--quiet")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "total max : 3 instances, lengths sum 171, all optimal: true")
+}
+
+// TestPruning solves with both prunings: the same answer, fewer nodes with the automaton,
+// and --json and -v say which ran; bench compares them in one run.
+func TestPruning(t *testing.T) {
+	nodes := map[string]float64{}
+	for _, p := range []string{"automaton", "parent"} {
+		out, errOut, code := run(t, "", "-v", "--json", "--pruning", p, worked)
+		require.Equal(t, 0, code, errOut)
+		var rec map[string]any
+		require.NoError(t, json.Unmarshal([]byte(out), &rec))
+		assert.EqualValues(t, 29, rec["length"])
+		nodes[p] = rec["nodes"].(float64)
+		want := map[string]string{"automaton": "automaton depth 12, 11671 states", "parent": "move back"}[p]
+		assert.Equal(t, want, rec["pruning"])
+		assert.Contains(t, errOut, "pruning: "+want)
+	}
+	assert.Less(t, nodes["automaton"], nodes["parent"])
+	out, _, code := run(t, "", "bench", "--heuristic", "max@parent,max@automaton", "--limit", "2", "--quiet")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "total max@parent: 2 instances")
+	assert.Contains(t, out, "total max@automaton: 2 instances")
 }
 
 func TestOtherAlgorithmsAndBoards(t *testing.T) {
