@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 
 	"github.com/tilekit/tilekit/board"
@@ -57,11 +58,18 @@ const (
 // (1.1 MB) is installed by pdbgen build, or built in memory in seconds.
 const embedAutomatonBytes = 64 << 10
 
+// inBrowser is true in WebAssembly for the page, where building the 5x5 automaton would
+// take a tab 200 MB and many seconds: there it comes with a set (SetFiles), or the search
+// prunes the move back alone.
+const inBrowser = runtime.GOOS == "js"
+
 // Automaton returns the board's duplicate-pruning automaton of the given depth (0: the
 // board's PruningDepth) and where it came from: the first of dirs (nil: TableDirs) that
 // holds its file (AutomatonFile), checked as every table is (a known digest or a record
 // of pdbgen verify); else it is built here (package prune: milliseconds on 4x4, seconds on
-// 5x5), and note says why, for people. Either way it is kept for the process.
+// 5x5), and note says why, for people. Either way it is kept for the process. In the page
+// (WebAssembly) an automaton of more than 16 cells is not built: Automaton returns nil and
+// a note, and the search prunes the move back alone.
 func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (a *prune.Automaton, from, note string, err error) {
 	if depth == 0 {
 		depth = PruningDepth(size)
@@ -102,6 +110,9 @@ func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (
 		if a, err := prune.FromFile(t); err == nil && a.Depth() == depth {
 			return remember(key, a), AutomatonEmbedded, "", nil
 		}
+	}
+	if inBrowser && size.Cells() > 16 {
+		return nil, "", note + "; the page prunes the move back alone", nil
 	}
 	a, err = prune.Build(ctx, size, depth)
 	if err != nil {

@@ -347,10 +347,12 @@ func (s *Solver) planFast(ctx context.Context, name string, lookups ida.Lookups,
 		if err != nil {
 			return err
 		}
-		opt.Pruning, s.pruning = fsm, fsm.Name()
+		if fsm != nil {
+			opt.Pruning, s.pruning = fsm, fsm.Name()
+		}
 		s.pruningFrom = from
 		if note != "" {
-			s.pruningFrom += ": " + note
+			s.pruningFrom = strings.TrimPrefix(s.pruningFrom+": "+note, ": ")
 		}
 	}
 	fast, err := ida.New(s.goal, opt)

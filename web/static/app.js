@@ -260,7 +260,7 @@ function showResult(r) {
   $("dirs").textContent = r.moves || "(none)";
   $("tiles").textContent = (r.tiles || []).join(" ") || "(none)";
   $("stats").textContent = `${r.algorithm} with ${r.heuristic}: ${count(r.nodes)} nodes generated, ` +
-    `${count(r.expanded)} expanded, ${r.seconds.toFixed(3)} s`;
+    `${count(r.expanded)} expanded, ${r.seconds.toFixed(3)} s` + (r.pruning ? `; pruning: ${r.pruning}` : "");
   showProgress();
 }
 
