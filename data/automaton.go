@@ -17,17 +17,14 @@ import (
 )
 
 // PruningDepth returns the depth of the duplicate-pruning automaton a board's searches
-// take by default, or 0 for boards the fast search does not take. docs/RESULTS.md
-// ("Pruning duplicate paths") measures the depths: deeper automata prune more nodes, but
-// past these their tables leave the caches and each node costs more.
+// take by default: 14 on 5x5, 12 on every other board. docs/RESULTS.md ("Pruning duplicate
+// paths") measures the depths: deeper automata prune more nodes, but past these their
+// tables leave the caches and each node costs more.
 func PruningDepth(size board.Size) int {
-	switch size {
-	case board.Size4x4:
-		return 12
-	case board.Size5x5:
+	if size == board.Size5x5 {
 		return 14
 	}
-	return 0
+	return 12
 }
 
 // AutomatonFile names the file of a board's automaton of the given depth:

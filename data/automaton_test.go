@@ -42,8 +42,8 @@ func TestAutomatonInstalled(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	size := board.Size{W: 3, H: 3}
-	_, _, err := InstallAutomaton(ctx, size, 0, dir)
-	require.Error(t, err, "3x3 has no default depth")
+	_, _, err := InstallAutomaton(ctx, size, 1, dir)
+	require.Error(t, err, "depth 1 is the move-back rule")
 	path, tab, err := InstallAutomaton(ctx, size, 8, dir)
 	require.NoError(t, err)
 	require.Equal(t, filepath.Join(dir, "prune-3x3-d8.tbl"), path)

@@ -44,24 +44,22 @@ func AddSet(name string, files map[string][]byte) (*pdb.Set, error) {
 		}
 	}
 	// The board's automaton may come with the set (SetFiles): checked as a file would be.
-	if depth := PruningDepth(spec.Size()); depth > 0 {
-		file := AutomatonFile(spec.Size(), depth)
-		if b, ok := files[file]; ok {
-			t, err := tablefile.Decode(bytes.NewReader(b))
-			if err == nil {
-				err = trusted(file, file, t)
-			}
-			var a *prune.Automaton
-			if err == nil {
-				a, err = prune.FromFile(t)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", file, err)
-			}
-			automata.Lock()
-			remember(automatonKey{spec.Size(), depth}, a)
-			automata.Unlock()
+	depth := PruningDepth(spec.Size())
+	if file := AutomatonFile(spec.Size(), depth); files[file] != nil {
+		t, err := tablefile.Decode(bytes.NewReader(files[file]))
+		if err == nil {
+			err = trusted(file, file, t)
 		}
+		var a *prune.Automaton
+		if err == nil {
+			a, err = prune.FromFile(t)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		automata.Lock()
+		remember(automatonKey{spec.Size(), depth}, a)
+		automata.Unlock()
 	}
 	set, err := readSet(spec, func(file string) string { return file }, func(file string) (*tablefile.Table, error) {
 		b, ok := files[file]
@@ -130,7 +128,7 @@ func SetFiles(name string, dirs []string) (map[string][]byte, string, error) {
 		}
 		out[file] = b
 	}
-	if depth := PruningDepth(spec.Size()); depth > 0 && from != "embedded" {
+	if depth := PruningDepth(spec.Size()); from != "embedded" {
 		file := AutomatonFile(spec.Size(), depth)
 		path := filepath.Join(from, file)
 		if _, err := readAutomaton(path, file); err == nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/prune"
 )
 
 // dfs holds what IDA* and RBFS share: the state being searched, changed in place.
@@ -22,10 +23,15 @@ type dfs struct {
 	err   error
 	rep   *reporter
 	f     int // the f-value being expanded, for progress reports
+	fsm   *prune.Automaton
 }
 
 func newDFS(ctx context.Context, h *heuristic.Heuristic, start board.State, opt Options, res *Result) *dfs {
-	return &dfs{ctx: ctx, h: h, moves: movesOf(h.Goal.Size()), goal: h.Goal.Tiles(), s: start.Clone(), res: res, opt: opt, rep: opt.reporter()}
+	fsm := opt.Pruning
+	if fsm == nil || fsm.Size() != h.Goal.Size() {
+		fsm = prune.Parent(h.Goal.Size())
+	}
+	return &dfs{ctx: ctx, h: h, moves: movesOf(h.Goal.Size()), goal: h.Goal.Tiles(), s: start.Clone(), res: res, opt: opt, rep: opt.reporter(), fsm: fsm}
 }
 
 // expandOK counts an expansion and reports whether the search may go on.
@@ -68,7 +74,7 @@ func idaStar(ctx context.Context, h *heuristic.Heuristic, start board.State, opt
 			opt.Progress(bound, res.Nodes)
 		}
 		d.f = bound
-		next := d.ida(0, bound, d.s.Blank(), noPrev)
+		next := d.ida(0, bound, d.s.Blank(), d.fsm.Start(d.s.Blank()))
 		if d.err != nil {
 			return res, d.err
 		}
@@ -85,7 +91,7 @@ func idaStar(ctx context.Context, h *heuristic.Heuristic, start board.State, opt
 
 // ida searches below the current state with the bound and returns -1 when it found the
 // goal (d.path is then the solution), else the least f that exceeded the bound.
-func (d *dfs) ida(g, bound, blank int, prev board.Dir) int {
+func (d *dfs) ida(g, bound, blank int, state uint32) int {
 	f := g + d.h.Eval(d.s)
 	if f > bound {
 		return f
@@ -98,12 +104,13 @@ func (d *dfs) ida(g, bound, blank int, prev board.Dir) int {
 	}
 	least := math.MaxInt
 	for _, mv := range d.moves[blank] {
-		if g > 0 && mv.dir == prev.Opposite() {
+		next := d.fsm.Next(state, mv.dir)
+		if next == prune.Pruned {
 			continue
 		}
 		d.res.Nodes++
 		d.apply(blank, mv)
-		t := d.ida(g+1, bound, mv.cell, mv.dir)
+		t := d.ida(g+1, bound, mv.cell, next)
 		if t < 0 {
 			return -1
 		}
@@ -120,7 +127,7 @@ func rbfs(ctx context.Context, h *heuristic.Heuristic, start board.State, opt Op
 	res := &Result{Algorithm: "rbfs"}
 	d := newDFS(ctx, h, start, opt, res)
 	f0 := h.Eval(start)
-	found, _ := d.rbfs(0, f0, f0, math.MaxInt, d.s.Blank(), noPrev)
+	found, _ := d.rbfs(0, f0, f0, math.MaxInt, d.s.Blank(), d.fsm.Start(d.s.Blank()))
 	switch {
 	case d.err != nil:
 		return res, d.err
@@ -134,7 +141,7 @@ func rbfs(ctx context.Context, h *heuristic.Heuristic, start board.State, opt Op
 // rbfs is Korf's recursive best-first search: explore the best child while its backed-up
 // value stays within the best alternative elsewhere (limit), and return the new backed-up
 // value of this node when it does not.
-func (d *dfs) rbfs(g, f, backed, limit, blank int, prev board.Dir) (bool, int) {
+func (d *dfs) rbfs(g, f, backed, limit, blank int, state uint32) (bool, int) {
 	if d.s.Equal(d.goal) {
 		return true, f
 	}
@@ -143,13 +150,15 @@ func (d *dfs) rbfs(g, f, backed, limit, blank int, prev board.Dir) (bool, int) {
 		return false, math.MaxInt
 	}
 	type child struct {
-		mv move
-		f  int // backed-up value
+		mv    move
+		state uint32 // the automaton's
+		f     int    // backed-up value
 	}
 	var kids [4]child
 	n := 0
 	for _, mv := range d.moves[blank] {
-		if g > 0 && mv.dir == prev.Opposite() {
+		next := d.fsm.Next(state, mv.dir)
+		if next == prune.Pruned {
 			continue
 		}
 		d.res.Nodes++
@@ -160,7 +169,7 @@ func (d *dfs) rbfs(g, f, backed, limit, blank int, prev board.Dir) (bool, int) {
 		if f < backed {
 			fc = max(fc, backed)
 		}
-		kids[n] = child{mv, fc}
+		kids[n] = child{mv, next, fc}
 		n++
 	}
 	if n == 0 {
@@ -178,7 +187,7 @@ func (d *dfs) rbfs(g, f, backed, limit, blank int, prev board.Dir) (bool, int) {
 		}
 		d.apply(blank, best.mv)
 		childF := g + 1 + d.h.Eval(d.s)
-		found, v := d.rbfs(g+1, childF, best.f, min(limit, alt), best.mv.cell, best.mv.dir)
+		found, v := d.rbfs(g+1, childF, best.f, min(limit, alt), best.mv.cell, best.state)
 		if found {
 			return true, v
 		}
@@ -190,5 +199,3 @@ func (d *dfs) rbfs(g, f, backed, limit, blank int, prev board.Dir) (bool, int) {
 	}
 }
 
-// noPrev stands for "no previous move" at the root; its opposite is no real direction.
-const noPrev = board.Dir(6)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/prune"
 )
 
 // Errors that end a search without a solution.
@@ -53,6 +54,9 @@ type Options struct {
 	// ProgressEvery while it runs (the f of the node being expanded).
 	Progress      func(bound int, nodes uint64)
 	ProgressEvery time.Duration // 0 for one second
+	// Pruning is the automaton with which IDA* and RBFS prune duplicate paths (package
+	// prune), built for the heuristic's board; nil for the move-back rule alone.
+	Pruning *prune.Automaton
 }
 
 // reporter calls Options.Progress at most every ProgressEvery, from the searching

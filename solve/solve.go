@@ -80,10 +80,10 @@ type Options struct {
 	// the file, which Catalogue then only names.
 	CatalogueText string
 
-	// Pruning is how the fast IDA* prunes duplicate paths: "" or "automaton" (Taylor &
+	// Pruning is how IDA* and RBFS prune duplicate paths: "" or "automaton" (Taylor &
 	// Korf's automaton, package prune, of PruningDepth, or the board's default), or
 	// "parent" (only the move that undoes the last one, as published node counts assume).
-	// The general search ignores it.
+	// A* and BA* keep their own sets of states and ignore it.
 	Pruning      string
 	PruningDepth int // the automaton's depth; 0 for the board's (data.PruningDepth)
 
@@ -129,7 +129,7 @@ type Result struct {
 	Heuristic string
 	Lookups   string // for a set
 	Tables    string // where the tables came from
-	Pruning   string // what the fast search pruned: "move back", or the automaton's name
+	Pruning   string // what IDA* or RBFS pruned: "move back", or the automaton's name
 }
 
 // Length is the number of moves, or -1 when not solved.
@@ -152,6 +152,7 @@ type Solver struct {
 	pruning   string // what the fast search prunes, for people and fingerprints
 	// where the automaton came from (data.Automaton), for people
 	pruningFrom string
+	fsm         *prune.Automaton // the general search's IDA* and RBFS prune with it
 	fast        *ida.Solver
 	h           *heuristic.Heuristic
 	progress    func(bound int, nodes uint64)
@@ -341,20 +342,11 @@ func (s *Solver) planFast(ctx context.Context, name string, lookups ida.Lookups,
 	if src.def != nil {
 		s.tables = src.def.Source
 	}
-	s.pruning = "move back"
-	if !strings.EqualFold(s.opt.Pruning, PruneParent) {
-		fsm, from, note, err := data.Automaton(ctx, size, s.opt.PruningDepth, src.dirs)
-		if err != nil {
-			return err
-		}
-		if fsm != nil {
-			opt.Pruning, s.pruning = fsm, fsm.Name()
-		}
-		s.pruningFrom = from
-		if note != "" {
-			s.pruningFrom = strings.TrimPrefix(s.pruningFrom+": "+note, ": ")
-		}
+	fsm, err := s.planPruning(ctx, src)
+	if err != nil {
+		return err
 	}
+	opt.Pruning = fsm
 	fast, err := ida.New(s.goal, opt)
 	if errors.Is(err, ida.ErrOptions) || errors.Is(err, ida.ErrGoal) {
 		return optionsError{err.Error()}
@@ -430,7 +422,32 @@ func (s *Solver) planGeneral(ctx context.Context, name string, src *sources) err
 		return badOptions("%v", err)
 	}
 	s.h, s.heuristic = h, h.Name
-	return nil
+	if s.algo == "idastar" || s.algo == "rbfs" {
+		s.fsm, err = s.planPruning(ctx, src)
+	}
+	return err
+}
+
+// planPruning finds the automaton that prunes duplicate paths (data.Automaton), unless
+// the options ask for the move-back rule, and says which for people: nil for the move
+// back.
+func (s *Solver) planPruning(ctx context.Context, src *sources) (*prune.Automaton, error) {
+	s.pruning = "move back"
+	if strings.EqualFold(s.opt.Pruning, PruneParent) {
+		return nil, nil
+	}
+	fsm, from, note, err := data.Automaton(ctx, s.goal.Size(), s.opt.PruningDepth, src.dirs)
+	if err != nil {
+		return nil, err
+	}
+	if fsm != nil {
+		s.pruning = fsm.Name()
+	}
+	s.pruningFrom = from
+	if note != "" {
+		s.pruningFrom = strings.TrimPrefix(s.pruningFrom+": "+note, ": ")
+	}
+	return fsm, nil
 }
 
 // sources are where a solver's tables come from: the default tables (embedded, or those
@@ -531,7 +548,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		}
 	} else {
 		opt := search.Options{MaxStates: s.opt.MaxStates, MaxExpansions: s.opt.MaxExpansions, MaxNodes: s.opt.MaxNodes,
-			Progress: s.progress, ProgressEvery: s.every}
+			Progress: s.progress, ProgressEvery: s.every, Pruning: s.fsm}
 		var res *search.Result
 		if res, err = search.Run(ctx, s.algo, s.h, start, opt); res == nil {
 			return nil, err
@@ -544,6 +561,9 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		}
 	}
 	out.Tables = s.tables
+	if s.fast != nil || s.algo == "idastar" || s.algo == "rbfs" {
+		out.Pruning = s.pruning
+	}
 	if out.Heuristic == "" {
 		out.Heuristic = s.heuristic
 	}

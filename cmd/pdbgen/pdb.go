@@ -216,7 +216,7 @@ func buildAction(c *cli.Context) error {
 		}
 		dir, err = data.InstallSet(c.Context, spec, dir, opt)
 		what = "the " + spec.Name + " set"
-		if err == nil && c.IsSet("board") && name == "" && file == "" && data.PruningDepth(size) > 0 {
+		if err == nil && c.IsSet("board") && name == "" && file == "" {
 			if err = buildAutomaton(c, dir, start); err == nil {
 				what += " and its automaton"
 			}
@@ -238,9 +238,6 @@ func buildAutomaton(c *cli.Context, dir string, start time.Time) error {
 	size, err := board.ParseSize(c.String("board"))
 	if err != nil {
 		return cmdline.Usagef("--board: %v", err)
-	}
-	if data.PruningDepth(size) == 0 && c.Int("pruning-depth") == 0 {
-		return cmdline.Usagef("--board %s: the fast search is for 4x4 and 5x5; give --pruning-depth for an automaton of another board", size)
 	}
 	if !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "building the %s automaton...\n", size)

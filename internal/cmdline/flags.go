@@ -97,7 +97,7 @@ func Print(c *cli.Context, v any, text func(w io.Writer)) error {
 // PruningFlag is --pruning: how the fast IDA* prunes duplicate paths.
 func PruningFlag() cli.Flag {
 	return &cli.StringFlag{Name: "pruning", Value: solve.PruneAutomaton,
-		Usage: "fast IDA*: automaton (Taylor & Korf's duplicate-path automaton) or parent (only the move back, as published node counts assume)",
+		Usage: "IDA* and RBFS: automaton (Taylor & Korf's duplicate-path automaton) or parent (only the move back, as published node counts assume)",
 		Action: func(_ *cli.Context, s string) error {
 			if s != solve.PruneAutomaton && s != solve.PruneParent {
 				return Usagef("--pruning must be %s or %s, not %q", solve.PruneAutomaton, solve.PruneParent, s)
@@ -108,7 +108,7 @@ func PruningFlag() cli.Flag {
 
 // PruningDepthFlag is --pruning-depth: the depth of the duplicate-path automaton.
 func PruningDepthFlag() cli.Flag {
-	return &cli.IntFlag{Name: "pruning-depth", Usage: fmt.Sprintf("the automaton's depth, 2 to %d (0: the board's default, %d on 4x4 and %d on 5x5)", prune.MaxDepth, data.PruningDepth(board.Size4x4), data.PruningDepth(board.Size5x5)),
+	return &cli.IntFlag{Name: "pruning-depth", Usage: fmt.Sprintf("the automaton's depth, 2 to %d (0: the board's default, %d, or %d on 5x5)", prune.MaxDepth, data.PruningDepth(board.Size4x4), data.PruningDepth(board.Size5x5)),
 		Action: func(_ *cli.Context, n int) error {
 			if n < 0 || n > prune.MaxDepth {
 				return Usagef("--pruning-depth must be from 0 to %d", prune.MaxDepth)
