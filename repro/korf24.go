@@ -67,14 +67,25 @@ func Korf24(paths []string) (*Korf24Result, error) {
 		if !rec.Solved {
 			return fmt.Errorf("%s: %s was not solved (%s)", where, rec.ID, rec.Error)
 		}
-		if r.Runs[rec.Heuristic] == nil {
-			r.Runs[rec.Heuristic] = map[string]solve.Record{}
-			r.Heuristics = append(r.Heuristics, rec.Heuristic)
+		label := runLabel(rec)
+		if r.Runs[label] == nil {
+			r.Runs[label] = map[string]solve.Record{}
+			r.Heuristics = append(r.Heuristics, label)
 		}
-		r.Runs[rec.Heuristic][rec.ID] = rec
+		r.Runs[label][rec.ID] = rec
 		return nil
 	})
 	return r, err
+}
+
+// runLabel names the run a record belongs to: its heuristic, and "+ automaton" when the
+// search pruned duplicate paths with one (records without a pruning are of the move-back
+// rule, the only one before there were automata).
+func runLabel(rec solve.Record) string {
+	if strings.HasPrefix(rec.Pruning, "automaton") {
+		return rec.Heuristic + " + automaton"
+	}
+	return rec.Heuristic
 }
 
 // readRecords calls each with every record of the files (one JSON record a line).

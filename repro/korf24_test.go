@@ -43,16 +43,17 @@ func TestKorf24Records(t *testing.T) {
 		{ID: "k24-38", Heuristic: "small-t", Solved: true, Length: 96, Nodes: 7_625_088, Expanded: 3_450_832, Seconds: 1.5},
 		{ID: "k24-40", Heuristic: "small-t", Solved: true, Length: 82, Nodes: 19_188_966, Expanded: 8_296_164, Seconds: 3},
 		{ID: "k24-38", Heuristic: "6-6-6-6", Solved: true, Length: 96, Nodes: 40_639_228, Expanded: 18_976_036, Seconds: 0.8},
+		{ID: "k24-38", Heuristic: "small-t", Pruning: "automaton depth 14, 199632 states", Solved: true, Length: 96, Nodes: 5_000_000, Expanded: 2_452_838, Seconds: 0.9},
 	} {
 		require.NoError(t, enc.Encode(rec))
 	}
 	require.NoError(t, f.Close())
 	r, err := Korf24([]string{path})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"small-t", "6-6-6-6"}, r.Heuristics)
+	assert.Equal(t, []string{"small-t", "6-6-6-6", "small-t + automaton"}, r.Heuristics)
 	md := r.Markdown()
-	assert.Contains(t, md, "| k24-38 | 96 | 3,450,832 | 7,625,088 | 1.5 | 18,976,036 | 40,639,228 | 0.8 | 38,173,507 |")
-	assert.Contains(t, md, "| total | | (2 of 12) | | | (1 of 12) | | |")
+	assert.Contains(t, md, "| k24-38 | 96 | 3,450,832 | 7,625,088 | 1.5 | 18,976,036 | 40,639,228 | 0.8 | 2,452,838 | 5,000,000 | 0.9 | 38,173,507 |")
+	assert.Contains(t, md, "| total | | (2 of 12) | | | (1 of 12) | | | (1 of 12) | | |")
 	require.NoError(t, r.Plot(filepath.Join(dir, "k.svg")))
 
 	bad := filepath.Join(dir, "bad.json")

@@ -25,7 +25,7 @@ type Record struct {
 	Heuristic    string `json:"heuristic"`
 	Lookups      string `json:"lookups,omitempty"`
 	Tables       string `json:"tables,omitempty"`
-	Pruning      string `json:"pruning,omitempty"` // the fast search's: "move back" or the automaton
+	Pruning      string `json:"pruning,omitempty"` // IDA*'s or RBFS's: "move back" or the automaton
 	Solved       bool   `json:"solved"`
 	Optimal      bool   `json:"optimal"`
 	Length       int    `json:"length"`
