@@ -198,4 +198,3 @@ func (d *dfs) rbfs(g, f, backed, limit, blank int, state uint32) (bool, int) {
 		best.f = v
 	}
 }
-
