@@ -329,16 +329,12 @@ func (st *search) dfsSet(g, h int, blank uint8, state uint32) (bool, int) {
 	var ch [4]child
 	nc := 0
 	fsm := t.fsm
-	var warm uint32
 	// 1. The children's indices.
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
 		mv := t.moves[blank][i]
 		ns := fsm[state*4+uint32(mv.dir)]
 		if ns == prune.Pruned {
 			continue
-		}
-		if warmAutomaton {
-			warm ^= fsm[ns*4]
 		}
 		if st.nodes >= st.nodeCap && st.overBudget() {
 			return true, h
@@ -361,7 +357,6 @@ func (st *search) dfsSet(g, h int, blank uint8, state uint32) (bool, int) {
 		}
 		st.pos[tile], st.pos[0] = q, blank
 	}
-	st.warm = warm
 	// 2. Their entries, read together.
 	for j := 0; j < nc; j++ {
 		c := &ch[j]

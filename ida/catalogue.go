@@ -347,16 +347,12 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 	bp &= maxParts - 1
 	nc := 0
 	fsm := t.fsm
-	var warm uint32
 	// 1. The children's indices in partition bp.
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
 		mv := t.moves[blank][i]
 		ns := fsm[state*4+uint32(mv.dir)]
 		if ns == prune.Pruned {
 			continue
-		}
-		if warmAutomaton {
-			warm ^= fsm[ns*4]
 		}
 		if st.nodes >= st.nodeCap && st.overBudget() {
 			return true, h
@@ -376,7 +372,6 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 		c.idx[j], c.z[j] = s.look[k].step(st.cat.z[k], q, blank, &st.pos, &st.board)
 		st.pos[tile], st.pos[0] = q, blank
 	}
-	st.warm = warm
 	// 2. Their entries, read together; the children pruned by them.
 	hb := h
 	for j := 0; j < nc; j++ {

@@ -15,11 +15,6 @@ import (
 // from scratch. Tests turn it on; it costs a predictable branch per node otherwise.
 var debugCheck = false
 
-// warmAutomaton makes the set and catalogue searches read each child's row of the pruning
-// automaton while they compute the child's lookups, so that the row is in cache when the
-// child is expanded (a 5x5 automaton of depth 14 is 3.2 MB, more than a core's L2).
-const warmAutomaton = true
-
 // pollEvery is how many expansions pass between checks for cancellation (a power of 2).
 const pollEvery = 1 << 16
 
@@ -55,7 +50,6 @@ type search struct {
 	best     *atomic.Int64
 	cut      bool
 
-	warm     uint32 // where the rows warmAutomaton reads go, so that they are not optimised away
 	bound    int
 	path     [256]uint8
 	depth    int
