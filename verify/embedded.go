@@ -25,7 +25,8 @@ func Korf100() []Instance {
 	return out
 }
 
-// Embedded verifies the tables built into the binary, one report per file, and adds a
+// Embedded verifies the tables built into the binary (the 4x4 automaton among them), one
+// report per file, and adds a
 // report for the set as solvers use it: the IDA15 sum and max(IDA15, WD) never above the
 // optimal length, and of its parity, on the instances (Korf's 100 when opt has none).
 func Embedded(ctx context.Context, opt Options) []*Report {
@@ -37,6 +38,11 @@ func Embedded(ctx context.Context, opt Options) []*Report {
 			continue
 		}
 		reports = append(reports, Bytes(ctx, "embedded:"+spec.File, raw, opt))
+	}
+	// The 4x4 board's duplicate-pruning automaton, proven by a rebuild.
+	fsm := data.AutomatonFile(board.Size4x4, data.PruningDepth(board.Size4x4))
+	if raw, err := data.Embedded(fsm); err == nil {
+		reports = append(reports, Bytes(ctx, "embedded:"+fsm, raw, opt))
 	}
 	set := &Report{File: "embedded set", Kind: "set", OK: true}
 	tabs, err := data.Default()
