@@ -220,10 +220,13 @@ func TestDamagedFilesRejected(t *testing.T) {
 
 func TestEmbedded(t *testing.T) {
 	reports := Embedded(ctx, Options{})
-	require.Len(t, reports, len(data.Specs)+1)
+	require.Len(t, reports, len(data.Specs)+2, "the default tables, the 4x4 automaton, the set")
 	for _, r := range reports {
 		assert.True(t, r.OK, "%s: %+v", r.File, r.Failed())
 	}
+	fsm := reports[len(reports)-2]
+	assert.Equal(t, "embedded:prune-4x4-d12.tbl", fsm.File)
+	assert.Equal(t, Pass, status(fsm, Rebuild))
 	set := reports[len(reports)-1]
 	assert.Equal(t, Pass, status(set, Admissibility))
 }
