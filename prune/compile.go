@@ -2,6 +2,7 @@ package prune
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/tilekit/tilekit/board"
@@ -14,11 +15,10 @@ func Build(ctx context.Context, size board.Size, depth int) (*Automaton, error) 
 	if err := size.Check(); err != nil {
 		return nil, err
 	}
+	if depth < 0 || depth > MaxDepth {
+		return nil, fmt.Errorf("prune: depth %d out of range 0 to %d", depth, MaxDepth)
+	}
 	if depth < 2 {
-		if depth < 0 {
-			_, err := Duplicates(ctx, size, depth)
-			return nil, err
-		}
 		return Parent(size), nil
 	}
 	dups, err := Duplicates(ctx, size, depth)

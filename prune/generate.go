@@ -3,6 +3,7 @@ package prune
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/tilekit/tilekit/board"
@@ -36,8 +37,9 @@ type node struct {
 }
 
 // Duplicates finds the duplicate strings of at most depth moves from every cell of the
-// board, in the order of cells and, within a cell, in shortlex order. It stops early
-// with ctx's error.
+// board, in the order of cells and, within a cell, in shortlex order, searching from
+// several cells at once (GOMAXPROCS): the result does not depend on how many. It stops
+// early with ctx's error.
 func Duplicates(ctx context.Context, size board.Size, depth int) ([]Duplicate, error) {
 	if err := size.Check(); err != nil {
 		return nil, err
@@ -50,7 +52,7 @@ func Duplicates(ctx context.Context, size board.Size, depth int) ([]Duplicate, e
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
-	for w := 0; w < 2; w++ {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

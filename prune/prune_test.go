@@ -287,3 +287,17 @@ func distinctWithin(t *testing.T, size board.Size, cell, depth int) []int {
 	}
 	return out
 }
+
+// TestBuildRefuses refuses depths out of range and stops when its context is cancelled.
+func TestBuildRefuses(t *testing.T) {
+	for _, depth := range []int{-1, MaxDepth + 1} {
+		_, err := Build(context.Background(), board.Size4x4, depth)
+		require.ErrorContains(t, err, "out of range", "depth %d", depth)
+	}
+	_, err := Build(context.Background(), board.Size{W: 6, H: 6}, 8)
+	require.ErrorIs(t, err, board.ErrSize)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = Build(ctx, board.Size5x5, 12)
+	require.ErrorIs(t, err, context.Canceled)
+}
