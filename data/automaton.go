@@ -33,10 +33,16 @@ func AutomatonFile(size board.Size, depth int) string {
 	return fmt.Sprintf("prune-%s-d%d.tbl", size, depth)
 }
 
-// automata holds the automata read or built in this process, by board and depth.
+// automata holds the automata read or built in this process, by board and depth, with
+// where each came from and the note that went with it.
 var automata struct {
 	sync.Mutex
-	got map[automatonKey]*prune.Automaton
+	got map[automatonKey]kept
+}
+
+type kept struct {
+	a          *prune.Automaton
+	from, note string
 }
 
 type automatonKey struct {
@@ -77,8 +83,8 @@ func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (
 	key := automatonKey{size, depth}
 	automata.Lock()
 	defer automata.Unlock()
-	if a := automata.got[key]; a != nil {
-		return a, "memory", "", nil
+	if k, ok := automata.got[key]; ok {
+		return k.a, k.from, k.note, nil
 	}
 	name := AutomatonFile(size, depth)
 	note = fmt.Sprintf("no %s installed (pdbgen build --pruning --board %s installs it)", name, size)
@@ -96,17 +102,17 @@ func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (
 			note = fmt.Sprintf("%s holds the automaton of depth %d on %s; built again instead", path, a.Depth(), a.Size())
 			break
 		}
-		from, note = dir, ""
-		return remember(key, a), from, note, nil
+		return remember(key, a, dir, ""), dir, "", nil
 	}
 	if b, err := embedded.ReadFile(name); err == nil {
 		t, err := tablefile.Decode(bytes.NewReader(b))
+		if err == nil {
+			a, err = checkedAutomaton(name, name, t)
+		}
 		if err != nil {
 			return nil, "", "", fmt.Errorf("the embedded %s: %w", name, err)
 		}
-		if a, err := prune.FromFile(t); err == nil && a.Depth() == depth {
-			return remember(key, a), AutomatonEmbedded, "", nil
-		}
+		return remember(key, a, AutomatonEmbedded, ""), AutomatonEmbedded, "", nil
 	}
 	if inBrowser && size.Cells() > 16 {
 		return nil, "", note + "; the page prunes the move back alone", nil
@@ -115,14 +121,15 @@ func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (
 	if err != nil {
 		return nil, "", "", err
 	}
-	return remember(key, a), AutomatonBuilt, note, nil
+	return remember(key, a, AutomatonBuilt, note), AutomatonBuilt, note, nil
 }
 
-func remember(key automatonKey, a *prune.Automaton) *prune.Automaton {
+// remember keeps an automaton for the process; the caller holds automata's lock.
+func remember(key automatonKey, a *prune.Automaton, from, note string) *prune.Automaton {
 	if automata.got == nil {
-		automata.got = map[automatonKey]*prune.Automaton{}
+		automata.got = map[automatonKey]kept{}
 	}
-	automata.got[key] = a
+	automata.got[key] = kept{a, from, note}
 	return a
 }
 
@@ -133,6 +140,13 @@ func readAutomaton(path, name string) (*prune.Automaton, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	return checkedAutomaton(path, name, t)
+}
+
+// checkedAutomaton accepts the prune table t, read from path under the file name name,
+// when its values are known (trusted) and it is well formed: the one check of an
+// automaton from a directory, the binary or a page's download.
+func checkedAutomaton(path, name string, t *tablefile.Table) (*prune.Automaton, error) {
 	if err := trusted(path, name, t); err != nil {
 		return nil, err
 	}

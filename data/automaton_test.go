@@ -76,6 +76,9 @@ func TestAutomatonInstalled(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, AutomatonEmbedded, from)
 	require.Equal(t, PruningDepth(board.Size4x4), a4.Depth())
+	_, from, _, err = Automaton(ctx, board.Size4x4, 0, nil)
+	require.NoError(t, err)
+	require.Equal(t, AutomatonEmbedded, from, "a later call says where the kept automaton came from")
 }
 
 // forget drops an automaton the process keeps.

@@ -47,18 +47,15 @@ func AddSet(name string, files map[string][]byte) (*pdb.Set, error) {
 	depth := PruningDepth(spec.Size())
 	if file := AutomatonFile(spec.Size(), depth); files[file] != nil {
 		t, err := tablefile.Decode(bytes.NewReader(files[file]))
-		if err == nil {
-			err = trusted(file, file, t)
-		}
 		var a *prune.Automaton
 		if err == nil {
-			a, err = prune.FromFile(t)
+			a, err = checkedAutomaton(file, file, t)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 		automata.Lock()
-		remember(automatonKey{spec.Size(), depth}, a)
+		remember(automatonKey{spec.Size(), depth}, a, FromMemory, "")
 		automata.Unlock()
 	}
 	set, err := readSet(spec, func(file string) string { return file }, func(file string) (*tablefile.Table, error) {
@@ -128,8 +125,8 @@ func SetFiles(name string, dirs []string) (map[string][]byte, string, error) {
 		}
 		out[file] = b
 	}
-	if depth := PruningDepth(spec.Size()); from != "embedded" {
-		file := AutomatonFile(spec.Size(), depth)
+	if from != "embedded" {
+		file := AutomatonFile(spec.Size(), PruningDepth(spec.Size()))
 		path := filepath.Join(from, file)
 		if _, err := readAutomaton(path, file); err == nil {
 			if b, err := os.ReadFile(path); err == nil {

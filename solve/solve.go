@@ -443,9 +443,13 @@ func (s *Solver) planPruning(ctx context.Context, src *sources) (*prune.Automato
 	if fsm != nil {
 		s.pruning = fsm.Name()
 	}
-	s.pruningFrom = from
-	if note != "" {
-		s.pruningFrom = strings.TrimPrefix(s.pruningFrom+": "+note, ": ")
+	switch {
+	case from == "":
+		s.pruningFrom = note
+	case note == "":
+		s.pruningFrom = from
+	default:
+		s.pruningFrom = from + ": " + note
 	}
 	return fsm, nil
 }
