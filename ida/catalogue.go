@@ -321,14 +321,17 @@ type catChild struct {
 
 // dfsCat runs the pass below a node at depth g whose heuristic value is h and whose
 // partition sums are sum, the largest that of partition bp, with the blank on cell blank
-// with the pruning automaton in state. It reports whether it found the goal, and the node's value as BPMX
-// raised it.
+// and the pruning automaton in state. It reports whether it found the goal, and the
+// node's value as BPMX raised it.
 //
 // A child is first looked up in partition bp alone: most children that the bound prunes
 // are pruned by it, and need none of their other lookups. Only the children it keeps are
 // looked up in full. A pruned child's value is then a lower bound (its partition bp's),
 // which prunes it as the full value would; only BPMX may see less of it, and a
 // consistent catalogue (zero-aware tables) gives BPMX nothing to see.
+//
+// The steps are methods that the lanes (lanes.go) call too, with prefetches between
+// them: dfsCat is the search of one lane.
 func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int16, bp int) (bool, int) {
 	if g >= st.collectAt && st.collectHere(g) {
 		st.collect(g, blank, state)
@@ -341,13 +344,56 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 	if st.expanded&(pollEvery-1) == 0 && st.poll() {
 		return true, h
 	}
+	nc, ok := st.catChildren(g, blank, state, bp)
+	if !ok {
+		return true, h
+	}
+	st.catReadBest(g, blank, sum, bp, nc)
+	st.catIndexRest(g, blank, bp, nc)
+	hb := st.catReadRest(g, h, blank, sum, bp, nc)
+	if g+hb > st.bound {
+		return false, hb
+	}
+	// 4. Search below the children in order.
+	ch := &st.kids[g]
+	for j := 0; j < nc; j++ {
+		c := &ch[j]
+		if g+1+c.h > st.bound {
+			continue
+		}
+		st.catMove(c, blank)
+		st.path[g] = c.dir
+		hc := c.h
+		found := hc == 0
+		if found {
+			st.depth = g + 1
+		} else {
+			found, hc = st.dfsCat(g+1, hc, c.q, c.state, &c.sum, c.bp)
+		}
+		st.catUnmove(c, blank)
+		if found {
+			return true, hb
+		}
+		if hc-1 > hb {
+			hb = hc - 1
+			if g+hb > st.bound {
+				return false, hb
+			}
+		}
+	}
+	return false, hb
+}
+
+// catChildren is step 1 at a node at depth g: it generates the children that the
+// automaton allows into st.kids[g], with their indices in partition bp, and returns how
+// many; false when the node budget is spent.
+func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bool) {
 	t := st.t
 	s := t.cat
 	ch := &st.kids[g]
 	bp &= maxParts - 1
 	nc := 0
 	fsm := t.fsm
-	// 1. The children's indices in partition bp.
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
 		mv := t.moves[blank][i]
 		ns := fsm[state*4+uint32(mv.dir)]
@@ -355,7 +401,7 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 			continue
 		}
 		if st.nodes >= st.nodeCap && st.overBudget() {
-			return true, h
+			return nc, false
 		}
 		st.nodes++
 		q := mv.cell
@@ -372,8 +418,16 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 		c.idx[j], c.z[j] = s.look[k].step(st.cat.z[k], q, blank, &st.pos, &st.board)
 		st.pos[tile], st.pos[0] = q, blank
 	}
-	// 2. Their entries, read together; the children pruned by them.
-	hb := h
+	return nc, true
+}
+
+// catReadBest is step 2: it reads the nc children's entries in partition bp, and marks
+// the children that the bound does not prune by them for a full lookup.
+func (st *search) catReadBest(g int, blank uint8, sum *[maxParts]int16, bp, nc int) {
+	t := st.t
+	s := t.cat
+	ch := &st.kids[g]
+	bp &= maxParts - 1
 	for j := 0; j < nc; j++ {
 		c := &ch[j]
 		tile := c.tile
@@ -391,7 +445,15 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 		}
 		c.full = g+1+c.h <= st.bound
 	}
-	// 3. The other lookups of the children kept: indices, then entries, then sums.
+}
+
+// catIndexRest is the first half of step 3: the indices of the other lookups of the
+// children marked full. It returns how many.
+func (st *search) catIndexRest(g int, blank uint8, bp, nc int) int {
+	s := st.t.cat
+	ch := &st.kids[g]
+	bp &= maxParts - 1
+	count := 0
 	for j := 0; j < nc; j++ {
 		c := &ch[j]
 		if !c.full {
@@ -407,8 +469,21 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 				c.idx[i], c.z[i] = s.look[k].step(st.cat.z[k], c.q, blank, &st.pos, &st.board)
 			}
 		}
+		count += n - 1
 		st.pos[tile], st.pos[0] = c.q, blank
 	}
+	return count
+}
+
+// catReadRest is the second half of step 3: it reads the other entries of the children
+// marked full and sums their partitions, and returns the node's value h as BPMX raises it
+// from its children's.
+func (st *search) catReadRest(g, h int, blank uint8, sum *[maxParts]int16, bp, nc int) int {
+	t := st.t
+	s := t.cat
+	ch := &st.kids[g]
+	bp &= maxParts - 1
+	hb := h
 	for j := 0; j < nc; j++ {
 		c := &ch[j]
 		if !c.full {
@@ -448,62 +523,42 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 		}
 		hb = max(hb, c.h-1)
 	}
-	if g+hb > st.bound {
-		return false, hb
+	return hb
+}
+
+// catMove makes child c of the node whose blank is on blank the current node: its tile
+// moves, and its Manhattan distance, walking-distance ids and lookups are swapped in for
+// the node's (catUnmove swaps them back).
+func (st *search) catMove(c *catChild, blank uint8) {
+	st.board[blank] = c.tile
+	st.pos[c.tile], st.pos[0] = blank, c.q
+	st.catSwap(c)
+	if debugCheck {
+		st.checkCat(c.h, &c.sum)
 	}
-	// 4. Search below the children in order.
-	for j := 0; j < nc; j++ {
-		c := &ch[j]
-		if g+1+c.h > st.bound {
-			continue
-		}
-		savedMD, savedRow, savedCol := st.md, st.wdRow, st.wdCol
-		st.wdRow, st.wdCol = c.wdRow, c.wdCol
-		st.board[blank] = c.tile
-		st.pos[c.tile], st.pos[0] = blank, c.q
-		st.md = c.md
-		tl, n := &s.touch[c.tile], int(s.ntouch[c.tile])
-		for i := 0; i < n; i++ {
-			i, k := i&(maxTouch-1), tl[i&(maxTouch-1)]&(maxCatLookups-1)
-			c.ex[i], st.cat.ex[k] = st.cat.ex[k], c.ex[i]
-			c.hm[i], st.cat.hm[k] = st.cat.hm[k], c.hm[i]
-			c.z[i], st.cat.z[k] = st.cat.z[k], c.z[i]
-		}
-		if debugCheck {
-			st.checkCat(c.h, &c.sum)
-		}
-		hc := c.h
-		found := false
-		switch {
-		case g+1+hc > st.bound:
-		case hc == 0:
-			st.path[g] = c.dir
-			st.depth = g + 1
-			found = true
-		default:
-			st.path[g] = c.dir
-			found, hc = st.dfsCat(g+1, hc, c.q, c.state, &c.sum, c.bp)
-		}
-		st.board[c.q] = c.tile
-		st.pos[c.tile], st.pos[0] = c.q, blank
-		st.md, st.wdRow, st.wdCol = savedMD, savedRow, savedCol
-		for i := 0; i < n; i++ {
-			i, k := i&(maxTouch-1), tl[i&(maxTouch-1)]&(maxCatLookups-1)
-			c.ex[i], st.cat.ex[k] = st.cat.ex[k], c.ex[i]
-			c.hm[i], st.cat.hm[k] = st.cat.hm[k], c.hm[i]
-			c.z[i], st.cat.z[k] = st.cat.z[k], c.z[i]
-		}
-		if found {
-			return true, hb
-		}
-		if hc-1 > hb {
-			hb = hc - 1
-			if g+hb > st.bound {
-				return false, hb
-			}
-		}
+}
+
+// catUnmove undoes catMove.
+func (st *search) catUnmove(c *catChild, blank uint8) {
+	st.board[c.q] = c.tile
+	st.pos[c.tile], st.pos[0] = c.q, blank
+	st.catSwap(c)
+}
+
+// catSwap exchanges the current node's Manhattan distance, walking-distance ids and the
+// lookups that hold c's tile with c's.
+func (st *search) catSwap(c *catChild) {
+	s := st.t.cat
+	st.md, c.md = c.md, st.md
+	st.wdRow, c.wdRow = c.wdRow, st.wdRow
+	st.wdCol, c.wdCol = c.wdCol, st.wdCol
+	tl, n := &s.touch[c.tile], int(s.ntouch[c.tile])
+	for i := 0; i < n; i++ {
+		i, k := i&(maxTouch-1), tl[i&(maxTouch-1)]&(maxCatLookups-1)
+		c.ex[i], st.cat.ex[k] = st.cat.ex[k], c.ex[i]
+		c.hm[i], st.cat.hm[k] = st.cat.hm[k], c.hm[i]
+		c.z[i], st.cat.z[k] = st.cat.z[k], c.z[i]
 	}
-	return false, hb
 }
 
 // checkCat compares the incrementally updated value and partition sums of the current

@@ -87,7 +87,24 @@ type Options struct {
 	// Workers is the number of goroutines searching each instance (0 or 1: one). The
 	// solution is the same for any number; node counts then vary from run to run.
 	Workers int
+	// Lanes is the number of subtrees each worker searches at once, a step of each in
+	// turn, so that their table reads overlap (lanes.go); 0 or 1: one. Only the searches
+	// with catalogues and sets in the bit encoding have lanes; the others search one
+	// subtree at a time. As with workers, the solution and the serial counts are the same
+	// for any number.
+	Lanes int
 }
+
+// lanes returns the number of lanes the solver's search runs on each worker.
+func (s *Solver) lanes() int {
+	if s.t.cat == nil || s.opt.Lanes < 2 {
+		return 1
+	}
+	return min(s.opt.Lanes, MaxLanes)
+}
+
+// MaxLanes is the most lanes a worker runs.
+const MaxLanes = 64
 
 // A Solver solves instances for one goal. It is safe for concurrent use.
 type Solver struct {
@@ -247,8 +264,8 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		// A small tree is not worth splitting: finding enough subtrees in it would search
 		// it again and again. A pass is a few times the previous one, which says how big.
 		var serial Work
-		if s.opt.Workers > 1 && b > 8 && lastPass >= parallelFrom {
-			found = st.parallelPass(s.opt.Workers, &serial)
+		if workers, lanes := max(s.opt.Workers, 1), s.lanes(); workers*lanes > 1 && b > 8 && lastPass >= parallelFrom {
+			found = st.parallelPass(workers, lanes, &serial)
 		} else {
 			found = st.root()
 			serial = Work{Nodes: st.nodes - before.Nodes, Expanded: st.expanded - before.Expanded}

@@ -66,20 +66,17 @@ func (st *search) collectFrontier(first, want int) ([]frontierNode, Work) {
 // down to the earliest item with a solution, and the items up to it (a solution ends the
 // serial pass there); the search's own counts also hold the shallower tries at the top and
 // the work of items after the solution's.
-func (st *search) parallelPass(workers int, serial *Work) bool {
-	items, top := st.collectFrontier(2, itemsPerWorker*workers)
+func (st *search) parallelPass(workers, lanes int, serial *Work) bool {
+	items, top := st.collectFrontier(2, itemsPerWorker*workers*lanes)
 	if st.aborted {
 		return true
 	}
 	// The counts at which the deciding top search started.
 	topNodes, topExpanded := st.nodes-top.Nodes, st.expanded-top.Expanded
-	work := make([]Work, len(items))
-	var best atomic.Int64
-	best.Store(math.MaxInt64)
-	var next atomic.Int64
-	var mu sync.Mutex
-	solutions := map[int64][]uint8{}
-	searches := make([]*search, workers)
+	p := &pass{items: items, work: make([]Work, len(items)), solutions: map[int64][]uint8{}}
+	p.best.Store(math.MaxInt64)
+	best := &p.best
+	searches := make([]*search, workers*lanes)
 	// What is left of the node budget is shared: workers take it a chunk at a time.
 	var budget atomic.Int64
 	limited := st.nodeCap != math.MaxUint64
@@ -90,36 +87,26 @@ func (st *search) parallelPass(workers int, serial *Work) bool {
 	var wg sync.WaitGroup
 	for w := range searches {
 		ws := *st
-		ws.nodes, ws.expanded, ws.published, ws.frontier, ws.kids = 0, 0, 0, nil, nil
-		ws.best = &best
+		ws.nodes, ws.expanded, ws.published, ws.frontier, ws.kids, ws.frames = 0, 0, 0, nil, nil, nil
+		ws.best = best
 		ws.nodeCap, ws.budget = 0, &budget
 		searches[w] = &ws
+	}
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if lanes > 1 {
+				p.runLanes(searches[w*lanes : (w+1)*lanes])
+				return
+			}
+			ws := searches[w]
 			for !ws.aborted {
-				i := next.Add(1) - 1
-				if i >= int64(len(items)) || i > best.Load() {
+				it := p.take(ws)
+				if it == nil {
 					return
 				}
-				it := &items[i]
-				ws.board, ws.pos, ws.item, ws.cut = it.board, it.pos, i, false
-				ws.seed = it.cat
-				ws.init()
-				copy(ws.path[:], it.path)
-				nodes, expanded := ws.nodes, ws.expanded
-				found := ws.below(it.g, it.blank, it.state)
-				work[i] = Work{Nodes: ws.nodes - nodes, Expanded: ws.expanded - expanded}
-				if ws.aborted { // cancelled, or the budget is spent: the others stop soon too
-					return
-				}
-				if found && !ws.cut {
-					mu.Lock()
-					solutions[i] = append([]uint8(nil), ws.path[:ws.depth]...)
-					for b := best.Load(); i < b && !best.CompareAndSwap(b, i); b = best.Load() {
-					}
-					mu.Unlock()
-				}
+				p.done(ws, ws.below(it.g, it.blank, it.state))
 			}
 		}()
 	}
@@ -136,6 +123,7 @@ func (st *search) parallelPass(workers int, serial *Work) bool {
 	}
 	b := best.Load()
 	solved := b != math.MaxInt64 && !st.aborted
+	work, solutions := p.work, p.solutions
 	*serial = top
 	last := len(items) - 1
 	if solved {
@@ -151,4 +139,76 @@ func (st *search) parallelPass(workers int, serial *Work) bool {
 		return true
 	}
 	return st.aborted
+}
+
+// pass is what the workers of a parallel pass share.
+type pass struct {
+	items []frontierNode
+	next  atomic.Int64 // the next item to take
+	work  []Work       // each item's, once searched
+	best  atomic.Int64 // the earliest item with a solution so far
+
+	mu        sync.Mutex
+	solutions map[int64][]uint8
+}
+
+// take sets ws up to search below the next item and returns it, or returns nil when no
+// item is left that could matter.
+func (p *pass) take(ws *search) *frontierNode {
+	i := p.next.Add(1) - 1
+	if i >= int64(len(p.items)) || i > p.best.Load() {
+		return nil
+	}
+	it := &p.items[i]
+	ws.board, ws.pos, ws.item, ws.cut = it.board, it.pos, i, false
+	ws.seed = it.cat
+	ws.init()
+	copy(ws.path[:], it.path)
+	ws.itemWork = Work{Nodes: ws.nodes, Expanded: ws.expanded}
+	return it
+}
+
+// done records the end of ws's search below its item; found is the search's report.
+func (p *pass) done(ws *search, found bool) {
+	i := ws.item
+	p.work[i] = Work{Nodes: ws.nodes - ws.itemWork.Nodes, Expanded: ws.expanded - ws.itemWork.Expanded}
+	if ws.aborted || !found || ws.cut { // aborted: cancelled, or the budget is spent; the others stop soon too
+		return
+	}
+	p.mu.Lock()
+	p.solutions[i] = append([]uint8(nil), ws.path[:ws.depth]...)
+	for b := p.best.Load(); i < b && !p.best.CompareAndSwap(b, i); b = p.best.Load() {
+	}
+	p.mu.Unlock()
+}
+
+// runLanes searches the pass's items on one goroutine with the searches ls as lanes
+// (lanes.go), round robin, until no item is left or one lane is aborted.
+func (p *pass) runLanes(ls []*search) {
+	busy := make([]bool, len(ls))
+	active := 0
+	for k, l := range ls {
+		if it := p.take(l); it != nil {
+			l.startLane(it.g, it.blank, it.state)
+			busy[k] = true
+			active++
+		}
+	}
+	for active > 0 {
+		for k, l := range ls {
+			if !busy[k] || !l.stepLane() {
+				continue
+			}
+			p.done(l, l.laneFound)
+			if l.aborted {
+				return
+			}
+			if it := p.take(l); it != nil {
+				l.startLane(it.g, it.blank, it.state)
+			} else {
+				busy[k] = false
+				active--
+			}
+		}
+	}
 }
