@@ -148,7 +148,7 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 // input finds the results of the one before.
 func (c *Coordinator) job(entries []instance.Entry, opt solve.Options) Job {
 	goal := c.Solver.Goal()
-	opt.Tables, opt.Workers = "", 0
+	opt.Tables, opt.Workers, opt.Lanes = "", 0, 0
 	j := Job{Board: goal.Size().String(), Goal: goal.Tiles().String(), Options: opt, Timeout: c.Timeout,
 		Fingerprint: c.Solver.Fingerprint(), Split: c.Split}
 	if c.fingerprint != "" {

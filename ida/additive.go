@@ -352,8 +352,10 @@ func (st *search) dfsSet(g, h int, blank uint8, state uint32) (bool, int) {
 		st.pos[tile], st.pos[0] = blank, q
 		kr, kf := s.regOf[tile]&(maxLookups-1), s.refOf[tile]&(maxLookups-1)
 		c.ir, c.zr = s.reg[kr].step(st.set.zReg[kr], q, blank, &st.pos, &st.board)
+		c.ir = s.reg[kr].indexOf(c.ir, c.zr, q)
 		if reflect {
 			c.ifl, c.zf = s.ref[kf].step(st.set.zRef[kf], q, blank, &st.pos, &st.board)
+			c.ifl = s.ref[kf].indexOf(c.ifl, c.zf, q)
 		}
 		st.pos[tile], st.pos[0] = q, blank
 	}

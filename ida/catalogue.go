@@ -43,6 +43,7 @@ type catTables struct {
 	ntouch  [maxCells]uint8           // how many
 	goal    [maxCells]uint8           // the canonical goal: the tile on each cell
 	wd      bool                      // also the maximum with walking distance (4x4)
+	zero    bool                      // zero-aware tables
 	plain   bool                      // a set, not a catalogue (its tables in the bit encoding)
 }
 
@@ -152,6 +153,9 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 		return nil, fmt.Errorf("ida: set %s has %d partitions (with reflections), at most %d are supported", spec.Name, len(parts), maxParts)
 	}
 	s.np = len(parts)
+	for k := range s.nl {
+		s.zero = s.zero || s.look[k].zero != nil
+	}
 	for p, ks := range parts {
 		for _, k := range ks {
 			for _, t := range s.look[k].tiles[:s.look[k].k] {
@@ -196,9 +200,10 @@ func (l *lookupTab) place(pos *[maxCells]uint8) zindex.State {
 	return l.zero.Place(cells[:l.k])
 }
 
-// step returns the index of a child and its ranks: the tile on cell q moved to the
-// parent's blank cell blank. z is the parent's ranks, pos the child's positions, board the
-// parent's board.
+// step returns a child's index and ranks, the tile on cell q moved to the parent's blank
+// cell blank: z is the parent's ranks, pos the child's positions, board the parent's
+// board. A zero-aware lookup's index is left to indexOf (0 here), so that a search can
+// prefetch what that reads first.
 func (l *lookupTab) step(z zindex.State, q, blank uint8, pos, board *[maxCells]uint8) (uint32, zindex.State) {
 	if l.zero == nil {
 		return l.index(pos), 0
@@ -213,8 +218,16 @@ func (l *lookupTab) step(z zindex.State, q, blank uint8, pos, board *[maxCells]u
 		passed[n&7] = l.num[board[l.inv[bits.TrailingZeros32(x)]]]
 		n++
 	}
-	zc := l.zero.Step(z, from, to, l.num[board[q]], passed[:n&7])
-	return l.zero.IndexOf(zc, from), zc
+	return 0, l.zero.Step(z, from, to, l.num[board[q]], passed[:n&7])
+}
+
+// indexOf returns the index of a child whose blank is on cell q from the index and ranks
+// step returned.
+func (l *lookupTab) indexOf(i uint32, z zindex.State, q uint8) uint32 {
+	if l.zero == nil {
+		return i
+	}
+	return l.zero.IndexOf(z, l.cell[q])
 }
 
 // readBit returns the half excess and the value modulo 4 of a child's entry i of a lookup
@@ -348,8 +361,10 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 	if !ok {
 		return true, h
 	}
+	st.catIndexBest(g, bp, nc)
 	st.catReadBest(g, blank, sum, bp, nc)
-	st.catIndexRest(g, blank, bp, nc)
+	st.catStepRest(g, blank, bp, nc)
+	st.catIndexRest(g, bp, nc)
 	hb := st.catReadRest(g, h, blank, sum, bp, nc)
 	if g+hb > st.bound {
 		return false, hb
@@ -385,8 +400,8 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 }
 
 // catChildren is step 1 at a node at depth g: it generates the children that the
-// automaton allows into st.kids[g], with their indices in partition bp, and returns how
-// many; false when the node budget is spent.
+// automaton allows into st.kids[g], with their ranks in partition bp (catIndexBest then
+// gives their indices), and returns how many; false when the node budget is spent.
 func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bool) {
 	t := st.t
 	s := t.cat
@@ -421,6 +436,21 @@ func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bo
 	return nc, true
 }
 
+// catIndexBest completes the indices of the nc children in partition bp.
+func (st *search) catIndexBest(g, bp, nc int) {
+	s := st.t.cat
+	if !s.zero {
+		return
+	}
+	ch := &st.kids[g]
+	bp &= maxParts - 1
+	for j := 0; j < nc; j++ {
+		c := &ch[j]
+		i, k := s.slot[c.tile][bp]&(maxTouch-1), s.of[c.tile][bp]&(maxCatLookups-1)
+		c.idx[i] = s.look[k].indexOf(c.idx[i], c.z[i], c.q)
+	}
+}
+
 // catReadBest is step 2: it reads the nc children's entries in partition bp, and marks
 // the children that the bound does not prune by them for a full lookup.
 func (st *search) catReadBest(g int, blank uint8, sum *[maxParts]int16, bp, nc int) {
@@ -447,9 +477,9 @@ func (st *search) catReadBest(g int, blank uint8, sum *[maxParts]int16, bp, nc i
 	}
 }
 
-// catIndexRest is the first half of step 3: the indices of the other lookups of the
-// children marked full. It returns how many.
-func (st *search) catIndexRest(g int, blank uint8, bp, nc int) int {
+// catStepRest is the first part of step 3: the ranks (or indices) of the other lookups
+// of the children marked full. It returns how many.
+func (st *search) catStepRest(g int, blank uint8, bp, nc int) int {
 	s := st.t.cat
 	ch := &st.kids[g]
 	bp &= maxParts - 1
@@ -475,7 +505,30 @@ func (st *search) catIndexRest(g int, blank uint8, bp, nc int) int {
 	return count
 }
 
-// catReadRest is the second half of step 3: it reads the other entries of the children
+// catIndexRest completes the indices of catStepRest.
+func (st *search) catIndexRest(g, bp, nc int) {
+	s := st.t.cat
+	if !s.zero {
+		return
+	}
+	ch := &st.kids[g]
+	bp &= maxParts - 1
+	for j := 0; j < nc; j++ {
+		c := &ch[j]
+		if !c.full {
+			continue
+		}
+		tl, n, skip := &s.touch[c.tile], int(s.ntouch[c.tile]), int(s.slot[c.tile][bp])
+		for i := 0; i < n; i++ {
+			if i != skip {
+				i := i & (maxTouch - 1)
+				c.idx[i] = s.look[tl[i]&(maxCatLookups-1)].indexOf(c.idx[i], c.z[i], c.q)
+			}
+		}
+	}
+}
+
+// catReadRest is the last part of step 3: it reads the other entries of the children
 // marked full and sums their partitions, and returns the node's value h as BPMX raises it
 // from its children's.
 func (st *search) catReadRest(g, h int, blank uint8, sum *[maxParts]int16, bp, nc int) int {

@@ -23,7 +23,7 @@ import (
 // tables: TILEKIT_BENCH_TABLES names their directory, TILEKIT_BENCH_SET the set (small-t by
 // default) and TILEKIT_BENCH_INSTANCES the instances of instances/korf24-twelve.txt
 // (k24-38,k24-40 by default), and TILEKIT_BENCH_DEPTH the depth of the pruning automaton
-// (0, the default: the move-back rule). It reports expanded nodes and their rate; without tables it
+// (0, the default: the move-back rule), and TILEKIT_BENCH_LANES the lanes (1 by default). It reports expanded nodes and their rate; without tables it
 // is skipped. For a profile:
 //
 //	TILEKIT_BENCH_TABLES=DIR go test -run '^$' -bench Catalogue24 -benchtime 1x -cpuprofile cpu.out ./ida
@@ -54,17 +54,21 @@ func BenchmarkCatalogue24(b *testing.B) {
 	require.NoError(b, err)
 	fsm, err := prune.Build(context.Background(), board.Size5x5, depth)
 	require.NoError(b, err)
-	s, err := New(goal, Options{Set: set, Pruning: fsm})
+	lanes, err := strconv.Atoi(cmp.Or(os.Getenv("TILEKIT_BENCH_LANES"), "1"))
 	require.NoError(b, err)
-	var expanded uint64
+	s, err := New(goal, Options{Set: set, Pruning: fsm, Lanes: lanes})
+	require.NoError(b, err)
+	var expanded, total uint64
 	for b.Loop() {
 		for _, in := range starts {
 			res, err := s.Solve(context.Background(), in.State)
 			require.NoError(b, err)
 			require.Equal(b, in.Optimal, len(res.Moves), in.ID)
-			expanded += res.Expanded
+			expanded += res.Serial.Expanded
+			total += res.Expanded
 		}
 	}
 	b.ReportMetric(float64(expanded)/float64(b.N), "expanded/op")
+	b.ReportMetric(float64(total)/float64(b.N), "searched/op")
 	b.ReportMetric(float64(expanded)/b.Elapsed().Seconds(), "expanded/s")
 }

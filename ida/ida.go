@@ -95,7 +95,10 @@ type Options struct {
 	Lanes int
 }
 
-// lanes returns the number of lanes the solver's search runs on each worker.
+// Lanes returns the number of lanes the solver's search runs on each worker: 1 unless
+// Options.Lanes asked for more and the heuristic is a catalogue or a set in bits.
+func (s *Solver) Lanes() int { return s.lanes() }
+
 func (s *Solver) lanes() int {
 	if s.t.cat == nil || s.opt.Lanes < 2 {
 		return 1

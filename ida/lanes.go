@@ -15,6 +15,10 @@ import (
 // chaining (Kocberber, Falsafi & Grot, VLDB 2015) and coroutines (Psaropoulos et al.,
 // VLDB 2017), applied here to IDA* with pattern databases.
 //
+// A zero-aware table's index takes two reads: the ranks of the placement's map
+// (zindex.Scheme.IndexOf), then the entry. Prefetching the first too, with a step of its
+// own, made the lanes slower still (docs/RESULTS.md, "Lanes").
+//
 // The lanes are the subtrees of a pass's frontier (parallel.go), taken in the serial
 // order: a pass is decided by the first subtree with a solution once all before it are
 // done, as with several workers, so the solution and the serial counts are those of one
@@ -73,13 +77,15 @@ func (st *search) stepLane() bool {
 				}
 				continue
 			}
+			st.catIndexBest(g, f.bp, nc)
 			f.nc, f.step = nc, stepBest
 			st.prefetchBest(g, f.bp, nc)
 			return false
 		case stepBest:
 			st.catReadBest(g, f.blank, f.sum, f.bp, f.nc)
 			f.step = stepRest
-			if st.catIndexRest(g, f.blank, f.bp, f.nc) > 0 {
+			if st.catStepRest(g, f.blank, f.bp, f.nc) > 0 {
+				st.catIndexRest(g, f.bp, f.nc)
 				st.prefetchRest(g, f.bp, f.nc)
 				return false
 			}

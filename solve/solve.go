@@ -91,7 +91,14 @@ type Options struct {
 	MaxExpansions uint64 // general search: stop after this many expansions; 0 for none
 	MaxStates     int    // A* and BA*: most states stored at once; 0 for the default
 	Workers       int    // goroutines searching one position (fast IDA*); 0 or 1: one
+	// Lanes is the number of subtrees each of those goroutines searches at once,
+	// prefetching their table reads (ida.Options.Lanes: catalogues and sets in the bit
+	// encoding); 0 or 1: one, the default, which is the faster on the machines measured.
+	Lanes int
 }
+
+// MaxLanes is the most lanes Options.Lanes takes.
+const MaxLanes = ida.MaxLanes
 
 // The ways the fast search prunes duplicate paths (Options.Pruning).
 const (
@@ -227,6 +234,9 @@ func resolveNames(goal board.Goal, opt Options) (names, error) {
 	default:
 		return n, badOptions("unknown pruning %q (choose from %s, %s)", opt.Pruning, PruneAutomaton, PruneParent)
 	}
+	if opt.Lanes < 0 || opt.Lanes > ida.MaxLanes {
+		return n, badOptions("lanes %d out of range 0 to %d", opt.Lanes, ida.MaxLanes)
+	}
 	if opt.PruningDepth < 0 || opt.PruningDepth > prune.MaxDepth {
 		return n, badOptions("pruning depth %d out of range 0 to %d", opt.PruningDepth, prune.MaxDepth)
 	}
@@ -309,7 +319,7 @@ func (s *Solver) planFast(ctx context.Context, name string, lookups ida.Lookups,
 	info.Set = info.Set || set != nil
 	s.heuristic, s.tables = name, "embedded"
 	opt := ida.Options{Heuristic: fastKinds[name], Lookups: lookups, WithWD: s.opt.WithWD,
-		MaxNodes: s.opt.MaxNodes, Workers: s.opt.Workers}
+		MaxNodes: s.opt.MaxNodes, Workers: s.opt.Workers, Lanes: s.opt.Lanes}
 	if info.Set {
 		if set == nil {
 			var err error
@@ -494,6 +504,9 @@ func (s *Solver) About() string {
 	about += ", tables: " + s.tables + ", pruning: " + s.pruning
 	if s.pruningFrom != "" {
 		about += " (" + s.pruningFrom + ")"
+	}
+	if n := s.fast.Lanes(); n > 1 {
+		about += fmt.Sprintf(", %d lanes", n)
 	}
 	if s.goal.Size() == board.Size5x5 && s.heuristic == heuristic.MD {
 		about += "; for the 24-puzzle build the 6-6-6-6 set once (pdbgen build --set 6-6-6-6, 2 minutes): without it only easy positions finish"

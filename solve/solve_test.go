@@ -352,3 +352,20 @@ func TestCatalogueInBits(t *testing.T) {
 	_, err := data.InstallSet(context.Background(), pdb.Set555, t.TempDir(), data.BuildOptions{Bits: true})
 	assert.ErrorContains(t, err, "not zero-aware")
 }
+
+// TestLanes: lanes out of range are refused; a heuristic without lanes (a set in
+// nibbles) searches one subtree at a time and says nothing of them, and solves the same.
+func TestLanes(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	for _, n := range []int{-1, MaxLanes + 1} {
+		_, err := New(goal, Options{Lanes: n})
+		assert.ErrorIs(t, err, ErrOptions, "lanes %d", n)
+	}
+	s, err := New(goal, Options{Lanes: 8})
+	require.NoError(t, err)
+	assert.NotContains(t, s.About(), "lanes")
+	res, err := s.Solve(context.Background(), korf[0].Start)
+	require.NoError(t, err)
+	assert.Equal(t, korf[0].Optimal, res.Length())
+}

@@ -106,6 +106,17 @@ func PruningFlag() cli.Flag {
 		}}
 }
 
+// LanesFlag is --lanes: the subtrees one goroutine searches at once.
+func LanesFlag() cli.Flag {
+	return &cli.IntFlag{Name: "lanes", Value: 1, Usage: fmt.Sprintf("catalogues and sets in bits: subtrees each search goroutine interleaves, prefetching their table reads (1 to %d; 1 was the fastest measured)", solve.MaxLanes),
+		Action: func(_ *cli.Context, n int) error {
+			if n < 1 || n > solve.MaxLanes {
+				return Usagef("--lanes must be from 1 to %d", solve.MaxLanes)
+			}
+			return nil
+		}}
+}
+
 // PruningDepthFlag is --pruning-depth: the depth of the duplicate-path automaton.
 func PruningDepthFlag() cli.Flag {
 	return &cli.IntFlag{Name: "pruning-depth", Usage: fmt.Sprintf("the automaton's depth, 2 to %d (0: the board's default, %d, or %d on 5x5)", prune.MaxDepth, data.PruningDepth(board.Size4x4), data.PruningDepth(board.Size5x5)),
