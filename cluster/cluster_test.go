@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -292,4 +293,38 @@ func TestCatalogueTravels(t *testing.T) {
 	}
 	_, err = solve.Options{Catalogue: file}.Portable()
 	assert.ErrorIs(t, err, solve.ErrOptions, "a missing file")
+}
+
+// A result planted in the store before the run, claiming a solution that does not
+// replay, is not printed as an answer: the instance fails, naming the worker that sent it.
+func TestForgedResultIsRefused(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	c := &Coordinator{Solver: s, Queue: Queue{AckWait: time.Second, MaxDeliver: 1}}
+	in := entries(goal, korf[0].Start)
+	// The record of another instance, passed off as this one's.
+	res, err := s.Solve(context.Background(), korf[1].Start)
+	require.NoError(t, err)
+	forged := solve.NewRecord(goal, korf[0].Start, res, nil)
+	opt, err := c.Options.Portable()
+	require.NoError(t, err)
+	job := c.job(in, opt)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, _, err = setup(ctx, js, DefaultQueue)
+	require.NoError(t, err)
+	data, err := json.Marshal(Outcome{Job: job.ID, Unit: job.ID + ".0", Worker: "mallory", Record: &forged})
+	require.NoError(t, err)
+	_, err = js.Publish(ctx, resultSubject+job.ID, data)
+	require.NoError(t, err)
+	recs, errs, sum := collect(t, nc, c, in)
+	require.Len(t, recs, 1)
+	assert.False(t, recs[0].Solved)
+	assert.ErrorIs(t, errs[0], ErrFailed)
+	assert.Contains(t, recs[0].Error, `worker "mallory" sent a result that fails its check`)
+	assert.Equal(t, 1, sum.Unsolved)
 }

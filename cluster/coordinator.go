@@ -343,11 +343,19 @@ func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *solve.Su
 	return <-errc
 }
 
-// record is the record of a whole instance's outcome.
+// record is the record of a whole instance's outcome. A worker's record is believed only
+// once it checks (solve.Record.Check): a solution that does not replay, or a claim the
+// solver cannot make, is the worker's fault, reported with its name, not an answer.
 func (r *run) record(e instance.Entry, o *Outcome) (solve.Record, error) {
 	if o.Failed || o.Record == nil {
 		err := fmt.Errorf("%w: %s", ErrFailed, o.Error)
 		rec := solve.NewRecord(r.goal, e.In.State, nil, err)
+		return rec, err
+	}
+	if err := o.Record.Check(r.goal, e.In.State, r.c.Solver.Optimal()); err != nil {
+		err = fmt.Errorf("%w: worker %q sent a result that fails its check: %v", ErrFailed, o.Worker, err)
+		rec := solve.NewRecord(r.goal, e.In.State, nil, err)
+		rec.Worker = o.Worker
 		return rec, err
 	}
 	rec := *o.Record

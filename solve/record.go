@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/tilekit/tilekit/board"
@@ -206,3 +207,46 @@ func (s *Summary) Text(wall time.Duration) string {
 	return fmt.Sprintf("summary: %d solved optimally, %d solved without proof of optimality, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall, %.2fs search, %.1f M nodes/s",
 		s.Solved, s.NotOptimal, s.Unsolved, s.Mismatched, s.Invalid, format.Thousands(s.Nodes), wall.Seconds(), s.Search.Seconds(), rate/1e6)
 }
+
+// Check verifies what a record claims about start for goal, as far as it can be checked
+// without searching again: the board, goal and start are those asked for; a solution
+// replays from start to the goal, with the length and tiles it states; an optimal one is
+// claimed only by a solver that proves optimality (optimal), with the length as its
+// lower bound and a start value not above it. A record from elsewhere (a cluster's
+// worker) is checked before it is believed.
+func (r *Record) Check(goal board.Goal, start board.State, optimal bool) error {
+	size := goal.Size()
+	switch {
+	case r.Board != size.String() || r.Goal != goal.Name():
+		return fmt.Errorf("solve: the record is for %s %s, not %s %s", r.Board, r.Goal, size, goal.Name())
+	case !slices.Equal(r.Start, Ints(start)):
+		return fmt.Errorf("solve: the record's start %v is not %v", r.Start, Ints(start))
+	case !r.Solved:
+		if r.Optimal || r.Moves != "" || r.Length != -1 {
+			return errors.New("solve: an unsolved record claims a solution")
+		}
+		return nil
+	}
+	moves, err := board.ParseDirs(r.Moves)
+	if err != nil {
+		return fmt.Errorf("solve: the record's moves: %w", err)
+	}
+	end, err := size.Replay(start, moves)
+	if err != nil {
+		return fmt.Errorf("solve: the record's moves do not replay: %w", err)
+	}
+	if !end.Equal(goal.Tiles()) {
+		return fmt.Errorf("solve: the record's %d moves end on %s, not the goal", len(moves), end)
+	}
+	if r.Length != len(moves) {
+		return fmt.Errorf("solve: the record states length %d for %d moves", r.Length, len(moves))
+	}
+	if tiles, _ := size.DirsToTiles(start, moves); !slices.Equal(tiles, r.Tiles) {
+		return errors.New("solve: the record's tiles are not its moves")
+	}
+	if r.Optimal && (!optimal || r.LowerBound != r.Length || r.H0 > r.Length) {
+		return fmt.Errorf("solve: the record claims %d moves optimal (lower bound %d, h0 %d) where that is not proven", r.Length, r.LowerBound, r.H0)
+	}
+	return nil
+}
+

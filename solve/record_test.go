@@ -1,0 +1,48 @@
+package solve
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/internal/corpus"
+)
+
+// TestRecordCheck: a record of a real solve checks; each forgery of it is caught.
+func TestRecordCheck(t *testing.T) {
+	korf := corpus.Korf100()
+	in := korf[0]
+	s, err := New(in.Goal, Options{})
+	require.NoError(t, err)
+	res, err := s.Solve(context.Background(), in.Start)
+	require.NoError(t, err)
+	good := NewRecord(in.Goal, in.Start, res, nil)
+	require.NoError(t, good.Check(in.Goal, in.Start, true))
+	unsolved := NewRecord(in.Goal, in.Start, nil, context.DeadlineExceeded)
+	require.NoError(t, unsolved.Check(in.Goal, in.Start, true))
+	other := korf[1].Start
+	for _, c := range []struct {
+		name    string
+		forge   func(r *Record)
+		optimal bool
+	}{
+		{"another start", func(r *Record) { r.Start = Ints(other) }, true},
+		{"another goal", func(r *Record) { r.Goal = "blank-last" }, true},
+		{"moves that do not reach the goal", func(r *Record) { r.Moves = r.Moves[:len(r.Moves)-2]; r.Length -= 2; r.Tiles = r.Tiles[:len(r.Tiles)-2] }, true},
+		{"a move off the board", func(r *Record) { r.Moves = "UUUUUUU" + r.Moves }, true},
+		{"not moves", func(r *Record) { r.Moves = "up" }, true},
+		{"a length that is not the moves'", func(r *Record) { r.Length-- }, true},
+		{"tiles that are not the moves'", func(r *Record) { r.Tiles[0]++ }, true},
+		{"optimal from a solver that is not", func(r *Record) {}, false},
+		{"a lower bound below the length", func(r *Record) { r.LowerBound -= 2 }, true},
+		{"an unsolved record with moves", func(r *Record) { r.Solved = false }, true},
+	} {
+		r := good
+		r.Start, r.Tiles = slices.Clone(good.Start), slices.Clone(good.Tiles)
+		c.forge(&r)
+		assert.Error(t, r.Check(in.Goal, in.Start, c.optimal), c.name)
+	}
+}
