@@ -328,3 +328,41 @@ func TestForgedResultIsRefused(t *testing.T) {
 	assert.Contains(t, recs[0].Error, `worker "mallory" sent a result that fails its check`)
 	assert.Equal(t, 1, sum.Unsolved)
 }
+
+// Solutions planted for a split instance's subtrees, which do not replay, fail the
+// instance with the worker named; they are not printed as its solution.
+func TestForgedSubtreeSolutionIsRefused(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
+	c := &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}
+	start := korf[2].Start
+	in := entries(goal, start)
+	opt, err := c.Options.Portable()
+	require.NoError(t, err)
+	job := c.job(in, opt)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, _, err = setup(ctx, js, DefaultQueue)
+	require.NoError(t, err)
+	h0, err := s.H0(start)
+	require.NoError(t, err)
+	for b := h0; b <= korf[2].Optimal; b += 2 {
+		for k := range 64 {
+			id := fmt.Sprintf("%s.0.b%d.%d", job.ID, b, k)
+			data, err := json.Marshal(Outcome{Job: job.ID, Unit: id, Seq: k, Worker: "mallory", Found: true, Moves: strings.Repeat("R", b)})
+			require.NoError(t, err)
+			_, err = js.Publish(ctx, resultSubject+job.ID, data)
+			require.NoError(t, err)
+		}
+	}
+	recs, errs, _ := collect(t, nc, c, in)
+	require.Len(t, recs, 1)
+	assert.False(t, recs[0].Solved)
+	assert.ErrorIs(t, errs[0], ErrFailed)
+	assert.Contains(t, recs[0].Error, `worker "mallory" sent a solution of unit`)
+}

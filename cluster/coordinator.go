@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -442,6 +443,9 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 				failed = o
 				return true
 			case o.Found:
+				if err := r.checkFound(o, units[k], st); err != nil {
+					failed = &Outcome{Unit: o.Unit, Worker: o.Worker, Failed: true, Error: err.Error()}
+				}
 				return true
 			}
 		}
@@ -469,7 +473,7 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 		found.Work.Expanded += o.Work.Expanded
 		done = append(done, solve.UnitRecord{Bound: st.Bound, Seq: k, Path: units[k].Path, Nodes: o.Work.Nodes,
 			Expanded: o.Work.Expanded, Seconds: o.Seconds, Worker: o.Worker})
-		if o.Found && found.First < 0 {
+		if o.Found && found.First < 0 && (failed == nil || failed.Unit != o.Unit) {
 			moves, err := board.ParseDirs(o.Moves)
 			if err != nil {
 				return found, done, fmt.Errorf("cluster: the solution of unit %s from %s: %w", id, o.Worker, err)
@@ -481,6 +485,29 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 		return found, done, fmt.Errorf("%w: unit %s: %s", ErrFailed, failed.Unit, failed.Error)
 	}
 	return found, done, nil
+}
+
+// checkFound checks a subtree's solution before it is believed: a solution of the unit's
+// pass has the pass's bound in moves, starts with the unit's path and replays from the
+// start to the goal. A solution that does not is the worker's fault.
+func (r *run) checkFound(o *Outcome, u Unit, st solve.Subtrees) error {
+	moves, err := board.ParseDirs(o.Moves)
+	if err == nil {
+		var end board.State
+		switch end, err = r.goal.Size().Replay(st.Start, moves); {
+		case err != nil:
+		case len(moves) != st.Bound:
+			err = fmt.Errorf("%d moves in the pass of bound %d", len(moves), st.Bound)
+		case !strings.HasPrefix(o.Moves, u.Path):
+			err = fmt.Errorf("moves %s do not start with the subtree's path %s", o.Moves, u.Path)
+		case !end.Equal(r.goal.Tiles()):
+			err = fmt.Errorf("moves %s end on %s, not the goal", o.Moves, end)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("worker %q sent a solution of unit %s that fails its check: %v", o.Worker, o.Unit, err)
+	}
+	return nil
 }
 
 // report calls Status about twice a second until done.

@@ -249,4 +249,3 @@ func (r *Record) Check(goal board.Goal, start board.State, optimal bool) error {
 	}
 	return nil
 }
-
