@@ -366,3 +366,29 @@ func TestForgedSubtreeSolutionIsRefused(t *testing.T) {
 	assert.ErrorIs(t, errs[0], ErrFailed)
 	assert.Contains(t, recs[0].Error, `worker "mallory" sent a solution of unit`)
 }
+
+// A unit naming a job's id with other options (a node limit of 1) gets a solver of its
+// own: the job's units are still solved with the job's options.
+func TestForgedOptionsDoNotPoisonTheWorker(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(goal, solve.Options{})
+	require.NoError(t, err)
+	c := &Coordinator{Solver: s}
+	in := entries(goal, korf[0].Start)
+	opt, err := c.Options.Portable()
+	require.NoError(t, err)
+	job := c.job(in, opt)
+	forged := job
+	forged.Options.MaxNodes = 1
+	w := &Worker{solvers: map[[32]byte]*solverEntry{}}
+	bad, err := w.solver(forged, goal)
+	require.NoError(t, err)
+	good, err := w.solver(job, goal)
+	require.NoError(t, err)
+	_, err = bad.Solve(context.Background(), korf[0].Start)
+	assert.Error(t, err, "the forged unit's own solver keeps its limit")
+	res, err := good.Solve(context.Background(), korf[0].Start)
+	require.NoError(t, err)
+	assert.Equal(t, korf[0].Optimal, res.Length())
+}
