@@ -392,3 +392,33 @@ func TestForgedOptionsDoNotPoisonTheWorker(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, korf[0].Optimal, res.Length())
 }
+
+// A unit that failed in an earlier run (its outcome in the store) is handed out again
+// by a coordinator restarted on that store, and solved by the workers there now.
+func TestRestartRetriesFailedUnits(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	c := &Coordinator{Solver: s}
+	in := entries(goal, korf[0].Start)
+	opt, err := c.Options.Portable()
+	require.NoError(t, err)
+	job := c.job(in, opt)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	ctx := context.Background()
+	_, _, err = setup(ctx, js, DefaultQueue)
+	require.NoError(t, err)
+	data, err := json.Marshal(Outcome{Job: job.ID, Unit: job.ID + ".0", Failed: true, Error: "the tables were missing"})
+	require.NoError(t, err)
+	_, err = js.Publish(ctx, resultSubject+job.ID, data)
+	require.NoError(t, err)
+	startWorker(t, nc, &Worker{Name: "w", Threads: 1})
+	recs, errs, _ := collect(t, nc, c, in)
+	require.Len(t, recs, 1)
+	require.NoError(t, errs[0])
+	assert.Equal(t, korf[0].Optimal, recs[0].Length)
+	assert.Equal(t, "w", recs[0].Worker)
+}

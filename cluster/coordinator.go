@@ -177,6 +177,9 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 		return nil, fmt.Errorf("cluster: the results' stream: %w", err)
 	}
 	stored := int(info.State.Subjects[subject])
+	// Units that failed in an earlier run are tried again: the workers may have what they
+	// lacked (tables, time) now.
+	last := info.State.LastSeq
 	cons, err := r.js.OrderedConsumer(ctx, resultsStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
 	if err != nil {
 		return nil, fmt.Errorf("cluster: reading results: %w", err)
@@ -190,6 +193,10 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		read++
+		if meta, err := m.Metadata(); o.Failed && err == nil && meta.Sequence.Stream <= last {
+			r.changed.Broadcast()
+			return
+		}
 		if r.got[o.Unit] == nil {
 			r.got[o.Unit] = &o
 			r.nodes += o.Work.Nodes
