@@ -72,6 +72,24 @@ func CheckTargets(paths ...string) error {
 	return nil
 }
 
+// CheckOutputs is CheckTargets for files written from the file src: none may be src
+// itself (by another name, a link), which writing would replace while it is read.
+func CheckOutputs(src string, paths ...string) error {
+	if err := CheckTargets(paths...); err != nil {
+		return err
+	}
+	in, err := os.Stat(src)
+	if err != nil {
+		return nil // the reader says what is wrong with src
+	}
+	for _, p := range paths {
+		if out, err := os.Stat(p); err == nil && os.SameFile(in, out) {
+			return fmt.Errorf("%s is the input %s itself: writing it would destroy what is read", p, src)
+		}
+	}
+	return nil
+}
+
 // InstallDefaults builds the default tables (Specs) into dir ("" for InstallDir()),
 // created if missing: the files this package embeds, byte for byte. It returns the
 // directory, and installs all or nothing, as InstallSet does.

@@ -38,7 +38,7 @@ Examples:
 				return cmdline.Usagef("--format %q: the only format is raw", c.String("format"))
 			}
 			in, out := c.Args().Get(0), c.Args().Get(1)
-			if err := data.CheckTargets(out, out+".json"); err != nil {
+			if err := data.CheckOutputs(in, out, out+".json"); err != nil {
 				return cmdline.Usagef("OUT: %v", err)
 			}
 			t, err := tablefile.Read(in)

@@ -220,3 +220,24 @@ func TestOutToStandardOutput(t *testing.T) {
 	assert.Contains(t, errOut, fmt.Sprintf("wrote -: wd 4x4 blank-last, 24964 entries, max 35, %d bytes", len(out)))
 	assert.True(t, strings.HasPrefix(out, "tilekit-table 2\n"))
 }
+
+// export never writes over its own input (by the same name or another link to it), and
+// an empty OUT is a usage error; the table is left as it was.
+func TestExportKeepsItsInput(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "small.tbl")
+	_, _, code := run(t, "pdb", "-q", "--tiles", "11,12,15", "--blank", "--out", table)
+	require.Equal(t, 0, code)
+	before, err := os.ReadFile(table)
+	require.NoError(t, err)
+	link := filepath.Join(dir, "link.tbl")
+	require.NoError(t, os.Link(table, link))
+	for _, out := range []string{table, link, ""} {
+		_, errOut, code := run(t, "export", table, out)
+		assert.Equal(t, cmdline.ExitUsage, code, "OUT %q", out)
+		assert.Contains(t, errOut, "OUT:", "OUT %q", out)
+	}
+	after, err := os.ReadFile(table)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+}

@@ -30,6 +30,9 @@ const maxLinks = 40
 // Target returns the path Write would replace for path: path itself, or the file its
 // chain of symbolic links names. It fails if that exists and is not a regular file.
 func Target(path string) (string, error) {
+	if path == "" {
+		return "", errors.New("an empty file name")
+	}
 	for i := 0; ; i++ {
 		info, err := os.Lstat(path)
 		if errors.Is(err, fs.ErrNotExist) {
