@@ -241,6 +241,8 @@ func resolveNames(goal board.Goal, opt Options) (names, error) {
 		return n, badOptions("pruning depth %d out of range 0 to %d", opt.PruningDepth, prune.MaxDepth)
 	}
 	switch {
+	case n.algo == "bastar" && n.heuristic != heuristic.Auto && n.heuristic != heuristic.HH:
+		return n, badOptions("bastar searches with its own heuristic, %s (Hasan et al.), not %s: give no heuristic", heuristic.HH, n.heuristic)
 	case opt.hasCatalogue() && n.heuristic != heuristic.Auto:
 		return n, badOptions("a catalogue is the heuristic: give no other (%s)", n.heuristic)
 	case opt.hasCatalogue() && (!n.fast || !ida.Serves(goal)):
@@ -405,6 +407,9 @@ func (o Options) Portable() (Options, error) {
 // planGeneral resolves the general search: the heuristic (auto: max, or pdb on 5x5, which
 // has no walking-distance table) and the tables it uses.
 func (s *Solver) planGeneral(ctx context.Context, name string, src *sources) error {
+	if s.algo == "bastar" {
+		name = heuristic.HH // BA* searches with its own (resolveNames refuses another)
+	}
 	if name == heuristic.Auto {
 		name = heuristic.Max
 		if s.goal.Size() == board.Size5x5 {
@@ -428,6 +433,9 @@ func (s *Solver) planGeneral(ctx context.Context, name string, src *sources) err
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if s.algo == "bastar" {
+			return badOptions("bastar serves no %s board: its heuristic, %s, needs walking distance (%v)", s.goal.Size(), name, err)
 		}
 		return badOptions("%v", err)
 	}

@@ -369,3 +369,18 @@ func TestLanes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, korf[0].Optimal, res.Length())
 }
+
+// BA* searches with its own heuristic: another one, or a board it does not serve, is
+// refused as bad options rather than ignored or failed at search time.
+func TestBAStarOptions(t *testing.T) {
+	goal4 := board.BlankLast(board.Size4x4)
+	_, err := New(goal4, Options{Algorithm: "bastar", Heuristic: "md"})
+	assert.ErrorIs(t, err, ErrOptions)
+	assert.ErrorContains(t, err, "its own heuristic")
+	_, err = New(board.BlankLast(board.Size5x5), Options{Algorithm: "bastar"})
+	assert.ErrorIs(t, err, ErrOptions)
+	assert.ErrorContains(t, err, "bastar serves no 5x5 board")
+	s, err := New(goal4, Options{Algorithm: "bastar", Heuristic: "hh"})
+	require.NoError(t, err)
+	assert.Equal(t, "hh", s.Heuristic())
+}

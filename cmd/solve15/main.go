@@ -70,7 +70,7 @@ Examples:
   solve15 --json --goal blank-first -f instances/korf100.txt | jq .length
   solve15 --board 3x3 --algo astar --heuristic chebyshev2 "8 6 7 2 5 4 3 0 1"
   solve15 --algo bastar --goal blank-first -f instances/korf100.txt
-  echo "2 1 3 4 5 6 7 8 9 10 11 12 13 14 0 15" | solve15 --timeout 10s -f -`
+  echo "5 1 2 4 9 6 3 8 13 10 7 11 0 14 15 12" | solve15 --timeout 10s -f -`
 	app.Description = fmt.Sprintf(app.Description, heuristic.FastSummary(), heuristic.Inadmissible(), data.InstalledSummary())
 	app.Flags = append(searchFlags(),
 		cmdline.WorkersFlag(runtime.GOMAXPROCS(0), 1, "instances solved in parallel; a single instance is searched by this many goroutines"))
