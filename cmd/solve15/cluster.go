@@ -124,7 +124,10 @@ func clusterAction(c *cli.Context) error {
 	if sum == nil {
 		sum = &solve.Summary{}
 	}
-	if err := out.Finish(sum, in); err != nil || failed == 0 {
+	// A failed unit is a failure (exit 1), not an instance out of its limits (exit 4).
+	err = out.Finish(sum, in)
+	var exit *cmdline.ExitError
+	if failed == 0 || err != nil && !(errors.As(err, &exit) && exit.Code == cmdline.ExitUnsolved) {
 		return err
 	}
 	return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%s failed (see the errors above)", format.Count(failed, "instance"))}
