@@ -16,6 +16,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/tablefile"
 )
 
@@ -24,6 +25,8 @@ var states = []string{
 	"1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12",
 	"15 14 8 12 10 11 9 13 2 6 5 1 3 7 4 0",
 	"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
+	// Tiles 5 and 6 wall off the corner where the blank is: its region is not the first.
+	"1 2 3 4 15 7 8 9 10 11 12 5 13 14 6 0",
 }
 
 // The exported values are the table's, decoded through its mirror; the C and the Python
@@ -31,13 +34,22 @@ var states = []string{
 // as the toolkit's own lookup, and the histogram pdbgen info reports.
 func TestReadersAgree(t *testing.T) {
 	dir := t.TempDir()
-	// The 6-tile table of 6-6-3, stored through the rows mirror; and IDA15's table with the
-	// blank in its index.
+	// The 6-tile table of 6-6-3, stored through the rows mirror; IDA15's table with the
+	// blank in its index; and a zero-aware table.
+	tables := map[string]*tablefile.Table{}
 	for _, name := range []string{"pdb-4x4-1-5-6-9-10-13.tbl", data.PDBSmall} {
 		raw, err := data.Embedded(name)
 		require.NoError(t, err)
-		f, err := tablefile.Decode(bytes.NewReader(raw))
+		tables[name], err = tablefile.Decode(bytes.NewReader(raw))
 		require.NoError(t, err)
+	}
+	p, err := pdb.NewPattern(board.BlankLast(board.Size4x4), []int{1, 2, 5, 6}, false)
+	require.NoError(t, err)
+	z, err := pdb.ZeroAware(context.Background(), p, pdb.Options{})
+	require.NoError(t, err)
+	tables["zpdb-4x4-1-2-5-6.tbl"], err = z.File()
+	require.NoError(t, err)
+	for name, f := range tables {
 		out := filepath.Join(dir, name+".raw")
 		side, err := Raw(context.Background(), f, out, 2)
 		require.NoError(t, err)
@@ -130,4 +142,78 @@ func TestBitTableRefused(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Values(context.Background(), f, 0)
 	assert.ErrorContains(t, err, "bit encoding")
+}
+
+// The readers answer bad input with one line and exit status 1: states that are not
+// states (out of range, repeated, too few or too many numbers), a table cut short, a
+// sidecar that does not match its table. The C reader is built with the address sanitizer
+// where the compiler has it, so that a write out of bounds fails the test too.
+func TestReadersRefuseBadInput(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := data.Embedded("pdb-4x4-1-5-6-9-10-13.tbl")
+	require.NoError(t, err)
+	f, err := tablefile.Decode(bytes.NewReader(raw))
+	require.NoError(t, err)
+	good := filepath.Join(dir, "good.raw")
+	_, err = Raw(context.Background(), f, good, 2)
+	require.NoError(t, err)
+	short := filepath.Join(dir, "short.raw")
+	values, err := os.ReadFile(good)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(short, values[:1000], 0o644))
+	side, err := os.ReadFile(good + ".json")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(short+".json", side, 0o644))
+	huge := filepath.Join(dir, "huge.raw")
+	require.NoError(t, os.WriteFile(huge, values, 0o644))
+	require.NoError(t, os.WriteFile(huge+".json", bytes.Replace(side, []byte(`"entries":`), []byte(`"entries":4000000000000000000,"x":`), 1), 0o644))
+	badTiles := filepath.Join(dir, "tiles.raw")
+	require.NoError(t, os.WriteFile(badTiles, values, 0o644))
+	require.NoError(t, os.WriteFile(badTiles+".json", bytes.Replace(side, []byte(`"tiles":[`), []byte(`"tiles":[100000000,`), 1), 0o644))
+	cases := [][]string{
+		{good, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 100000000"},
+		{good, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 99"},
+		{good, "1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"},
+		{good, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"},
+		{good, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 16"},
+		{good, "1 2 3 x"},
+		{short},
+		{huge},
+		{badTiles},
+		{filepath.Join(dir, "missing.raw")},
+	}
+	rs := readers(t, dir)
+	if cc, err := exec.LookPath("cc"); err == nil {
+		asan := filepath.Join(dir, "pdbread-asan")
+		if exec.Command(cc, "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-o", asan, filepath.Join("..", "examples", "c", "pdbread.c")).Run() == nil {
+			rs = append(rs, []string{asan})
+		}
+	}
+	for _, reader := range rs {
+		for _, args := range cases {
+			cmd := exec.Command(reader[0], append(reader[1:], args...)...)
+			cmd.Env = append(os.Environ(), "ASAN_OPTIONS=detect_leaks=0") // leaks at exit are harmless
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "%v %q", reader, args)
+			assert.Equal(t, 1, exit.ExitCode(), "%v %q: %s", reader, args, stderr.String())
+			msg := strings.TrimSpace(stderr.String())
+			assert.True(t, strings.HasPrefix(msg, "pdbread: ") && !strings.Contains(msg, "\n"), "%v %q: %s", reader, args, msg)
+		}
+	}
+}
+
+// A table that holds no values (a pruning automaton) has no raw form: refused, with
+// nothing written.
+func TestAutomatonRefused(t *testing.T) {
+	a, err := prune.Build(context.Background(), board.Size{W: 3, H: 3}, 6)
+	require.NoError(t, err)
+	f, err := a.File()
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "fsm.raw")
+	_, err = Raw(context.Background(), f, out, 1)
+	assert.ErrorContains(t, err, "no raw form")
+	assert.NoFileExists(t, out)
 }

@@ -1,8 +1,10 @@
 /*
  * pdbread: reads a table exported by `pdbgen export --format raw` without the toolkit:
  * the raw values (one byte per entry, in index order) and the JSON sidecar beside them.
- * It prints the value of each state given, for pattern databases (index kperm-v1, see
- * docs/FORMAT.md), and the histogram of all values.
+ * It prints the value of each state given, for pattern databases (index kperm-v1, or
+ * zperm-v1 for the zero-aware tables; see docs/FORMAT.md), and the histogram of all
+ * values. Bad input (a missing or damaged file, a state that is not one) is reported in
+ * one line, with exit status 1.
  *
  *   cc -O2 -o pdbread pdbread.c
  *   ./pdbread table.raw "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12"
@@ -10,28 +12,34 @@
  * Output, one item a line:  value STATE: V   then   histogram D COUNT  for each value.
  * Public domain: copy it into your solver.
  */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAXCELLS 25
+#define MAXSIDECAR (1 << 20)
 
 /* The sidecar's fields we need. */
 struct sidecar {
-	char kind[8];
-	int width, height, ntiles, tiles[MAXCELLS], blank_in_index;
+	char kind[8], index[16];
+	int width, height, n, ntiles, tiles[MAXCELLS], blank_in_index, zero_aware;
 	long long entries;
 };
 
-static char *slurp(const char *path, long long *size) {
+/* slurp reads at most limit bytes of a file (and fails on a longer one). */
+static char *slurp(const char *path, long long limit, long long *size) {
 	FILE *f = fopen(path, "rb");
 	if (!f) return NULL;
-	fseek(f, 0, SEEK_END);
-	*size = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc(*size + 1);
-	if (!buf || fread(buf, 1, *size, f) != (size_t)*size) { fclose(f); free(buf); return NULL; }
-	buf[*size] = 0;
+	char *buf = NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (*size = ftell(f)) >= 0 && *size <= limit && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc(*size + 1)) && fread(buf, 1, *size, f) == (size_t)*size) {
+		buf[*size] = 0;
+	} else {
+		free(buf);
+		buf = NULL;
+	}
 	fclose(f);
 	return buf;
 }
@@ -49,39 +57,139 @@ static const char *field(const char *json, const char *key) {
 
 static int read_sidecar(const char *path, struct sidecar *s) {
 	long long n;
-	char *json = slurp(path, &n);
+	char *json = slurp(path, MAXSIDECAR, &n);
 	if (!json) return -1;
 	const char *p;
 	memset(s, 0, sizeof *s);
 	if ((p = field(json, "kind")) && *p == '"') sscanf(p + 1, "%7[^\"]", s->kind);
+	if ((p = field(json, "index")) && *p == '"') sscanf(p + 1, "%15[^\"]", s->index);
 	if ((p = field(json, "width"))) s->width = atoi(p);
 	if ((p = field(json, "height"))) s->height = atoi(p);
 	if ((p = field(json, "entries"))) s->entries = atoll(p);
 	if ((p = field(json, "blank_in_index"))) s->blank_in_index = strncmp(p, "true", 4) == 0;
+	if ((p = field(json, "zero_aware"))) s->zero_aware = strncmp(p, "true", 4) == 0;
+	int ok = s->width > 0 && s->height > 0 && s->width <= MAXCELLS && s->height <= MAXCELLS &&
+		 s->width * s->height <= MAXCELLS && s->entries > 0;
+	s->n = ok ? s->width * s->height : 0;
 	if ((p = field(json, "tiles")) && *p == '[') {
-		for (p++; *p && *p != ']' && s->ntiles < MAXCELLS; ) {
+		for (p++; ok && *p && *p != ']';) {
 			while (*p == ' ' || *p == '\n' || *p == ',') p++;
 			if (*p == ']') break;
-			s->tiles[s->ntiles++] = (int)strtol(p, (char **)&p, 10);
+			char *end;
+			long t = strtol(p, &end, 10);
+			if (end == p || t <= 0 || t >= s->n || s->ntiles == s->n) ok = 0;
+			for (int i = 0; ok && i < s->ntiles; i++) if (s->tiles[i] == t) ok = 0;
+			if (ok) s->tiles[s->ntiles++] = (int)t;
+			p = end;
 		}
 	}
 	free(json);
-	return s->width > 0 && s->height > 0 && s->width * s->height <= MAXCELLS && s->entries > 0 ? 0 : -1;
+	return ok && s->ntiles > 0 ? 0 : -1;
 }
 
 /* kperm_index ranks the cells of the pattern tiles (and the blank) of a state. */
-static long long kperm_index(const struct sidecar *s, const int *state) {
-	int n = s->width * s->height, cell[MAXCELLS], c[MAXCELLS + 1], m = 0;
-	for (int i = 0; i < n; i++) cell[state[i]] = i;
+static long long kperm_index(const struct sidecar *s, const int *cell) {
+	int c[MAXCELLS + 1], m = 0;
 	for (int i = 0; i < s->ntiles; i++) c[m++] = cell[s->tiles[i]];
 	if (s->blank_in_index) c[m++] = cell[0];
 	long long index = 0;
 	for (int i = 0; i < m; i++) {
 		int d = c[i];
 		for (int j = 0; j < i; j++) if (c[j] < c[i]) d--;
-		index = index * (n - i) + d;
+		index = index * (s->n - i) + d;
 	}
 	return index;
+}
+
+/* kperm_entries is the number of kperm-v1 entries: n!/(n-m)!. */
+static long long kperm_entries(const struct sidecar *s) {
+	long long e = 1;
+	for (int i = 0, m = s->ntiles + s->blank_in_index; i < m; i++) e *= s->n - i;
+	return e;
+}
+
+/*
+ * zperm-v1: index = (first[map] + region) * k! + order, where map is the rank of the set
+ * of occupied cells (the sum of C(c_j, j+1) over c_0 < c_1 < ...), first[map] counts the
+ * regions of free cells of the maps ranked below it, region numbers the blank's region
+ * (regions in the order of their smallest cells) and order ranks the tiles' places.
+ */
+static long long binom[MAXCELLS + 1][MAXCELLS + 1];
+static uint32_t nbr[MAXCELLS];
+
+/* region_of returns the number of the region of free cell c (or the count, c < 0). */
+static int region_of(const struct sidecar *s, uint32_t occupied, int c) {
+	uint32_t rest = ((1u << s->n) - 1) & ~occupied;
+	for (int r = 0; rest; r++) {
+		uint32_t reg = rest & -rest, next;
+		for (;;) {
+			next = reg;
+			for (int x = 0; x < s->n; x++) if (reg >> x & 1) next |= nbr[x];
+			next &= rest;
+			if (next == reg) break;
+			reg = next;
+		}
+		if (c >= 0 && (reg >> c & 1)) return r;
+		rest &= ~reg;
+		if (!rest && c < 0) return r + 1;
+	}
+	return 0;
+}
+
+/* zperm_first fills first[0..maps] for the sidecar's board and tile count. */
+static long long *zperm_first(const struct sidecar *s) {
+	for (int a = 0; a <= MAXCELLS; a++)
+		for (int b = 0; b <= a; b++) binom[a][b] = b == 0 || b == a ? 1 : binom[a - 1][b - 1] + binom[a - 1][b];
+	for (int c = 0; c < s->n; c++) {
+		int r = c / s->width, k = c % s->width;
+		nbr[c] = (r > 0 ? 1u << (c - s->width) : 0) | (r + 1 < s->height ? 1u << (c + s->width) : 0) |
+			 (k > 0 ? 1u << (c - 1) : 0) | (k + 1 < s->width ? 1u << (c + 1) : 0);
+	}
+	long long maps = binom[s->n][s->ntiles];
+	long long *first = malloc((maps + 1) * sizeof *first);
+	if (!first) return NULL;
+	uint32_t mask = (1u << s->ntiles) - 1;
+	first[0] = 0;
+	for (long long m = 0; m < maps; m++) {
+		first[m + 1] = first[m] + region_of(s, mask, -1);
+		uint32_t low = mask & -mask, next = mask + low; /* the next mask of k bits */
+		mask = next | ((mask ^ next) >> 2) / low;
+	}
+	return first;
+}
+
+static long long zperm_index(const struct sidecar *s, const long long *first, const int *cell) {
+	uint32_t occupied = 0;
+	for (int i = 0; i < s->ntiles; i++) occupied |= 1u << cell[s->tiles[i]];
+	long long m = 0, order = 0, fact = 1;
+	for (int c = 0, j = 0; c < s->n; c++) if (occupied >> c & 1) m += binom[c][++j];
+	int place[MAXCELLS];
+	for (int i = 0; i < s->ntiles; i++) {
+		place[i] = 0;
+		for (int c = 0; c < cell[s->tiles[i]]; c++) place[i] += occupied >> c & 1;
+		int d = place[i];
+		for (int j = 0; j < i; j++) if (place[j] < place[i]) d--;
+		order = order * (s->ntiles - i) + d;
+		fact *= i + 1;
+	}
+	return (first[m] + region_of(s, occupied, cell[0])) * fact + order;
+}
+
+/* parse_state reads the n numbers of a state (each of 0 to n-1 once) as cell[tile]. */
+static int parse_state(const char *text, int n, int *cell) {
+	int k = 0;
+	for (int t = 0; t < n; t++) cell[t] = -1;
+	for (const char *p = text;;) {
+		while (*p == ' ' || *p == ',' || *p == '/') p++;
+		if (!*p) break;
+		char *end;
+		errno = 0;
+		long t = strtol(p, &end, 10);
+		if (end == p || errno || t < 0 || t >= n || k == n || cell[t] >= 0) return -1;
+		cell[t] = k++;
+		p = end;
+	}
+	return k == n ? 0 : -1;
 }
 
 int main(int argc, char **argv) {
@@ -92,34 +200,50 @@ int main(int argc, char **argv) {
 	char side[4096];
 	snprintf(side, sizeof side, "%s.json", argv[1]);
 	struct sidecar s;
-	if (read_sidecar(side, &s) != 0) {
-		fprintf(stderr, "pdbread: cannot read the sidecar %s\n", side);
+	if (read_sidecar(side, &s) != 0 || strcmp(s.kind, "pdb") != 0) {
+		fprintf(stderr, "pdbread: %s does not describe a pattern database this reader knows\n", side);
+		return 1;
+	}
+	int zero = strcmp(s.index, "zperm-v1") == 0;
+	if (!(zero || strcmp(s.index, "kperm-v1") == 0) || zero != s.zero_aware || (zero && s.blank_in_index)) {
+		fprintf(stderr, "pdbread: %s: index %s is not one this reader knows\n", side, s.index);
+		return 1;
+	}
+	long long *first = NULL, want;
+	if (zero) {
+		if (!(first = zperm_first(&s))) {
+			fprintf(stderr, "pdbread: out of memory\n");
+			return 1;
+		}
+		long long fact = 1;
+		for (int i = 2; i <= s.ntiles; i++) fact *= i;
+		want = first[binom[s.n][s.ntiles]] * fact;
+	} else {
+		want = kperm_entries(&s);
+	}
+	if (s.entries != want) {
+		fprintf(stderr, "pdbread: %s says %lld entries; its index has %lld\n", side, s.entries, want);
 		return 1;
 	}
 	long long size;
-	unsigned char *values = (unsigned char *)slurp(argv[1], &size);
+	unsigned char *values = (unsigned char *)slurp(argv[1], s.entries, &size);
 	if (!values || size != s.entries) {
 		fprintf(stderr, "pdbread: %s does not hold the %lld entries its sidecar says\n", argv[1], s.entries);
 		return 1;
 	}
-	int n = s.width * s.height;
 	for (int a = 2; a < argc; a++) {
-		int state[MAXCELLS], k = 0;
-		const char *p = argv[a];
-		while (*p && k < n) {
-			while (*p == ' ' || *p == ',' || *p == '/') p++;
-			if (!*p) break;
-			state[k++] = (int)strtol(p, (char **)&p, 10);
-		}
-		if (k != n || strcmp(s.kind, "pdb") != 0) {
-			fprintf(stderr, "pdbread: %s is not a state of %d numbers for a pdb table\n", argv[a], n);
+		int cell[MAXCELLS];
+		if (parse_state(argv[a], s.n, cell) != 0) {
+			fprintf(stderr, "pdbread: \"%s\" is not a state: it needs each number from 0 to %d once\n", argv[a], s.n - 1);
 			return 1;
 		}
-		printf("value %s: %d\n", argv[a], values[kperm_index(&s, state)]);
+		long long i = zero ? zperm_index(&s, first, cell) : kperm_index(&s, cell);
+		printf("value %s: %d\n", argv[a], values[i]);
 	}
 	long long hist[256] = {0};
 	for (long long i = 0; i < size; i++) hist[values[i]]++;
 	for (int d = 0; d < 256; d++) if (hist[d]) printf("histogram %d %lld\n", d, hist[d]);
 	free(values);
+	free(first);
 	return 0;
 }

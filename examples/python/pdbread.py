@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 """Reads a table exported by `pdbgen export --format raw` without the toolkit: the raw
 values (one byte per entry, in index order) and the JSON sidecar beside them. Prints the
-value of each state given, for pattern databases (index kperm-v1, see docs/FORMAT.md),
-and the histogram of all values. Standard library only.
+value of each state given, for pattern databases (index kperm-v1, or zperm-v1 for the
+zero-aware tables; see docs/FORMAT.md), and the histogram of all values. Standard
+library only.
 
     python3 pdbread.py table.raw "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12"
 
 Output, one item a line: "value STATE: V", then "histogram D COUNT" for each value.
-Public domain: copy it into your solver.
+Bad input (a missing or damaged file, a state that is not one) is reported in one line,
+with exit status 1. Public domain: copy it into your solver.
 """
 import hashlib
 import json
+import os
 import sys
 from collections import Counter
+from itertools import combinations
+from math import comb, factorial
 
 
 def kperm_index(side, state):
@@ -27,21 +32,105 @@ def kperm_index(side, state):
     return index
 
 
+def regions(width, height, occupied):
+    """Numbers the regions of free cells (cells of no pattern tile, joined by edges) in the
+    order of their smallest cells. Returns {cell: region} and the number of regions."""
+    region, count = {}, 0
+    for c in range(width * height):
+        if c in occupied or c in region:
+            continue
+        region[c], stack = count, [c]
+        while stack:
+            x = stack.pop()
+            row, col = divmod(x, width)
+            for r, k in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                y = r * width + k
+                if 0 <= r < height and 0 <= k < width and y not in occupied and y not in region:
+                    region[y] = count
+                    stack.append(y)
+        count += 1
+    return region, count
+
+
+def zperm_first(side):
+    """first[m]: the regions of all maps (sets of occupied cells) ranked below m. The rank of
+    cells c0 < c1 < ... is the sum of comb(c_j, j+1). (5x5 with 6 tiles: 177,100 maps,
+    some seconds in Python.)"""
+    width, height, k = side["width"], side["height"], len(side["tiles"])
+    counts = [0] * comb(width * height, k)
+    for cells in combinations(range(width * height), k):
+        m = sum(comb(c, j + 1) for j, c in enumerate(cells))
+        counts[m] = regions(width, height, set(cells))[1]
+    first = [0]
+    for c in counts:
+        first.append(first[-1] + c)
+    return first
+
+
+def zperm_index(side, state, first):
+    """(first[map] + the blank's region) * k! + the rank of the tiles' order on the map."""
+    cell = {tile: c for c, tile in enumerate(state)}
+    cells = [cell[t] for t in side["tiles"]]
+    k = len(cells)
+    occupied = sorted(cells)
+    m = sum(comb(c, j + 1) for j, c in enumerate(occupied))
+    region = regions(side["width"], side["height"], set(cells))[0][cell[0]]
+    places = [occupied.index(c) for c in cells]
+    order = 0
+    for i, p in enumerate(places):
+        order = order * (k - i) + p - sum(1 for j in range(i) if places[j] < p)
+    return (first[m] + region) * factorial(k) + order
+
+
+def read(path):
+    """The sidecar and the values, checked against each other."""
+    with open(path + ".json") as f:
+        side = json.load(f)
+    n = side["width"] * side["height"]
+    tiles = side.get("tiles") or []
+    if side["kind"] != "pdb" or not 0 < n <= 25 or any(not 0 < t < n for t in tiles) or len(set(tiles)) != len(tiles):
+        raise ValueError(f"{path}.json does not describe a pattern database this reader knows")
+    if side["index"] not in ("kperm-v1", "zperm-v1") or (side["index"] == "zperm-v1") != bool(side.get("zero_aware")):
+        raise ValueError(f"{path}.json: index {side['index']!r} is not one this reader knows")
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size != side["entries"]:
+            raise ValueError(f"{path} does not hold the {side['entries']} entries its sidecar says")
+        values = f.read()
+    if len(values) != side["entries"] or hashlib.sha256(values).hexdigest() != side["sha256"]:
+        raise ValueError(f"{path} does not match its sidecar")
+    return side, values
+
+
+def parse_state(text, n):
+    """The numbers of a state: each of 0 to n-1 once."""
+    try:
+        state = [int(x) for x in text.replace(",", " ").replace("/", " ").split()]
+    except ValueError:
+        state = []
+    if sorted(state) != list(range(n)):
+        raise ValueError(f"{text!r} is not a state: it needs each number from 0 to {n - 1} once")
+    return state
+
+
 def main(argv):
     if len(argv) < 2:
         sys.exit("usage: pdbread.py TABLE.raw [STATE ...]")
-    with open(argv[1] + ".json") as f:
-        side = json.load(f)
-    with open(argv[1], "rb") as f:
-        values = f.read()
-    if len(values) != side["entries"] or hashlib.sha256(values).hexdigest() != side["sha256"]:
-        sys.exit(f"pdbread: {argv[1]} does not match its sidecar")
-    n = side["width"] * side["height"]
-    for text in argv[2:]:
-        state = [int(x) for x in text.replace(",", " ").replace("/", " ").split()]
-        if len(state) != n or side["kind"] != "pdb":
-            sys.exit(f"pdbread: {text} is not a state of {n} numbers for a pdb table")
-        print(f"value {text}: {values[kperm_index(side, state)]}")
+    try:
+        side, values = read(argv[1])
+        n = side["width"] * side["height"]
+        first = zperm_first(side) if side["index"] == "zperm-v1" else None
+        if first is not None and first[-1] * factorial(len(side["tiles"])) != side["entries"]:
+            raise ValueError(f"{argv[1]}.json: {side['entries']} entries, where the index has {first[-1] * factorial(len(side['tiles']))}")
+        for text in argv[2:]:
+            state = parse_state(text, n)
+            index = zperm_index(side, state, first) if first is not None else kperm_index(side, state)
+            if index >= len(values):
+                raise ValueError(f"{text!r}: index {index} beyond the {len(values)} entries")
+            print(f"value {text}: {values[index]}")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        if isinstance(e, KeyError):
+            e = f"the sidecar has no {e}"
+        sys.exit(f"pdbread: {e}")
     for d, count in sorted(Counter(values).items()):
         print(f"histogram {d} {count}")
 
