@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/tilekit/tilekit/internal/atomicfile"
+	"github.com/tilekit/tilekit/internal/sysmem"
 )
 
 // Marshal returns the table in the file format and completes t's header with what it
@@ -322,8 +323,9 @@ func decompress(h *Header, payload []byte) ([]byte, error) {
 	if off != len(payload) {
 		return nil, fmt.Errorf("%w: %d bytes after the last zstd frame", ErrPayload, len(payload)-off)
 	}
-	// The frames are what the header claims and all present: allocate the decoded size.
-	out := make([]byte, total)
+	// The frames are what the header claims and all present: allocate the decoded size
+	// (in huge pages where the system has them: searches read tables at random).
+	out := sysmem.Table(int(total))
 	err := parallel(context.Background(), len(spans), newDecoder(frameSize), func(dec *zstd.Decoder) { dec.Close() }, func(dec *zstd.Decoder, i int) error {
 		lo := int64(i) * frameSize
 		hi := min(lo+frameSize, total)

@@ -29,3 +29,18 @@ func TestParseSize(t *testing.T) {
 	assert.Equal(t, "1.5 GB", Format(3<<29))
 	assert.Equal(t, "300 MB", Format(300<<20))
 }
+
+// Table gives zeroed buffers of the size asked, small and huge, that hold what is written.
+func TestTable(t *testing.T) {
+	for _, n := range []int{0, 1, HugeFrom - 1, HugeFrom, 3*HugeFrom + 12345} {
+		b := Table(n)
+		require.Len(t, b, n)
+		for i := 0; i < n; i += 4096 {
+			require.Zero(t, b[i])
+			b[i] = byte(i >> 12)
+		}
+		for i := 0; i < n; i += 4096 {
+			require.Equal(t, byte(i>>12), b[i])
+		}
+	}
+}

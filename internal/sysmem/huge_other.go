@@ -1,0 +1,5 @@
+//go:build !linux
+
+package sysmem
+
+func adviseHuge(b []byte) {}
