@@ -20,6 +20,9 @@ package cluster
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -78,6 +81,45 @@ func setup(ctx context.Context, js jetstream.JetStream, q Queue) (jetstream.Stre
 		return nil, nil, fmt.Errorf("cluster: the workers' consumer: %w", err)
 	}
 	return units, results, nil
+}
+
+// jobsBucket keeps, for each run's input and options (its key), the random nonce of its
+// job id, as long as its results are kept.
+const jobsBucket = "TILEKIT_JOBS"
+
+// jobID returns the id of the job whose content hashes to key: the key and a random
+// nonce, hashed. The nonce is made by the first run of the job on a store and kept there,
+// so that a run restarted on the store finds the results of the one before, while nobody
+// can know a new run's id, and plant results for it, before it starts.
+func jobID(ctx context.Context, js jetstream.JetStream, q Queue, key string) (string, error) {
+	if q.Keep <= 0 {
+		q.Keep = DefaultQueue.Keep
+	}
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: jobsBucket, TTL: q.Keep, Storage: jetstream.FileStorage})
+	if err != nil {
+		return "", fmt.Errorf("cluster: the jobs' bucket: %w", err)
+	}
+	for {
+		if e, err := kv.Get(ctx, key); err == nil {
+			return idOf(key, e.Value()), nil
+		} else if !errors.Is(err, jetstream.ErrKeyNotFound) {
+			return "", fmt.Errorf("cluster: the job's nonce: %w", err)
+		}
+		nonce := make([]byte, 16)
+		rand.Read(nonce)
+		if _, err := kv.Create(ctx, key, nonce); err == nil {
+			return idOf(key, nonce), nil
+		} else if !errors.Is(err, jetstream.ErrKeyExists) {
+			return "", fmt.Errorf("cluster: the job's nonce: %w", err)
+		}
+		// Another coordinator of the same job made it first: take its nonce.
+	}
+}
+
+// idOf is the id of the job of key with nonce.
+func idOf(key string, nonce []byte) string {
+	h := sha256.Sum256(append([]byte(key+"|"), nonce...))
+	return hex.EncodeToString(h[:10])
 }
 
 // Job is what every unit of one run shares: how to solve, and with which tables.

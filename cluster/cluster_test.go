@@ -309,14 +309,10 @@ func TestForgedResultIsRefused(t *testing.T) {
 	res, err := s.Solve(context.Background(), korf[1].Start)
 	require.NoError(t, err)
 	forged := solve.NewRecord(goal, korf[0].Start, res, nil)
-	opt, err := c.Options.Portable()
-	require.NoError(t, err)
-	job := c.job(in, opt)
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, _, err = setup(ctx, js, DefaultQueue)
-	require.NoError(t, err)
+	job := knownJob(t, js, c, in)
 	data, err := json.Marshal(Outcome{Job: job.ID, Unit: job.ID + ".0", Worker: "mallory", Record: &forged})
 	require.NoError(t, err)
 	_, err = js.Publish(ctx, resultSubject+job.ID, data)
@@ -341,14 +337,10 @@ func TestForgedSubtreeSolutionIsRefused(t *testing.T) {
 	c := &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}
 	start := korf[2].Start
 	in := entries(goal, start)
-	opt, err := c.Options.Portable()
-	require.NoError(t, err)
-	job := c.job(in, opt)
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, _, err = setup(ctx, js, DefaultQueue)
-	require.NoError(t, err)
+	job := knownJob(t, js, c, in)
 	h0, err := s.H0(start)
 	require.NoError(t, err)
 	for b := h0; b <= korf[2].Optimal; b += 2 {
@@ -403,14 +395,10 @@ func TestRestartRetriesFailedUnits(t *testing.T) {
 	_, nc := testServer(t, "")
 	c := &Coordinator{Solver: s}
 	in := entries(goal, korf[0].Start)
-	opt, err := c.Options.Portable()
-	require.NoError(t, err)
-	job := c.job(in, opt)
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
 	ctx := context.Background()
-	_, _, err = setup(ctx, js, DefaultQueue)
-	require.NoError(t, err)
+	job := knownJob(t, js, c, in)
 	data, err := json.Marshal(Outcome{Job: job.ID, Unit: job.ID + ".0", Failed: true, Error: "the tables were missing"})
 	require.NoError(t, err)
 	_, err = js.Publish(ctx, resultSubject+job.ID, data)
@@ -421,4 +409,42 @@ func TestRestartRetriesFailedUnits(t *testing.T) {
 	require.NoError(t, errs[0])
 	assert.Equal(t, korf[0].Optimal, recs[0].Length)
 	assert.Equal(t, "w", recs[0].Worker)
+}
+
+// knownJob is the job of c's run of in on the server of js, its id made as the run will
+// make it: what a worker holding the token could learn once the run has started.
+func knownJob(t *testing.T, js jetstream.JetStream, c *Coordinator, in []instance.Entry) Job {
+	t.Helper()
+	ctx := context.Background()
+	_, _, err := setup(ctx, js, DefaultQueue)
+	require.NoError(t, err)
+	opt, err := c.Options.Portable()
+	require.NoError(t, err)
+	job := c.job(in, opt)
+	job.ID, err = jobID(ctx, js, DefaultQueue, job.ID)
+	require.NoError(t, err)
+	return job
+}
+
+// A job's id is not a function of its input: two stores give the same run two ids, so
+// results cannot be planted for a run before it starts; on one store the id stays, so
+// that a restarted run finds its results.
+func TestJobIDsAreFresh(t *testing.T) {
+	ctx := context.Background()
+	var ids []string
+	for range 2 {
+		_, nc := testServer(t, "")
+		js, err := jetstream.New(nc)
+		require.NoError(t, err)
+		a, err := jobID(ctx, js, DefaultQueue, "same-input")
+		require.NoError(t, err)
+		b, err := jobID(ctx, js, DefaultQueue, "same-input")
+		require.NoError(t, err)
+		require.Equal(t, a, b, "one store, one id")
+		c, err := jobID(ctx, js, DefaultQueue, "other-input")
+		require.NoError(t, err)
+		require.NotEqual(t, a, c)
+		ids = append(ids, a)
+	}
+	assert.NotEqual(t, ids[0], ids[1], "two stores, two ids")
 }

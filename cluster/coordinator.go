@@ -113,6 +113,9 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 		return nil, err
 	}
 	r.job = c.job(entries, opt)
+	if r.job.ID, err = jobID(ctx, js, q, r.job.ID); err != nil {
+		return nil, err
+	}
 	// Units of this job left queued by an earlier coordinator on this store go; what is
 	// missing is handed out again below.
 	if err := units.Purge(ctx, jetstream.WithPurgeSubject(unitsSubject+r.job.ID)); err != nil {
@@ -145,8 +148,9 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	return sum, err
 }
 
-// job names the run by what it computes, so that a coordinator restarted on the same
-// input finds the results of the one before.
+// job describes the run, its ID the hash of what it computes: the key under which jobID
+// keeps the nonce of the run's id, so that a coordinator restarted on the same input finds
+// the results of the one before.
 func (c *Coordinator) job(entries []instance.Entry, opt solve.Options) Job {
 	goal := c.Solver.Goal()
 	opt.Tables, opt.Workers, opt.Lanes = "", 0, 0
