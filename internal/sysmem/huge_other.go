@@ -2,4 +2,6 @@
 
 package sysmem
 
+const adviseHugeWorks = false
+
 func adviseHuge(b []byte) {}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,11 +31,16 @@ func TestParseSize(t *testing.T) {
 	assert.Equal(t, "300 MB", Format(300<<20))
 }
 
-// Table gives zeroed buffers of the size asked, small and huge, that hold what is written.
+// Table gives zeroed buffers of the size asked, small and huge, that hold what is written;
+// on Linux the huge ones start on a huge page.
 func TestTable(t *testing.T) {
 	for _, n := range []int{0, 1, HugeFrom - 1, HugeFrom, 3*HugeFrom + 12345} {
 		b := Table(n)
 		require.Len(t, b, n)
+		require.Equal(t, n, cap(b))
+		if n >= HugeFrom && adviseHugeWorks {
+			require.Zero(t, uintptr(unsafe.Pointer(&b[0]))%hugePage)
+		}
 		for i := 0; i < n; i += 4096 {
 			require.Zero(t, b[i])
 			b[i] = byte(i >> 12)
