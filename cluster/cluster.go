@@ -29,6 +29,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -160,6 +161,25 @@ type Outcome struct {
 	// Failed marks a unit given up for good (Error says why): tried MaxDeliver times.
 	Failed bool   `json:"failed,omitempty"`
 	Error  string `json:"error,omitempty"`
+}
+
+// Text says for people what a worker did with unit u: its result, nodes and time.
+func (o *Outcome) Text(u *Unit) string {
+	what := "no solution below its path"
+	switch {
+	case o.Failed || o.Error != "":
+		what = "failed: " + o.Error
+	case o.Record != nil && o.Record.Solved:
+		what = fmt.Sprintf("%d moves", o.Record.Length)
+		if o.Record.Optimal {
+			what += " (optimal)"
+		}
+	case o.Record != nil:
+		what = "not solved: " + o.Record.Error
+	case o.Found:
+		what = "a solution"
+	}
+	return fmt.Sprintf("unit %s (%s): %s; %s nodes, %.2fs", u.ID, u.Label, what, format.Thousands(o.Work.Nodes), o.Seconds)
 }
 
 // ErrFailed is matched by the error of a unit given up after MaxDeliver tries.

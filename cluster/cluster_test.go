@@ -448,3 +448,53 @@ func TestJobIDsAreFresh(t *testing.T) {
 	}
 	assert.NotEqual(t, ids[0], ids[1], "two stores, two ids")
 }
+
+// A worker with the wrong token says that the server refused it and how to fix that,
+// rather than "connection closed"; one with no server yet says it waits, and stops when
+// told to.
+func TestWorkerSaysWhatIsWrong(t *testing.T) {
+	s, err := StartServer(ServerOptions{Store: t.TempDir(), Listen: "127.0.0.1:0", Token: "s3cret"})
+	require.NoError(t, err)
+	defer s.Close()
+	conn, err := Connect(Endpoint{URL: s.URL(), Wait: true, Server: ServerOptions{Token: "wrong"}})
+	require.NoError(t, err, "a worker's connection waits for its server")
+	defer conn.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err = (&Worker{Threads: 1}).Run(ctx, conn.Conn)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "refused this worker")
+	assert.Contains(t, err.Error(), "--token")
+	assert.NotContains(t, err.Error(), "s3cret")
+
+	nobody, err := Connect(Endpoint{URL: "nats://127.0.0.1:1", Wait: true})
+	require.NoError(t, err)
+	defer nobody.Close()
+	var said []string
+	var mu sync.Mutex
+	ctx, cancel = context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	require.NoError(t, (&Worker{Threads: 1, Log: func(m string) { mu.Lock(); said = append(said, m); mu.Unlock() }}).Run(ctx, nobody.Conn))
+	mu.Lock()
+	defer mu.Unlock()
+	require.Len(t, said, 1, "said once, not at every try")
+	assert.Contains(t, said[0], "no NATS server at nats://127.0.0.1:1 yet")
+}
+
+// Outcome.Text says what became of a unit, for a worker's log.
+func TestOutcomeText(t *testing.T) {
+	u := &Unit{ID: "j.3", Label: "k24-40"}
+	rec := &solve.Record{Solved: true, Optimal: true, Length: 82}
+	for _, c := range []struct {
+		o    Outcome
+		want string
+	}{
+		{Outcome{Record: rec, Work: solve.Work{Nodes: 1234567}, Seconds: 1.5}, "unit j.3 (k24-40): 82 moves (optimal); 1,234,567 nodes, 1.50s"},
+		{Outcome{Found: true}, "unit j.3 (k24-40): a solution; 0 nodes, 0.00s"},
+		{Outcome{}, "unit j.3 (k24-40): no solution below its path; 0 nodes, 0.00s"},
+		{Outcome{Failed: true, Error: "tables differ"}, "unit j.3 (k24-40): failed: tables differ; 0 nodes, 0.00s"},
+		{Outcome{Record: &solve.Record{Error: "timed out"}}, "unit j.3 (k24-40): not solved: timed out; 0 nodes, 0.00s"},
+	} {
+		assert.Equal(t, c.want, c.o.Text(u))
+	}
+}

@@ -190,7 +190,13 @@ Examples:
 			status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
 			w := &cluster.Worker{Name: c.String("name"), Tables: tables, Threads: c.Int("workers"),
 				Log: func(msg string) { status.Println("solve15 worker: " + msg) }}
-			w.Units = func(*cluster.Unit, *cluster.Outcome) { status.Set(w.Progress()) }
+			w.Units = func(u *cluster.Unit, o *cluster.Outcome) {
+				if status.Live() {
+					status.Set(w.Progress())
+				} else if !c.Bool("quiet") { // a log, not a terminal: a line a unit
+					status.Println("solve15 worker: " + o.Text(u))
+				}
+			}
 			err = w.Run(c.Context, conn.Conn)
 			status.Clear()
 			if err != nil {
