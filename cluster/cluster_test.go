@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
@@ -497,4 +498,100 @@ func TestOutcomeText(t *testing.T) {
 	} {
 		assert.Equal(t, c.want, c.o.Text(u))
 	}
+}
+
+// With a token, the token gives a worker's rights only: the coordinator (with a secret of
+// its own) and a worker in its process solve a batch through those permissions, and a
+// client holding the token may not hand out units, decide passes, fake the server's
+// events or purge the queue.
+func TestTokenGivesAWorkersRights(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(goal, solve.Options{Heuristic: "wd"})
+	require.NoError(t, err)
+	conn, err := Connect(Endpoint{Server: ServerOptions{Store: t.TempDir(), Listen: "127.0.0.1:0", Token: "s3cret"}})
+	require.NoError(t, err)
+	defer conn.Close()
+	stop, err := conn.StartWorker(context.Background(), &Worker{Name: "local", Threads: 1, Log: func(m string) { t.Log(m) }})
+	require.NoError(t, err)
+	wd := solve.Options{Heuristic: "wd"}
+	recs, errs, _ := collect(t, conn.Conn, &Coordinator{Solver: s, Options: wd}, entries(goal, korf[0].Start, korf[2].Start))
+	for i, rec := range recs {
+		require.NoError(t, errs[i])
+		assert.True(t, rec.Solved && rec.Optimal)
+		assert.Equal(t, "local", rec.Worker)
+	}
+	split := &Coordinator{Solver: s, Options: wd, Split: true, SplitFrom: 1000, UnitNodes: 20000, Subtrees: 64}
+	recs, errs, _ = collect(t, conn.Conn, split, entries(goal, korf[2].Start))
+	require.NoError(t, stop())
+	require.NoError(t, errs[0])
+	assert.Equal(t, korf[2].Optimal, recs[0].Length)
+	assert.NotEmpty(t, recs[0].Units)
+
+	worker, err := nats.Connect(conn.Server.URL(), nats.Token("s3cret"), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
+	require.NoError(t, err)
+	defer worker.Close()
+	for _, subject := range []string{unitsSubject + "x", cancelSubject + "x", maxDeliveries, "$JS.API.STREAM.PURGE." + unitsStream} {
+		_, err := worker.Request(subject, []byte("{}"), time.Second)
+		assert.Error(t, err, subject)
+		require.Eventually(t, func() bool {
+			e := worker.LastError()
+			return e != nil && strings.Contains(e.Error(), "Permissions Violation") && strings.Contains(e.Error(), subject)
+		}, 5*time.Second, 10*time.Millisecond, subject)
+	}
+}
+
+// The README's configuration for an external server gives workers exactly the embedded
+// server's rights.
+func TestREADMEGivesWorkersTheirRights(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	require.NoError(t, err)
+	_, conf, ok := strings.Cut(string(readme), "{ user: worker,")
+	require.True(t, ok, "the README's worker user")
+	conf, _, _ = strings.Cut(conf, "```")
+	for _, s := range append(workerPermissions.Publish.Allow, workerPermissions.Subscribe.Allow...) {
+		assert.Contains(t, conf, `"`+s+`"`)
+	}
+	n := strings.Count(conf, `"`) / 2
+	assert.Equal(t, len(workerPermissions.Publish.Allow)+len(workerPermissions.Subscribe.Allow), n, "no subject the code does not allow")
+}
+
+// The README's configuration, given to a NATS server as it stands, runs a batch with a
+// coordinator and a worker connecting as its two users.
+func TestREADMEConfigurationRuns(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	require.NoError(t, err)
+	_, conf, ok := strings.Cut(string(readme), "\n```\njetstream {")
+	require.True(t, ok)
+	conf, _, _ = strings.Cut(conf, "```")
+	dir := t.TempDir()
+	conf = "port: -1\nhost: 127.0.0.1\njetstream {" + strings.Replace(conf, "/srv/nats", filepath.Join(dir, "store"), 1)
+	path := filepath.Join(dir, "nats.conf")
+	require.NoError(t, os.WriteFile(path, []byte(conf), 0o600))
+	t.Setenv("COORDINATOR_PASSWORD", "c0ord")
+	t.Setenv("WORKER_PASSWORD", "w0rk")
+	opts, err := server.ProcessConfigFile(path)
+	require.NoError(t, err)
+	opts.NoLog, opts.NoSigs = true, true
+	ns, err := server.NewServer(opts)
+	require.NoError(t, err)
+	go ns.Start()
+	require.True(t, ns.ReadyForConnections(10*time.Second))
+	defer ns.Shutdown()
+	url := func(user, pass string) string {
+		return strings.Replace(ns.ClientURL(), "nats://", "nats://"+user+":"+pass+"@", 1)
+	}
+	coord, err := nats.Connect(url("coordinator", "c0ord"))
+	require.NoError(t, err)
+	defer coord.Close()
+	worker, err := nats.Connect(url("worker", "w0rk"))
+	require.NoError(t, err)
+	startWorker(t, worker, &Worker{Name: "w", Threads: 1})
+	korf := corpus.Korf100()
+	s, err := solve.New(korf[0].Goal, solve.Options{Heuristic: "wd"})
+	require.NoError(t, err)
+	recs, errs, _ := collect(t, coord, &Coordinator{Solver: s, Options: solve.Options{Heuristic: "wd"}}, entries(korf[0].Goal, korf[0].Start))
+	require.NoError(t, errs[0])
+	assert.Equal(t, korf[0].Optimal, recs[0].Length)
+	assert.Equal(t, "w", recs[0].Worker)
 }

@@ -2,6 +2,9 @@ package cluster
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net"
@@ -22,14 +25,57 @@ type ServerOptions struct {
 	// Listen is the address for clients, host:port; "" for 127.0.0.1 on a free port.
 	// Only loopback addresses may go without a Token.
 	Listen string
-	// Token is the secret every client must present; "" for none (loopback only).
+	// Token is the secret every client must present; "" for none (loopback only). It
+	// gives a worker's rights only (workerPermissions): the coordinator in this process
+	// connects with a secret of its own that never leaves it.
 	Token string
 }
 
 // A Server is an embedded NATS server with JetStream.
 type Server struct {
-	ns  *server.Server
-	url string
+	ns    *server.Server
+	url   string
+	owner string // the coordinator's secret, with every right; "" without a token
+}
+
+// workerPermissions are what a worker may do on the embedded server (and what an
+// external server's configuration should give it, docs/CLUSTER.md): take units from the
+// workers' consumer and acknowledge them, publish results, and hear which passes are
+// decided. It may not publish units, decisions, job control, the server's events or any
+// other JetStream request (purging, deleting).
+var workerPermissions = &server.Permissions{
+	Publish: &server.SubjectPermission{Allow: []string{
+		resultSubject + ">",
+		deadSubject + ">", // a unit it cannot search, on its last delivery
+		"$JS.API.CONSUMER.INFO." + unitsStream + "." + workersName,
+		"$JS.API.CONSUMER.MSG.NEXT." + unitsStream + "." + workersName,
+		"$JS.ACK." + unitsStream + "." + workersName + ".>",
+	}},
+	Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", cancelSubject + ">"}},
+}
+
+// tokenAuth admits the coordinator's secret with every right and the token with a
+// worker's.
+type tokenAuth struct {
+	owner, worker string
+	account       *server.Account
+}
+
+func (a *tokenAuth) Check(c server.ClientAuthentication) bool {
+	o := c.GetOpts()
+	secret := o.Token
+	if secret == "" {
+		secret = o.Password
+	}
+	switch {
+	case subtle.ConstantTimeCompare([]byte(secret), []byte(a.owner)) == 1:
+		c.RegisterUser(&server.User{Username: "coordinator", Account: a.account})
+	case subtle.ConstantTimeCompare([]byte(secret), []byte(a.worker)) == 1:
+		c.RegisterUser(&server.User{Username: "worker", Account: a.account, Permissions: workerPermissions})
+	default:
+		return false
+	}
+	return true
 }
 
 // ErrNeedsToken is returned for a server that would listen beyond loopback without a token.
@@ -61,11 +107,21 @@ func StartServer(opt ServerOptions) (*Server, error) {
 	if err := os.MkdirAll(opt.Store, 0o755); err != nil {
 		return nil, fmt.Errorf("cluster: store: %w", err)
 	}
-	ns, err := server.NewServer(&server.Options{ServerName: "tilekit", Host: host, Port: port,
-		JetStream: true, StoreDir: opt.Store, Authorization: opt.Token, NoLog: true, NoSigs: true,
-		MaxPayload: maxMessage})
+	sopt := &server.Options{ServerName: "tilekit", Host: host, Port: port,
+		JetStream: true, StoreDir: opt.Store, NoLog: true, NoSigs: true, MaxPayload: maxMessage}
+	var auth *tokenAuth
+	if opt.Token != "" {
+		owner := make([]byte, 24)
+		rand.Read(owner)
+		auth = &tokenAuth{owner: hex.EncodeToString(owner), worker: opt.Token}
+		sopt.CustomClientAuthentication = auth
+	}
+	ns, err := server.NewServer(sopt)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: starting NATS: %w", err)
+	}
+	if auth != nil {
+		auth.account = ns.GlobalAccount()
 	}
 	go ns.Start()
 	if !ns.ReadyForConnections(20 * time.Second) {
@@ -73,7 +129,11 @@ func StartServer(opt ServerOptions) (*Server, error) {
 		ns.WaitForShutdown()
 		return nil, fmt.Errorf("cluster: NATS did not start on %s within 20s (is the port taken, or the store %s in use?)", net.JoinHostPort(host, strconv.Itoa(port)), opt.Store)
 	}
-	return &Server{ns: ns, url: ns.ClientURL()}, nil
+	s := &Server{ns: ns, url: ns.ClientURL()}
+	if auth != nil {
+		s.owner = auth.owner
+	}
+	return s, nil
 }
 
 // URL is the address clients connect to (without the token).
@@ -141,7 +201,11 @@ func Connect(e Endpoint) (*Conn, error) {
 		}
 		c.Server, url = s, s.URL()
 	}
-	nc, err := c.dial(url, e)
+	owner := e
+	if c.Server != nil && c.Server.owner != "" {
+		owner.Server.Token = c.Server.owner // this process's own connection has every right
+	}
+	nc, err := c.dial(url, owner)
 	if err != nil {
 		c.Close()
 		return nil, err
