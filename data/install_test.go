@@ -198,3 +198,34 @@ func TestInstallBitsConverts(t *testing.T) {
 	_, _, err = LoadSpec(spec, []string{fresh})
 	assert.ErrorIs(t, err, ErrNotStandard)
 }
+
+// A missing set says how to build it: a named set by its name, a catalogue by its file.
+func TestNotInstalledSaysHowToBuild(t *testing.T) {
+	dir := t.TempDir()
+	_, _, err := LoadSet("7-8", []string{dir})
+	require.ErrorIs(t, err, ErrNotInstalled)
+	assert.Contains(t, err.Error(), "pdbgen build --set 7-8")
+	spec, err := pdb.NewCatalogue("mine", board.BlankLast(board.Size4x4), false, false, [][][]int{{{1, 2, 3}, {4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15}}})
+	require.NoError(t, err)
+	_, _, err = LoadSpec(spec, []string{dir})
+	require.ErrorIs(t, err, ErrNotInstalled)
+	assert.Contains(t, err.Error(), "pdbgen build --catalogue FILE --board 4x4")
+	assert.NotContains(t, err.Error(), "--set mine")
+}
+
+// A damaged set says what is wrong and how to build it again.
+func TestDamagedSetSaysHowToRebuild(t *testing.T) {
+	dir := t.TempDir()
+	_, err := InstallSet(context.Background(), pdb.Set555, dir, BuildOptions{})
+	require.NoError(t, err)
+	files, err := filepath.Glob(filepath.Join(dir, "*.tbl"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	raw, err := os.ReadFile(files[0])
+	require.NoError(t, err)
+	raw[len(raw)/2] ^= 0x55
+	require.NoError(t, os.WriteFile(files[0], raw, 0o644))
+	_, _, err = LoadSpec(pdb.Set555, []string{dir})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "build the set again with: pdbgen build --set 5-5-5 --out "+dir)
+}

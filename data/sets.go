@@ -144,7 +144,7 @@ func LoadSpec(spec pdb.SetSpec, dirs []string) (set *pdb.Set, from string, err e
 		}
 		s, err := ReadSet(dir, spec)
 		if err != nil {
-			return nil, "", err
+			return nil, "", fmt.Errorf("%w; build the set again with: %s --out %s", err, buildCommand(spec), dir)
 		}
 		sets[key] = s
 		return s, dir, nil
@@ -153,8 +153,16 @@ func LoadSpec(spec pdb.SetSpec, dirs []string) (set *pdb.Set, from string, err e
 		set, err := embeddedSet()
 		return set, "embedded", err
 	}
-	return nil, "", fmt.Errorf("%w: the %s tables are in none of %s; build them (once) with: pdbgen build --set %s",
-		ErrNotInstalled, name, strings.Join(dirs, ", "), name)
+	return nil, "", fmt.Errorf("%w: the %s tables are in none of %s; build them (once) with: %s",
+		ErrNotInstalled, name, strings.Join(dirs, ", "), buildCommand(spec))
+}
+
+// buildCommand is the command that builds spec's tables.
+func buildCommand(spec pdb.SetSpec) string {
+	if _, err := pdb.SetByName(spec.Name); err != nil { // a catalogue of a file, not a named set
+		return fmt.Sprintf("pdbgen build --catalogue FILE --board %s (FILE the catalogue's file)", spec.Size())
+	}
+	return "pdbgen build --set " + spec.Name
 }
 
 var (

@@ -114,7 +114,7 @@ func (v *additiveTable) published() Check {
 }
 
 func (v *additiveTable) symmetry(context.Context, Options) Check {
-	return skip(Symmetry, "sets that reuse a table through a symmetry are checked when they are defined (pdb.SetSpec.Check)")
+	return skip(Symmetry, "a set that reads a table through a symmetry is checked when the set is defined, before any table is built")
 }
 
 func (v *additiveTable) admissibility(opt Options) Check {

@@ -139,8 +139,7 @@ func TestPageEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, strconv.Itoa(moves)+" / "+strconv.Itoa(moves), progress)
 
-	dir, err := os.MkdirTemp("", "tilekit-e2e-")
-	require.NoError(t, err)
+	dir := screenshotDir(t)
 	screenshot := func(ctx context.Context, name string) {
 		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // quality 100 gives PNG
 		require.NoError(t, err)
@@ -356,7 +355,7 @@ func TestPageDownloadsSets(t *testing.T) {
 	require.NoError(t, err, "the search used the downloaded set")
 	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	require.NoError(t, err)
-	file := filepath.Join(os.TempDir(), "tilekit-e2e-sets-1280.png")
+	file := filepath.Join(screenshotDir(t), "sets-1280.png")
 	require.NoError(t, os.WriteFile(file, shot, 0o644))
 	t.Logf("screenshot: %s", file)
 
@@ -480,7 +479,17 @@ func TestPage5x5(t *testing.T) {
 	require.NoError(t, err, "played to the goal")
 	shot, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
 	require.NoError(t, err)
-	file := filepath.Join(os.TempDir(), "tilekit-e2e-5x5-390.png")
+	file := filepath.Join(screenshotDir(t), "5x5-390.png")
 	require.NoError(t, os.WriteFile(file, shot, 0o644))
 	t.Logf("screenshot: %s", file)
+}
+
+// screenshotDir is where the browser tests put their screenshots: $TILEKIT_SCREENSHOTS to
+// keep them, else a directory removed after the test.
+func screenshotDir(t *testing.T) string {
+	if dir := os.Getenv("TILEKIT_SCREENSHOTS"); dir != "" {
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		return dir
+	}
+	return t.TempDir()
 }
