@@ -516,10 +516,16 @@ func (s *Solver) About() string {
 	if n := s.fast.Lanes(); n > 1 {
 		about += fmt.Sprintf(", %d lanes", n)
 	}
-	if s.goal.Size() == board.Size5x5 && s.heuristic == heuristic.MD {
-		about += "; for the 24-puzzle build the 6-6-6-6 set once (pdbgen build --set 6-6-6-6, 2 minutes): without it only easy positions finish"
-	}
 	return about
+}
+
+// Hint is advice for people about the solver's choice, "" when there is none: on 5x5
+// without an installed set, how to install one.
+func (s *Solver) Hint() string {
+	if s.fast != nil && s.goal.Size() == board.Size5x5 && s.heuristic == heuristic.MD {
+		return "the 24-puzzle with the Manhattan distance alone finishes only easy positions: build the 6-6-6-6 set once (pdbgen build --set 6-6-6-6, 2 minutes) or small-t (pdbgen build --board 5x5, 10 minutes)"
+	}
+	return ""
 }
 
 // Goal returns the solver's goal.

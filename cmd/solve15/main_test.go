@@ -306,3 +306,15 @@ func TestConventions(t *testing.T) {
 	first := strings.Split(out, "\n")[0]
 	assert.Equal(t, `{"line":1,"board":"4x4","goal":"blank-last","error":"state 1: wrong number of tiles: 3 numbers; want 16 (a 4x4 state), optionally with an id before and the known optimal length after"}`, first)
 }
+
+// On 5x5 with no set installed, solve15 says, without -v, how to install one; not with
+// --quiet.
+func TestHintWithoutASet(t *testing.T) {
+	easy := "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24"
+	_, errOut, code := run(t, "", "--board", "5x5", easy)
+	require.Equal(t, 0, code)
+	assert.Contains(t, errOut, "pdbgen build --set 6-6-6-6")
+	_, errOut, code = run(t, "", "--board", "5x5", "-q", easy)
+	require.Equal(t, 0, code)
+	assert.NotContains(t, errOut, "pdbgen build")
+}

@@ -28,6 +28,9 @@ func solveAction(c *cli.Context) error {
 	if c.Bool("verbose") {
 		fmt.Fprintf(c.App.ErrWriter, "solve15: %s\n", s.About())
 	}
+	if hint := s.Hint(); hint != "" && !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "solve15: %s\n", hint)
+	}
 	out := cmdline.NewResults(c, "solve15: ", goal)
 	sum := s.Batch(c.Context, in.All(), solve.BatchOptions{Workers: c.Int("workers"), Timeout: c.Duration("timeout"), Progress: out.Progress}, out.Add)
 	return out.Finish(sum, in)
