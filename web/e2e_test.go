@@ -204,6 +204,12 @@ func TestPageEndToEnd(t *testing.T) {
 	visible, err := chromedp.Run(pctx, chromedp.Evaluate[bool](`document.getElementById('solve').getBoundingClientRect().bottom <= window.innerHeight`))
 	require.NoError(t, err)
 	require.True(t, visible, "Solve is in view at 390 px")
+	for _, h := range []string{"max", "md", "6-6-3"} { // the widest choices of the menu
+		choose(t, pctx, "heuristic", h)
+		sideways, err := chromedp.Run(pctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - window.innerWidth`))
+		require.NoError(t, err)
+		assert.LessOrEqual(t, sideways, 0, "the page does not scroll sideways at 390 px with %s", h)
+	}
 	screenshot(pctx, "phone.png")
 }
 
@@ -465,6 +471,9 @@ func TestPage5x5(t *testing.T) {
 	fits, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById('board').getBoundingClientRect().right <= window.innerWidth`))
 	require.NoError(t, err)
 	assert.True(t, fits, "the board fits 390 px")
+	sideways, err := chromedp.Run(bctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - window.innerWidth`))
+	require.NoError(t, err)
+	assert.LessOrEqual(t, sideways, 0, "the page does not scroll sideways at 390 px")
 	noTables, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`getComputedStyle(document.getElementById('tables-row')).display === 'none'`))
 	require.NoError(t, err)
 	assert.True(t, noTables, "a site without sets shows no Tables row")
@@ -492,4 +501,29 @@ func screenshotDir(t *testing.T) string {
 		return dir
 	}
 	return t.TempDir()
+}
+
+// Solve clicked at once after Set solves the position set, not the one before it.
+func TestSetThenSolveAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test skipped in -short mode")
+	}
+	ts := staticSite(t)
+	bctx, done := chrome(t, 1280, 900)
+	defer done()
+	require.NoError(t, chromedp.Do(bctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.CSS("#board .tile"))))
+	_, err := chromedp.Run(bctx, chromedp.Poll[bool](`!document.getElementById('solve').disabled`))
+	require.NoError(t, err)
+	// Takahashi's worked example, 29 moves from the start; the page starts at the goal.
+	_, err = chromedp.Run(bctx, chromedp.Evaluate[bool](`(() => {
+		document.getElementById('position').value = '1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12';
+		document.getElementById('set').click();
+		document.getElementById('solve').click();
+		return true; })()`))
+	require.NoError(t, err)
+	_, err = chromedp.Run(bctx, chromedp.Poll[bool](`document.getElementById('status').textContent.startsWith('Found')`, chromedp.WithPollingTimeout(30*time.Second)))
+	require.NoError(t, err)
+	status, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS("#status")))
+	require.NoError(t, err)
+	assert.Contains(t, status, "29 moves")
 }

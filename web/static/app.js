@@ -194,7 +194,16 @@ async function shuffle(moves) {
   } catch (e) { say(e.message); }
 }
 
-async function setPosition() {
+// pendingSet is the position being checked after Set, which Solve waits for: a click on
+// Solve right after Set solves the position set, not the one before.
+let pendingSet = null;
+
+function setPosition() {
+  pendingSet = checkAndSet().finally(() => { pendingSet = null; });
+  return pendingSet;
+}
+
+async function checkAndSet() {
   try {
     const data = await solver.check($("position").value, { board: size(), goal: goalName() });
     stopPlaying();
@@ -214,6 +223,7 @@ function describeProgress(p) {
 }
 
 async function solve() {
+  if (pendingSet) await pendingSet;
   stopPlaying();
   positionChanged();
   const start = game.state.slice();
