@@ -172,6 +172,10 @@ func Heuristics() []string {
 // it is the strongest.
 func LoadSet(name string, files map[string][]byte) (map[string]any, error) {
 	set, err := data.AddSet(name, files)
+	if errors.Is(err, data.ErrNotStandard) {
+		// A person at the page has no pdbgen: say what it means there, and for whom.
+		err = fmt.Errorf("the site's %s tables are not the ones pdbgen builds (another build, or damaged), so the page does not use them; the site's owner can prove them with pdbgen verify and publish them again (%w)", name, err)
+	}
 	if err != nil {
 		return nil, &Error{Unprocessed, err}
 	}

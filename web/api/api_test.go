@@ -1,9 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/tablefile"
 )
 
 func TestPrepare(t *testing.T) {
@@ -155,4 +161,31 @@ func FuzzPrepare(f *testing.F) {
 			require.Contains(t, []int{BadRequest, Unprocessed}, e.Status, "%q", body)
 		}
 	})
+}
+
+// A set whose tables are intact but not the ones pdbgen builds is refused with words for
+// the page, whose user has no pdbgen: it names the site's owner as the one to act.
+func TestLoadSetNotStandard(t *testing.T) {
+	dir := t.TempDir()
+	_, err := data.InstallSet(context.Background(), pdb.Set555, dir, data.BuildOptions{})
+	require.NoError(t, err)
+	files, _, err := data.SetFiles("5-5-5", []string{dir})
+	require.NoError(t, err)
+	name := data.SetFile(pdb.Set555, 0)
+	f, err := tablefile.Decode(bytes.NewReader(files[name]))
+	require.NoError(t, err)
+	p, err := pdb.LoadPacked(f)
+	require.NoError(t, err)
+	p.Nibbles[100] ^= 0x11 // two entries changed, the file written anew with good checksums
+	nf, err := p.File()
+	require.NoError(t, err)
+	changed := filepath.Join(dir, "changed.tbl")
+	require.NoError(t, tablefile.Write(context.Background(), changed, nf))
+	files[name], err = os.ReadFile(changed)
+	require.NoError(t, err)
+	_, err = LoadSet("5-5-5", files)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the site's 5-5-5 tables are not the ones pdbgen builds")
+	assert.Contains(t, err.Error(), "the site's owner")
+	assert.True(t, errors.Is(err, data.ErrNotStandard))
 }
