@@ -23,11 +23,14 @@ import (
 func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
 
 func newApp() *cli.App {
-	app := cmdline.NewApp("solve15", "solve 15-puzzles optimally")
+	app := cmdline.NewApp("solve15", "solve sliding-tile puzzles (8, 15, 24) optimally")
 	app.UsageText = `solve15 [flags] STATE...
    solve15 [flags] -f FILE          (FILE may be - for standard input)
    solve15 eval [flags] STATE... | -f FILE
-   solve15 bench [flags]`
+   solve15 bench [flags]
+   solve15 cluster [flags] STATE... | -f FILE
+   solve15 worker --nats URL [flags]
+   solve15 repro | serve | site [flags]`
 	app.Description = `Finds a shortest solution of each 15-puzzle with IDA* and prints it as blank
 directions (U, D, L, R: where the blank goes) and as the tiles that slide. Every
 solution is replayed on its start before it is printed.
