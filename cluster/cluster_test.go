@@ -595,3 +595,75 @@ func TestREADMEConfigurationRuns(t *testing.T) {
 	assert.Equal(t, korf[0].Optimal, recs[0].Length)
 	assert.Equal(t, "w", recs[0].Worker)
 }
+
+// mallory is a worker that searches nothing: it answers every unit it takes with "no
+// solution" and made-up work.
+func mallory(t *testing.T, nc *nats.Conn) {
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		var cons jetstream.Consumer
+		for ctx.Err() == nil {
+			if cons, err = js.Consumer(ctx, unitsStream, workersName); err == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		for ctx.Err() == nil {
+			msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+			if err != nil {
+				continue
+			}
+			var u Unit
+			if json.Unmarshal(msg.Data(), &u) != nil {
+				msg.Term()
+				continue
+			}
+			data, _ := json.Marshal(Outcome{Job: u.Job.ID, Unit: u.ID, Index: u.Index, Seq: u.Seq, Worker: "mallory", Work: solve.Work{Nodes: 12345, Expanded: 6789}})
+			js.Publish(ctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(u.ID))
+			msg.Ack()
+		}
+	}()
+}
+
+// With every result audited, honest workers pass (every subtree up to the decision
+// searched again, and the answer the serial one); a worker that answers "no solution"
+// without searching is caught, in every run, and named.
+func TestAudit(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(goal, solve.Options{})
+	require.NoError(t, err)
+	start := korf[2].Start
+	split := func() *Coordinator {
+		return &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64, Audit: 1}
+	}
+
+	_, nc := testServer(t, "")
+	startWorker(t, nc, &Worker{Name: "a", Threads: 1})
+	startWorker(t, nc, &Worker{Name: "b", Threads: 1})
+	recs, errs, _ := collect(t, nc, split(), entries(goal, start))
+	require.NoError(t, errs[0])
+	assert.Equal(t, korf[2].Optimal, recs[0].Length)
+	require.NotEmpty(t, recs[0].Units)
+	for _, u := range recs[0].Units {
+		assert.True(t, u.Audited, "every subtree up to the decision audited at 1.0: %+v", u)
+	}
+
+	for run := range 2 {
+		_, nc := testServer(t, "")
+		startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
+		mallory(t, nc)
+		recs, errs, _ := collect(t, nc, split(), entries(goal, start))
+		require.Error(t, errs[0], "run %d", run)
+		assert.ErrorIs(t, errs[0], ErrAudit)
+		assert.ErrorIs(t, errs[0], ErrFailed)
+		assert.False(t, recs[0].Solved)
+		assert.Contains(t, recs[0].Error, `worker "mallory" says of unit`)
+		assert.Contains(t, recs[0].Error, "searched again here")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,12 @@ type Coordinator struct {
 	// split further (0: 4 x UnitNodes).
 	MaxUnitNodes uint64
 	Queue        Queue // the queue's settings (zero: DefaultQueue)
+	// Audit is the fraction of a split instance's subtree results, chosen at random once
+	// they are in, that the coordinator searches again itself (0: none; 1: all), while
+	// the workers go on. A subtree's search is deterministic, so the two must agree on the
+	// solution and to the node; a disagreement fails the instance and names the worker.
+	// It needs Options to make the solver again without a node limit.
+	Audit float64
 	// Status, if set, hears of the run's progress about twice a second.
 	Status func(Status)
 
@@ -83,6 +90,13 @@ type run struct {
 	bound    int
 	reported int   // whole instances: how many entries have been reported, in order
 	err      error // the results' consumer failed
+	// Audits (split instances): the coordinator's own solver without limits, the subtrees
+	// waiting for it, those not yet checked, how many were, and the first disagreement.
+	auditor    *solve.Solver
+	auditQueue chan audit
+	auditing   sync.WaitGroup
+	audited    int
+	auditErr   error
 }
 
 // Run solves the entries, reporting each, in their order, as soon as it and all before it
@@ -139,6 +153,19 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	})
 	defer quit()
 
+	if c.Split && c.Audit > 0 {
+		aopt := c.Options
+		aopt.MaxNodes = 0 // a subtree is searched to its end, as the workers do
+		if r.auditor, err = solve.New(r.goal, aopt); err != nil {
+			return nil, fmt.Errorf("cluster: the auditor: %w", err)
+		}
+		if r.auditor.Fingerprint() != c.Solver.Fingerprint() {
+			return nil, fmt.Errorf("cluster: the auditor's solver (from Options) is not the coordinator's: %s against %s", r.auditor.About(), c.Solver.About())
+		}
+		r.auditQueue = make(chan audit, 1024)
+		go r.runAuditor(ctx)
+		defer close(r.auditQueue)
+	}
 	sum := &solve.Summary{}
 	if c.Split {
 		err = r.split(ctx, entries, sum, report)
@@ -411,6 +438,9 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *solve.Su
 			units = append(units, done...)
 			return found, err
 		})
+		if aerr := r.checkAudits(); aerr != nil && err == nil {
+			res, err = nil, aerr // no answer rests on a result an audit contradicts
+		}
 		cancel()
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -495,6 +525,16 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 	if failed != nil {
 		return found, done, fmt.Errorf("%w: unit %s: %s", ErrFailed, failed.Unit, failed.Error)
 	}
+	upto := len(ids) - 1
+	if found.First >= 0 {
+		upto = found.First
+	}
+	r.mu.Unlock()
+	picked := r.chooseAudits(units, ids, upto, st)
+	r.mu.Lock()
+	for i := range done {
+		done[i].Audited = picked[done[i].Seq] // checked at the instance's end: one that disagrees fails it
+	}
 	return found, done, nil
 }
 
@@ -547,4 +587,94 @@ func (r *run) report(ctx context.Context, done <-chan struct{}) {
 		}
 		r.c.Status(s)
 	}
+}
+
+// audit is a subtree's result, to be checked by searching the subtree again here.
+type audit struct {
+	unit Unit
+	of   Outcome
+	st   solve.Subtrees
+	path []board.Dir
+}
+
+// DefaultAudit is solve15 cluster's audit fraction.
+const DefaultAudit = 0.05
+
+// ErrAudit is matched by the error of an instance whose audit found a worker's result
+// wrong (it matches ErrFailed too).
+var ErrAudit = fmt.Errorf("%w: an audit found a worker's result wrong", ErrFailed)
+
+// chooseAudits picks, among the pass's results up to the deciding subtree (those its
+// decision rests on), each with probability Audit once the results are in (so that no
+// worker knows beforehand which of its results will be checked), and has the auditor
+// search those subtrees again, in the background.
+func (r *run) chooseAudits(units []Unit, ids []string, upto int, st solve.Subtrees) map[int]bool {
+	if r.auditor == nil {
+		return nil
+	}
+	var chosen []audit
+	picked := map[int]bool{}
+	r.mu.Lock()
+	for k := 0; k <= upto && k < len(ids); k++ {
+		o := r.got[ids[k]]
+		if o == nil || o.Failed || rand.Float64() >= r.c.Audit {
+			continue
+		}
+		chosen = append(chosen, audit{unit: units[k], of: *o, st: st, path: st.Paths[k]})
+		picked[k] = true
+	}
+	r.audited += len(chosen)
+	r.mu.Unlock()
+	r.auditing.Add(len(chosen))
+	for _, a := range chosen {
+		r.auditQueue <- a // the auditor holds no lock: a full queue only slows the pass
+	}
+	return picked
+}
+
+// runAuditor searches the audits' subtrees again with the coordinator's own solver, one
+// at a time, and keeps the first disagreement.
+func (r *run) runAuditor(ctx context.Context) {
+	for a := range r.auditQueue {
+		moves, work, err := r.auditor.SearchBelow(ctx, a.st.Start, a.path, a.st.Bound)
+		var bad error
+		switch {
+		case err != nil:
+			bad = fmt.Errorf("%w: the audit of unit %s (worker %q's result) could not be done: %v", ErrFailed, a.of.Unit, a.of.Worker, err)
+		case (moves != nil) != a.of.Found || board.FormatDirs(moves) != a.of.Moves || work != a.of.Work:
+			mine := Outcome{Found: moves != nil, Moves: board.FormatDirs(moves), Work: work}
+			bad = fmt.Errorf("%w: worker %q says of unit %s: %s; searched again here: %s", ErrAudit, a.of.Worker, a.of.Unit, claim(&a.of), claim(&mine))
+		}
+		if bad != nil {
+			r.mu.Lock()
+			if r.auditErr == nil {
+				r.auditErr = bad
+			}
+			r.mu.Unlock()
+		}
+		r.auditing.Done()
+	}
+}
+
+// checkAudits waits for the audits of the current instance and returns the first
+// disagreement they found.
+func (r *run) checkAudits() error {
+	if r.auditor == nil {
+		return nil
+	}
+	r.auditing.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err := r.auditErr
+	r.auditErr = nil
+	return err
+}
+
+// claim says what an outcome claims about its subtree.
+func claim(o *Outcome) string {
+	what := "no solution"
+	if o.Found {
+		what = "solution " + o.Moves
+	}
+	return fmt.Sprintf("%s in %d nodes (%d expanded)", what, o.Work.Nodes, o.Work.Expanded)
 }

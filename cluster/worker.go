@@ -30,6 +30,8 @@ type Worker struct {
 	Log func(msg string)
 	// Units, if set, hears of each unit finished, with its work.
 	Units func(u *Unit, o *Outcome)
+	// Local marks a worker in the coordinator's process, which need not say it joined.
+	Local bool
 
 	mu      sync.Mutex
 	solvers map[[32]byte]*solverEntry // by the SHA-256 of the whole job
@@ -141,7 +143,9 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
-	w.log("joined the queue on %s as %s, %d at a time", serverOf(nc), w.name(), threads)
+	if !w.Local {
+		w.log("joined the queue on %s as %s, %d at a time", serverOf(nc), w.name(), threads)
+	}
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)
@@ -174,11 +178,16 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	return nil
 }
 
-// name is w.Name, or host:pid.
+// name is w.Name, or DefaultName.
 func (w *Worker) name() string {
 	if w.Name != "" {
 		return w.Name
 	}
+	return DefaultName()
+}
+
+// DefaultName is a worker's name when it is given none: host:pid.
+func DefaultName() string {
 	host, _ := os.Hostname()
 	return fmt.Sprintf("%s:%d", host, os.Getpid())
 }

@@ -60,6 +60,7 @@ type UnitRecord struct {
 	Expanded uint64  `json:"expanded"`
 	Seconds  float64 `json:"seconds"`
 	Worker   string  `json:"worker"`
+	Audited  bool    `json:"audited,omitempty"` // searched again by the coordinator, which agreed
 }
 
 // BadLine is the JSON form of an input line that is not a valid state: its line, the

@@ -62,6 +62,12 @@ Examples:
 			&cli.Uint64Flag{Name: "unit-nodes", Value: 1_000_000, Usage: "the size a subtree should have, in nodes (250000 for dozens of workers)"},
 			&cli.DurationFlag{Name: "ack-wait", Value: cluster.DefaultQueue.AckWait, Usage: "hand a unit to another worker after this long without a word"},
 			&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultQueue.MaxDeliver, Usage: "report a unit failed after handing it out this many times"},
+			&cli.Float64Flag{Name: "audit", Value: cluster.DefaultAudit, Usage: "the fraction of subtree results, chosen at random, that the coordinator searches again to check its workers (0: none, 1: all)", Action: func(_ *cli.Context, f float64) error {
+				if !(f >= 0 && f <= 1) {
+					return cmdline.Usagef("--audit must be from 0 to 1")
+				}
+				return nil
+			}},
 		),
 		Action: clusterAction,
 	}
@@ -96,15 +102,30 @@ func clusterAction(c *cli.Context) error {
 	}
 	out := cmdline.NewResults(c, "solve15 cluster: ", goal)
 	stop := func() error { return nil }
-	if n := c.Int("local-workers"); n > 0 {
-		w := &cluster.Worker{Tables: tables, Threads: n, Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker: %s\n", msg) }}
-		if stop, err = conn.StartWorker(c.Context, w); err != nil {
+	// Local workers are one a thread, each named, so that they can audit one another.
+	var stops []func() error
+	stop = func() error {
+		var first error
+		for _, s := range stops {
+			if err := s(); err != nil && first == nil {
+				first = err
+			}
+		}
+		return first
+	}
+	for i := range c.Int("local-workers") {
+		name := fmt.Sprintf("%s/%d", cluster.DefaultName(), i+1)
+		w := &cluster.Worker{Name: name, Tables: tables, Threads: 1, Local: true, Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker %s: %s\n", name, msg) }}
+		s, err := conn.StartWorker(c.Context, w)
+		if err != nil {
+			stop()
 			return err
 		}
+		stops = append(stops, s)
 	}
 	coord := &cluster.Coordinator{Solver: s, Options: opts, Timeout: c.Duration("timeout"),
 		Split: c.Bool("split") || in.Single(), Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes"),
-		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}}
+		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}, Audit: c.Float64("audit")}
 	if out.Status().Live() {
 		coord.Status = func(st cluster.Status) { out.Status().Set(st.String()) }
 	}
