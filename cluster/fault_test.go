@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -133,4 +136,85 @@ func freePort(t *testing.T) int {
 	require.NoError(t, err)
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// The real binary as coordinator, on loopback with a token, and a forger holding the
+// token in the workers' place: its publishes to advisories and units are refused by the
+// server, and the forged records it answers units with are not printed as answers: each
+// instance fails, naming it, and solve15 exits 1.
+func TestForgerAgainstTheBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs processes")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "solve15")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/tilekit/tilekit/cmd/solve15").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	port := freePort(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "cluster", "--local-workers", "0", "--listen", fmt.Sprintf("127.0.0.1:%d", port),
+		"--store", filepath.Join(dir, "store"), "--token", "s3cret", "--max-deliver", "2", "--ack-wait", "2s", "--json", "--goal", "blank-first",
+		"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+
+	var nc *nats.Conn
+	require.Eventually(t, func() bool {
+		nc, err = nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port), nats.Token("s3cret"), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
+		return err == nil
+	}, 20*time.Second, 100*time.Millisecond)
+	defer nc.Close()
+	for _, subject := range []string{"$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.TILEKIT_UNITS.workers", "tilekit.units.x"} {
+		require.NoError(t, nc.Publish(subject, []byte(`{"stream_seq":1,"deliveries":9}`)))
+		require.Eventually(t, func() bool {
+			e := nc.LastError()
+			return e != nil && strings.Contains(e.Error(), "Permissions Violation") && strings.Contains(e.Error(), subject)
+		}, 5*time.Second, 10*time.Millisecond, subject)
+	}
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	var cons jetstream.Consumer
+	require.Eventually(t, func() bool {
+		cons, err = js.Consumer(ctx, "TILEKIT_UNITS", "workers")
+		return err == nil
+	}, 20*time.Second, 100*time.Millisecond)
+	forged := 0
+	for forged < 2 {
+		msg, err := cons.Next(jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			continue
+		}
+		var u struct {
+			Job   struct{ ID string } `json:"job"`
+			ID    string              `json:"id"`
+			Index int                 `json:"index"`
+			Start []int               `json:"start"`
+		}
+		require.NoError(t, json.Unmarshal(msg.Data(), &u))
+		rec := map[string]any{"start": u.Start, "board": "4x4", "goal": "blank-first", "algorithm": "idastar", "heuristic": "6-6-3",
+			"solved": true, "optimal": true, "length": 8, "moves": "UUURRRDD", "tiles": []int{1, 2, 3, 4, 5, 6, 7, 8}, "h0": 8, "lower_bound": 8}
+		data, err := json.Marshal(map[string]any{"job": u.Job.ID, "unit": u.ID, "index": u.Index, "worker": "mallory", "record": rec})
+		require.NoError(t, err)
+		_, err = js.Publish(ctx, "tilekit.results."+u.Job.ID, data)
+		require.NoError(t, err)
+		require.NoError(t, msg.Ack())
+		forged++
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
+	assert.Equal(t, 1, exit.ExitCode(), "stderr: %s", stderr.String())
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	require.Len(t, lines, 2)
+	for _, line := range lines {
+		var r struct {
+			Solved bool   `json:"solved"`
+			Error  string `json:"error"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &r))
+		assert.False(t, r.Solved, "a forged record printed as an answer: %s", line)
+		assert.Contains(t, r.Error, `worker "mallory" sent a result that fails its check`)
+	}
 }

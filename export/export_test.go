@@ -3,7 +3,9 @@ package export
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -216,4 +218,118 @@ func TestAutomatonRefused(t *testing.T) {
 	_, err = Raw(context.Background(), f, out, 1)
 	assert.ErrorContains(t, err, "no raw form")
 	assert.NoFileExists(t, out)
+}
+
+// hostile makes n inputs that no reader should crash on: states of random tokens, and
+// sidecars mutated at random (fields dropped, numbers wild, lists broken, text cut).
+func hostile(n int, side []byte) (states []string, sides [][]byte) {
+	rng := rand.New(rand.NewPCG(32, 32))
+	tokens := []string{"0", "1", "15", "16", "-1", "-0", "99", "100000000", "99999999999999999999", "x", "1e3", "0x10", "/", ",", " ", "٣", "\t", "7"}
+	for range n * 6 / 10 {
+		var b strings.Builder
+		for range rng.IntN(24) {
+			if rng.IntN(3) == 0 {
+				fmt.Fprintf(&b, "%d ", rng.IntN(20))
+			} else {
+				b.WriteString(tokens[rng.IntN(len(tokens))] + " ")
+			}
+		}
+		states = append(states, b.String())
+	}
+	wild := []string{"-1", "0", "1", "25", "26", "4294967296", "9223372036854775807", "1e9", `"x"`, "null", "[]", "{}", "true"}
+	fields := []string{"width", "height", "entries", "tiles", "blank_in_index", "zero_aware", "index", "kind", "sha256"}
+	for len(sides) < n-len(states) {
+		s := string(side)
+		switch rng.IntN(4) {
+		case 0: // a field's value replaced
+			f := fields[rng.IntN(len(fields))]
+			if i := strings.Index(s, `"`+f+`":`); i >= 0 {
+				j := i + len(f) + 3
+				end := strings.IndexAny(s[j:], ",}")
+				if f == "tiles" {
+					end = strings.Index(s[j:], "]") + 1
+				}
+				s = s[:j] + wild[rng.IntN(len(wild))] + s[j+end:]
+			}
+		case 1: // a field dropped
+			f := fields[rng.IntN(len(fields))]
+			s = strings.Replace(s, `"`+f+`":`, `"dropped`+f+`":`, 1)
+		case 2: // the tiles broken
+			s = strings.Replace(s, `"tiles":[`, `"tiles":[`+[]string{"1,1,", "0,", "16,", "-3,", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,1,2,3,4,5,6,7,8,9,10,11,"}[rng.IntN(5)], 1)
+		default: // the text cut short
+			s = s[:rng.IntN(len(s))]
+		}
+		sides = append(sides, []byte(s))
+	}
+	return states, sides
+}
+
+// On 100 hostile inputs the readers print values or refuse with one line and exit 1:
+// never a crash, a traceback, or (in the C reader built with the sanitizers) undefined
+// behaviour or an access out of bounds.
+func TestReadersOnHostileInput(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := data.Embedded("pdb-4x4-1-5-6-9-10-13.tbl")
+	require.NoError(t, err)
+	f, err := tablefile.Decode(bytes.NewReader(raw))
+	require.NoError(t, err)
+	good := filepath.Join(dir, "good.raw")
+	_, err = Raw(context.Background(), f, good, 2)
+	require.NoError(t, err)
+	values, err := os.ReadFile(good)
+	require.NoError(t, err)
+	side, err := os.ReadFile(good + ".json")
+	require.NoError(t, err)
+	states, sides := hostile(100, side)
+	var runs [][]string
+	for _, s := range states {
+		runs = append(runs, []string{good, s})
+	}
+	for i, s := range sides {
+		path := filepath.Join(dir, fmt.Sprintf("side%d.raw", i))
+		require.NoError(t, os.WriteFile(path, values, 0o644))
+		require.NoError(t, os.WriteFile(path+".json", s, 0o644))
+		runs = append(runs, []string{path, states[0], "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"})
+	}
+	var rs [][]string
+	if cc, err := exec.LookPath("cc"); err == nil {
+		asan := filepath.Join(dir, "pdbread-asan")
+		msg, err := exec.Command(cc, "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-o", asan, filepath.Join("..", "examples", "c", "pdbread.c")).CombinedOutput()
+		require.NoError(t, err, "%s", msg)
+		rs = append(rs, []string{asan})
+	} else if os.Getenv("TILEKIT_E2E") == "require" {
+		t.Fatal("no C compiler (cc) for the reference reader")
+	}
+	if py, err := exec.LookPath("python3"); err == nil {
+		rs = append(rs, []string{py, filepath.Join("..", "examples", "python", "pdbread.py")})
+	}
+	if len(rs) == 0 {
+		t.Skip("neither cc nor python3 here")
+	}
+	for _, reader := range rs {
+		for _, args := range runs {
+			cmd := exec.Command(reader[0], append(reader[1:], args...)...)
+			// Sanitizer findings exit 86, not 1, so that they cannot pass for a refusal.
+			cmd.Env = append(os.Environ(), "ASAN_OPTIONS=detect_leaks=0:exitcode=86", "UBSAN_OPTIONS=halt_on_error=1:exitcode=86")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				code = exit.ExitCode()
+			} else {
+				require.NoError(t, err)
+			}
+			msg := strings.TrimSpace(stderr.String())
+			switch code {
+			case 0:
+				assert.Empty(t, msg, "%v %q", reader, args)
+			case 1:
+				assert.True(t, strings.HasPrefix(msg, "pdbread: ") && !strings.Contains(msg, "\n"), "%v %q: %s", reader, args, msg)
+			default:
+				t.Errorf("%v %q: exit %d: %s", reader, args, code, msg)
+			}
+		}
+	}
 }
