@@ -387,7 +387,8 @@ func TestForgedOptionsDoNotPoisonTheWorker(t *testing.T) {
 }
 
 // A unit that failed in an earlier run (its outcome in the store) is handed out again
-// by a coordinator restarted on that store, and solved by the workers there now.
+// by a coordinator restarted on that store, and solved by the workers there now; told to
+// keep failures, the coordinator reports it failed again.
 func TestRestartRetriesFailedUnits(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
@@ -404,8 +405,15 @@ func TestRestartRetriesFailedUnits(t *testing.T) {
 	require.NoError(t, err)
 	_, err = js.Publish(ctx, resultSubject+job.ID, data)
 	require.NoError(t, err)
+	keep := *c
+	keep.KeepFailed = true
+	recs, errs, _ := collect(t, nc, &keep, in)
+	require.Len(t, recs, 1)
+	assert.ErrorIs(t, errs[0], ErrFailed, "told to keep it, the failure stands")
+	assert.Contains(t, recs[0].Error, "the tables were missing")
+
 	startWorker(t, nc, &Worker{Name: "w", Threads: 1})
-	recs, errs, _ := collect(t, nc, c, in)
+	recs, errs, _ = collect(t, nc, c, in)
 	require.Len(t, recs, 1)
 	require.NoError(t, errs[0])
 	assert.Equal(t, korf[0].Optimal, recs[0].Length)

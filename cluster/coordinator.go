@@ -42,6 +42,9 @@ type Coordinator struct {
 	// solution and to the node; a disagreement fails the instance and names the worker.
 	// It needs Options to make the solver again without a node limit.
 	Audit float64
+	// KeepFailed reports the units that failed in an earlier run on the store as failed
+	// again, rather than handing them out anew.
+	KeepFailed bool
 	// Status, if set, hears of the run's progress about twice a second.
 	Status func(Status)
 
@@ -224,7 +227,7 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		read++
-		if meta, err := m.Metadata(); o.Failed && err == nil && meta.Sequence.Stream <= last {
+		if meta, err := m.Metadata(); o.Failed && !r.c.KeepFailed && err == nil && meta.Sequence.Stream <= last {
 			r.changed.Broadcast()
 			return
 		}

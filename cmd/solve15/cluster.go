@@ -62,6 +62,7 @@ Examples:
 			&cli.Uint64Flag{Name: "unit-nodes", Value: 1_000_000, Usage: "the size a subtree should have, in nodes (250000 for dozens of workers)"},
 			&cli.DurationFlag{Name: "ack-wait", Value: cluster.DefaultQueue.AckWait, Usage: "hand a unit to another worker after this long without a word"},
 			&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultQueue.MaxDeliver, Usage: "report a unit failed after handing it out this many times"},
+			&cli.BoolFlag{Name: "keep-failed", Usage: "on a store with an earlier run's results, report its failed units as failed rather than hand them out again"},
 			&cli.Float64Flag{Name: "audit", Value: cluster.DefaultAudit, Usage: "the fraction of subtree results, chosen at random, that the coordinator searches again to check its workers (0: none, 1: all)", Action: func(_ *cli.Context, f float64) error {
 				if !(f >= 0 && f <= 1) {
 					return cmdline.Usagef("--audit must be from 0 to 1")
@@ -125,7 +126,7 @@ func clusterAction(c *cli.Context) error {
 	}
 	coord := &cluster.Coordinator{Solver: s, Options: opts, Timeout: c.Duration("timeout"),
 		Split: c.Bool("split") || in.Single(), Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes"),
-		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}, Audit: c.Float64("audit")}
+		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}, Audit: c.Float64("audit"), KeepFailed: c.Bool("keep-failed")}
 	if out.Status().Live() {
 		coord.Status = func(st cluster.Status) { out.Status().Set(st.String()) }
 	}
