@@ -218,3 +218,77 @@ func TestForgerAgainstTheBinary(t *testing.T) {
 		assert.Contains(t, r.Error, `worker "mallory" sent a result that fails its check`)
 	}
 }
+
+// The real binary splitting one instance, with a worker of its own and a forger that
+// answers every subtree it takes with "no solution" without searching: at --audit 1 the
+// lie is caught and the instance fails, naming the forger; solve15 exits 1.
+func TestLiarAgainstTheBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs processes")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "solve15")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/tilekit/tilekit/cmd/solve15").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	port := freePort(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "cluster", "--local-workers", "1", "--listen", fmt.Sprintf("127.0.0.1:%d", port),
+		"--store", filepath.Join(dir, "store"), "--token", "s3cret", "--audit", "1", "--json", "--goal", "blank-first",
+		"--heuristic", "wd", "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	var nc *nats.Conn
+	require.Eventually(t, func() bool {
+		nc, err = nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port), nats.Token("s3cret"))
+		return err == nil
+	}, 20*time.Second, 100*time.Millisecond)
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	var cons jetstream.Consumer
+	require.Eventually(t, func() bool {
+		cons, err = js.Consumer(ctx, "TILEKIT_UNITS", "workers")
+		return err == nil
+	}, 20*time.Second, 100*time.Millisecond)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	lies := 0
+	for {
+		select {
+		case err := <-done:
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
+			assert.Equal(t, 1, exit.ExitCode(), "stderr: %s", stderr.String())
+			assert.Positive(t, lies)
+			var r struct {
+				Solved bool   `json:"solved"`
+				Error  string `json:"error"`
+			}
+			require.NoError(t, json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &r), stdout.String())
+			assert.False(t, r.Solved)
+			assert.Contains(t, r.Error, `worker "mallory" says of unit`)
+			return
+		default:
+		}
+		msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+		if err != nil {
+			continue
+		}
+		var u struct {
+			Job   struct{ ID string } `json:"job"`
+			ID    string              `json:"id"`
+			Index int                 `json:"index"`
+			Seq   int                 `json:"seq"`
+		}
+		require.NoError(t, json.Unmarshal(msg.Data(), &u))
+		data, err := json.Marshal(map[string]any{"job": u.Job.ID, "unit": u.ID, "index": u.Index, "seq": u.Seq, "worker": "mallory",
+			"work": map[string]any{"nodes": 1000, "expanded": 500}})
+		require.NoError(t, err)
+		if _, err := js.Publish(ctx, "tilekit.results."+u.Job.ID, data); err == nil {
+			lies++
+		}
+		msg.Ack()
+	}
+}
