@@ -17,6 +17,10 @@
 // the dual lookups of Zahavi, Felner et al. (2007), whose inconsistent values the search
 // propagates with BPMX (additive.go).
 //
+// Options.Lanes runs several subtrees of a pass on each worker, a step of each in turn,
+// with their table reads prefetched (lanes.go): the same solutions and serial counts, but
+// on the machine measured no faster, so one lane is the default.
+//
 // The package only searches: its tables come loaded in Options (package data reads them,
 // package solve decides which), and it reads neither the disk nor the environment.
 //
