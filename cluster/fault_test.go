@@ -146,26 +146,10 @@ func TestForgerAgainstTheBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs processes")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "solve15")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/tilekit/tilekit/cmd/solve15").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	port := freePort(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "cluster", "--local-workers", "0", "--listen", fmt.Sprintf("127.0.0.1:%d", port),
-		"--store", filepath.Join(dir, "store"), "--token", "s3cret", "--max-deliver", "2", "--ack-wait", "2s", "--json", "--goal", "blank-first",
+	cmd, nc, stdout, stderr := tokenCluster(t, ctx, "--local-workers", "0", "--max-deliver", "2", "--ack-wait", "2s",
 		"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Start())
-
-	var nc *nats.Conn
-	require.Eventually(t, func() bool {
-		nc, err = nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port), nats.Token("s3cret"), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
-		return err == nil
-	}, 20*time.Second, 100*time.Millisecond)
-	defer nc.Close()
 	for _, subject := range []string{"$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.TILEKIT_UNITS.workers", "tilekit.units.x"} {
 		require.NoError(t, nc.Publish(subject, []byte(`{"stream_seq":1,"deliveries":9}`)))
 		require.Eventually(t, func() bool {
@@ -173,13 +157,7 @@ func TestForgerAgainstTheBinary(t *testing.T) {
 			return e != nil && strings.Contains(e.Error(), "Permissions Violation") && strings.Contains(e.Error(), subject)
 		}, 5*time.Second, 10*time.Millisecond, subject)
 	}
-	js, err := jetstream.New(nc)
-	require.NoError(t, err)
-	var cons jetstream.Consumer
-	require.Eventually(t, func() bool {
-		cons, err = js.Consumer(ctx, "TILEKIT_UNITS", "workers")
-		return err == nil
-	}, 20*time.Second, 100*time.Millisecond)
+	js, cons := workersQueue(t, ctx, nc)
 	forged := 0
 	for forged < 2 {
 		msg, err := cons.Next(jetstream.FetchMaxWait(time.Second))
@@ -202,7 +180,7 @@ func TestForgerAgainstTheBinary(t *testing.T) {
 		require.NoError(t, msg.Ack())
 		forged++
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
 	assert.Equal(t, 1, exit.ExitCode(), "stderr: %s", stderr.String())
@@ -226,32 +204,11 @@ func TestLiarAgainstTheBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and runs processes")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "solve15")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/tilekit/tilekit/cmd/solve15").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	port := freePort(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "cluster", "--local-workers", "1", "--listen", fmt.Sprintf("127.0.0.1:%d", port),
-		"--store", filepath.Join(dir, "store"), "--token", "s3cret", "--audit", "1", "--json", "--goal", "blank-first",
-		"--heuristic", "wd", "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Start())
-	var nc *nats.Conn
-	require.Eventually(t, func() bool {
-		nc, err = nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port), nats.Token("s3cret"))
-		return err == nil
-	}, 20*time.Second, 100*time.Millisecond)
-	defer nc.Close()
-	js, err := jetstream.New(nc)
-	require.NoError(t, err)
-	var cons jetstream.Consumer
-	require.Eventually(t, func() bool {
-		cons, err = js.Consumer(ctx, "TILEKIT_UNITS", "workers")
-		return err == nil
-	}, 20*time.Second, 100*time.Millisecond)
+	cmd, nc, stdout, stderr := tokenCluster(t, ctx, "--local-workers", "1", "--audit", "1", "--heuristic", "wd",
+		"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
+	js, cons := workersQueue(t, ctx, nc)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	lies := 0
@@ -291,4 +248,41 @@ func TestLiarAgainstTheBinary(t *testing.T) {
 		}
 		msg.Ack()
 	}
+}
+
+// tokenCluster builds solve15 and starts "solve15 cluster --json --goal blank-first" with
+// args, its embedded server on loopback with the token s3cret, and connects to it with
+// that token, as a worker would.
+func tokenCluster(t *testing.T, ctx context.Context, args ...string) (*exec.Cmd, *nats.Conn, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "solve15")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/tilekit/tilekit/cmd/solve15").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	port := freePort(t)
+	cmd := exec.CommandContext(ctx, bin, append([]string{"cluster", "--listen", fmt.Sprintf("127.0.0.1:%d", port),
+		"--store", filepath.Join(dir, "store"), "--token", "s3cret", "--json", "--goal", "blank-first"}, args...)...)
+	stdout, stderr := &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	require.NoError(t, cmd.Start())
+	var nc *nats.Conn
+	require.Eventually(t, func() bool {
+		nc, err = nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port), nats.Token("s3cret"), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
+		return err == nil
+	}, 20*time.Second, 100*time.Millisecond)
+	t.Cleanup(nc.Close)
+	return cmd, nc, stdout, stderr
+}
+
+// workersQueue waits for the coordinator's queue and returns the workers' consumer.
+func workersQueue(t *testing.T, ctx context.Context, nc *nats.Conn) (jetstream.JetStream, jetstream.Consumer) {
+	t.Helper()
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	var cons jetstream.Consumer
+	require.Eventually(t, func() bool {
+		cons, err = js.Consumer(ctx, "TILEKIT_UNITS", "workers")
+		return err == nil
+	}, 20*time.Second, 100*time.Millisecond)
+	return js, cons
 }

@@ -178,16 +178,11 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	return nil
 }
 
-// name is w.Name, or DefaultName.
+// name is w.Name, or host:pid.
 func (w *Worker) name() string {
 	if w.Name != "" {
 		return w.Name
 	}
-	return DefaultName()
-}
-
-// DefaultName is a worker's name when it is given none: host:pid.
-func DefaultName() string {
 	host, _ := os.Hostname()
 	return fmt.Sprintf("%s:%d", host, os.Getpid())
 }

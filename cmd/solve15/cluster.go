@@ -103,26 +103,11 @@ func clusterAction(c *cli.Context) error {
 	}
 	out := cmdline.NewResults(c, "solve15 cluster: ", goal)
 	stop := func() error { return nil }
-	// Local workers are one a thread, each named, so that they can audit one another.
-	var stops []func() error
-	stop = func() error {
-		var first error
-		for _, s := range stops {
-			if err := s(); err != nil && first == nil {
-				first = err
-			}
-		}
-		return first
-	}
-	for i := range c.Int("local-workers") {
-		name := fmt.Sprintf("%s/%d", cluster.DefaultName(), i+1)
-		w := &cluster.Worker{Name: name, Tables: tables, Threads: 1, Local: true, Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker %s: %s\n", name, msg) }}
-		s, err := conn.StartWorker(c.Context, w)
-		if err != nil {
-			stop()
+	if n := c.Int("local-workers"); n > 0 {
+		w := &cluster.Worker{Tables: tables, Threads: n, Local: true, Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker: %s\n", msg) }}
+		if stop, err = conn.StartWorker(c.Context, w); err != nil {
 			return err
 		}
-		stops = append(stops, s)
 	}
 	coord := &cluster.Coordinator{Solver: s, Options: opts, Timeout: c.Duration("timeout"),
 		Split: c.Bool("split") || in.Single(), Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes"),
