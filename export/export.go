@@ -23,18 +23,6 @@ const Format = "tilekit-raw-v1"
 // that leave fewer than two tiles out).
 const Unreachable = 255
 
-// Formulas of the index schemes, for the sidecar; docs/FORMAT.md has them with examples.
-var Formulas = map[string]string{
-	tablefile.IndexPDB: "N = width*height; cells row-major from 0; c[i] = the cell of tiles[i], then of the blank when blank_in_index; " +
-		"d[i] = c[i] - #{j < i : c[j] < c[i]}; index = (...((d[0]*(N-1) + d[1])*(N-2) + d[2])...)*(N-m+1) + d[m-1], m = the cells listed",
-	tablefile.IndexWD: "the rank of (blank row, m[0][0], m[0][1], ..., m[H-1][H-1]) among all walking-distance patterns sorted lexicographically; " +
-		"m[r][g] = the tiles in row r whose goal row is g (docs/FORMAT.md, wd-lex-v1)",
-	tablefile.IndexZero: "k = the tiles; c[i] = the cell of tiles[i]; map = the sum of C(o[j], j+1) over the occupied cells o[0] < o[1] < ...; " +
-		"first[map] = the regions of free cells (those of no pattern tile, joined by edges) of all maps of smaller rank; region = the number of the blank's region, " +
-		"regions numbered in the order of their smallest cells; p[i] = the place of c[i] among the occupied cells; order = the lexicographic rank of p as a permutation; " +
-		"index = (first[map] + region)*k! + order (docs/FORMAT.md, zperm-v1)",
-}
-
 // Sidecar describes an exported table.
 type Sidecar struct {
 	Format        string `json:"format"`
@@ -74,7 +62,8 @@ func Values(ctx context.Context, t *tablefile.Table, workers int) ([]uint8, erro
 // Raw writes t's values to path and the sidecar to path+".json", both atomically, and
 // returns the sidecar.
 func Raw(ctx context.Context, t *tablefile.Table, path string, workers int) (*Sidecar, error) {
-	if Formulas[t.Index] == "" {
+	scheme, ok := tablefile.SchemeOf(t.Index)
+	if !ok || !scheme.Values {
 		return nil, fmt.Errorf("export: a table of index %s (kind %s) has no raw form: it is not a table of values", t.Index, t.Kind)
 	}
 	values, err := Values(ctx, t, workers)
@@ -82,7 +71,7 @@ func Raw(ctx context.Context, t *tablefile.Table, path string, workers int) (*Si
 		return nil, err
 	}
 	s := &Sidecar{Format: Format, Kind: t.Kind, Width: t.Size.W, Height: t.Size.H, Tiles: t.Tiles,
-		BlankInIndex: t.BlankInIndex, ZeroAware: t.Index == tablefile.IndexZero, Index: t.Index, IndexFormula: Formulas[t.Index], Entries: int64(len(values)),
+		BlankInIndex: t.BlankInIndex, ZeroAware: scheme.ZeroAware, Index: t.Index, IndexFormula: scheme.Formula, Entries: int64(len(values)),
 		BytesPerEntry: 1, Unreachable: Unreachable, SHA256: fmt.Sprintf("%x", sha256.Sum256(values)),
 		Source: fmt.Sprintf("%x", t.DecodedSHA)}
 	for _, v := range t.Goal {

@@ -21,6 +21,8 @@ type Info struct {
 	BlankInIndex *bool   `json:"blank_in_index,omitempty"`
 	Version      int     `json:"version"`
 	Index        string  `json:"index"`
+	ZeroAware    bool    `json:"zero_aware"`    // the index's (Scheme)
+	IndexFormula string  `json:"index_formula"` // the index in one line (Scheme)
 	Entries      int64   `json:"entries"`
 	Bits         int     `json:"bits"`
 	Encoding     string  `json:"encoding"`
@@ -56,6 +58,9 @@ func Describe(path string, t *Table) Info {
 	}
 	if t.Version >= 2 {
 		info.PayloadSHA = fmt.Sprintf("%x", t.PayloadSHA)
+	}
+	if s, ok := SchemeOf(t.Index); ok {
+		info.ZeroAware, info.IndexFormula = s.ZeroAware, s.Formula
 	}
 	for _, v := range t.Goal {
 		info.Goal = append(info.Goal, int(v))
@@ -129,7 +134,11 @@ func (i Info) WriteText(w io.Writer) {
 	if i.Bits == 1 {
 		bits = "1 bit"
 	}
-	fmt.Fprintf(w, "  entries:   %d (%s, %s encoding, index %s)\n", i.Entries, bits, i.Encoding, i.Index)
+	index := i.Index
+	if i.ZeroAware {
+		index += ", zero-aware"
+	}
+	fmt.Fprintf(w, "  entries:   %d (%s, %s encoding, index %s)\n", i.Entries, bits, i.Encoding, index)
 	fmt.Fprintf(w, "  size:      %d bytes (format version %d, %s payload %d bytes)\n", i.FileBytes, i.Version, i.Compression, i.PayloadBytes)
 	fmt.Fprintf(w, "  generator: %s\n", i.Generator)
 	fmt.Fprintf(w, "  sha256:    %s (decoded payload)\n", i.DecodedSHA)

@@ -45,6 +45,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
+	"strings"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/version"
@@ -491,11 +493,15 @@ func (h *Header) Check() error {
 	if _, err := board.NewGoal(h.Size, h.Goal); err != nil {
 		return bad("goal is not an arrangement of the %s board: %v", h.Size, err)
 	}
+	scheme, ok := SchemeOf(h.Index)
+	if !ok || scheme.Kind != h.Kind {
+		return bad("index %q for a %s table, want one of %q", h.Index, h.Kind, schemesOf(h.Kind))
+	}
+	if users := schemesWith(h.Encoding); !slices.Contains(scheme.Encodings, h.Encoding) && len(users) > 0 {
+		return bad("the %s encoding is for tables of index %s, not %s", h.Encoding, strings.Join(users, " or "), h.Index)
+	}
 	switch h.Kind {
 	case KindPrune:
-		if h.Index != IndexFSM {
-			return bad("index %q for a %s table, want %q", h.Index, h.Kind, IndexFSM)
-		}
 		if len(h.Tiles) != 0 || h.BlankInIndex {
 			return bad("a prune table has no tiles or blank-in-index")
 		}
@@ -506,17 +512,11 @@ func (h *Header) Check() error {
 			return bad("a %s table is in the %q encoding of version 2 files", h.Kind, EncodingU32)
 		}
 	case KindWD:
-		if h.Index != IndexWD {
-			return bad("index %q for a %s table, want %q", h.Index, h.Kind, IndexWD)
-		}
 		if len(h.Tiles) != 0 || h.BlankInIndex {
 			return bad("a wd table has no tiles or blank-in-index")
 		}
 	case KindPDB:
-		if h.Index != IndexPDB && h.Index != IndexZero {
-			return bad("index %q for a %s table, want %q or %q", h.Index, h.Kind, IndexPDB, IndexZero)
-		}
-		if h.Index == IndexZero && (h.BlankInIndex || h.Mirror != "" && h.Mirror != "none") {
+		if scheme.ZeroAware && (h.BlankInIndex || h.Mirror != "" && h.Mirror != "none") {
 			return bad("a zero-aware table (index %s) has no blank in the index and no mirror", IndexZero)
 		}
 		if len(h.Tiles) == 0 {

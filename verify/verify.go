@@ -205,9 +205,9 @@ func verify(ctx context.Context, name string, t *tablefile.Table, readErr error,
 	case tablefile.KindPDB:
 		if t.BlankInIndex {
 			v, err = newPDBTable(t)
-		} else if t.Index == tablefile.IndexZero && t.Encoding == tablefile.EncodingBit {
+		} else if s, _ := tablefile.SchemeOf(t.Index); s.ZeroAware && t.Encoding == tablefile.EncodingBit {
 			v, err = newBitTable(t)
-		} else if t.Index == tablefile.IndexZero {
+		} else if s.ZeroAware {
 			v, err = newZeroTable(t)
 		} else {
 			v, err = newAdditiveTable(t)
