@@ -20,6 +20,7 @@ import (
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/tablefile"
+	"github.com/tilekit/tilekit/zindex"
 )
 
 // states are three positions whose values the readers print.
@@ -337,4 +338,63 @@ func sanitizedReader(t *testing.T, dir string) []string {
 		return nil
 	}
 	return []string{asan}
+}
+
+// On every entry of a small zero-aware table (3x3, tiles 1, 2 and 3: 744 entries), both
+// readers compute the zperm-v1 index of a state of that entry and print the exported
+// value there.
+func TestReadersIndexEveryZeroAwareEntry(t *testing.T) {
+	dir := t.TempDir()
+	goal := board.BlankLast(board.Size{W: 3, H: 3})
+	p, err := pdb.NewPattern(goal, []int{1, 2, 3}, false)
+	require.NoError(t, err)
+	z, err := pdb.ZeroAware(context.Background(), p, pdb.Options{})
+	require.NoError(t, err)
+	f, err := z.File()
+	require.NoError(t, err)
+	out := filepath.Join(dir, "z.raw")
+	side, err := Raw(context.Background(), f, out, 1)
+	require.NoError(t, err)
+	require.True(t, side.ZeroAware)
+	values, err := os.ReadFile(out)
+	require.NoError(t, err)
+	scheme, err := zindex.For(goal.Size(), 3)
+	require.NoError(t, err)
+	require.EqualValues(t, scheme.Entries(), len(values))
+	// A state of each entry: the tiles on its cells, the blank in its region, the others
+	// anywhere.
+	var states []string
+	cells := make([]uint8, 3)
+	for i := range len(values) {
+		m, region := scheme.Unrank(uint32(i), cells)
+		state := make([]int, 9)
+		for c := range state {
+			state[c] = -1
+		}
+		for k, c := range cells {
+			state[c] = k + 1
+		}
+		for c := range state {
+			if state[c] < 0 && int(scheme.Region(m, c)) == region {
+				state[c] = 0
+				break
+			}
+		}
+		next := 4
+		for c := range state {
+			if state[c] < 0 {
+				state[c], next = next, next+1
+			}
+		}
+		states = append(states, strings.Trim(fmt.Sprint(state), "[]"))
+	}
+	for _, reader := range readers(t, dir) {
+		got, err := exec.Command(reader[0], append(reader[1:], append([]string{out}, states...)...)...).Output()
+		require.NoError(t, err, "%v", reader)
+		lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+		require.GreaterOrEqual(t, len(lines), len(states), "%v", reader)
+		for i, s := range states {
+			assert.Equal(t, fmt.Sprintf("value %s: %d", s, values[i]), lines[i], "%v, entry %d", reader, i)
+		}
+	}
 }
