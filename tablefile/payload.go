@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -235,10 +236,28 @@ func open(path string) (*os.File, error) {
 	return f, nil
 }
 
-// SHA256 computes the checksums Decode checks. It is SHA-256, always; a program may give
-// a faster implementation of it (the page's WebAssembly hands large inputs to the
-// browser's, which is ten times faster than Go's compiled to WebAssembly).
-var SHA256 = sha256.Sum256
+// sha256Impl computes the checksums Decode checks (SetSHA256).
+var sha256Impl atomic.Pointer[func([]byte) [32]byte]
+
+// SetSHA256 gives Decode a faster implementation of SHA-256 for its checksums (the page's
+// WebAssembly hands large inputs to the browser's, ten times faster than Go's compiled to
+// WebAssembly); nil restores Go's. It must compute SHA-256: a table is only as safe as
+// its checksum.
+func SetSHA256(f func([]byte) [32]byte) {
+	if f == nil {
+		sha256Impl.Store(nil)
+		return
+	}
+	sha256Impl.Store(&f)
+}
+
+// sum256 is SHA-256, by the implementation SetSHA256 gave.
+func sum256(b []byte) [32]byte {
+	if f := sha256Impl.Load(); f != nil {
+		return (*f)(b)
+	}
+	return sha256.Sum256(b)
+}
 
 // Decode reads a whole table from r and checks it: header, sizes, the layout of the zstd
 // frames and every checksum.
@@ -253,7 +272,7 @@ func Decode(r io.Reader) (*Table, error) {
 		return nil, err
 	}
 	if h.Version >= 2 {
-		if sum := SHA256(payload); sum != h.PayloadSHA {
+		if sum := sum256(payload); sum != h.PayloadSHA {
 			return nil, fmt.Errorf("%w: payload-sha256 is %x, the payload hashes to %x", ErrChecksum, h.PayloadSHA, sum)
 		}
 	}
@@ -261,7 +280,7 @@ func Decode(r io.Reader) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sum := SHA256(decoded); sum != h.DecodedSHA {
+	if sum := sum256(decoded); sum != h.DecodedSHA {
 		name := "decoded-sha256"
 		if h.Version < 2 {
 			name = "entries-sha256"

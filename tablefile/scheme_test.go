@@ -1,6 +1,8 @@
 package tablefile
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,4 +54,20 @@ func TestSchemesAndTheirDocument(t *testing.T) {
 	}
 	_, ok = SchemeOf("kperm-v2")
 	assert.False(t, ok)
+}
+
+// Decode checks its checksums with the SHA-256 it is given: a wrong one fails every file.
+func TestSetSHA256(t *testing.T) {
+	raw := encode(t, sample(t))
+	calls := 0
+	SetSHA256(func(b []byte) [32]byte { calls++; return sha256.Sum256(b) })
+	_, err = Decode(bytes.NewReader(raw))
+	require.NoError(t, err)
+	assert.Positive(t, calls)
+	SetSHA256(func([]byte) [32]byte { return [32]byte{} })
+	_, err = Decode(bytes.NewReader(raw))
+	assert.Error(t, err)
+	SetSHA256(nil)
+	_, err = Decode(bytes.NewReader(raw))
+	require.NoError(t, err)
 }

@@ -32,7 +32,7 @@ import (
 )
 
 func main() {
-	tablefile.SHA256 = browserSHA256
+	tablefile.SetSHA256(browserSHA256)
 	js.Global().Set("tilekitHandle", js.FuncOf(handle))
 	js.Global().Set("tilekitLoad", js.FuncOf(load))
 	select {} // serve requests until the worker ends
