@@ -61,7 +61,7 @@ func TestSetSHA256(t *testing.T) {
 	raw := encode(t, sample(t))
 	calls := 0
 	SetSHA256(func(b []byte) [32]byte { calls++; return sha256.Sum256(b) })
-	_, err = Decode(bytes.NewReader(raw))
+	_, err := Decode(bytes.NewReader(raw))
 	require.NoError(t, err)
 	assert.Positive(t, calls)
 	SetSHA256(func([]byte) [32]byte { return [32]byte{} })
