@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/tilekit/tilekit/cluster"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/internal/svgplot"
+	"github.com/tilekit/tilekit/schedule"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -27,7 +27,7 @@ type ScaleRow struct {
 	Nodes     uint64
 	Units     int
 	Measured  float64 // the recorded run's wall time
-	Estimates []cluster.Estimate
+	Estimates []schedule.Estimate
 }
 
 // maxRecordLine bounds a line of a records file (a record lists every unit).
@@ -51,7 +51,7 @@ func Scale(paths []string, overhead float64) (*ScaleResult, error) {
 			label = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 		}
 		res.Rows = append(res.Rows, ScaleRow{Label: label, Nodes: rec.Nodes, Units: len(rec.Units), Measured: rec.Seconds,
-			Estimates: cluster.Simulate(rec, overhead, ScaleWorkers)})
+			Estimates: schedule.Simulate(rec, overhead, ScaleWorkers)})
 		return nil
 	})
 	return res, err

@@ -1,4 +1,8 @@
-package cluster
+// Package schedule estimates, on paper, how long a split search would take on more
+// workers, from the work of its units as one run of solve15 cluster recorded it (list
+// scheduling: Graham, "Bounds on multiprocessing timing anomalies", 1969). It is apart
+// from package cluster so that the reports that use it link no NATS.
+package schedule
 
 import (
 	"container/heap"
@@ -6,8 +10,7 @@ import (
 	"github.com/tilekit/tilekit/solve"
 )
 
-// Scaling, on paper: how long a split search would take on more workers, from the work
-// of its units as one run recorded it. Each pass's units are handed out in frontier order,
+// Each pass's units are handed out in frontier order,
 // each to the worker free first (list scheduling, as a FIFO queue does), each costing its
 // recorded time plus a fixed overhead; a pass starts once the one before it has ended and
 // the coordinator has searched its top (serially).
