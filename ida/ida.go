@@ -15,7 +15,15 @@
 // and wd) on 4x4; and the additive sets of Korf & Felner (2002) on both boards (5-5-5,
 // 6-6-3 and 7-8 on 4x4, 6-6-6-6 on 5x5), with the reflection about the main diagonal and
 // the dual lookups of Zahavi, Felner et al. (2007), whose inconsistent values the search
-// propagates with BPMX (additive.go).
+// propagates with BPMX (additive.go). Zero-aware tables (Clausecker & Reinefeld 2017)
+// keep a value per region of the blank, their index stepped per move (package zindex);
+// in the bit encoding a child's value follows from its parent's and one bit. Catalogues
+// of partitions (the same authors: small-t) take the largest partition sum, reading the
+// best partition first (catalogue.go).
+//
+// A pass splits into the subtrees below a frontier (subtree.go): the workers of one
+// search take them in the serial order (parallel.go), and so do the units of package
+// cluster, so that the solution and the serial counts never depend on the split.
 //
 // Options.Lanes runs several subtrees of a pass on each worker, a step of each in turn,
 // with their table reads prefetched (lanes.go): the same solutions and serial counts, but
