@@ -283,7 +283,7 @@ func TestCatalogueTravels(t *testing.T) {
 	_, nc := testServer(t, "")
 	startWorker(t, nc, &Worker{Name: "w", Threads: 1, Tables: dir})
 	starts := []board.State{korf[0].Start, korf[11].Start}
-	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Options: opt}, entries(goal, starts...))
+	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s}, entries(goal, starts...))
 	for k, start := range starts {
 		require.NoError(t, errs[k])
 		want, err := s.Solve(context.Background(), start)
@@ -369,7 +369,7 @@ func TestForgedOptionsDoNotPoisonTheWorker(t *testing.T) {
 	require.NoError(t, err)
 	c := &Coordinator{Solver: s}
 	in := entries(goal, korf[0].Start)
-	opt, err := c.Options.Portable()
+	opt, err := c.Solver.Options().Portable()
 	require.NoError(t, err)
 	job := c.job(in, opt)
 	forged := job
@@ -427,7 +427,7 @@ func knownJob(t *testing.T, js jetstream.JetStream, c *Coordinator, in []instanc
 	ctx := context.Background()
 	_, _, err := setup(ctx, js, DefaultQueue)
 	require.NoError(t, err)
-	opt, err := c.Options.Portable()
+	opt, err := c.Solver.Options().Portable()
 	require.NoError(t, err)
 	job := c.job(in, opt)
 	job.ID, err = jobID(ctx, js, DefaultQueue, job.ID)
@@ -522,14 +522,13 @@ func TestTokenGivesAWorkersRights(t *testing.T) {
 	defer conn.Close()
 	stop, err := conn.StartWorker(context.Background(), &Worker{Name: "local", Threads: 1, Log: func(m string) { t.Log(m) }})
 	require.NoError(t, err)
-	wd := solve.Options{Heuristic: "wd"}
-	recs, errs, _ := collect(t, conn.Conn, &Coordinator{Solver: s, Options: wd}, entries(goal, korf[0].Start, korf[2].Start))
+	recs, errs, _ := collect(t, conn.Conn, &Coordinator{Solver: s}, entries(goal, korf[0].Start, korf[2].Start))
 	for i, rec := range recs {
 		require.NoError(t, errs[i])
 		assert.True(t, rec.Solved && rec.Optimal)
 		assert.Equal(t, "local", rec.Worker)
 	}
-	split := &Coordinator{Solver: s, Options: wd, Split: true, SplitFrom: 1000, UnitNodes: 20000, Subtrees: 64}
+	split := &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 20000, Subtrees: 64}
 	recs, errs, _ = collect(t, conn.Conn, split, entries(goal, korf[2].Start))
 	require.NoError(t, stop())
 	require.NoError(t, errs[0])
@@ -598,7 +597,7 @@ func TestREADMEConfigurationRuns(t *testing.T) {
 	korf := corpus.Korf100()
 	s, err := solve.New(korf[0].Goal, solve.Options{Heuristic: "wd"})
 	require.NoError(t, err)
-	recs, errs, _ := collect(t, coord, &Coordinator{Solver: s, Options: solve.Options{Heuristic: "wd"}}, entries(korf[0].Goal, korf[0].Start))
+	recs, errs, _ := collect(t, coord, &Coordinator{Solver: s}, entries(korf[0].Goal, korf[0].Start))
 	require.NoError(t, errs[0])
 	assert.Equal(t, korf[0].Optimal, recs[0].Length)
 	assert.Equal(t, "w", recs[0].Worker)

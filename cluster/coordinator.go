@@ -23,8 +23,7 @@ import (
 
 // Coordinator hands out the units of a run and gathers their results.
 type Coordinator struct {
-	Solver  *solve.Solver // the plan; workers must have the same fingerprint
-	Options solve.Options // as given to solve.New (Tables and Workers stay the workers' own)
+	Solver *solve.Solver // the plan; workers make it again from its options, with their own tables
 	Timeout time.Duration // the most one instance may take (whole instances only)
 	// Split shares each instance's large passes out as subtrees, rather than whole
 	// instances: for one instance too large for one machine.
@@ -40,7 +39,6 @@ type Coordinator struct {
 	// they are in, that the coordinator searches again itself (0: none; 1: all), while
 	// the workers go on. A subtree's search is deterministic, so the two must agree on the
 	// solution and to the node; a disagreement fails the instance and names the worker.
-	// It needs Options to make the solver again without a node limit.
 	Audit float64
 	// KeepFailed reports the units that failed in an earlier run on the store as failed
 	// again, rather than handing them out anew.
@@ -125,7 +123,7 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	r := &run{c: c, js: js, units: units, queue: q, goal: c.Solver.Goal(), begin: time.Now(),
 		got: map[string]*Outcome{}, workers: map[string]bool{}}
 	r.changed = sync.NewCond(&r.mu)
-	opt, err := c.Options.Portable() // a catalogue file travels as its text
+	opt, err := c.Solver.Options().Portable() // a catalogue file travels as its text
 	if err != nil {
 		return nil, err
 	}
@@ -157,13 +155,13 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	defer quit()
 
 	if c.Split && c.Audit > 0 {
-		aopt := c.Options
+		aopt := c.Solver.Options()
 		aopt.MaxNodes = 0 // a subtree is searched to its end, as the workers do
 		if r.auditor, err = solve.New(r.goal, aopt); err != nil {
 			return nil, fmt.Errorf("cluster: the auditor: %w", err)
 		}
 		if r.auditor.Fingerprint() != c.Solver.Fingerprint() {
-			return nil, fmt.Errorf("cluster: the auditor's solver (from Options) is not the coordinator's: %s against %s", r.auditor.About(), c.Solver.About())
+			return nil, fmt.Errorf("cluster: the auditor's solver is not the coordinator's: %s against %s", r.auditor.About(), c.Solver.About())
 		}
 		r.auditQueue = make(chan audit, 1024)
 		go r.runAuditor(ctx)

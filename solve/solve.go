@@ -531,6 +531,10 @@ func (s *Solver) Hint() string {
 // Goal returns the solver's goal.
 func (s *Solver) Goal() board.Goal { return s.goal }
 
+// Options returns the options the solver was made with, so that another process can make
+// the same solver (with Portable, and its own Tables and Workers).
+func (s *Solver) Options() Options { return s.opt }
+
 // Heuristic names the heuristic the solver uses (the default resolved).
 func (s *Solver) Heuristic() string { return s.heuristic }
 

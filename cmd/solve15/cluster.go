@@ -109,7 +109,7 @@ func clusterAction(c *cli.Context) error {
 			return err
 		}
 	}
-	coord := &cluster.Coordinator{Solver: s, Options: opts, Timeout: c.Duration("timeout"),
+	coord := &cluster.Coordinator{Solver: s, Timeout: c.Duration("timeout"),
 		Split: c.Bool("split") || in.Single(), Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes"),
 		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}, Audit: c.Float64("audit"), KeepFailed: c.Bool("keep-failed")}
 	if out.Status().Live() {
