@@ -23,7 +23,7 @@ import (
 
 // Coordinator hands out the units of a run and gathers their results.
 type Coordinator struct {
-	Solver *solve.Solver // the plan; workers make it again from its options, with their own tables
+	Solver  *solve.Solver // the plan; workers make it again from its options, with their own tables
 	Timeout time.Duration // the most one instance may take (whole instances only)
 	// Split shares each instance's large passes out as subtrees, rather than whole
 	// instances: for one instance too large for one machine.

@@ -153,16 +153,8 @@ func TestBitTableRefused(t *testing.T) {
 // where the compiler has it, so that a write out of bounds fails the test too.
 func TestReadersRefuseBadInput(t *testing.T) {
 	dir := t.TempDir()
-	raw, err := data.Embedded("pdb-4x4-1-5-6-9-10-13.tbl")
-	require.NoError(t, err)
-	f, err := tablefile.Decode(bytes.NewReader(raw))
-	require.NoError(t, err)
-	good := filepath.Join(dir, "good.raw")
-	_, err = Raw(context.Background(), f, good, 2)
-	require.NoError(t, err)
+	good, values := exportEmbedded(t, dir)
 	short := filepath.Join(dir, "short.raw")
-	values, err := os.ReadFile(good)
-	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(short, values[:1000], 0o644))
 	side, err := os.ReadFile(good + ".json")
 	require.NoError(t, err)
@@ -267,15 +259,7 @@ func hostile(n int, side []byte) (states []string, sides [][]byte) {
 // behaviour or an access out of bounds.
 func TestReadersOnHostileInput(t *testing.T) {
 	dir := t.TempDir()
-	raw, err := data.Embedded("pdb-4x4-1-5-6-9-10-13.tbl")
-	require.NoError(t, err)
-	f, err := tablefile.Decode(bytes.NewReader(raw))
-	require.NoError(t, err)
-	good := filepath.Join(dir, "good.raw")
-	_, err = Raw(context.Background(), f, good, 2)
-	require.NoError(t, err)
-	values, err := os.ReadFile(good)
-	require.NoError(t, err)
+	good, values := exportEmbedded(t, dir)
 	side, err := os.ReadFile(good + ".json")
 	require.NoError(t, err)
 	states, sides := hostile(100, side)
@@ -397,4 +381,20 @@ func TestReadersIndexEveryZeroAwareEntry(t *testing.T) {
 			assert.Equal(t, fmt.Sprintf("value %s: %d", s, values[i]), lines[i], "%v, entry %d", reader, i)
 		}
 	}
+}
+
+// exportEmbedded exports the 6-tile table of 6-6-3 to dir/good.raw and returns its path
+// and values.
+func exportEmbedded(t *testing.T, dir string) (string, []byte) {
+	t.Helper()
+	raw, err := data.Embedded("pdb-4x4-1-5-6-9-10-13.tbl")
+	require.NoError(t, err)
+	f, err := tablefile.Decode(bytes.NewReader(raw))
+	require.NoError(t, err)
+	good := filepath.Join(dir, "good.raw")
+	_, err = Raw(context.Background(), f, good, 2)
+	require.NoError(t, err)
+	values, err := os.ReadFile(good)
+	require.NoError(t, err)
+	return good, values
 }
