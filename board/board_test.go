@@ -262,3 +262,17 @@ func FuzzParse(f *testing.F) {
 		require.Equal(t, s, again)
 	})
 }
+
+// Ints and FromInts are each other's inverse.
+func TestIntsRoundTrip(t *testing.T) {
+	for _, size := range []Size{{W: 3, H: 3}, Size4x4, Size5x5} {
+		s, _ := BlankLast(size).RandomWalk(50, rand.New(rand.NewPCG(1, uint64(size.W))))
+		back, err := FromInts(size, s.Ints())
+		if err != nil || !back.Equal(s) {
+			t.Fatalf("%s: %v round trips to %v (%v)", size, s, back, err)
+		}
+	}
+	if got := State(nil).Ints(); len(got) != 0 {
+		t.Fatalf("the empty state gives %v", got)
+	}
+}

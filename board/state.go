@@ -207,6 +207,15 @@ func Parse(size Size, text string) (State, error) {
 	return FromInts(size, sc.Nums)
 }
 
+// Ints returns the state as plain numbers (as JSON carries it): FromInts's inverse.
+func (s State) Ints() []int {
+	out := make([]int, len(s))
+	for i, t := range s {
+		out[i] = int(t)
+	}
+	return out
+}
+
 // FromInts checks that nums is an arrangement of the board and returns it as a State.
 func FromInts(size Size, nums []int) (State, error) {
 	if err := size.Check(); err != nil {

@@ -353,7 +353,7 @@ func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *solve.Su
 			var batch []Unit
 			for i := lo; i < min(lo+window/2, len(entries)); i++ {
 				if in := entries[i].In; in != nil {
-					batch = append(batch, Unit{ID: id(i), Index: i, Label: label(in), Start: solve.Ints(in.State)})
+					batch = append(batch, Unit{ID: id(i), Index: i, Label: label(in), Start: in.State.Ints()})
 				}
 			}
 			if err := r.publish(ctx, batch); err != nil {
@@ -465,7 +465,7 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 	units := make([]Unit, len(st.Paths))
 	for k, p := range st.Paths {
 		ids[k] = fmt.Sprintf("%s.%d.b%d.%d", r.job.ID, index, st.Bound, k)
-		units[k] = Unit{ID: ids[k], Index: index, Label: label(in), Start: solve.Ints(st.Start),
+		units[k] = Unit{ID: ids[k], Index: index, Label: label(in), Start: st.Start.Ints(),
 			Bound: st.Bound, Path: board.FormatDirs(p), Seq: k}
 	}
 	// The units go out in the serial search's order. (Handing the largest expected first

@@ -62,7 +62,7 @@ func (e *Evaluator) Eval(s board.State) []Value {
 // JSON is the JSON form of the values of an instance: its line, board, goal, start, id and
 // known optimum when it has them, and every value by name.
 func (e *Evaluator) JSON(goal board.Goal, in *instance.Instance) map[string]any {
-	out := map[string]any{"line": in.Line, "board": goal.Size().String(), "goal": goal.Name(), "start": Ints(in.State)}
+	out := map[string]any{"line": in.Line, "board": goal.Size().String(), "goal": goal.Name(), "start": in.State.Ints()}
 	for _, v := range e.Eval(in.State) {
 		out[v.Name] = v.Value
 	}

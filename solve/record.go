@@ -80,7 +80,7 @@ func NewBadLine(goal board.Goal, e instance.Entry) BadLine {
 // NewRecord describes a search of start for goal: its result (nil when the search did not
 // start) and error.
 func NewRecord(goal board.Goal, start board.State, res *Result, err error) Record {
-	rec := Record{Start: Ints(start), Board: goal.Size().String(), Goal: goal.Name(), Error: ErrorText(err), Length: -1, Tiles: []int{}}
+	rec := Record{Start: start.Ints(), Board: goal.Size().String(), Goal: goal.Name(), Error: ErrorText(err), Length: -1, Tiles: []int{}}
 	if res == nil {
 		return rec
 	}
@@ -112,15 +112,6 @@ func ErrorText(err error) string {
 		return "interrupted"
 	}
 	return format.Message(err)
-}
-
-// Ints writes a state as plain numbers, as JSON carries it.
-func Ints(s board.State) []int {
-	out := make([]int, len(s))
-	for i, t := range s {
-		out[i] = int(t)
-	}
-	return out
 }
 
 // Label names the record's instance for people: its id, or #N for the N-th line or
@@ -220,8 +211,8 @@ func (r *Record) Check(goal board.Goal, start board.State, optimal bool) error {
 	switch {
 	case r.Board != size.String() || r.Goal != goal.Name():
 		return fmt.Errorf("solve: the record is for %s %s, not %s %s", r.Board, r.Goal, size, goal.Name())
-	case !slices.Equal(r.Start, Ints(start)):
-		return fmt.Errorf("solve: the record's start %v is not %v", r.Start, Ints(start))
+	case !slices.Equal(r.Start, start.Ints()):
+		return fmt.Errorf("solve: the record's start %v is not %v", r.Start, start.Ints())
 	case !r.Solved:
 		if r.Optimal || r.Moves != "" || r.Length != -1 {
 			return errors.New("solve: an unsolved record claims a solution")

@@ -29,7 +29,7 @@ func TestRecordCheck(t *testing.T) {
 		forge   func(r *Record)
 		optimal bool
 	}{
-		{"another start", func(r *Record) { r.Start = Ints(other) }, true},
+		{"another start", func(r *Record) { r.Start = other.Ints() }, true},
 		{"another goal", func(r *Record) { r.Goal = "blank-last" }, true},
 		{"moves that do not reach the goal", func(r *Record) { r.Moves = r.Moves[:len(r.Moves)-2]; r.Length -= 2; r.Tiles = r.Tiles[:len(r.Tiles)-2] }, true},
 		{"a move off the board", func(r *Record) { r.Moves = "UUUUUUU" + r.Moves }, true},

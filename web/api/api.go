@@ -231,7 +231,7 @@ func Check(p *Puzzle) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"ok": true, "state": solve.Ints(st), "goal": solve.Ints(goal.Tiles())}, nil
+	return map[string]any{"ok": true, "state": st.Ints(), "goal": goal.Tiles().Ints()}, nil
 }
 
 // ShuffleRequest is the body of /api/shuffle.
@@ -262,7 +262,7 @@ func Shuffle(req *ShuffleRequest) (map[string]any, error) {
 	} else {
 		st, _ = goal.RandomWalk(req.Moves, rng)
 	}
-	return map[string]any{"state": solve.Ints(st), "goal": solve.Ints(goal.Tiles())}, nil
+	return map[string]any{"state": st.Ints(), "goal": goal.Tiles().Ints()}, nil
 }
 
 // SolveRequest is the body of /api/solve.

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -40,7 +41,7 @@ func TestTreeIsJSON(t *testing.T) {
 		solve.Record{Start: []int{}, Tiles: nil}, // omitempty and empty lists
 		Options(),
 		ErrorBody(errors.New("no")),
-		map[string]any{"state": solve.Ints(nil), "ok": true, "n": 3, "x": nil},
+		map[string]any{"state": board.State(nil).Ints(), "ok": true, "n": 3, "x": nil},
 	} {
 		assert.Equal(t, viaJSON(t, v), Tree(v), "%T", v)
 	}
