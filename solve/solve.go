@@ -106,12 +106,8 @@ const (
 	PruneParent    = "parent"    // only the move that undoes the last one
 )
 
-// Pass describes one IDA* iteration of the fast search.
-type Pass struct {
-	Bound    int    `json:"bound"`
-	Nodes    uint64 `json:"nodes"`    // nodes generated
-	Expanded uint64 `json:"expanded"` // nodes whose children were generated
-}
+// Pass describes one IDA* iteration of the fast search: the engine's type, one for both.
+type Pass = ida.Pass
 
 // Result is the outcome of one search.
 type Result struct {
@@ -575,12 +571,10 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 			LowerBound: res.LowerBound, H0: res.H0, Nodes: res.Nodes, Expanded: res.Expanded,
 			PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Algorithm: "idastar", Lookups: s.lookups,
 			Pruning: s.pruning}
-		if res.Serial != (ida.Work{Nodes: res.Nodes, Expanded: res.Expanded}) {
+		if res.Serial != (Work{Nodes: res.Nodes, Expanded: res.Expanded}) {
 			out.SerialNodes, out.SerialExpanded = res.Serial.Nodes, res.Serial.Expanded
 		}
-		for _, p := range res.Passes {
-			out.Passes = append(out.Passes, Pass(p))
-		}
+		out.Passes = res.Passes
 	} else {
 		opt := search.Options{MaxStates: s.opt.MaxStates, MaxExpansions: s.opt.MaxExpansions, MaxNodes: s.opt.MaxNodes,
 			Progress: s.progress, ProgressEvery: s.every, Pruning: s.fsm}

@@ -35,11 +35,8 @@ func (s *Solver) addDigests(def *data.Tables) {
 	}
 }
 
-// Work counts the nodes of a part of a search.
-type Work struct {
-	Nodes    uint64 `json:"nodes"`    // generated
-	Expanded uint64 `json:"expanded"` // whose children were generated
-}
+// Work counts the nodes of a part of a search: the engine's type, one for both.
+type Work = ida.Work
 
 // Splits reports whether the solver can share one search out as subtrees (Frontier,
 // SearchBelow): the fast IDA* can, the general search cannot.
@@ -68,7 +65,7 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 		return nil, Work{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
 	}
 	paths, w, err := s.fast.Frontier(ctx, start, bound, want, refine)
-	return paths, Work(w), err
+	return paths, w, err
 }
 
 // SearchBelow searches IDA*'s pass with the given bound below path (nil: the whole pass)
@@ -79,7 +76,7 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 		return nil, Work{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
 	}
 	moves, w, err := s.fast.SearchBelow(ctx, start, path, bound)
-	return moves, Work(w), err
+	return moves, w, err
 }
 
 // Subtrees is one large pass of a split search, handed to whoever searches its subtrees.
