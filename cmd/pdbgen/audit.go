@@ -8,7 +8,7 @@ import (
 
 	"github.com/tilekit/tilekit/audit"
 	"github.com/tilekit/tilekit/heuristic"
-	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/solve"
 )
 

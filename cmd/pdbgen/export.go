@@ -7,7 +7,7 @@ import (
 
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/export"
-	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/tablefile"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
-	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/tablefile"
 )

@@ -6,7 +6,7 @@ import (
 	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/tablefile"
 
-	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/wd"
 )
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
-	"github.com/tilekit/tilekit/internal/cmdline"
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/solve"
 )
 
