@@ -7,8 +7,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/audit"
-	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
+	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/solve"
 )
 

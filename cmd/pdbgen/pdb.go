@@ -9,8 +9,8 @@ import (
 
 	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/tablefile"
 )

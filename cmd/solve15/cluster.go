@@ -8,8 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/cluster"
-	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
+	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/solve"
 )

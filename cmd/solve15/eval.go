@@ -7,9 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/instance"
-	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/solve"
 )
