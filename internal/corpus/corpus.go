@@ -5,9 +5,11 @@ package corpus
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/instances"
 )
 
@@ -25,22 +27,17 @@ type Instance struct {
 func Korf100() []Instance {
 	goal := board.BlankFirst(board.Size4x4)
 	var out []Instance
-	for _, line := range strings.Split(korf100, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	r := instance.NewReader(strings.NewReader(korf100), board.Size4x4) // the one parser of instance lists
+	for {
+		in, err := r.Next()
+		if err == io.EOF {
+			return out
 		}
-		nums, err := board.Fields(line)
-		if err != nil || len(nums) != 17 {
-			panic(fmt.Sprintf("corpus: bad line %q", line))
+		if err != nil || in.Optimal < 0 {
+			panic(fmt.Sprintf("corpus: %s: %v (or no optimal length)", instances.Korf100, err))
 		}
-		s, err := board.FromInts(board.Size4x4, nums[:16])
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, Instance{Name: fmt.Sprintf("korf%d", len(out)+1), Goal: goal, Start: s, Optimal: nums[16]})
+		out = append(out, Instance{Name: fmt.Sprintf("korf%d", len(out)+1), Goal: goal, Start: in.State, Optimal: in.Optimal})
 	}
-	return out
 }
 
 // KorfFile returns the text of the Korf-100 file, for command-line tests.
