@@ -11,11 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/instances"
 )
 
 func TestReadKorfFile(t *testing.T) {
-	r := NewReader(strings.NewReader(corpus.KorfFile()), board.Size4x4)
+	r := NewReader(strings.NewReader(instances.Text(instances.Korf100)), board.Size4x4)
 	n, sum := 0, 0
 	for {
 		in, err := r.Next()
