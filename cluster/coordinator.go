@@ -501,6 +501,25 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 	if err != nil {
 		return found, nil, err
 	}
+	done, err := r.gather(&found, ids, units, st, failed)
+	if err != nil {
+		return found, done, err
+	}
+	upto := len(ids) - 1
+	if found.First >= 0 {
+		upto = found.First
+	}
+	picked := r.chooseAudits(units, ids, upto, st)
+	for i := range done {
+		done[i].Audited = picked[done[i].Seq] // checked at the instance's end: one that disagrees fails it
+	}
+	return found, done, nil
+}
+
+// gather reads a decided pass's outcomes into found: each subtree's work and the first
+// solution in order (not failed's), and returns the units' records; failed, if set, is
+// the unit that fails the pass.
+func (r *run) gather(found *solve.SubtreesFound, ids []string, units []Unit, st solve.Subtrees, failed *Outcome) ([]solve.UnitRecord, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var done []solve.UnitRecord
@@ -518,25 +537,15 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 		if o.Found && found.First < 0 && (failed == nil || failed.Unit != o.Unit) {
 			moves, err := board.ParseDirs(o.Moves)
 			if err != nil {
-				return found, done, fmt.Errorf("cluster: the solution of unit %s from %s: %w", id, o.Worker, err)
+				return done, fmt.Errorf("cluster: the solution of unit %s from %s: %w", id, o.Worker, err)
 			}
 			found.First, found.Moves = k, moves
 		}
 	}
 	if failed != nil {
-		return found, done, fmt.Errorf("%w: unit %s: %s", ErrFailed, failed.Unit, failed.Error)
+		return done, fmt.Errorf("%w: unit %s: %s", ErrFailed, failed.Unit, failed.Error)
 	}
-	upto := len(ids) - 1
-	if found.First >= 0 {
-		upto = found.First
-	}
-	r.mu.Unlock()
-	picked := r.chooseAudits(units, ids, upto, st)
-	r.mu.Lock()
-	for i := range done {
-		done[i].Audited = picked[done[i].Seq] // checked at the instance's end: one that disagrees fails it
-	}
-	return found, done, nil
+	return done, nil
 }
 
 // checkFound checks a subtree's solution before it is believed: a solution of the unit's
