@@ -657,9 +657,28 @@ func TestAudit(t *testing.T) {
 	require.NoError(t, errs[0])
 	assert.Equal(t, korf[2].Optimal, recs[0].Length)
 	require.NotEmpty(t, recs[0].Units)
+	// Every subtree of a pass without a solution is audited; in the last pass, those up
+	// to the solution's (subtrees after it, finished meanwhile, decide nothing).
+	last := recs[0].Units[len(recs[0].Units)-1].Bound
+	firstUnaudited := map[int]int{}
 	for _, u := range recs[0].Units {
-		assert.True(t, u.Audited, "every subtree up to the decision audited at 1.0: %+v", u)
+		if !u.Audited {
+			assert.Equal(t, last, u.Bound, "every subtree of a pass without a solution audited at 1.0: %+v", u)
+			if s, ok := firstUnaudited[u.Bound]; !ok || u.Seq < s {
+				firstUnaudited[u.Bound] = u.Seq
+			}
+		}
 	}
+	audited := 0
+	for _, u := range recs[0].Units {
+		if u.Audited {
+			audited++
+			if s, ok := firstUnaudited[u.Bound]; ok {
+				assert.Less(t, u.Seq, s, "the audited subtrees of the last pass come before the others: %+v", u)
+			}
+		}
+	}
+	assert.Positive(t, audited)
 
 	for run := range 2 {
 		_, nc := testServer(t, "")
