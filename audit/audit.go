@@ -248,7 +248,7 @@ func sample(ctx context.Context, h *heuristic.Heuristic, r *Report, opt Options)
 
 // optimalSolver returns the fastest optimal solver for the goal: package solve's choice.
 func optimalSolver(goal board.Goal) (func(context.Context, board.State) (int, error), error) {
-	s, err := solve.New(goal, solve.Options{})
+	s, err := solve.New(context.Background(), goal, solve.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -19,10 +19,12 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/hermetic"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -63,13 +65,13 @@ func entries(goal board.Goal, starts ...board.State) []instance.Entry {
 }
 
 // collect runs a coordinator and returns its records, each record's error, and the summary.
-func collect(t *testing.T, nc *nats.Conn, c *Coordinator, in []instance.Entry) ([]solve.Record, []error, *solve.Summary) {
+func collect(t *testing.T, nc *nats.Conn, c *Coordinator, in []instance.Entry) ([]report.Record, []error, *report.Summary) {
 	t.Helper()
-	var recs []solve.Record
+	var recs []report.Record
 	var errs []error
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	sum, err := c.Run(ctx, nc, in, func(e instance.Entry, rec solve.Record, err error) {
+	sum, err := c.Run(ctx, nc, in, func(e instance.Entry, rec report.Record, err error) {
 		recs = append(recs, rec)
 		errs = append(errs, err)
 	})
@@ -82,7 +84,7 @@ func collect(t *testing.T, nc *nats.Conn, c *Coordinator, in []instance.Entry) (
 func TestBatchAsWholeInstances(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	s, err := solve.New(goal, solve.Options{})
+	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	startWorker(t, nc, &Worker{Name: "w1", Threads: 2})
@@ -114,7 +116,7 @@ func TestBatchAsWholeInstances(t *testing.T) {
 func TestSplitInstance(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	s, err := solve.New(goal, solve.Options{})
+	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	startWorker(t, nc, &Worker{Name: "a", Threads: 1})
@@ -145,7 +147,7 @@ func TestSplitInstance(t *testing.T) {
 // unit is reported failed with that reason, not retried for ever.
 func TestRefusedUnitFails(t *testing.T) {
 	korf := corpus.Korf100()
-	s, err := solve.New(korf[0].Goal, solve.Options{})
+	s, err := solve.New(context.Background(), korf[0].Goal, solve.Options{})
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	var mu sync.Mutex
@@ -168,7 +170,7 @@ func TestRefusedUnitFails(t *testing.T) {
 // a unit nobody finishes within MaxDeliver deliveries is reported failed (the advisory).
 func TestSilentWorkerUnitsFail(t *testing.T) {
 	korf := corpus.Korf100()
-	s, err := solve.New(korf[0].Goal, solve.Options{})
+	s, err := solve.New(context.Background(), korf[0].Goal, solve.Options{})
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	js, err := jetstream.New(nc)
@@ -212,7 +214,7 @@ func TestSilentWorkerUnitsFail(t *testing.T) {
 func TestRestartResumes(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	s, err := solve.New(goal, solve.Options{})
+	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
 	store := t.TempDir()
 	in := entries(goal, korf[0].Start, korf[2].Start, korf[7].Start)
@@ -278,7 +280,7 @@ func TestCatalogueTravels(t *testing.T) {
 	require.NoError(t, os.Remove(file), "the workers cannot read it")
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	s, err := solve.New(goal, opt)
+	s, err := solve.New(context.Background(), goal, opt)
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	startWorker(t, nc, &Worker{Name: "w", Threads: 1, Tables: dir})
@@ -301,7 +303,7 @@ func TestCatalogueTravels(t *testing.T) {
 func TestForgedResultIsRefused(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	s, err := solve.New(goal, solve.Options{})
+	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	c := &Coordinator{Solver: s, Queue: Queue{AckWait: time.Second, MaxDeliver: 1}}
@@ -309,7 +311,7 @@ func TestForgedResultIsRefused(t *testing.T) {
 	// The record of another instance, passed off as this one's.
 	res, err := s.Solve(context.Background(), korf[1].Start)
 	require.NoError(t, err)
-	forged := solve.NewRecord(goal, korf[0].Start, res, nil)
+	forged := report.NewRecord(goal, korf[0].Start, res, nil)
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
 	ctx := context.Background()
@@ -331,7 +333,7 @@ func TestForgedResultIsRefused(t *testing.T) {
 func TestForgedSubtreeSolutionIsRefused(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	s, err := solve.New(goal, solve.Options{})
+	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
@@ -365,7 +367,7 @@ func TestForgedSubtreeSolutionIsRefused(t *testing.T) {
 func TestForgedOptionsDoNotPoisonTheWorker(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	s, err := solve.New(goal, solve.Options{})
+	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
 	c := &Coordinator{Solver: s}
 	in := entries(goal, korf[0].Start)
@@ -392,7 +394,7 @@ func TestForgedOptionsDoNotPoisonTheWorker(t *testing.T) {
 func TestRestartRetriesFailedUnits(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	s, err := solve.New(goal, solve.Options{})
+	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	c := &Coordinator{Solver: s}
@@ -493,16 +495,16 @@ func TestWorkerSaysWhatIsWrong(t *testing.T) {
 // Outcome.Text says what became of a unit, for a worker's log.
 func TestOutcomeText(t *testing.T) {
 	u := &Unit{ID: "j.3", Label: "k24-40"}
-	rec := &solve.Record{Solved: true, Optimal: true, Length: 82}
+	rec := &report.Record{Solved: true, Optimal: true, Length: 82}
 	for _, c := range []struct {
 		o    Outcome
 		want string
 	}{
-		{Outcome{Record: rec, Work: solve.Work{Nodes: 1234567}, Seconds: 1.5}, "unit j.3 (k24-40): 82 moves (optimal); 1,234,567 nodes, 1.50s"},
+		{Outcome{Record: rec, Work: ida.Work{Nodes: 1234567}, Seconds: 1.5}, "unit j.3 (k24-40): 82 moves (optimal); 1,234,567 nodes, 1.50s"},
 		{Outcome{Found: true}, "unit j.3 (k24-40): a solution; 0 nodes, 0.00s"},
 		{Outcome{}, "unit j.3 (k24-40): no solution below its path; 0 nodes, 0.00s"},
 		{Outcome{Failed: true, Error: "tables differ"}, "unit j.3 (k24-40): failed: tables differ; 0 nodes, 0.00s"},
-		{Outcome{Record: &solve.Record{Error: "timed out"}}, "unit j.3 (k24-40): not solved: timed out; 0 nodes, 0.00s"},
+		{Outcome{Record: &report.Record{Error: "timed out"}}, "unit j.3 (k24-40): not solved: timed out; 0 nodes, 0.00s"},
 	} {
 		assert.Equal(t, c.want, c.o.Text(u))
 	}
@@ -515,7 +517,7 @@ func TestOutcomeText(t *testing.T) {
 func TestTokenGivesAWorkersRights(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	s, err := solve.New(goal, solve.Options{Heuristic: "wd"})
+	s, err := solve.New(context.Background(), goal, solve.Options{Heuristic: "wd"})
 	require.NoError(t, err)
 	conn, err := Connect(Endpoint{Server: ServerOptions{Store: t.TempDir(), Listen: "127.0.0.1:0", Token: "s3cret"}})
 	require.NoError(t, err)
@@ -595,7 +597,7 @@ func TestREADMEConfigurationRuns(t *testing.T) {
 	require.NoError(t, err)
 	startWorker(t, worker, &Worker{Name: "w", Threads: 1})
 	korf := corpus.Korf100()
-	s, err := solve.New(korf[0].Goal, solve.Options{Heuristic: "wd"})
+	s, err := solve.New(context.Background(), korf[0].Goal, solve.Options{Heuristic: "wd"})
 	require.NoError(t, err)
 	recs, errs, _ := collect(t, coord, &Coordinator{Solver: s}, entries(korf[0].Goal, korf[0].Start))
 	require.NoError(t, errs[0])
@@ -630,7 +632,7 @@ func mallory(t *testing.T, nc *nats.Conn) {
 				msg.Term()
 				continue
 			}
-			data, _ := json.Marshal(Outcome{Job: u.Job.ID, Unit: u.ID, Index: u.Index, Seq: u.Seq, Worker: "mallory", Work: solve.Work{Nodes: 12345, Expanded: 6789}})
+			data, _ := json.Marshal(Outcome{Job: u.Job.ID, Unit: u.ID, Index: u.Index, Seq: u.Seq, Worker: "mallory", Work: ida.Work{Nodes: 12345, Expanded: 6789}})
 			js.Publish(ctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(u.ID))
 			msg.Ack()
 		}
@@ -643,7 +645,7 @@ func mallory(t *testing.T, nc *nats.Conn) {
 func TestAudit(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	s, err := solve.New(goal, solve.Options{})
+	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
 	start := korf[2].Start
 	split := func() *Coordinator {

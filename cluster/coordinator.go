@@ -16,8 +16,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -104,7 +106,7 @@ type run struct {
 // are done, like solve.Solver.Batch; bad entries are reported in their place. The error is
 // a failure to use the NATS server or ctx's; units that fail are reported in their records
 // (matching ErrFailed).
-func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance.Entry, report func(e instance.Entry, rec solve.Record, err error)) (*solve.Summary, error) {
+func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance.Entry, each func(e instance.Entry, rec report.Record, err error)) (*report.Summary, error) {
 	if c.Split && !c.Solver.Splits() {
 		return nil, fmt.Errorf("%w: %s cannot be split into subtrees", solve.ErrOptions, c.Solver.About())
 	}
@@ -157,7 +159,7 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	if c.Split && c.Audit > 0 {
 		aopt := c.Solver.Options()
 		aopt.MaxNodes = 0 // a subtree is searched to its end, as the workers do
-		if r.auditor, err = solve.New(r.goal, aopt); err != nil {
+		if r.auditor, err = solve.New(ctx, r.goal, aopt); err != nil {
 			return nil, fmt.Errorf("cluster: the auditor: %w", err)
 		}
 		if r.auditor.Fingerprint() != c.Solver.Fingerprint() {
@@ -167,11 +169,11 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 		go r.runAuditor(ctx)
 		defer close(r.auditQueue)
 	}
-	sum := &solve.Summary{}
+	sum := &report.Summary{}
 	if c.Split {
-		err = r.split(ctx, entries, sum, report)
+		err = r.split(ctx, entries, sum, each)
 	} else {
-		err = r.whole(ctx, entries, sum, report)
+		err = r.whole(ctx, entries, sum, each)
 	}
 	return sum, err
 }
@@ -338,7 +340,7 @@ func (r *run) wait(ctx context.Context, done func() bool) error {
 const window = 4096
 
 // whole hands out each instance as a unit.
-func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *solve.Summary, report func(instance.Entry, solve.Record, error)) error {
+func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *report.Summary, each func(instance.Entry, report.Record, error)) error {
 	id := func(i int) string { return fmt.Sprintf("%s.%d", r.job.ID, i) }
 	errc := make(chan error, 1)
 	go func() {
@@ -365,7 +367,7 @@ func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *solve.Su
 	}()
 	for i, e := range entries {
 		if e.In == nil {
-			report(e, sum.Entry(r.goal, e, solve.Record{}), e.Err)
+			each(e, sum.Entry(r.goal, e, report.Record{}), e.Err)
 		} else {
 			var o *Outcome
 			unit := id(i)
@@ -373,7 +375,7 @@ func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *solve.Su
 				return err
 			}
 			rec, err := r.record(e, o)
-			report(e, sum.Entry(r.goal, e, rec), err)
+			each(e, sum.Entry(r.goal, e, rec), err)
 		}
 		r.mu.Lock()
 		r.reported = i + 1
@@ -384,17 +386,17 @@ func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *solve.Su
 }
 
 // record is the record of a whole instance's outcome. A worker's record is believed only
-// once it checks (solve.Record.Check): a solution that does not replay, or a claim the
+// once it checks (report.Record.Check): a solution that does not replay, or a claim the
 // solver cannot make, is the worker's fault, reported with its name, not an answer.
-func (r *run) record(e instance.Entry, o *Outcome) (solve.Record, error) {
+func (r *run) record(e instance.Entry, o *Outcome) (report.Record, error) {
 	if o.Failed || o.Record == nil {
 		err := fmt.Errorf("%w: %s", ErrFailed, o.Error)
-		rec := solve.NewRecord(r.goal, e.In.State, nil, err)
+		rec := report.NewRecord(r.goal, e.In.State, nil, err)
 		return rec, err
 	}
 	if err := o.Record.Check(r.goal, e.In.State, r.c.Solver.Optimal()); err != nil {
 		err = fmt.Errorf("%w: worker %q sent a result that fails its check: %v", ErrFailed, o.Worker, err)
-		rec := solve.NewRecord(r.goal, e.In.State, nil, err)
+		rec := report.NewRecord(r.goal, e.In.State, nil, err)
 		rec.Worker = o.Worker
 		return rec, err
 	}
@@ -405,11 +407,11 @@ func (r *run) record(e instance.Entry, o *Outcome) (solve.Record, error) {
 
 // label names an instance for people.
 func label(in *instance.Instance) string {
-	return (&solve.Record{ID: in.ID, Line: in.Line}).Label()
+	return (&report.Record{ID: in.ID, Line: in.Line}).Label()
 }
 
 // split solves each instance by IDA*, its large passes shared out as subtrees.
-func (r *run) split(ctx context.Context, entries []instance.Entry, sum *solve.Summary, report func(instance.Entry, solve.Record, error)) error {
+func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.Summary, each func(instance.Entry, report.Record, error)) error {
 	c := r.c
 	opt := solve.SplitOptions{Subtrees: c.Subtrees, UnitNodes: c.UnitNodes, SplitFrom: c.SplitFrom, MaxUnitNodes: c.MaxUnitNodes}
 	if opt.Subtrees == 0 {
@@ -426,10 +428,10 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *solve.Su
 	}
 	for i, e := range entries {
 		if e.In == nil {
-			report(e, sum.Entry(r.goal, e, solve.Record{}), e.Err)
+			each(e, sum.Entry(r.goal, e, report.Record{}), e.Err)
 			continue
 		}
-		var units []solve.UnitRecord
+		var units []report.UnitRecord
 		ictx, cancel := ctx, context.CancelFunc(func() {})
 		if c.Timeout > 0 {
 			ictx, cancel = context.WithTimeout(ctx, c.Timeout)
@@ -446,9 +448,9 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *solve.Su
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		rec := solve.NewRecord(r.goal, e.In.State, res, err)
+		rec := report.NewRecord(r.goal, e.In.State, res, err)
 		rec.Units = units
-		report(e, sum.Entry(r.goal, e, rec), err)
+		each(e, sum.Entry(r.goal, e, rec), err)
 	}
 	return nil
 }
@@ -456,7 +458,7 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *solve.Su
 // pass hands out the subtrees of one split pass and waits for its decision: the first
 // subtree in order with a solution, once every subtree before it is done, or none once all
 // are done. The units still queued then go, and those being searched are told to stop.
-func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st solve.Subtrees) (solve.SubtreesFound, []solve.UnitRecord, error) {
+func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st solve.Subtrees) (solve.SubtreesFound, []report.UnitRecord, error) {
 	found := solve.SubtreesFound{First: -1}
 	r.mu.Lock()
 	r.bound = st.Bound
@@ -519,11 +521,11 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 // gather reads a decided pass's outcomes into found: each subtree's work and the first
 // solution in order (not failed's), and returns the units' records; failed, if set, is
 // the unit that fails the pass.
-func (r *run) gather(found *solve.SubtreesFound, ids []string, units []Unit, st solve.Subtrees, failed *Outcome) ([]solve.UnitRecord, error) {
+func (r *run) gather(found *solve.SubtreesFound, ids []string, units []Unit, st solve.Subtrees, failed *Outcome) ([]report.UnitRecord, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var done []solve.UnitRecord
-	found.Each = make([]solve.Work, len(ids))
+	var done []report.UnitRecord
+	found.Each = make([]ida.Work, len(ids))
 	for k, id := range ids {
 		o := r.got[id]
 		if o == nil || o.Failed {
@@ -532,7 +534,7 @@ func (r *run) gather(found *solve.SubtreesFound, ids []string, units []Unit, st 
 		found.Each[k] = o.Work
 		found.Work.Nodes += o.Work.Nodes
 		found.Work.Expanded += o.Work.Expanded
-		done = append(done, solve.UnitRecord{Bound: st.Bound, Seq: k, Path: units[k].Path, Nodes: o.Work.Nodes,
+		done = append(done, report.UnitRecord{Bound: st.Bound, Seq: k, Path: units[k].Path, Nodes: o.Work.Nodes,
 			Expanded: o.Work.Expanded, Seconds: o.Seconds, Worker: o.Worker})
 		if o.Found && found.First < 0 && (failed == nil || failed.Unit != o.Unit) {
 			moves, err := board.ParseDirs(o.Moves)

@@ -17,7 +17,9 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -263,7 +265,7 @@ func (w *Worker) solver(job Job, goal board.Goal) (*solve.Solver, error) {
 	if job.Split {
 		opt.MaxNodes = 0 // the coordinator counts a split search's nodes
 	}
-	e.s, e.err = solve.New(goal, opt)
+	e.s, e.err = solve.New(context.Background(), goal, opt)
 	if e.err == nil && e.s.Fingerprint() != job.Fingerprint {
 		e.err = fmt.Errorf("this worker's tables differ from the coordinator's (%s: fingerprint %s here, %s there); give it the same tables (--tables)",
 			e.s.About(), e.s.Fingerprint(), job.Fingerprint)
@@ -380,8 +382,8 @@ func (w *Worker) search(ctx context.Context, t *task) (*Outcome, error) {
 		if res == nil {
 			return nil, err
 		}
-		rec := solve.NewRecord(s.Goal(), start, res, err)
-		return &Outcome{Record: &rec, Work: solve.Work{Nodes: res.Nodes, Expanded: res.Expanded}}, nil
+		rec := report.NewRecord(s.Goal(), start, res, err)
+		return &Outcome{Record: &rec, Work: ida.Work{Nodes: res.Nodes, Expanded: res.Expanded}}, nil
 	}
 	moves, work, err := s.SearchBelow(ctx, start, t.path, u.Bound)
 	if err != nil {

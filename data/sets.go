@@ -3,13 +3,13 @@ package data
 import (
 	"errors"
 	"fmt"
-	"github.com/tilekit/tilekit/board"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
+	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/pdb"
 )
 

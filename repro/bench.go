@@ -15,6 +15,7 @@ import (
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -155,7 +156,7 @@ func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances 
 	for i, name := range heuristics {
 		name, pruning, _ := strings.Cut(name, "@")
 		h, lookups, _ := strings.Cut(name, "/")
-		s, err := solve.New(goal, solve.Options{Heuristic: h, Lookups: lookups, Pruning: pruning})
+		s, err := solve.New(ctx, goal, solve.Options{Heuristic: h, Lookups: lookups, Pruning: pruning})
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -177,7 +178,7 @@ func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances 
 				}
 			}
 		}()
-		s.Batch(ctx, entries, solve.BatchOptions{Workers: workers}, func(e instance.Entry, rec solve.Record, err error) {
+		report.Batch(ctx, s, entries, report.BatchOptions{Workers: workers}, func(e instance.Entry, rec report.Record, err error) {
 			in := e.In
 			if err != nil {
 				if failure == nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/tilekit/tilekit/instances"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/internal/svgplot"
-	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/report"
 )
 
 // Korf24Published are the published node counts of instances/korf24-twelve.txt, by
@@ -45,8 +45,8 @@ func Korf24Published() (ids []string, figures map[string]map[string]uint64, err 
 type Korf24Result struct {
 	IDs        []string
 	Published  map[string]map[string]uint64
-	Heuristics []string                           // measured, in the order first seen
-	Runs       map[string]map[string]solve.Record // by heuristic, then instance
+	Heuristics []string                            // measured, in the order first seen
+	Runs       map[string]map[string]report.Record // by heuristic, then instance
 }
 
 // Korf24 reads solve15 --json records of the instances of instances/korf24-twelve.txt
@@ -59,8 +59,8 @@ func Korf24(paths []string) (*Korf24Result, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("korf24 needs records: solve15 --json output for instances/korf24-twelve.txt (--records)")
 	}
-	r := &Korf24Result{IDs: ids, Published: pub, Runs: map[string]map[string]solve.Record{}}
-	err = readRecords(paths, func(where string, rec solve.Record) error {
+	r := &Korf24Result{IDs: ids, Published: pub, Runs: map[string]map[string]report.Record{}}
+	err = readRecords(paths, func(where string, rec report.Record) error {
 		if _, ok := pub[rec.ID]; !ok {
 			return fmt.Errorf("%s: instance %q is not one of %s", where, rec.ID, instances.Korf24Twelve)
 		}
@@ -69,7 +69,7 @@ func Korf24(paths []string) (*Korf24Result, error) {
 		}
 		label := runLabel(rec)
 		if r.Runs[label] == nil {
-			r.Runs[label] = map[string]solve.Record{}
+			r.Runs[label] = map[string]report.Record{}
 			r.Heuristics = append(r.Heuristics, label)
 		}
 		r.Runs[label][rec.ID] = rec
@@ -81,7 +81,7 @@ func Korf24(paths []string) (*Korf24Result, error) {
 // runLabel names the run a record belongs to: its heuristic, and "+ automaton" when the
 // search pruned duplicate paths with one (records without a pruning are of the move-back
 // rule, the only one before there were automata).
-func runLabel(rec solve.Record) string {
+func runLabel(rec report.Record) string {
 	if strings.HasPrefix(rec.Pruning, "automaton") {
 		return rec.Heuristic + " + automaton"
 	}
@@ -89,7 +89,7 @@ func runLabel(rec solve.Record) string {
 }
 
 // readRecords calls each with every record of the files (one JSON record a line).
-func readRecords(paths []string, each func(where string, rec solve.Record) error) error {
+func readRecords(paths []string, each func(where string, rec report.Record) error) error {
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
@@ -98,7 +98,7 @@ func readRecords(paths []string, each func(where string, rec solve.Record) error
 		sc := bufio.NewScanner(f)
 		sc.Buffer(make([]byte, 0, 1<<20), maxRecordLine)
 		for line := 1; sc.Scan(); line++ {
-			var rec solve.Record
+			var rec report.Record
 			where := fmt.Sprintf("%s:%d", path, line)
 			if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
 				f.Close()
@@ -180,7 +180,7 @@ func (r *Korf24Result) Markdown() string {
 
 // serialWork returns the expanded and generated nodes of a run as one worker counts them
 // (a run on several has them apart), so that they do not depend on the workers.
-func serialWork(rec solve.Record) (expanded, generated uint64) {
+func serialWork(rec report.Record) (expanded, generated uint64) {
 	if rec.SerialExpanded > 0 {
 		return rec.SerialExpanded, rec.SerialNodes
 	}
@@ -188,7 +188,7 @@ func serialWork(rec solve.Record) (expanded, generated uint64) {
 }
 
 // any returns a record of instance id, for its length.
-func (r *Korf24Result) any(id string) *solve.Record {
+func (r *Korf24Result) any(id string) *report.Record {
 	for _, h := range r.Heuristics {
 		if rec, ok := r.Runs[h][id]; ok {
 			return &rec

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/report"
 )
 
 // The published figures of the twelve instances add up to the totals the literature
@@ -39,7 +39,7 @@ func TestKorf24Records(t *testing.T) {
 	f, err := os.Create(path)
 	require.NoError(t, err)
 	enc := json.NewEncoder(f)
-	for _, rec := range []solve.Record{
+	for _, rec := range []report.Record{
 		{ID: "k24-38", Heuristic: "small-t", Solved: true, Length: 96, Nodes: 7_625_088, Expanded: 3_450_832, Seconds: 1.5},
 		{ID: "k24-40", Heuristic: "small-t", Solved: true, Length: 82, Nodes: 19_188_966, Expanded: 8_296_164, Seconds: 3},
 		{ID: "k24-38", Heuristic: "6-6-6-6", Solved: true, Length: 96, Nodes: 40_639_228, Expanded: 18_976_036, Seconds: 0.8},
@@ -66,8 +66,8 @@ func TestKorf24Records(t *testing.T) {
 
 // A run on several workers is reported with the counts of one.
 func TestKorf24SerialCounts(t *testing.T) {
-	e, g := serialWork(solve.Record{Nodes: 10, Expanded: 5, SerialNodes: 8, SerialExpanded: 4})
+	e, g := serialWork(report.Record{Nodes: 10, Expanded: 5, SerialNodes: 8, SerialExpanded: 4})
 	assert.Equal(t, [2]uint64{4, 8}, [2]uint64{e, g})
-	e, g = serialWork(solve.Record{Nodes: 10, Expanded: 5})
+	e, g = serialWork(report.Record{Nodes: 10, Expanded: 5})
 	assert.Equal(t, [2]uint64{5, 10}, [2]uint64{e, g})
 }

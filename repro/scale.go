@@ -8,8 +8,8 @@ import (
 
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/internal/svgplot"
+	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/schedule"
-	"github.com/tilekit/tilekit/solve"
 )
 
 // ScaleWorkers are the worker counts the scaling simulation reports.
@@ -41,7 +41,7 @@ func Scale(paths []string, overhead float64) (*ScaleResult, error) {
 		return nil, fmt.Errorf("scale needs records: solve15 cluster --json output of split instances (--records)")
 	}
 	res := &ScaleResult{Overhead: overhead}
-	err := readRecords(paths, func(where string, rec solve.Record) error {
+	err := readRecords(paths, func(where string, rec report.Record) error {
 		if len(rec.Units) == 0 {
 			return fmt.Errorf("%s: the record has no units (run solve15 cluster on one instance)", where)
 		}

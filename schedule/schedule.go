@@ -7,7 +7,7 @@ package schedule
 import (
 	"container/heap"
 
-	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/report"
 )
 
 // Each pass's units are handed out in frontier order,
@@ -27,7 +27,7 @@ type Estimate struct {
 // cluster with its units) on each number of workers, with overhead seconds added to every
 // unit. The coordinator's serial work (small passes, the top of each split pass) is taken
 // at the units' own rate of nodes a second.
-func Simulate(rec solve.Record, overhead float64, workers []int) []Estimate {
+func Simulate(rec report.Record, overhead float64, workers []int) []Estimate {
 	byBound := map[int][]float64{}
 	var unitNodes uint64
 	var unitSeconds float64

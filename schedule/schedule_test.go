@@ -5,7 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/report"
 )
 
 func TestMakespan(t *testing.T) {
@@ -30,9 +31,9 @@ func TestMakespan(t *testing.T) {
 // One worker without overhead takes the recorded time (efficiency 1); more workers divide
 // the units' time but not the serial part.
 func TestSimulate(t *testing.T) {
-	rec := solve.Record{
-		Passes: []solve.Pass{{Bound: 10, Nodes: 100}, {Bound: 12, Nodes: 1100}},
-		Units: []solve.UnitRecord{
+	rec := report.Record{
+		Passes: []ida.Pass{{Bound: 10, Nodes: 100}, {Bound: 12, Nodes: 1100}},
+		Units: []report.UnitRecord{
 			{Bound: 12, Nodes: 250, Seconds: 2.5}, {Bound: 12, Nodes: 250, Seconds: 2.5},
 			{Bound: 12, Nodes: 250, Seconds: 2.5}, {Bound: 12, Nodes: 250, Seconds: 2.5},
 		},

@@ -50,10 +50,6 @@ func badOptions(format string, args ...any) error {
 	return optionsError{fmt.Sprintf(format, args...)}
 }
 
-// DefaultMaxStates is the most states A* and BA* store when Options.MaxStates is 0: about
-// 150 bytes a state, so roughly 7.5 GB.
-const DefaultMaxStates = search.DefaultMaxStates
-
 // Algorithms returns the names of the algorithms: idastar (the default, optimal), astar,
 // rbfs (optimal with an admissible heuristic) and bastar (near-optimal, fast).
 func Algorithms() []string { return slices.Clone(search.Algorithms) }
@@ -97,17 +93,11 @@ type Options struct {
 	Lanes int
 }
 
-// MaxLanes is the most lanes Options.Lanes takes.
-const MaxLanes = ida.MaxLanes
-
 // The ways the fast search prunes duplicate paths (Options.Pruning).
 const (
 	PruneAutomaton = "automaton" // Taylor & Korf's automaton (package prune)
 	PruneParent    = "parent"    // only the move that undoes the last one
 )
-
-// Pass describes one IDA* iteration of the fast search: the engine's type, one for both.
-type Pass = ida.Pass
 
 // Result is the outcome of one search.
 type Result struct {
@@ -126,7 +116,7 @@ type Result struct {
 	SerialNodes, SerialExpanded uint64
 	PeakStored                  int // most states stored at once: A* and BA*'s sets, IDA*'s deepest path
 	Elapsed                     time.Duration
-	Passes                      []Pass // the fast IDA*'s passes
+	Passes                      []ida.Pass // the fast IDA*'s passes
 
 	Algorithm string // what was used
 	Heuristic string
@@ -163,14 +153,9 @@ type Solver struct {
 	digests     [][32]byte // of the tables' values, for Fingerprint
 }
 
-// New prepares a solver for the goal. Errors caused by the options match ErrOptions.
-func New(goal board.Goal, opt Options) (*Solver, error) {
-	return NewContext(context.Background(), goal, opt)
-}
-
-// NewContext is New with a context that cancels the building of tables (the general
-// search builds some on first use).
-func NewContext(ctx context.Context, goal board.Goal, opt Options) (*Solver, error) {
+// New prepares a solver for the goal; ctx cancels the building of tables (the general
+// search builds some on first use). Errors caused by the options match ErrOptions.
+func New(ctx context.Context, goal board.Goal, opt Options) (*Solver, error) {
 	n, err := resolveNames(goal, opt)
 	if err != nil {
 		return nil, err
@@ -188,7 +173,7 @@ func NewContext(ctx context.Context, goal board.Goal, opt Options) (*Solver, err
 
 // Check reports whether the options fit the goal, as New would, without reading or
 // building any table: a cheap test for a caller that admits work before running it.
-func Check(goal board.Goal, opt Options) error {
+func (opt Options) Check(goal board.Goal) error {
 	_, err := resolveNames(goal, opt)
 	return err
 }
@@ -489,6 +474,35 @@ func newSources(dir string) (*sources, error) {
 	return src, nil
 }
 
+// Heuristics returns the named heuristics of the general search for the goal, with the
+// default tables of tables (as Options.Tables: "" for the embedded ones): what the audit
+// measures and eval prints. A name that does not apply to the goal leaves a nil in its
+// place and an error matching ErrOptions; the tables are read once for all of them.
+func Heuristics(ctx context.Context, goal board.Goal, tables string, names ...string) ([]*heuristic.Heuristic, error) {
+	src, err := newSources(tables)
+	if err != nil {
+		return nil, err
+	}
+	def, err := src.defaults()
+	if err != nil {
+		return nil, err
+	}
+	hs := make([]*heuristic.Heuristic, len(names))
+	var errs []error
+	for i, name := range names {
+		h, err := heuristic.NewContext(ctx, name, goal, def.IDA15)
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			errs = append(errs, badOptions("%v", err))
+		default:
+			hs[i] = h
+		}
+	}
+	return hs, errors.Join(errs...)
+}
+
 func (src *sources) defaults() (*data.Tables, error) {
 	if src.def != nil {
 		return src.def, nil
@@ -571,7 +585,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 			LowerBound: res.LowerBound, H0: res.H0, Nodes: res.Nodes, Expanded: res.Expanded,
 			PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Algorithm: "idastar", Lookups: s.lookups,
 			Pruning: s.pruning}
-		if res.Serial != (Work{Nodes: res.Nodes, Expanded: res.Expanded}) {
+		if res.Serial != (ida.Work{Nodes: res.Nodes, Expanded: res.Expanded}) {
 			out.SerialNodes, out.SerialExpanded = res.Serial.Nodes, res.Serial.Expanded
 		}
 		out.Passes = res.Passes
@@ -606,7 +620,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 // Solve solves one position with a solver made for it: the shortest way to use the
 // toolkit. For many positions of one goal, make a Solver once.
 func Solve(ctx context.Context, goal board.Goal, start board.State, opt Options) (*Result, error) {
-	s, err := NewContext(ctx, goal, opt)
+	s, err := New(ctx, goal, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +14,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
-	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/hermetic"
 	"github.com/tilekit/tilekit/pdb"
@@ -39,11 +38,11 @@ func TestDefaults(t *testing.T) {
 		assert.NotEmpty(t, res.Heuristic)
 		assert.NotEmpty(t, res.Tables)
 	}
-	s, err := New(board.BlankFirst(board.Size4x4), Options{})
+	s, err := New(context.Background(), board.BlankFirst(board.Size4x4), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "6-6-3", s.Heuristic())
 	assert.Contains(t, s.About(), "IDA* with 6-6-3 (regular+reflected), tables: set 6-6-3 (embedded)")
-	s, err = New(board.BlankLast(board.Size{W: 3, H: 3}), Options{})
+	s, err = New(context.Background(), board.BlankLast(board.Size{W: 3, H: 3}), Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "idastar with max (general search)", s.About())
 	assert.True(t, s.Optimal())
@@ -68,19 +67,19 @@ func TestOptions(t *testing.T) {
 		{PruningDepth: -1},
 		{PruningDepth: 99},
 	} {
-		_, err := New(board.BlankLast(board.Size4x4), opt)
+		_, err := New(context.Background(), board.BlankLast(board.Size4x4), opt)
 		assert.ErrorIs(t, err, ErrOptions, "%+v", opt)
 	}
 	// A heuristic or set of another board, told before any table is read.
 	five := board.BlankFirst(board.Size5x5)
 	for _, opt := range []Options{{Heuristic: "6-6-3"}, {Heuristic: "7-8", Tables: t.TempDir()}} {
-		_, err := New(five, opt)
+		_, err := New(context.Background(), five, opt)
 		assert.ErrorIs(t, err, ErrOptions, "%+v", opt)
 		assert.ErrorContains(t, err, "is for the 4x4 board", "%+v", opt)
 	}
-	_, err = New(five, Options{Heuristic: "wd"})
+	_, err = New(context.Background(), five, Options{Heuristic: "wd"})
 	assert.ErrorIs(t, err, ErrOptions)
-	_, err = New(board.BlankLast(board.Size4x4), Options{Heuristic: "7-8", Tables: t.TempDir()})
+	_, err = New(context.Background(), board.BlankLast(board.Size4x4), Options{Heuristic: "7-8", Tables: t.TempDir()})
 	assert.ErrorContains(t, err, "pdbgen build --set 7-8")
 }
 
@@ -90,9 +89,9 @@ func TestOptions(t *testing.T) {
 func TestPruning(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	auto, err := New(goal, Options{})
+	auto, err := New(context.Background(), goal, Options{})
 	require.NoError(t, err)
-	parent, err := New(goal, Options{Pruning: PruneParent})
+	parent, err := New(context.Background(), goal, Options{Pruning: PruneParent})
 	require.NoError(t, err)
 	require.NotEqual(t, auto.Fingerprint(), parent.Fingerprint())
 	assert.Contains(t, auto.About(), "pruning: automaton depth 12")
@@ -105,9 +104,8 @@ func TestPruning(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, in.Optimal, ra.Length(), in.Name)
 		require.Equal(t, in.Optimal, rp.Length(), in.Name)
-		rec := NewRecord(goal, in.Start, ra, nil)
-		assert.Equal(t, "automaton depth 12, 11671 states", rec.Pruning)
-		assert.Equal(t, "move back", NewRecord(goal, in.Start, rp, nil).Pruning)
+		assert.Equal(t, "automaton depth 12, 11671 states", ra.Pruning)
+		assert.Equal(t, "move back", rp.Pruning)
 		a += ra.Expanded
 		p += rp.Expanded
 	}
@@ -170,7 +168,7 @@ func TestZeroOptionsAreRecommended(t *testing.T) {
 		{must(board.ParseGoal(board.Size4x4, "1 2 3 4 5 6 0 7 8 9 10 11 12 13 14 15")), "wd"},
 		{board.BlankFirst(board.Size5x5), "md"}, // no 24-puzzle set installed
 	} {
-		s, err := New(tc.goal, Options{Tables: t.TempDir()})
+		s, err := New(context.Background(), tc.goal, Options{Tables: t.TempDir()})
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, s.Heuristic(), tc.goal.Name())
 	}
@@ -180,7 +178,7 @@ func TestZeroOptionsAreRecommended(t *testing.T) {
 	assert.Equal(t, in.Optimal, res.Length())
 	assert.Equal(t, "6-6-3", res.Heuristic)
 	assert.Less(t, res.Nodes, uint64(2_000_000), "Korf #1 with the recommended heuristic")
-	_, err = New(board.BlankFirst(board.Size5x5), Options{Heuristic: "6-6-6-6", Tables: t.TempDir()})
+	_, err = New(context.Background(), board.BlankFirst(board.Size5x5), Options{Heuristic: "6-6-6-6", Tables: t.TempDir()})
 	assert.ErrorContains(t, err, "pdbgen build --set 6-6-6-6", "not installed: the message says how to build it")
 	assert.ErrorIs(t, err, ErrOptions)
 }
@@ -197,80 +195,19 @@ func TestAutoInstalledSets(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, tablefile.Write(context.Background(), filepath.Join(dir, data.SetFile(pdb.Set555, i)), f))
 	}
-	s, err := New(goal, Options{Tables: dir})
+	s, err := New(context.Background(), goal, Options{Tables: dir})
 	require.NoError(t, err)
 	assert.Equal(t, "6-6-3", s.Heuristic(), "the embedded 6-6-3 is stronger than 5-5-5")
 	assert.Contains(t, s.About(), "tables: set 6-6-3 (embedded)")
-	s, err = New(goal, Options{Heuristic: "5-5-5", Tables: dir})
+	s, err = New(context.Background(), goal, Options{Heuristic: "5-5-5", Tables: dir})
 	require.NoError(t, err)
 	assert.Contains(t, s.About(), "tables: set 5-5-5 in "+dir)
 
 	for i := range pdb.Set663.Tables {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, data.SetFile(pdb.Set663, i)), []byte("not a table"), 0o644))
 	}
-	_, err = New(goal, Options{Tables: dir})
+	_, err = New(context.Background(), goal, Options{Tables: dir})
 	require.ErrorContains(t, err, data.SetFile(pdb.Set663, 0), "a broken installed 6-6-3 is reported")
-}
-
-// Batch reports in input order however the workers finish; a cancelled batch stops, and
-// what it reports is marked interrupted, not solved.
-func TestBatchKeepsOrder(t *testing.T) {
-	korf := corpus.Korf100()
-	s, err := New(korf[0].Goal, Options{Heuristic: "max"})
-	require.NoError(t, err)
-	picks := []int{11, 15, 8, 12, 0}
-	feed := func(ctx context.Context) <-chan instance.Entry {
-		ch := make(chan instance.Entry)
-		go func() {
-			defer close(ch)
-			for i, k := range picks {
-				in := &instance.Instance{Line: i + 1, State: korf[k].Start, Optimal: korf[k].Optimal}
-				select {
-				case ch <- instance.Entry{In: in, Line: in.Line}:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-		return ch
-	}
-	var got []int
-	sum := s.Batch(context.Background(), feed(context.Background()), BatchOptions{Workers: 2}, func(e instance.Entry, rec Record, err error) {
-		require.NoError(t, err)
-		assert.Equal(t, korf[picks[e.Line-1]].Optimal, rec.Length)
-		got = append(got, e.Line)
-	})
-	assert.Equal(t, []int{1, 2, 3, 4, 5}, got)
-	assert.Equal(t, 5, sum.Solved)
-
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	s.Batch(ctx, feed(ctx), BatchOptions{Workers: 2}, func(e instance.Entry, rec Record, err error) {
-		assert.ErrorIs(t, err, context.Canceled)
-		assert.Equal(t, "interrupted", rec.Error)
-		assert.False(t, rec.Solved)
-	})
-}
-
-// A batch reports every entry in input order: bad lines as such, a contradicted optimum
-// marked, and the summary counts them all.
-func TestBatch(t *testing.T) {
-	goal := board.BlankFirst(board.Size4x4)
-	s, err := New(goal, Options{Heuristic: "max"})
-	require.NoError(t, err)
-	input := "a 14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15 45\n1 2 3\nb 14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15 44\n"
-	in := instance.NewStream(context.Background(), strings.NewReader(input), "in", goal)
-	var got []string
-	sum := s.Batch(context.Background(), in.All(), BatchOptions{Workers: 2}, func(e instance.Entry, rec Record, err error) {
-		got = append(got, fmt.Sprintf("%d %s %d %q", rec.Line, rec.ID, rec.Length, rec.Error))
-	})
-	assert.Equal(t, []string{
-		`1 a 45 ""`,
-		`2  0 "in:2: wrong number of tiles: 3 numbers; want 16 (a 4x4 state), optionally with an id before and the known optimal length after"`,
-		`3 b 45 "found 45 moves, but the input says the optimum is 44"`,
-	}, got)
-	assert.Equal(t, Summary{Solved: 1, Mismatched: 1, Invalid: 1, Nodes: sum.Nodes, Search: sum.Search}, *sum)
-	assert.Equal(t, 2, sum.Total())
 }
 
 // A catalogue of the user's: its tables built as pdbgen build --catalogue builds them are
@@ -287,7 +224,7 @@ func TestCatalogueFile(t *testing.T) {
 	require.NoError(t, err)
 	korf := corpus.Korf100()
 	opt := Options{Catalogue: file, Tables: dir}
-	_, err = New(korf[0].Goal, opt)
+	_, err = New(context.Background(), korf[0].Goal, opt)
 	require.ErrorIs(t, err, data.ErrNotStandard)
 	for tab := range spec.Tables {
 		path := filepath.Join(dir, data.SetFile(spec, tab))
@@ -295,9 +232,9 @@ func TestCatalogueFile(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, data.RecordVerified(context.Background(), path, fmt.Sprintf("%x", f.DecodedSHA)))
 	}
-	s, err := New(korf[0].Goal, opt)
+	s, err := New(context.Background(), korf[0].Goal, opt)
 	require.NoError(t, err)
-	set555, err := New(korf[0].Goal, Options{Heuristic: "5-5-5", Tables: dir})
+	set555, err := New(context.Background(), korf[0].Goal, Options{Heuristic: "5-5-5", Tables: dir})
 	require.NoError(t, err, "the catalogue's first partition is 5-5-5: its files serve that set too")
 	for _, i := range []int{0, 2, 11} {
 		res, err := s.Solve(context.Background(), korf[i].Start)
@@ -309,11 +246,11 @@ func TestCatalogueFile(t *testing.T) {
 		require.NoError(t, err)
 		assert.LessOrEqual(t, res.Nodes, plain.Nodes)
 	}
-	_, err = New(korf[0].Goal, Options{Catalogue: file, Heuristic: "md"})
+	_, err = New(context.Background(), korf[0].Goal, Options{Catalogue: file, Heuristic: "md"})
 	assert.ErrorIs(t, err, ErrOptions)
-	_, err = New(korf[0].Goal, Options{Catalogue: filepath.Join(dir, "none.cat")})
+	_, err = New(context.Background(), korf[0].Goal, Options{Catalogue: filepath.Join(dir, "none.cat")})
 	assert.ErrorIs(t, err, ErrOptions)
-	_, err = New(board.BlankFirst(board.Size{W: 3, H: 3}), Options{Catalogue: file})
+	_, err = New(context.Background(), board.BlankFirst(board.Size{W: 3, H: 3}), Options{Catalogue: file})
 	assert.ErrorIs(t, err, ErrOptions)
 }
 
@@ -338,7 +275,7 @@ func TestCatalogueInBits(t *testing.T) {
 			}
 			require.NoError(t, data.RecordVerified(context.Background(), path, fmt.Sprintf("%x", f.DecodedSHA)))
 		}
-		s, err := New(korf[0].Goal, Options{CatalogueText: text, Tables: dir})
+		s, err := New(context.Background(), korf[0].Goal, Options{CatalogueText: text, Tables: dir})
 		require.NoError(t, err)
 		for _, i := range []int{0, 2, 11} {
 			res, err := s.Solve(context.Background(), korf[i].Start)
@@ -358,11 +295,11 @@ func TestCatalogueInBits(t *testing.T) {
 func TestLanes(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
-	for _, n := range []int{-1, MaxLanes + 1} {
-		_, err := New(goal, Options{Lanes: n})
+	for _, n := range []int{-1, ida.MaxLanes + 1} {
+		_, err := New(context.Background(), goal, Options{Lanes: n})
 		assert.ErrorIs(t, err, ErrOptions, "lanes %d", n)
 	}
-	s, err := New(goal, Options{Lanes: 8})
+	s, err := New(context.Background(), goal, Options{Lanes: 8})
 	require.NoError(t, err)
 	assert.NotContains(t, s.About(), "lanes")
 	res, err := s.Solve(context.Background(), korf[0].Start)
@@ -374,13 +311,13 @@ func TestLanes(t *testing.T) {
 // refused as bad options rather than ignored or failed at search time.
 func TestBAStarOptions(t *testing.T) {
 	goal4 := board.BlankLast(board.Size4x4)
-	_, err := New(goal4, Options{Algorithm: "bastar", Heuristic: "md"})
+	_, err := New(context.Background(), goal4, Options{Algorithm: "bastar", Heuristic: "md"})
 	assert.ErrorIs(t, err, ErrOptions)
 	assert.ErrorContains(t, err, "its own heuristic")
-	_, err = New(board.BlankLast(board.Size5x5), Options{Algorithm: "bastar"})
+	_, err = New(context.Background(), board.BlankLast(board.Size5x5), Options{Algorithm: "bastar"})
 	assert.ErrorIs(t, err, ErrOptions)
 	assert.ErrorContains(t, err, "bastar serves no 5x5 board")
-	s, err := New(goal4, Options{Algorithm: "bastar", Heuristic: "hh"})
+	s, err := New(context.Background(), goal4, Options{Algorithm: "bastar", Heuristic: "hh"})
 	require.NoError(t, err)
 	assert.Equal(t, "hh", s.Heuristic())
 }

@@ -35,9 +35,6 @@ func (s *Solver) addDigests(def *data.Tables) {
 	}
 }
 
-// Work counts the nodes of a part of a search: the engine's type, one for both.
-type Work = ida.Work
-
 // Splits reports whether the solver can share one search out as subtrees (Frontier,
 // SearchBelow): the fast IDA* can, the general search cannot.
 func (s *Solver) Splits() bool { return s.fast != nil }
@@ -60,9 +57,9 @@ func (s *Solver) H0(start board.State) (int, error) {
 //
 // refine, if not nil, is asked of each frontier node whether to split it further (see
 // ida.Solver.Frontier).
-func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want int, refine func(path []board.Dir) bool) ([][]board.Dir, Work, error) {
+func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want int, refine func(path []board.Dir) bool) ([][]board.Dir, ida.Work, error) {
 	if s.fast == nil {
-		return nil, Work{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
+		return nil, ida.Work{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
 	}
 	paths, w, err := s.fast.Frontier(ctx, start, bound, want, refine)
 	return paths, w, err
@@ -71,9 +68,9 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 // SearchBelow searches IDA*'s pass with the given bound below path (nil: the whole pass)
 // and returns the first solution there (from start), or nil, and the work. The solver's
 // progress report and node limit apply.
-func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) ([]board.Dir, Work, error) {
+func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) ([]board.Dir, ida.Work, error) {
 	if s.fast == nil {
-		return nil, Work{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
+		return nil, ida.Work{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
 	}
 	moves, w, err := s.fast.SearchBelow(ctx, start, path, bound)
 	return moves, w, err
@@ -92,10 +89,10 @@ type Subtrees struct {
 type SubtreesFound struct {
 	First int
 	Moves []board.Dir
-	Work  Work
+	Work  ida.Work
 	// Each, if given, is the work below each path (zero for those not searched): the
 	// next pass then splits further below the paths that were large.
-	Each []Work
+	Each []ida.Work
 }
 
 // SplitOptions configure SolveSplit.
@@ -110,7 +107,7 @@ type SplitOptions struct {
 	// split; smaller passes are searched here, whole.
 	SplitFrom uint64
 	// Pass, if set, hears of each pass: its bound, whether it was split, and its work.
-	Pass func(bound int, split bool, w Work)
+	Pass func(bound int, split bool, w ida.Work)
 	// MaxUnitNodes, if set, is the size (in nodes) above which a subtree is split further:
 	// one whose path had more than MaxUnitNodes / growth nodes below it in the pass before
 	// (growth: the last pass's nodes over the one's before) is replaced by the subtrees one
@@ -145,7 +142,7 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 			s.progress(b, res.Nodes)
 		}
 		var moves []board.Dir
-		var w Work
+		var w ida.Work
 		split := last >= opt.SplitFrom && b > 2
 		if !split {
 			moves, w, err = s.SearchBelow(ctx, start, nil, b)
@@ -164,7 +161,7 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 		}
 		res.Nodes += w.Nodes
 		res.Expanded += w.Expanded
-		res.Passes = append(res.Passes, Pass{Bound: b, Nodes: w.Nodes, Expanded: w.Expanded})
+		res.Passes = append(res.Passes, ida.Pass{Bound: b, Nodes: w.Nodes, Expanded: w.Expanded})
 		if opt.Pass != nil {
 			opt.Pass(b, split, w)
 		}
@@ -208,7 +205,7 @@ type subtreeSize struct {
 }
 
 // subtreeSizes indexes the work below each path by the path and by every prefix of it.
-func subtreeSizes(paths [][]board.Dir, each []Work) map[string]subtreeSize {
+func subtreeSizes(paths [][]board.Dir, each []ida.Work) map[string]subtreeSize {
 	out := map[string]subtreeSize{}
 	for i, p := range paths {
 		key := board.FormatDirs(p)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
 )
 
@@ -17,7 +18,7 @@ import (
 // solution: the serial search's work.
 func searchInOrder(s *Solver) func(context.Context, Subtrees) (SubtreesFound, error) {
 	return func(ctx context.Context, st Subtrees) (SubtreesFound, error) {
-		found := SubtreesFound{First: -1, Each: make([]Work, len(st.Paths))}
+		found := SubtreesFound{First: -1, Each: make([]ida.Work, len(st.Paths))}
 		for i, p := range st.Paths {
 			moves, w, err := s.SearchBelow(ctx, st.Start, p, st.Bound)
 			if err != nil {
@@ -41,7 +42,7 @@ func searchInOrder(s *Solver) func(context.Context, Subtrees) (SubtreesFound, er
 func TestSolveSplitIsSolve(t *testing.T) {
 	korf := corpus.Korf100()
 	for _, h := range []string{"", "md"} {
-		s, err := New(korf[0].Goal, Options{Heuristic: h})
+		s, err := New(context.Background(), korf[0].Goal, Options{Heuristic: h})
 		require.NoError(t, err)
 		walk, _ := korf[0].Goal.RandomWalk(70, rand.New(rand.NewPCG(5, 5)))
 		starts := []board.State{korf[0].Start, korf[2].Start, korf[7].Start}
@@ -53,7 +54,7 @@ func TestSolveSplitIsSolve(t *testing.T) {
 			require.NoError(t, err)
 			var split []int
 			got, err := s.SolveSplit(context.Background(), start, SplitOptions{Subtrees: 40, SplitFrom: 1000, MaxUnitNodes: 300,
-				Pass: func(b int, sp bool, _ Work) {
+				Pass: func(b int, sp bool, _ ida.Work) {
 					if sp {
 						split = append(split, b)
 					}
@@ -80,7 +81,7 @@ func TestSolveSplitIsSolve(t *testing.T) {
 // the general search cannot be split.
 func TestSolveSplitErrors(t *testing.T) {
 	korf := corpus.Korf100()
-	s, err := New(korf[0].Goal, Options{})
+	s, err := New(context.Background(), korf[0].Goal, Options{})
 	require.NoError(t, err)
 	lost := errors.New("workers lost")
 	res, err := s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
@@ -89,7 +90,7 @@ func TestSolveSplitErrors(t *testing.T) {
 	assert.False(t, res.Solved)
 	assert.Equal(t, res.H0, res.LowerBound)
 
-	g, err := New(board.BlankLast(board.Size{W: 3, H: 3}), Options{})
+	g, err := New(context.Background(), board.BlankLast(board.Size{W: 3, H: 3}), Options{})
 	require.NoError(t, err)
 	assert.False(t, g.Splits())
 	_, err = g.SolveSplit(context.Background(), board.BlankLast(board.Size{W: 3, H: 3}).Tiles(), SplitOptions{}, nil)

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/web/api"
 )
 
@@ -24,19 +24,19 @@ type job struct {
 	mu       sync.Mutex
 	status   string // running, solved, failed, cancelled, timeout
 	finished time.Time
-	result   *solve.Record
+	result   *report.Record
 	err      string
 }
 
 // view is what GET /api/jobs/{id} returns.
 type view struct {
-	ID      string        `json:"id"`
-	Status  string        `json:"status"`
-	Bound   int64         `json:"bound"`
-	Nodes   uint64        `json:"nodes"`
-	Seconds float64       `json:"seconds"`
-	Result  *solve.Record `json:"result,omitempty"`
-	Error   string        `json:"error,omitempty"`
+	ID      string         `json:"id"`
+	Status  string         `json:"status"`
+	Bound   int64          `json:"bound"`
+	Nodes   uint64         `json:"nodes"`
+	Seconds float64        `json:"seconds"`
+	Result  *report.Record `json:"result,omitempty"`
+	Error   string         `json:"error,omitempty"`
 }
 
 func (j *job) view() view {

@@ -48,10 +48,14 @@ Examples:
 			if c.String("heuristic") == "" {
 				return cmdline.Usagef("--heuristic is required (one of %s)", strings.Join(heuristic.Names(heuristic.General), ", "))
 			}
-			h, err := solve.Heuristic(c.Context, c.String("heuristic"), goal, "")
+			hs, err := solve.Heuristics(c.Context, goal, "", c.String("heuristic"))
 			if errors.Is(err, solve.ErrOptions) {
 				return cmdline.Usagef("--heuristic: %v", err)
 			}
+			if err != nil {
+				return err
+			}
+			h := hs[0]
 			if goal.Size().Cells() > audit.MaxExhaustiveCells && c.Int("sample") <= 0 {
 				return cmdline.Usagef("a %s board is too large to enumerate: give --sample N", goal.Size())
 			}

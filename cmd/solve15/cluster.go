@@ -11,6 +11,7 @@ import (
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -80,7 +81,7 @@ func clusterAction(c *cli.Context) error {
 		return err
 	}
 	opts := cmdline.SolveOptions(c, tables, 1)
-	s, err := solve.New(goal, opts)
+	s, err := solve.New(c.Context, goal, opts)
 	if errors.Is(err, solve.ErrOptions) {
 		return cmdline.Usagef("%v", err)
 	} else if err != nil {
@@ -116,7 +117,7 @@ func clusterAction(c *cli.Context) error {
 		coord.Status = func(st cluster.Status) { out.Status().Set(st.String()) }
 	}
 	failed := 0
-	sum, err := coord.Run(c.Context, conn.Conn, entries, func(e instance.Entry, rec solve.Record, err error) {
+	sum, err := coord.Run(c.Context, conn.Conn, entries, func(e instance.Entry, rec report.Record, err error) {
 		if errors.Is(err, cluster.ErrFailed) {
 			failed++
 		}
@@ -129,7 +130,7 @@ func clusterAction(c *cli.Context) error {
 		return err
 	}
 	if sum == nil {
-		sum = &solve.Summary{}
+		sum = &report.Summary{}
 	}
 	// A failed unit is a failure (exit 1), not an instance out of its limits (exit 4).
 	err = out.Finish(sum, in)

@@ -11,7 +11,7 @@ import (
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
-	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/report"
 )
 
 func evalCommand() *cli.Command {
@@ -39,7 +39,7 @@ func evalAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	ev, err := solve.NewEvaluator(c.Context, goal, tables)
+	ev, err := report.NewEvaluator(c.Context, goal, tables)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func evalAction(c *cli.Context) error {
 		if e.In == nil {
 			problems.Add(e)
 			if c.Bool("json") {
-				cmdline.JSON(c, solve.NewBadLine(goal, e))
+				cmdline.JSON(c, report.NewBadLine(goal, e))
 			}
 			continue
 		}

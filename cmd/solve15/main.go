@@ -17,7 +17,7 @@ import (
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
-	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/search"
 )
 
 func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
@@ -97,7 +97,7 @@ func searchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"},
 		&cli.StringFlag{Name: "algo", Aliases: []string{"a"}, Value: "idastar", Usage: "idastar, astar, rbfs or bastar"},
 		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: heuristic.Usage() + " (default: auto, the strongest available)"},
-		&cli.IntFlag{Name: "max-states", Value: solve.DefaultMaxStates, Usage: "astar, bastar: most states stored at once (about 150 bytes each)", Action: func(_ *cli.Context, n int) error {
+		&cli.IntFlag{Name: "max-states", Value: search.DefaultMaxStates, Usage: "astar, bastar: most states stored at once (about 150 bytes each)", Action: func(_ *cli.Context, n int) error {
 			if n < 1 {
 				return cmdline.Usagef("--max-states must be at least 1")
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
+	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -19,7 +20,7 @@ func solveAction(c *cli.Context) error {
 	if in.Single() {
 		threads = c.Int("workers")
 	}
-	s, err := solve.New(goal, cmdline.SolveOptions(c, tables, threads))
+	s, err := solve.New(c.Context, goal, cmdline.SolveOptions(c, tables, threads))
 	if errors.Is(err, solve.ErrOptions) {
 		return cmdline.Usagef("%v", err)
 	} else if err != nil {
@@ -32,6 +33,6 @@ func solveAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "solve15: %s\n", hint)
 	}
 	out := cmdline.NewResults(c, "solve15: ", goal)
-	sum := s.Batch(c.Context, in.All(), solve.BatchOptions{Workers: c.Int("workers"), Timeout: c.Duration("timeout"), Progress: out.Progress}, out.Add)
+	sum := report.Batch(c.Context, s, in.All(), report.BatchOptions{Workers: c.Int("workers"), Timeout: c.Duration("timeout"), Progress: out.Progress}, out.Add)
 	return out.Finish(sum, in)
 }

@@ -57,3 +57,76 @@ func TestLayers(t *testing.T) {
 		}
 	}
 }
+
+// order reads the layers of docs/ARCHITECTURE.md, top to bottom: each package's line.
+func order(t *testing.T) map[string]int {
+	t.Helper()
+	doc, err := os.ReadFile("../../docs/ARCHITECTURE.md")
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(doc), "<!-- layers -->\n")
+	require.True(t, ok, "docs/ARCHITECTURE.md has no <!-- layers --> list")
+	list, _, ok := strings.Cut(rest, "<!-- /layers -->")
+	require.True(t, ok, "the layers list is not closed")
+	line := map[string]int{}
+	for i, l := range strings.Split(strings.TrimSpace(list), "\n") {
+		for _, p := range strings.Fields(l) {
+			_, twice := line[p]
+			require.False(t, twice, "%s is on two lines of the layers list", p)
+			line[p] = i
+		}
+	}
+	return line
+}
+
+// imports returns every package of the module (the page's for the browser) with the
+// module's packages it imports directly.
+func imports(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, env := range [][]string{nil, {"GOOS=js", "GOARCH=wasm"}} {
+		args := []string{"list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./..."}
+		if env != nil {
+			args[len(args)-1] = "./web/wasm"
+		}
+		cmd := exec.Command("go", args...)
+		cmd.Dir = "../.."
+		cmd.Env = append(os.Environ(), env...)
+		b, err := cmd.Output()
+		require.NoError(t, err, "go %s", strings.Join(args, " "))
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			f := strings.Fields(l)
+			pkg, ok := strings.CutPrefix(f[0], module)
+			if !ok || strings.HasPrefix(pkg, "examples/") {
+				continue
+			}
+			out[pkg] = nil
+			for _, imp := range f[1:] {
+				if p, ok := strings.CutPrefix(imp, module); ok {
+					out[pkg] = append(out[pkg], p)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestTheDiagramIsTheImports: every package is in docs/ARCHITECTURE.md's list of layers,
+// every name there is a package, and every import goes to a lower line.
+func TestTheDiagramIsTheImports(t *testing.T) {
+	line, graph := order(t), imports(t)
+	for pkg, imps := range graph {
+		l, ok := line[pkg]
+		if !assert.True(t, ok, "package %s is not in docs/ARCHITECTURE.md's layers: give it its line", pkg) {
+			continue
+		}
+		for _, imp := range imps {
+			if m, ok := line[imp]; ok && m <= l {
+				assert.Fail(t, "an import goes up", "%s (line %d) imports %s (line %d): move one of them in docs/ARCHITECTURE.md, or the import", pkg, l+1, imp, m+1)
+			}
+		}
+	}
+	for pkg := range line {
+		_, ok := graph[pkg]
+		assert.True(t, ok, "docs/ARCHITECTURE.md's layers name %s, which is no package", pkg)
+	}
+}

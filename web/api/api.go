@@ -19,6 +19,7 @@ import (
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -299,7 +300,7 @@ func (req *SolveRequest) Prepare(def, most time.Duration) (*Job, error) {
 	if name != "" && !slices.Contains(Heuristics(), name) {
 		return nil, bad("unknown heuristic %s (choose from %s)", name, strings.Join(Heuristics(), ", "))
 	}
-	if err := solve.Check(goal, solve.Options{Algorithm: req.Algo, Heuristic: name, Pruning: req.Pruning}); err != nil {
+	if err := (solve.Options{Algorithm: req.Algo, Heuristic: name, Pruning: req.Pruning}).Check(goal); err != nil {
 		return nil, bad("%v", err)
 	}
 	if req.Timeout < 0 {
@@ -318,8 +319,8 @@ func (req *SolveRequest) Prepare(def, most time.Duration) (*Job, error) {
 // Run solves the job through package solve, reporting progress (bound and nodes) at
 // most every every. A* and BA* get 5 million states (about 700 MB): several visitors at
 // once must not exhaust a server. The answer is solve's Record, as solve15 --json prints.
-func (j *Job) Run(ctx context.Context, progress func(bound int, nodes uint64), every time.Duration) (*solve.Record, error) {
-	solver, err := solve.NewContext(ctx, j.Goal, solve.Options{Algorithm: j.Algorithm, Heuristic: j.Heuristic, Pruning: j.Pruning, MaxStates: 5_000_000})
+func (j *Job) Run(ctx context.Context, progress func(bound int, nodes uint64), every time.Duration) (*report.Record, error) {
+	solver, err := solve.New(ctx, j.Goal, solve.Options{Algorithm: j.Algorithm, Heuristic: j.Heuristic, Pruning: j.Pruning, MaxStates: 5_000_000})
 	if err != nil {
 		return nil, err
 	}
@@ -327,6 +328,6 @@ func (j *Job) Run(ctx context.Context, progress func(bound int, nodes uint64), e
 	if err != nil {
 		return nil, err
 	}
-	rec := solve.NewRecord(j.Goal, j.Start, res, nil)
+	rec := report.NewRecord(j.Goal, j.Start, res, nil)
 	return &rec, nil
 }

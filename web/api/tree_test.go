@@ -10,7 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/report"
 )
 
 // viaJSON is what a JavaScript program gets of v from the server: its JSON, parsed.
@@ -26,19 +27,19 @@ func viaJSON(t *testing.T, v any) any {
 // The page's worker gets the same answers as the server's clients: Tree is JSON's shape.
 func TestTreeIsJSON(t *testing.T) {
 	known := 44
-	full := solve.Record{
+	full := report.Record{
 		ID: "k-1", Line: 3, Start: []int{1, 0, 2, 3}, Board: "2x2", Goal: "blank-last",
 		Algorithm: "idastar", Heuristic: "md", Lookups: "regular", Tables: "embedded",
 		Solved: true, Optimal: true, Length: 2, Moves: "LU", Tiles: []int{1, 2}, H0: 2,
 		LowerBound: 2, KnownOptimal: &known, Nodes: 1 << 40, Expanded: 7, SerialNodes: 9,
 		SerialExpanded: 8, PeakStored: 3, Seconds: 0.25, NodesPerSecond: 1e6,
-		Passes: []solve.Pass{{}}, Error: "none", Worker: "w1",
-		Units: []solve.UnitRecord{{Bound: 4, Seq: 1, Path: "UL", Nodes: 5, Expanded: 2}},
+		Passes: []ida.Pass{{}}, Error: "none", Worker: "w1",
+		Units: []report.UnitRecord{{Bound: 4, Seq: 1, Path: "UL", Nodes: 5, Expanded: 2}},
 	}
 	for _, v := range []any{
 		full,
 		&full,
-		solve.Record{Start: []int{}, Tiles: nil}, // omitempty and empty lists
+		report.Record{Start: []int{}, Tiles: nil}, // omitempty and empty lists
 		Options(),
 		ErrorBody(errors.New("no")),
 		map[string]any{"state": board.State(nil).Ints(), "ok": true, "n": 3, "x": nil},

@@ -10,6 +10,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -41,7 +42,7 @@ func NewResults(c *cli.Context, prefix string, goal board.Goal) *Results {
 }
 
 // Progress is the progress report of the search of the instance labelled label, for
-// solve.BatchOptions.Progress: nil unless there is a terminal to show it or --verbose.
+// report.BatchOptions.Progress: nil unless there is a terminal to show it or --verbose.
 func (r *Results) Progress(label string) func(bound int, nodes uint64) {
 	return r.status.Search(r.prefix, label, r.c.Bool("verbose"))
 }
@@ -51,7 +52,7 @@ func (r *Results) Status() *Status { return r.status }
 
 // Add prints one entry's result: a record, or a bad line. A solved record with an error
 // is a replay that did not reach the goal, a bug, which fails the run.
-func (r *Results) Add(e instance.Entry, rec solve.Record, err error) {
+func (r *Results) Add(e instance.Entry, rec report.Record, err error) {
 	r.status.Clear()
 	switch {
 	case e.In == nil:
@@ -61,7 +62,7 @@ func (r *Results) Add(e instance.Entry, rec solve.Record, err error) {
 	}
 	switch json := r.c.Bool("json"); {
 	case json && e.In == nil:
-		JSON(r.c, solve.NewBadLine(r.goal, e))
+		JSON(r.c, report.NewBadLine(r.goal, e))
 	case json:
 		JSON(r.c, rec)
 	case !r.c.Bool("quiet") && e.In != nil:
@@ -71,7 +72,7 @@ func (r *Results) Add(e instance.Entry, rec solve.Record, err error) {
 
 // Finish ends the batch read from in: it prints the summary line (not with --json, nor
 // for a single instance) and returns the error whose exit status says how the batch went.
-func (r *Results) Finish(sum *solve.Summary, in *instance.Stream) error {
+func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 	r.status.Clear()
 	r.problems.Finish()
 	ctxErr := r.c.Context.Err()

@@ -1,4 +1,4 @@
-package solve
+package report
 
 import (
 	"context"
@@ -6,9 +6,10 @@ import (
 
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/batch"
+	"github.com/tilekit/tilekit/solve"
 )
 
-// BatchOptions tune Solver.Batch.
+// BatchOptions tune Batch.
 type BatchOptions struct {
 	Workers int           // instances searched at once (0: all cores)
 	Timeout time.Duration // the most one instance may take (0: no limit)
@@ -17,14 +18,14 @@ type BatchOptions struct {
 	Progress func(label string) func(bound int, nodes uint64)
 }
 
-// Batch solves the entries of a stream of instances and reports each, in the order of the
+// Batch solves the entries of a stream of instances with s and reports each, in the order of the
 // stream, as soon as it and all before it are done: the entry, and the record of an instance (its id,
 // line and known optimum filled in, a contradicted optimum marked in its error), or of a
 // bad line (its line and the error). err is the search's error (a limit, the context's);
 // with a solved record it is an internal error, a bug. The summary counts every entry.
 // Batch returns when the stream ends, or when ctx is done and the entries taken are
 // reported.
-func (s *Solver) Batch(ctx context.Context, entries <-chan instance.Entry, opt BatchOptions, report func(e instance.Entry, rec Record, err error)) *Summary {
+func Batch(ctx context.Context, s *solve.Solver, entries <-chan instance.Entry, opt BatchOptions, each func(e instance.Entry, rec Record, err error)) *Summary {
 	sum := &Summary{}
 	type outcome struct {
 		rec Record
@@ -44,12 +45,12 @@ func (s *Solver) Batch(ctx context.Context, entries <-chan instance.Entry, opt B
 			progress = opt.Progress((&Record{ID: e.In.ID, Line: e.In.Line}).Label())
 		}
 		res, err := s.WithProgress(progress, 0).Solve(ctx, e.In.State)
-		return outcome{NewRecord(s.goal, e.In.State, res, err), err}
+		return outcome{NewRecord(s.Goal(), e.In.State, res, err), err}
 	}, func(e instance.Entry, o outcome) {
 		if e.In == nil {
 			o.err = e.Err
 		}
-		report(e, sum.Entry(s.goal, e, o.rec), o.err)
+		each(e, sum.Entry(s.Goal(), e, o.rec), o.err)
 	})
 	return sum
 }

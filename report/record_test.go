@@ -1,4 +1,4 @@
-package solve
+package report
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // TestRecordCheck: a record of a real solve checks; each forgery of it is caught.
 func TestRecordCheck(t *testing.T) {
 	korf := corpus.Korf100()
 	in := korf[0]
-	s, err := New(in.Goal, Options{})
+	s, err := solve.New(context.Background(), in.Goal, solve.Options{})
 	require.NoError(t, err)
 	res, err := s.Solve(context.Background(), in.Start)
 	require.NoError(t, err)

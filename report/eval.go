@@ -1,14 +1,15 @@
-package solve
+package report
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // A Value is one heuristic's estimate for a state.
@@ -26,15 +27,17 @@ type Evaluator struct {
 }
 
 // NewEvaluator prepares an evaluator for the goal, with the tables of tables (as
-// Options.Tables: "" for the embedded ones).
+// solve.Options.Tables: "" for the embedded ones).
 func NewEvaluator(ctx context.Context, goal board.Goal, tables string) (*Evaluator, error) {
-	def, err := defaultsOf(tables)
-	if err != nil {
+	// The names that do not apply to the goal are left out (their errors match
+	// solve.ErrOptions); any other error is the tables'.
+	hs, err := solve.Heuristics(ctx, goal, tables, heuristic.Names(heuristic.General)...)
+	if err != nil && !errors.Is(err, solve.ErrOptions) {
 		return nil, err
 	}
 	e := &Evaluator{}
-	for _, name := range heuristic.Names(heuristic.General) {
-		if h, err := heuristic.NewContext(ctx, name, goal, def.IDA15); err == nil {
+	for _, h := range hs {
+		if h != nil {
 			e.hs = append(e.hs, h)
 		}
 	}
@@ -87,29 +90,4 @@ func (e *Evaluator) Text(in *instance.Instance) string {
 		text += fmt.Sprintf(" (optimal %d)", in.Optimal)
 	}
 	return text
-}
-
-// Heuristic returns the named heuristic of the general search for the goal, with the
-// default tables of tables (as Options.Tables: "" for the embedded ones): what the audit
-// measures. Errors caused by the name or the goal match ErrOptions.
-func Heuristic(ctx context.Context, name string, goal board.Goal, tables string) (*heuristic.Heuristic, error) {
-	def, err := defaultsOf(tables)
-	if err != nil {
-		return nil, err
-	}
-	h, err := heuristic.NewContext(ctx, name, goal, def.IDA15)
-	if err != nil && ctx.Err() == nil {
-		return nil, badOptions("%v", err)
-	}
-	return h, err
-}
-
-// defaultsOf returns the default tables of a directory (as Options.Tables), or the
-// embedded ones.
-func defaultsOf(tables string) (*data.Tables, error) {
-	src, err := newSources(tables)
-	if err != nil {
-		return nil, err
-	}
-	return src.defaults()
 }

@@ -1,4 +1,4 @@
-package solve
+package report
 
 import (
 	"context"
@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // Record is the JSON form of one solve: what solve15 --json prints per instance, what the
@@ -38,13 +40,13 @@ type Record struct {
 	Nodes        uint64 `json:"nodes"`                   // generated
 	Expanded     uint64 `json:"expanded"`
 	// What one worker would have counted, when several searched one instance.
-	SerialNodes    uint64  `json:"serial_nodes,omitempty"`
-	SerialExpanded uint64  `json:"serial_expanded,omitempty"`
-	PeakStored     int     `json:"peak_stored"`
-	Seconds        float64 `json:"seconds"`
-	NodesPerSecond float64 `json:"nodes_per_second"`
-	Passes         []Pass  `json:"passes,omitempty"`
-	Error          string  `json:"error,omitempty"`
+	SerialNodes    uint64     `json:"serial_nodes,omitempty"`
+	SerialExpanded uint64     `json:"serial_expanded,omitempty"`
+	PeakStored     int        `json:"peak_stored"`
+	Seconds        float64    `json:"seconds"`
+	NodesPerSecond float64    `json:"nodes_per_second"`
+	Passes         []ida.Pass `json:"passes,omitempty"`
+	Error          string     `json:"error,omitempty"`
 	// A search shared out (solve15 cluster): the worker that solved the whole instance,
 	// or the units of its split passes.
 	Worker string       `json:"worker,omitempty"`
@@ -79,7 +81,7 @@ func NewBadLine(goal board.Goal, e instance.Entry) BadLine {
 
 // NewRecord describes a search of start for goal: its result (nil when the search did not
 // start) and error.
-func NewRecord(goal board.Goal, start board.State, res *Result, err error) Record {
+func NewRecord(goal board.Goal, start board.State, res *solve.Result, err error) Record {
 	rec := Record{Start: start.Ints(), Board: goal.Size().String(), Goal: goal.Name(), Error: ErrorText(err), Length: -1, Tiles: []int{}}
 	if res == nil {
 		return rec
@@ -210,34 +212,34 @@ func (r *Record) Check(goal board.Goal, start board.State, optimal bool) error {
 	size := goal.Size()
 	switch {
 	case r.Board != size.String() || r.Goal != goal.Name():
-		return fmt.Errorf("solve: the record is for %s %s, not %s %s", r.Board, r.Goal, size, goal.Name())
+		return fmt.Errorf("report: the record is for %s %s, not %s %s", r.Board, r.Goal, size, goal.Name())
 	case !slices.Equal(r.Start, start.Ints()):
-		return fmt.Errorf("solve: the record's start %v is not %v", r.Start, start.Ints())
+		return fmt.Errorf("report: the record's start %v is not %v", r.Start, start.Ints())
 	case !r.Solved:
 		if r.Optimal || r.Moves != "" || r.Length != -1 {
-			return errors.New("solve: an unsolved record claims a solution")
+			return errors.New("report: an unsolved record claims a solution")
 		}
 		return nil
 	}
 	moves, err := board.ParseDirs(r.Moves)
 	if err != nil {
-		return fmt.Errorf("solve: the record's moves: %w", err)
+		return fmt.Errorf("report: the record's moves: %w", err)
 	}
 	end, err := size.Replay(start, moves)
 	if err != nil {
-		return fmt.Errorf("solve: the record's moves do not replay: %w", err)
+		return fmt.Errorf("report: the record's moves do not replay: %w", err)
 	}
 	if !end.Equal(goal.Tiles()) {
-		return fmt.Errorf("solve: the record's %d moves end on %s, not the goal", len(moves), end)
+		return fmt.Errorf("report: the record's %d moves end on %s, not the goal", len(moves), end)
 	}
 	if r.Length != len(moves) {
-		return fmt.Errorf("solve: the record states length %d for %d moves", r.Length, len(moves))
+		return fmt.Errorf("report: the record states length %d for %d moves", r.Length, len(moves))
 	}
 	if tiles, _ := size.DirsToTiles(start, moves); !slices.Equal(tiles, r.Tiles) {
-		return errors.New("solve: the record's tiles are not its moves")
+		return errors.New("report: the record's tiles are not its moves")
 	}
 	if r.Optimal && (!optimal || r.LowerBound != r.Length || r.H0 > r.Length) {
-		return fmt.Errorf("solve: the record claims %d moves optimal (lower bound %d, h0 %d) where that is not proven", r.Length, r.LowerBound, r.H0)
+		return fmt.Errorf("report: the record claims %d moves optimal (lower bound %d, h0 %d) where that is not proven", r.Length, r.LowerBound, r.H0)
 	}
 	return nil
 }
