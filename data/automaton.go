@@ -17,14 +17,36 @@ import (
 )
 
 // PruningDepth returns the depth of the duplicate-pruning automaton a board's searches
-// take by default: 14 on 5x5, 12 on every other board. docs/RESULTS.md ("Pruning duplicate
-// paths") measures the depths: deeper automata prune more nodes, but past these their
-// tables leave the caches and each node costs more.
+// build in memory when none is installed, and the page takes with a set: 14 on 5x5, 12 on
+// every other board. docs/RESULTS.md ("Pruning duplicate paths") measures the depths: on
+// 4x4 deeper automata leave the caches and each node costs more; on 5x5 this is the
+// deepest built in seconds.
 func PruningDepth(size board.Size) int {
 	if size == board.Size5x5 {
 		return 14
 	}
 	return 12
+}
+
+// InstallDepth returns the depth of the automaton pdbgen build installs for a board by
+// default: 18 on 5x5 (1.5 minutes and 2.8 GB to build, 69 MB in memory; 9% fewer nodes
+// than depth 14 on the hardest of Korf's instances, at the same cost a node),
+// PruningDepth on the others.
+func InstallDepth(size board.Size) int {
+	if size == board.Size5x5 {
+		return 18
+	}
+	return PruningDepth(size)
+}
+
+// InstallDepths returns the depths of the automata pdbgen build installs for a board when
+// not told one: InstallDepth for the searches and, when it differs, PruningDepth for the
+// page, which takes that one with a set (SetFiles).
+func InstallDepths(size board.Size) []int {
+	if d := InstallDepth(size); d != PruningDepth(size) {
+		return []int{d, PruningDepth(size)}
+	}
+	return []int{PruningDepth(size)}
 }
 
 // AutomatonFile names the file of a board's automaton of the given depth:
@@ -66,44 +88,40 @@ const embedAutomatonBytes = 64 << 10
 // prunes the move back alone.
 const inBrowser = runtime.GOOS == "js"
 
-// Automaton returns the board's duplicate-pruning automaton of the given depth (0: the
-// board's PruningDepth) and where it came from: the first of dirs (nil: TableDirs) that
-// holds its file (AutomatonFile), checked as every table is (a known digest or a record
-// of pdbgen verify); else it is built here (package prune: milliseconds on 4x4, seconds on
-// 5x5), and note says why, for people. Either way it is kept for the process. In the page
-// (WebAssembly) an automaton of more than 16 cells is not built: Automaton returns nil and
-// a note, and the search prunes the move back alone.
+// Automaton returns the board's duplicate-pruning automaton of the given depth and where
+// it came from: the first of dirs (nil: TableDirs) that holds its file (AutomatonFile),
+// checked as every table is (a known digest or a record of pdbgen verify); else it is
+// built here (package prune: milliseconds on 4x4, seconds on 5x5 at PruningDepth), and
+// note says why, for people. Either way it is kept for the process. Depth 0 asks for the
+// deepest automaton installed in dirs, if it is deeper than the board's PruningDepth, and
+// else for PruningDepth. In the page (WebAssembly) an automaton of more than 16 cells is
+// not built: Automaton returns nil and a note, and the search prunes the move back alone.
 func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (a *prune.Automaton, from, note string, err error) {
-	if depth == 0 {
-		depth = PruningDepth(size)
-	}
 	if dirs == nil {
 		dirs = TableDirs()
 	}
-	key := automatonKey{size, depth}
 	automata.Lock()
 	defer automata.Unlock()
+	if depth == 0 {
+		depth = PruningDepth(size)
+		for d := prune.MaxDepth; d > depth; d-- {
+			if !installed(dirs, size, d) {
+				continue
+			}
+			if a, from, _ := fromDirs(automatonKey{size, d}, dirs); a != nil {
+				return a, from, "", nil
+			}
+		}
+	}
+	key := automatonKey{size, depth}
 	if k, ok := automata.got[key]; ok {
 		return k.a, k.from, k.note, nil
 	}
-	name := AutomatonFile(size, depth)
-	note = fmt.Sprintf("no %s installed (pdbgen build --pruning --board %s installs it)", name, size)
-	for _, dir := range dirs {
-		path := filepath.Join(dir, name)
-		a, err := readAutomaton(path, name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			note = fmt.Sprintf("%v; built again instead", err)
-			break
-		}
-		if a.Size() != size || a.Depth() != depth {
-			note = fmt.Sprintf("%s holds the automaton of depth %d on %s; built again instead", path, a.Depth(), a.Size())
-			break
-		}
-		return remember(key, a, dir, ""), dir, "", nil
+	a, from, note = fromDirs(key, dirs)
+	if a != nil {
+		return a, from, "", nil
 	}
+	name := AutomatonFile(size, depth)
 	if b, err := embedded.ReadFile(name); err == nil {
 		t, err := tablefile.Decode(bytes.NewReader(b))
 		if err == nil {
@@ -122,6 +140,45 @@ func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (
 		return nil, "", "", err
 	}
 	return remember(key, a, AutomatonBuilt, note), AutomatonBuilt, note, nil
+}
+
+// fromDirs returns the automaton of key kept for the process, or read from the first of
+// dirs that holds its file, and the directory; or nil and why not, for people. The caller
+// holds automata's lock.
+func fromDirs(key automatonKey, dirs []string) (*prune.Automaton, string, string) {
+	if k, ok := automata.got[key]; ok && k.from != AutomatonBuilt && k.from != AutomatonEmbedded {
+		return k.a, k.from, ""
+	}
+	name := AutomatonFile(key.size, key.depth)
+	note := fmt.Sprintf("no %s installed (pdbgen build --pruning --board %s --pruning-depth %d installs it)", name, key.size, key.depth)
+	if deeper := InstallDepth(key.size); key.depth == PruningDepth(key.size) && deeper != key.depth {
+		note = fmt.Sprintf("no automaton installed (pdbgen build --pruning --board %s installs the one of depth %d, which prunes more)", key.size, deeper)
+	}
+	for _, dir := range dirs {
+		path := filepath.Join(dir, name)
+		a, err := readAutomaton(path, name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, "", fmt.Sprintf("%v; built again instead", err)
+		}
+		if a.Size() != key.size || a.Depth() != key.depth {
+			return nil, "", fmt.Sprintf("%s holds the automaton of depth %d on %s; built again instead", path, a.Depth(), a.Size())
+		}
+		return remember(key, a, dir, ""), dir, ""
+	}
+	return nil, "", note
+}
+
+// installed reports whether one of dirs holds a file of the board's automaton of depth.
+func installed(dirs []string, size board.Size, depth int) bool {
+	for _, dir := range dirs {
+		if _, err := os.Stat(filepath.Join(dir, AutomatonFile(size, depth))); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // remember keeps an automaton for the process; the caller holds automata's lock.
@@ -157,12 +214,12 @@ func checkedAutomaton(path, name string, t *tablefile.Table) (*prune.Automaton, 
 	return a, nil
 }
 
-// InstallAutomaton builds the board's automaton of the given depth (0: PruningDepth) into
+// InstallAutomaton builds the board's automaton of the given depth (0: InstallDepth) into
 // dir ("" for InstallDir()), created if missing, written atomically and read back. It
 // returns the file's path and the table.
 func InstallAutomaton(ctx context.Context, size board.Size, depth int, dir string) (string, *tablefile.Table, error) {
 	if depth == 0 {
-		depth = PruningDepth(size)
+		depth = InstallDepth(size)
 	}
 	if depth < 2 {
 		return "", nil, fmt.Errorf("no automaton to install for the %s board at depth %d: its searches prune the move back alone", size, depth)

@@ -87,3 +87,35 @@ func forget(size board.Size, depth int) {
 	delete(automata.got, automatonKey{size, depth})
 	automata.Unlock()
 }
+
+// TestDeepestInstalledAutomaton: depth 0 takes the deepest trusted automaton installed
+// above the board's default, and the default when the deeper one is damaged.
+func TestDeepestInstalledAutomaton(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	size := board.Size{W: 3, H: 3}
+	deep := PruningDepth(size) + 2
+	for _, depth := range []int{PruningDepth(size) - 2, deep} {
+		path, tab, err := InstallAutomaton(ctx, size, depth, dir)
+		require.NoError(t, err)
+		require.NoError(t, RecordVerified(ctx, path, fmt.Sprintf("%x", tab.DecodedSHA)))
+		forget(size, depth)
+	}
+	a, from, _, err := Automaton(ctx, size, 0, []string{dir})
+	require.NoError(t, err)
+	require.Equal(t, dir, from)
+	require.Equal(t, deep, a.Depth(), "the deepest installed, not the shallower one")
+	forget(size, deep)
+
+	path := filepath.Join(dir, AutomatonFile(size, deep))
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	b[len(b)-3] ^= 0xFF
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+	a, from, _, err = Automaton(ctx, size, 0, []string{dir})
+	require.NoError(t, err)
+	require.Equal(t, AutomatonBuilt, from)
+	require.Equal(t, PruningDepth(size), a.Depth(), "a damaged deeper file is passed over")
+	require.Equal(t, []int{18, 14}, InstallDepths(board.Size5x5))
+	require.Equal(t, []int{12}, InstallDepths(board.Size4x4))
+}

@@ -21,11 +21,11 @@ func Build(ctx context.Context, size board.Size, depth int) (*Automaton, error) 
 	if depth < 2 {
 		return Parent(size), nil
 	}
-	dups, err := Duplicates(ctx, size, depth)
+	dups, err := duplicates(ctx, size, depth)
 	if err != nil {
 		return nil, err
 	}
-	a := Compile(size, dups)
+	a := compile(size, dups)
 	a.depth = depth
 	return a, ctx.Err()
 }
@@ -35,6 +35,57 @@ func Build(ctx context.Context, size board.Size, depth int) (*Automaton, error) 
 // then Moore's minimisation). Each duplicate must start on a cell of the board and stay on
 // it.
 func Compile(size board.Size, dups []Duplicate) *Automaton {
+	packed := make([]dup, len(dups))
+	for i, d := range dups {
+		p := dup{n: uint8(len(d.Pruned)), cell: uint8(d.Cell)}
+		for j, m := range d.Pruned {
+			p.moves |= uint64(m) << (2 * j)
+		}
+		packed[i] = p
+	}
+	return compile(size, packed)
+}
+
+// essential returns the duplicates, in their order, less those with a proper suffix that
+// is a duplicate from the cell where it starts: every string that contains such a one
+// contains its suffix, so the automaton prunes the same strings without it, and its trie
+// is several times smaller (at depth 16 on 5x5, 301,481 of 2,269,342 duplicates are
+// essential). A duplicate contains no other as a proper prefix or in its middle (every
+// proper prefix is the first string of its effect), so suffixes are all there is to test.
+func essential(size board.Size, dups []dup) []dup {
+	key := func(moves uint64, n, cell int) uint64 { return moves | uint64(n)<<48 | uint64(cell)<<54 }
+	byLength := make([]int32, len(dups))
+	for i := range byLength {
+		byLength[i] = int32(i)
+	}
+	slices.SortStableFunc(byLength, func(a, b int32) int { return int(dups[a].n) - int(dups[b].n) })
+	kept := make(map[uint64]struct{})
+	keep := make([]bool, len(dups))
+	for _, j := range byLength {
+		d := dups[j]
+		c, n := int(d.cell), int(d.n)
+		redundant := false
+		for i := 1; n-i >= 2 && !redundant; i++ {
+			c = size.Step(c, board.Dir(d.moves>>(2*(i-1))&3))
+			_, redundant = kept[key(d.moves>>(2*i), n-i, c)]
+		}
+		if !redundant {
+			keep[j] = true
+			kept[key(d.moves, n, int(d.cell))] = struct{}{}
+		}
+	}
+	out := dups[:0:0]
+	for j, d := range dups {
+		if keep[j] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// compile is Compile of duplicates in the compiler's form.
+func compile(size board.Size, dups []dup) *Automaton {
+	dups = essential(size, dups)
 	n := size.Cells()
 	// The trie of the duplicates: node c (< n) is the empty string on cell c.
 	child := make([][4]int32, n)
@@ -45,8 +96,9 @@ func Compile(size board.Size, dups []Duplicate) *Automaton {
 		child[c] = [4]int32{-1, -1, -1, -1}
 	}
 	for _, dup := range dups {
-		v, c := int32(dup.Cell), dup.Cell
-		for _, d := range dup.Pruned {
+		v, c := int32(dup.cell), int(dup.cell)
+		for i := range int(dup.n) {
+			d := board.Dir(dup.moves >> (2 * i) & 3)
 			c = size.Step(c, d)
 			if child[v][d] < 0 {
 				child[v][d] = int32(len(child))

@@ -27,28 +27,70 @@ type Duplicate struct {
 // left out (its content is the one missing), and the blank's cell in the top bits.
 type effect [2]uint64
 
-// node is a string the search keeps: its effect, where its blank is, and how it was
-// reached (the index of its parent in the level above, and the last direction).
-type node struct {
-	key    effect
-	blank  uint8
-	dir    uint8
-	parent int32
+// blankOf returns the cell of the blank of an effect.
+func (e effect) blankOf() int { return int(e[0]>>60 | e[1]>>60<<4) }
+
+// A dup is a duplicate string in the form the compiler takes: its moves two bits each,
+// the first in the lowest bits, its length and the cell it starts from.
+type dup struct {
+	moves uint64
+	n     uint8
+	cell  uint8
 }
+
+// maxLevel is the most strings one level of the search keeps: a string's parent is
+// an index of 30 bits.
+const maxLevel = 1 << 30
 
 // Duplicates finds the duplicate strings of at most depth moves from every cell of the
 // board, in the order of cells and, within a cell, in shortlex order, searching from
 // several cells at once (GOMAXPROCS): the result does not depend on how many. It stops
 // early with ctx's error.
 func Duplicates(ctx context.Context, size board.Size, depth int) ([]Duplicate, error) {
+	var out []Duplicate
+	err := eachCell(ctx, size, depth, true, func(cell int, found []found) {
+		for _, f := range found {
+			out = append(out, Duplicate{Cell: cell, Pruned: f.pruned.dirs(), Kept: f.kept.dirs()})
+		}
+	})
+	return out, err
+}
+
+// duplicates is Duplicates in the compiler's form, without the strings kept: what Build
+// needs, in about half the memory.
+func duplicates(ctx context.Context, size board.Size, depth int) ([]dup, error) {
+	var out []dup
+	err := eachCell(ctx, size, depth, false, func(cell int, found []found) {
+		for _, f := range found {
+			out = append(out, f.pruned)
+		}
+	})
+	return out, err
+}
+
+// found is a duplicate string and, when asked for, the first string of its effect.
+type found struct{ pruned, kept dup }
+
+// dirs unpacks a string's moves.
+func (d dup) dirs() []board.Dir {
+	out := make([]board.Dir, d.n)
+	for i := range out {
+		out[i] = board.Dir(d.moves >> (2 * i) & 3)
+	}
+	return out
+}
+
+// eachCell runs the breadth-first search from every cell, several at once, and hands each
+// cell's duplicates to each in the order of cells.
+func eachCell(ctx context.Context, size board.Size, depth int, kept bool, each func(cell int, found []found)) error {
 	if err := size.Check(); err != nil {
-		return nil, err
+		return err
 	}
 	if depth < 0 || depth > MaxDepth {
-		return nil, fmt.Errorf("prune: depth %d out of range 0 to %d", depth, MaxDepth)
+		return fmt.Errorf("prune: depth %d out of range 0 to %d", depth, MaxDepth)
 	}
 	n := size.Cells()
-	per := make([][]Duplicate, n)
+	per := make([][]found, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -57,7 +99,7 @@ func Duplicates(ctx context.Context, size board.Size, depth int) ([]Duplicate, e
 		go func() {
 			defer wg.Done()
 			for c := range next {
-				per[c], errs[c] = duplicatesFrom(ctx, size, c, depth)
+				per[c], errs[c] = duplicatesFrom(ctx, size, c, depth, kept)
 			}
 		}()
 	}
@@ -66,73 +108,106 @@ func Duplicates(ctx context.Context, size board.Size, depth int) ([]Duplicate, e
 	}
 	close(next)
 	wg.Wait()
-	var out []Duplicate
 	for c := 0; c < n; c++ {
 		if errs[c] != nil {
-			return nil, errs[c]
+			return errs[c]
 		}
-		out = append(out, per[c]...)
+		each(c, per[c])
+		per[c] = nil
 	}
-	return out, nil
+	return nil
 }
 
-// duplicatesFrom runs the breadth-first search from one cell.
-func duplicatesFrom(ctx context.Context, size board.Size, cell, depth int) ([]Duplicate, error) {
+// duplicatesFrom runs the breadth-first search from one cell. It keeps, for each string,
+// only its parent and last move (levels) and, for the last level, its effect (frontier);
+// seen holds the effect of every string kept, and where it is when kept is asked for.
+func duplicatesFrom(ctx context.Context, size board.Size, cell, depth int, kept bool) ([]found, error) {
 	n := size.Cells()
 	var cells [board.MaxCells]uint8
 	for i := range n {
 		cells[i] = uint8(i)
 	}
-	root := node{key: pack(&cells, n, cell), blank: uint8(cell), parent: -1}
-	// seen holds the depth and index of the first string of each effect.
-	seen := map[effect]uint64{root.key: 0}
-	levels := [][]node{{root}}
-	var out []Duplicate
+	root := pack(&cells, n, cell)
+	// seen maps the effect of each first string to its depth and index, when the strings
+	// kept are asked for; first records only the effects.
+	var seen map[effect]uint64
+	var first map[effect]struct{}
+	if kept {
+		seen = map[effect]uint64{root: 0}
+	} else {
+		first = map[effect]struct{}{root: {}}
+	}
+	// levels[k][i] is the i-th string of depth k: its parent's index << 2 | its last move.
+	levels := [][]uint32{{0}}
+	frontier := []effect{root}
+	var out []found
 	for k := 1; k <= depth; k++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		levels = append(levels, nil)
-		for i, p := range levels[k-1] {
-			unpack(&cells, p.key, n, int(p.blank))
+		var level []uint32
+		var keys []effect
+		for i, key := range frontier {
+			blank := key.blankOf()
+			unpack(&cells, key, n, blank)
+			last := board.Dir(levels[k-1][i] & 3)
 			for d := board.Up; d <= board.Right; d++ {
-				q := size.Step(int(p.blank), d)
-				if q < 0 || k > 2 && d == board.Dir(p.dir).Opposite() {
+				q := size.Step(blank, d)
+				if q < 0 || k > 2 && d == last.Opposite() {
 					// The move straight back is the duplicate of two moves found at depth
 					// 2 from every cell; a string that ends with it needs no word of its own.
 					continue
 				}
-				cells[p.blank], cells[q] = cells[q], cells[p.blank]
-				key := pack(&cells, n, q)
-				cells[p.blank], cells[q] = cells[q], cells[p.blank]
-				child := node{key: key, blank: uint8(q), dir: uint8(d), parent: int32(i)}
-				if at, dup := seen[key]; dup {
-					kd := int(at >> 32)
-					var kept []board.Dir
-					if kd > 0 {
-						kept = pathOf(levels, kd, levels[kd][uint32(at)])
+				cells[blank], cells[q] = cells[q], cells[blank]
+				child := pack(&cells, n, q)
+				cells[blank], cells[q] = cells[q], cells[blank]
+				var at uint64
+				var dup bool
+				if kept {
+					at, dup = seen[child]
+				} else {
+					_, dup = first[child]
+				}
+				if dup {
+					f := found{pruned: pathOf(levels, k-1, i, d, cell)}
+					if kd := int(at >> 32); kept && kd > 0 {
+						lv := level // the same depth: this level, not yet in levels
+						if kd < k {
+							lv = levels[kd]
+						}
+						v := lv[uint32(at)]
+						f.kept = pathOf(levels, kd-1, int(v>>2), board.Dir(v&3), cell)
 					}
-					out = append(out, Duplicate{Cell: cell, Pruned: pathOf(levels, k, child), Kept: kept})
+					out = append(out, f)
 					continue
 				}
-				seen[key] = uint64(k)<<32 | uint64(len(levels[k]))
-				levels[k] = append(levels[k], child)
+				if len(level) == maxLevel {
+					return nil, fmt.Errorf("prune: more than %d strings of %d moves from cell %d: too deep for this search", maxLevel, k, cell)
+				}
+				if kept {
+					seen[child] = uint64(k)<<32 | uint64(len(level))
+				} else {
+					first[child] = struct{}{}
+				}
+				level = append(level, uint32(i)<<2|uint32(d))
+				keys = append(keys, child)
 			}
 		}
+		levels = append(levels, level)
+		frontier = keys
 	}
 	return out, nil
 }
 
-// pathOf returns the string of a node at depth k whose parent is in levels[k-1].
-func pathOf(levels [][]node, k int, nd node) []board.Dir {
-	path := make([]board.Dir, k)
-	for i := k - 1; i >= 0; i-- {
-		path[i] = board.Dir(nd.dir)
-		if i > 0 {
-			nd = levels[i][nd.parent]
-		}
+// pathOf returns the string whose parent is the i-th string of depth k, followed by d.
+func pathOf(levels [][]uint32, k, i int, d board.Dir, cell int) dup {
+	out := dup{n: uint8(k + 1), cell: uint8(cell), moves: uint64(d) << (2 * k)}
+	for ; k > 0; k-- {
+		v := levels[k][i]
+		out.moves |= uint64(v&3) << (2 * (k - 1))
+		i = int(v >> 2)
 	}
-	return path
+	return out
 }
 
 // pack encodes the cells' contents, the blank's cell left out, five bits a cell.

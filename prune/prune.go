@@ -17,8 +17,9 @@
 //     string whose effect an earlier string had is a duplicate: it is recorded, with the
 //     cell it starts from, and not extended. The move straight back (UD from a cell where
 //     both exist) is the shortest duplicate, of the empty string.
-//  2. The duplicates are compiled into an Aho-Corasick automaton over (cell, direction)
-//     symbols: its states are the prefixes of duplicates, each at a known cell, and a
+//  2. A duplicate that ends with a shorter duplicate is dropped (whatever contains it
+//     contains the shorter one: most of them are of this kind). The others are compiled
+//     into an Aho-Corasick automaton over (cell, direction) symbols: its states are the prefixes of duplicates, each at a known cell, and a
 //     transition that completes a duplicate (or a duplicate within it) is Pruned.
 //  3. The automaton is minimised (Moore's partition refinement), keeping states of
 //     different cells apart.

@@ -81,7 +81,9 @@ type Options struct {
 	// "parent" (only the move that undoes the last one, as published node counts assume).
 	// A* and BA* keep their own sets of states and ignore it.
 	Pruning      string
-	PruningDepth int // the automaton's depth; 0 for the board's (data.PruningDepth)
+	// PruningDepth is the automaton's depth; 0 for the deepest installed for the board,
+	// else the board's data.PruningDepth, built in memory.
+	PruningDepth int
 
 	MaxNodes      uint64 // stop after generating this many nodes; 0 for no limit
 	MaxExpansions uint64 // general search: stop after this many expansions; 0 for none
@@ -441,6 +443,7 @@ func (s *Solver) planPruning(ctx context.Context, src *sources) (*prune.Automato
 	}
 	if fsm != nil {
 		s.pruning = fsm.Name()
+		s.opt.PruningDepth = fsm.Depth() // the depth found, for a cluster's workers (Options)
 	}
 	switch {
 	case from == "":
@@ -542,7 +545,9 @@ func (s *Solver) Hint() string {
 func (s *Solver) Goal() board.Goal { return s.goal }
 
 // Options returns the options the solver was made with, so that another process can make
-// the same solver (with Portable, and its own Tables and Workers).
+// the same solver (with Portable, and its own Tables and Workers): with the automaton's
+// depth it found (PruningDepth), so that a process with other automata installed prunes
+// the same paths.
 func (s *Solver) Options() Options { return s.opt }
 
 // Heuristic names the heuristic the solver uses (the default resolved).

@@ -114,10 +114,12 @@ automaton.
 
 With --pruning, only the automaton that prunes duplicate paths on --board (Taylor & Korf
 1993): a breadth-first search over strings of blank moves up to --pruning-depth (default:
-12 on 4x4, 14 on 5x5) finds the strings that reach a position an earlier string reaches,
+12 on 4x4, 18 on 5x5) finds the strings that reach a position an earlier string reaches,
 compiled into the automaton the searches step with each move (4x4: 0.2 MB, a second;
-5x5: 3.2 MB, about 5 s). solve15 builds it in memory when none is installed; installed,
-it loads in milliseconds.
+5x5: 69 MB, about 1.5 min and 2.8 GB; with it depth 14, which the page takes, 3 MB).
+A search takes the deepest automaton installed,
+and builds a shallower one in memory when none is (depth 14 on 5x5, 3 MB, seconds);
+installed, it loads in milliseconds.
 
 With --catalogue FILE, the tables of a catalogue of partitions (Clausecker & Reinefeld
 2017) in a text file: a group of tiles per line, numbers separated by commas or spaces,
@@ -156,7 +158,7 @@ Examples:
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory to write into (created if missing)"},
 			&cli.BoolFlag{Name: "bits", Usage: "store zero-aware tables in the bit encoding, one bit an entry"},
 			&cli.BoolFlag{Name: "pruning", Usage: "build only the duplicate-path automaton of --board"},
-			cmdline.PruningDepthFlag(),
+			cmdline.PruningDepthFlag(true),
 			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON, one object per file"},
 			workersFlag, quietFlag,
 		},
@@ -242,15 +244,22 @@ func buildAutomaton(c *cli.Context, dir string, start time.Time) error {
 	if !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "building the %s automaton...\n", size)
 	}
-	path, t, err := data.InstallAutomaton(c.Context, size, c.Int("pruning-depth"), dir)
-	if err != nil {
-		return err
+	depths := data.InstallDepths(size)
+	if c.IsSet("pruning-depth") {
+		depths = []int{c.Int("pruning-depth")}
 	}
-	if err := cmdline.Wrote(c, path, t, -1); err != nil {
-		return err
+	for _, depth := range depths {
+		path, t, err := data.InstallAutomaton(c.Context, size, depth, dir)
+		if err != nil {
+			return err
+		}
+		if err := cmdline.Wrote(c, path, t, -1); err != nil {
+			return err
+		}
+		dir = filepath.Dir(path)
 	}
 	if !c.Bool("quiet") && c.Bool("pruning") {
-		fmt.Fprintf(c.App.ErrWriter, "built the %s automaton in %.1fs into %s\n", size, time.Since(start).Seconds(), filepath.Dir(path))
+		fmt.Fprintf(c.App.ErrWriter, "built the %s automaton in %.1fs into %s\n", size, time.Since(start).Seconds(), dir)
 	}
 	return nil
 }

@@ -118,9 +118,14 @@ func LanesFlag() cli.Flag {
 		}}
 }
 
-// PruningDepthFlag is --pruning-depth: the depth of the duplicate-path automaton.
-func PruningDepthFlag() cli.Flag {
-	return &cli.IntFlag{Name: "pruning-depth", Usage: fmt.Sprintf("the automaton's depth, 2 to %d (0: the board's default, %d, or %d on 5x5)", prune.MaxDepth, data.PruningDepth(board.Size4x4), data.PruningDepth(board.Size5x5)),
+// PruningDepthFlag is --pruning-depth: the depth of the duplicate-path automaton, that
+// pdbgen build installs (install) or a search takes.
+func PruningDepthFlag(install bool) cli.Flag {
+	usage := fmt.Sprintf("the automaton's depth, 2 to %d (0: the deepest installed, else %d, or %d on 5x5, built in memory)", prune.MaxDepth, data.PruningDepth(board.Size4x4), data.PruningDepth(board.Size5x5))
+	if install {
+		usage = fmt.Sprintf("the automaton's depth, 2 to %d (0: %d, or %d on 5x5)", prune.MaxDepth, data.InstallDepth(board.Size4x4), data.InstallDepth(board.Size5x5))
+	}
+	return &cli.IntFlag{Name: "pruning-depth", Usage: usage,
 		Action: func(_ *cli.Context, n int) error {
 			if n < 0 || n > prune.MaxDepth {
 				return Usagef("--pruning-depth must be from 0 to %d", prune.MaxDepth)
