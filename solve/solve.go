@@ -80,7 +80,7 @@ type Options struct {
 	// Korf's automaton, package prune, of PruningDepth, or the board's default), or
 	// "parent" (only the move that undoes the last one, as published node counts assume).
 	// A* and BA* keep their own sets of states and ignore it.
-	Pruning      string
+	Pruning string
 	// PruningDepth is the automaton's depth; 0 for the deepest installed for the board,
 	// else the board's data.PruningDepth, built in memory.
 	PruningDepth int
