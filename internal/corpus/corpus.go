@@ -1,6 +1,7 @@
-// Package corpus is the shared set of test boards with known optimal solution lengths:
-// Korf's 100 random 15-puzzle instances (Korf 1985, blank-first goal) and small named
-// boards. Every solver and heuristic is tested against it.
+// Package corpus is the shared set of test cases with known optimal solution lengths:
+// Korf's 100 random 15-puzzle instances (Korf 1985, blank-first goal; the list is package
+// instances' file, read by instance.Reader, the one parser of instance lists) and small
+// named boards. Every solver and heuristic is tested against it.
 package corpus
 
 import (
@@ -15,8 +16,9 @@ import (
 
 var korf100 = instances.Text(instances.Korf100)
 
-// Instance is a start state with its known optimal solution length.
-type Instance struct {
+// A Case is a test case: a start state, the goal it is for (which an instance list's line
+// leaves to its reader) and its known optimal solution length.
+type Case struct {
 	Name    string
 	Goal    board.Goal
 	Start   board.State
@@ -24,9 +26,9 @@ type Instance struct {
 }
 
 // Korf100 returns Korf's 100 instances, whose optimal lengths add up to 5305.
-func Korf100() []Instance {
+func Korf100() []Case {
 	goal := board.BlankFirst(board.Size4x4)
-	var out []Instance
+	var out []Case
 	r := instance.NewReader(strings.NewReader(korf100), board.Size4x4) // the one parser of instance lists
 	for {
 		in, err := r.Next()
@@ -36,7 +38,7 @@ func Korf100() []Instance {
 		if err != nil || in.Optimal < 0 {
 			panic(fmt.Sprintf("corpus: %s: %v (or no optimal length)", instances.Korf100, err))
 		}
-		out = append(out, Instance{Name: fmt.Sprintf("korf%d", len(out)+1), Goal: goal, Start: in.State, Optimal: in.Optimal})
+		out = append(out, Case{Name: fmt.Sprintf("korf%d", len(out)+1), Goal: goal, Start: in.State, Optimal: in.Optimal})
 	}
 }
 
@@ -45,8 +47,8 @@ func KorfFile() string { return korf100 }
 
 // Small returns named boards with optimal lengths checked by exhaustive search, in both
 // goal conventions and on several board sizes.
-func Small() []Instance {
-	mk := func(name string, size board.Size, goal, start string, opt int) Instance {
+func Small() []Case {
+	mk := func(name string, size board.Size, goal, start string, opt int) Case {
 		g, err := board.ParseGoal(size, goal)
 		if err != nil {
 			panic(err)
@@ -55,10 +57,10 @@ func Small() []Instance {
 		if err != nil {
 			panic(err)
 		}
-		return Instance{Name: name, Goal: g, Start: s, Optimal: opt}
+		return Case{Name: name, Goal: g, Start: s, Optimal: opt}
 	}
 	s4, s3 := board.Size4x4, board.Size{W: 3, H: 3}
-	return []Instance{
+	return []Case{
 		mk("goal-last", s4, "blank-last", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0", 0),
 		mk("goal-first", s4, "blank-first", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", 0),
 		mk("spec-wd-example", s4, "blank-last", "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12", 29),

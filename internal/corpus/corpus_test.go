@@ -35,7 +35,7 @@ func TestSmallAgainstBFS(t *testing.T) {
 }
 
 func TestRotatedTwin(t *testing.T) {
-	var a, b Instance
+	var a, b Case
 	for _, in := range Small() {
 		switch in.Name {
 		case "korf16":
