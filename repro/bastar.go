@@ -11,6 +11,7 @@ import (
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/svgplot"
 	"github.com/tilekit/tilekit/search"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // BAStarResult is the BA* experiment on Korf's 100.
@@ -34,13 +35,13 @@ func BAStar(ctx context.Context, opt Options) (*BAStarResult, error) {
 	for i, in := range korf {
 		starts[i] = in.Start
 	}
-	h, err := heuristic.New(heuristic.HH, korf[0].Goal, nil)
+	s, err := general(ctx, korf[0].Goal, "bastar", heuristic.HH, solve.Options{})
 	if err != nil {
 		return nil, err
 	}
 	res := &BAStarResult{Instances: len(korf), Excess: map[int]int{}}
 	opt.log("BA*: %d of Korf's instances", len(korf))
-	for i, r := range solveAll(ctx, "bastar", h, starts, search.Options{}, opt.Workers) {
+	for i, r := range solveAll(ctx, s, starts, opt.Workers) {
 		if r.err != nil {
 			return nil, fmt.Errorf("%s: %w", korf[i].Name, r.err)
 		}

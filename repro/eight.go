@@ -10,7 +10,7 @@ import (
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/internal/svgplot"
 	"github.com/tilekit/tilekit/pdb"
-	"github.com/tilekit/tilekit/search"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // EightRow summarises A* with one heuristic on the random 8-puzzles.
@@ -62,12 +62,12 @@ func EightPuzzle(ctx context.Context, opt Options) (*EightResult, error) {
 	}
 	res.MeanOptimal /= float64(n)
 	for _, name := range []string{heuristic.Hamming, heuristic.MD, heuristic.Chebyshev2} {
-		h, err := heuristic.New(name, goal, nil)
+		s, err := general(ctx, goal, "astar", name, solve.Options{})
 		if err != nil {
 			return nil, err
 		}
 		opt.log("8-puzzle: A* with %s on %d states", name, n)
-		runs := solveAll(ctx, "astar", h, starts, search.Options{}, opt.Workers)
+		runs := solveAll(ctx, s, starts, opt.Workers)
 		row := EightRow{Heuristic: name, Instances: n, ByLength: map[int]*point{}}
 		for i, r := range runs {
 			if r.err != nil {

@@ -23,11 +23,10 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/internal/batch"
 	"github.com/tilekit/tilekit/internal/svgplot"
-	"github.com/tilekit/tilekit/search"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // Options tune the experiments. The zero value is the published setting.
@@ -104,15 +103,23 @@ func Run(ctx context.Context, name, dir string, opt Options) (string, error) {
 
 // run is one search's outcome.
 type run struct {
-	res *search.Result
+	res *solve.Result
 	err error
 }
 
-// solveAll runs one algorithm with one heuristic over many states.
-func solveAll(ctx context.Context, algo string, h *heuristic.Heuristic, starts []board.State, opt search.Options, workers int) []run {
+// general returns the solver of the general search (package search) with one algorithm
+// and one heuristic, pruning only the move back as the papers reproduced do (RBFS; A*
+// and BA* keep their own sets), with the options' limits.
+func general(ctx context.Context, goal board.Goal, algo, heuristic string, limits solve.Options) (*solve.Solver, error) {
+	limits.Algorithm, limits.Heuristic, limits.Pruning = algo, heuristic, solve.PruneParent
+	return solve.New(ctx, goal, limits)
+}
+
+// solveAll runs one solver over many states.
+func solveAll(ctx context.Context, s *solve.Solver, starts []board.State, workers int) []run {
 	out := make([]run, len(starts))
 	batch.Run(ctx, len(starts), workers, func(ctx context.Context, i int) run {
-		res, err := search.Run(ctx, algo, h, starts[i], opt)
+		res, err := s.Solve(ctx, starts[i])
 		return run{res, err}
 	}, func(i int, r run) { out[i] = r })
 	return out

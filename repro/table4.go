@@ -118,21 +118,25 @@ func Table4(ctx context.Context, opt Options) (*Table4Result, error) {
 	opt.log("table 4: %d positions, BA* and A* with HH, and the optimal search", len(positions))
 	var failure error
 	type outcome struct {
-		ua, ba *search.Result
+		ua, ba *solve.Result
 		uaErr  error
 		opt    *solve.Result
 		err    error
 	}
 	batch.Run(ctx, len(positions), opt.Workers, func(ctx context.Context, i int) outcome {
 		var o outcome
-		h, err := heuristic.NewContext(ctx, heuristic.HH, goals[i], nil)
+		ba, err := general(ctx, goals[i], "bastar", heuristic.HH, solve.Options{})
 		if err != nil {
 			return outcome{err: err}
 		}
-		if o.ba, o.err = search.Run(ctx, "bastar", h, starts[i], search.Options{}); o.err != nil {
+		ua, err := general(ctx, goals[i], "astar", heuristic.HH, solve.Options{MaxStates: Table4Budget})
+		if err != nil {
+			return outcome{err: err}
+		}
+		if o.ba, o.err = ba.Solve(ctx, starts[i]); o.err != nil {
 			return o
 		}
-		o.ua, o.uaErr = search.Run(ctx, "astar", h, starts[i], search.Options{MaxStates: Table4Budget})
+		o.ua, o.uaErr = ua.Solve(ctx, starts[i])
 		if o.uaErr != nil && !errors.Is(o.uaErr, search.ErrMemory) {
 			o.err = o.uaErr
 			return o

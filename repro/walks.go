@@ -11,6 +11,7 @@ import (
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/internal/svgplot"
 	"github.com/tilekit/tilekit/search"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // WalkLimit is the expansion limit of the walks experiment, as in the browser demos.
@@ -53,12 +54,12 @@ func Walks(ctx context.Context, opt Options) (*WalksResult, error) {
 		}
 		for _, algo := range []string{"astar", "rbfs"} {
 			for _, name := range []string{heuristic.MD, heuristic.LC} {
-				h, err := heuristic.New(name, goal, nil)
+				s, err := general(ctx, goal, algo, name, solve.Options{MaxExpansions: WalkLimit})
 				if err != nil {
 					return nil, err
 				}
 				row := WalkRow{Depth: depth, Algorithm: algo, Heuristic: name, Instances: per}
-				for _, r := range solveAll(ctx, algo, h, starts, search.Options{MaxExpansions: WalkLimit}, opt.Workers) {
+				for _, r := range solveAll(ctx, s, starts, opt.Workers) {
 					if r.err != nil {
 						if errors.Is(r.err, search.ErrExpansions) {
 							continue
