@@ -20,8 +20,11 @@ package solve
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -549,6 +552,26 @@ func (s *Solver) Goal() board.Goal { return s.goal }
 // depth it found (PruningDepth), so that a process with other automata installed prunes
 // the same paths.
 func (s *Solver) Options() Options { return s.opt }
+
+// Fingerprint identifies what the solver computes: the algorithm, heuristic, lookups,
+// pruning and the SHA-256 of every table's values. Two solvers with the same fingerprint, on any
+// machines, find the same solutions with the same node counts; a process that searches
+// for another (package cluster) checks it before it starts.
+func (s *Solver) Fingerprint() string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s|%s|%s|%s|%v|%v|%s\n", s.goal.Name(), s.algo, s.heuristic, s.lookups, s.opt.WithWD, s.fast != nil, s.pruning)
+	for _, d := range s.digests {
+		h.Write(d[:])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// addDigests adds the digests of the default tables, in the order of their names.
+func (s *Solver) addDigests(def *data.Tables) {
+	for _, name := range slices.Sorted(maps.Keys(def.Digests)) {
+		s.digests = append(s.digests, def.Digests[name])
+	}
+}
 
 // Heuristic names the heuristic the solver uses (the default resolved).
 func (s *Solver) Heuristic() string { return s.heuristic }

@@ -2,38 +2,13 @@ package solve
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"maps"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/ida"
 )
-
-// Fingerprint identifies what the solver computes: the algorithm, heuristic, lookups,
-// pruning and the SHA-256 of every table's values. Two solvers with the same fingerprint, on any
-// machines, find the same solutions with the same node counts; a process that searches
-// for another (package cluster) checks it before it starts.
-func (s *Solver) Fingerprint() string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s|%s|%s|%s|%v|%v|%s\n", s.goal.Name(), s.algo, s.heuristic, s.lookups, s.opt.WithWD, s.fast != nil, s.pruning)
-	for _, d := range s.digests {
-		h.Write(d[:])
-	}
-	return hex.EncodeToString(h.Sum(nil)[:12])
-}
-
-// addDigests adds the digests of the default tables, in the order of their names.
-func (s *Solver) addDigests(def *data.Tables) {
-	for _, name := range slices.Sorted(maps.Keys(def.Digests)) {
-		s.digests = append(s.digests, def.Digests[name])
-	}
-}
 
 // Splits reports whether the solver can share one search out as subtrees (Frontier,
 // SearchBelow): the fast IDA* can, the general search cannot.
