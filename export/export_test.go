@@ -3,6 +3,7 @@ package export
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -397,4 +398,83 @@ func exportEmbedded(t *testing.T, dir string) (string, []byte) {
 	values, err := os.ReadFile(good)
 	require.NoError(t, err)
 	return good, values
+}
+
+// TestEveryKind exports one table of each kind pdbgen builds: the sidecar of each table
+// of values says its kind, index scheme (tablefile's declaration: zero-aware or not, the
+// formula), goal and entries, and the raw bytes are its exact values; the kinds with no
+// values (an automaton, the bit encoding) are refused and nothing is written.
+func TestEveryKind(t *testing.T) {
+	ctx := context.Background()
+	embedded := func(name string) *tablefile.Table {
+		raw, err := data.Embedded(name)
+		require.NoError(t, err)
+		f, err := tablefile.Decode(bytes.NewReader(raw))
+		require.NoError(t, err)
+		return f
+	}
+	three := board.BlankLast(board.Size{W: 3, H: 3})
+	p, err := pdb.NewPattern(three, []int{1, 2, 3, 4}, false)
+	require.NoError(t, err)
+	plain, err := pdb.Build(ctx, p, pdb.Options{})
+	require.NoError(t, err)
+	packed, err := pdb.Pack(ctx, plain)
+	require.NoError(t, err)
+	zero, err := pdb.ZeroAware(ctx, p, pdb.Options{})
+	require.NoError(t, err)
+	bits, err := zero.ToBits(ctx, 0)
+	require.NoError(t, err)
+	fsm, err := prune.Build(ctx, three.Size(), 6)
+	require.NoError(t, err)
+	file := func(f interface {
+		File() (*tablefile.Table, error)
+	}) *tablefile.Table {
+		tab, err := f.File()
+		require.NoError(t, err)
+		return tab
+	}
+	for _, tc := range []struct {
+		name    string
+		table   *tablefile.Table
+		refused string // what the refusal says; "" for a table exported
+	}{
+		{"walking distance", embedded(data.WDBlankLast), ""},
+		{"IDA15, the blank in the index", embedded(data.PDBSmall), ""},
+		{"a pattern database", file(plain), ""},
+		{"packed (half the excess)", file(packed), ""},
+		{"zero-aware", file(zero), ""},
+		{"zero-aware in bits", file(bits), "bit encoding"},
+		{"an automaton", file(fsm), "no raw form"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "table.raw")
+			side, err := Raw(ctx, tc.table, out, 1)
+			if tc.refused != "" {
+				assert.ErrorContains(t, err, tc.refused)
+				assert.NoFileExists(t, out)
+				assert.NoFileExists(t, out+".json")
+				return
+			}
+			require.NoError(t, err)
+			scheme, ok := tablefile.SchemeOf(tc.table.Index)
+			require.True(t, ok)
+			assert.Equal(t, tc.table.Kind, side.Kind)
+			assert.Equal(t, tc.table.Index, side.Index)
+			assert.Equal(t, scheme.ZeroAware, side.ZeroAware)
+			assert.Equal(t, scheme.Formula, side.IndexFormula)
+			assert.NotEmpty(t, side.IndexFormula)
+			assert.Equal(t, tc.table.Header.Entries, side.Entries)
+			assert.Len(t, side.Goal, tc.table.Size.Cells())
+			raw, err := os.ReadFile(out)
+			require.NoError(t, err)
+			want, err := Values(ctx, tc.table, 1)
+			require.NoError(t, err)
+			assert.Equal(t, want, raw)
+			var back Sidecar
+			b, err := os.ReadFile(out + ".json")
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(b, &back))
+			assert.Equal(t, *side, back)
+		})
+	}
 }
