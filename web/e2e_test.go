@@ -20,6 +20,7 @@ import (
 
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/web/site"
 )
 
 // browser returns a Chromium to drive, or skips the test. Set TILEKIT_E2E=require (as
@@ -63,7 +64,7 @@ func chrome(t *testing.T, width, height int) (context.Context, func()) {
 
 // staticSite serves the page's files and nothing else, as any static host would: no API.
 func staticSite(t *testing.T) *httptest.Server {
-	ts := httptest.NewServer(http.FileServerFS(Site()))
+	ts := httptest.NewServer(http.FileServerFS(site.FS()))
 	t.Cleanup(ts.Close)
 	return ts
 }
@@ -219,7 +220,7 @@ func TestPageWithoutWasmType(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
 	}
-	files := http.FileServerFS(Site())
+	files := http.FileServerFS(site.FS())
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, ".wasm") {
 			w.Header().Set("Content-Type", "application/octet-stream")
@@ -315,20 +316,20 @@ func TestPageDownloadsSets(t *testing.T) {
 	_, err := data.InstallSet(context.Background(), pdb.Set555, tables, data.BuildOptions{})
 	require.NoError(t, err)
 	t.Setenv(data.EnvTables, tables)
-	site := t.TempDir()
-	_, err = WriteSite(context.Background(), site)
+	dir := t.TempDir()
+	_, err = site.WriteSite(context.Background(), dir)
 	require.NoError(t, err)
-	_, err = WriteSets(context.Background(), site, []string{"5-5-5"})
+	_, err = site.WriteSets(context.Background(), dir, []string{"5-5-5"})
 	require.NoError(t, err)
 
 	var setRequests atomic.Int32
 	var damage atomic.Bool
-	files := http.FileServer(http.Dir(site))
+	files := http.FileServer(http.Dir(dir))
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/sets/5-5-5/") {
 			setRequests.Add(1)
 			if damage.Load() {
-				b, _ := os.ReadFile(filepath.Join(site, filepath.FromSlash(r.URL.Path)))
+				b, _ := os.ReadFile(filepath.Join(dir, filepath.FromSlash(r.URL.Path)))
 				b[len(b)/2] ^= 0x40
 				w.Write(b)
 				return
@@ -397,8 +398,8 @@ func TestBrowserSetTimes(t *testing.T) {
 		t.Skip("set TILEKIT_BROWSER_BENCH to the directory of the installed 7-8 and 6-6-6-6 sets to measure")
 	}
 	t.Setenv(data.EnvTables, dir)
-	site := t.TempDir()
-	_, err := WriteSite(context.Background(), site)
+	out := t.TempDir()
+	_, err := site.WriteSite(context.Background(), out)
 	require.NoError(t, err)
 	positions := map[string][2]string{ // goal and state
 		"7-8":     {"blank-last", "0 12 10 13 15 11 14 9 7 8 6 2 4 3 5 1"},
@@ -406,9 +407,9 @@ func TestBrowserSetTimes(t *testing.T) {
 		"small-t": {"blank-first", "2 17 4 13 7 12 10 3 0 16 21 24 8 5 18 20 15 19 14 9 22 11 6 1 23"},
 	}
 	names := strings.Split(cmp.Or(os.Getenv("TILEKIT_BROWSER_SETS"), "7-8,6-6-6-6"), ",")
-	_, err = WriteSets(context.Background(), site, names)
+	_, err = site.WriteSets(context.Background(), out, names)
 	require.NoError(t, err)
-	ts := httptest.NewServer(http.FileServer(http.Dir(site)))
+	ts := httptest.NewServer(http.FileServer(http.Dir(out)))
 	t.Cleanup(ts.Close)
 	bctx, done := chrome(t, 1280, 900)
 	defer done()

@@ -1,7 +1,7 @@
 // Package web serves a page to play the sliding-tile puzzle and watch the solvers, and a
 // small JSON API. The page solves in the browser: the toolkit compiled to WebAssembly
 // (web/wasm) runs in a Web Worker, so the page is static files that any host can serve
-// (WriteSite, `solve15 site`). The JSON API solves on the server, each search in its own
+// (package web/site, `solve15 site`). The JSON API solves on the server, each search in its own
 // goroutine with a time limit, for those who want server-side solving.
 //
 // The API (all bodies JSON; errors are {"error": "..."} with a 4xx status):
@@ -16,221 +16,32 @@
 package web
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"net/http"
-	"os"
-	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/tilekit/tilekit/data"
-	"github.com/tilekit/tilekit/internal/atomicfile"
-	"github.com/tilekit/tilekit/internal/format"
-	"github.com/tilekit/tilekit/pdb"
-	"github.com/tilekit/tilekit/tablefile"
 	"github.com/tilekit/tilekit/web/api"
+	"github.com/tilekit/tilekit/web/site"
 )
-
-//go:embed static
-var static embed.FS
-
-// Site returns the page's files: everything a static host needs to serve the page, which
-// solves in the browser (index.html, app.js, style.css, tilekit.js, worker.js,
-// wasm_exec.js, tilekit.wasm).
-func Site() fs.FS {
-	files, err := fs.Sub(static, "static")
-	if err != nil {
-		panic(err) // the embedded tree always has it
-	}
-	return files
-}
-
-// Manifest lists the sets a site offers for download (DIR/sets/manifest.json): for each,
-// its name, board, description and files, each with its size and SHA-256.
-type Manifest struct {
-	Sets []ManifestSet `json:"sets"`
-}
-
-// A ManifestSet is one set of a Manifest.
-type ManifestSet struct {
-	Name  string         `json:"name"`
-	Board string         `json:"board"`
-	About string         `json:"about"`
-	Files []ManifestFile `json:"files"`
-}
-
-// A ManifestFile is one file of a set, at sets/NAME/FILE beside the page.
-type ManifestFile struct {
-	Name   string `json:"name"`
-	Bytes  int    `json:"bytes"`
-	SHA256 string `json:"sha256"`
-}
-
-// WriteSets copies the installed sets named (found as data.LoadSet finds them, and checked
-// as it checks them) into dir/sets/NAME/ with the manifest dir/sets/manifest.json, for the
-// page to download on demand. It returns the paths written, relative to dir.
-func WriteSets(ctx context.Context, dir string, names []string) ([]string, error) {
-	var m Manifest
-	var written []string
-	for _, name := range names {
-		spec, err := pdb.SetByName(name)
-		if err != nil {
-			return nil, err
-		}
-		files, _, err := data.SetFiles(name, nil)
-		if err != nil {
-			return nil, err
-		}
-		if err := fitsPage(name, files, MaxPageSet); err != nil {
-			return nil, err
-		}
-		ms := ManifestSet{Name: name, Board: spec.Size().String(), About: spec.About}
-		if err := os.MkdirAll(filepath.Join(dir, "sets", name), 0o755); err != nil {
-			return nil, err
-		}
-		names := make([]string, 0, len(files))
-		for t := range spec.Tables {
-			names = append(names, data.SetFile(spec, t))
-		}
-		// The board's automaton, when SetFiles found it installed, goes with the set.
-		if fsm := data.AutomatonFile(spec.Size(), data.PruningDepth(spec.Size())); files[fsm] != nil {
-			names = append(names, fsm)
-		}
-		for _, file := range names {
-			b := files[file]
-			rel := path.Join("sets", name, file)
-			if err := atomicfile.Write(ctx, filepath.Join(dir, filepath.FromSlash(rel)), b); err != nil {
-				return nil, err
-			}
-			written = append(written, rel)
-			ms.Files = append(ms.Files, ManifestFile{Name: file, Bytes: len(b), SHA256: fmt.Sprintf("%x", sha256.Sum256(b))})
-		}
-		m.Sets = append(m.Sets, ms)
-	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(filepath.Join(dir, "sets"), 0o755); err != nil {
-		return nil, err
-	}
-	if err := atomicfile.Write(ctx, filepath.Join(dir, "sets", "manifest.json"), append(b, '\n')); err != nil {
-		return nil, err
-	}
-	return append(written, "sets/manifest.json"), nil
-}
-
-// MaxPageSet bounds the decoded size of a set the page is offered: the page's solver holds
-// its tables in WebAssembly's memory (7-8 takes 288 MB, small-t in bits 250 MB; small-t in
-// nibbles, 1.0 GB, would exhaust a tab).
-const MaxPageSet = 512 << 20
-
-// fitsPage refuses a set whose tables take more than limit bytes decoded.
-func fitsPage(name string, files map[string][]byte, limit int64) error {
-	var total int64
-	for file, b := range files {
-		h, err := tablefile.DecodeHeader(bufio.NewReader(bytes.NewReader(b)))
-		if err != nil {
-			return fmt.Errorf("%s: %w", file, err)
-		}
-		total += h.DecodedBytes()
-	}
-	if total > limit {
-		hint := ""
-		if spec, err := pdb.SetByName(name); err == nil && spec.ZeroAware {
-			hint = fmt.Sprintf("; in the bit encoding it takes a quarter of that: pdbgen build --set %s --bits", name)
-		}
-		return fmt.Errorf("the %s set's tables take %s decoded, more than a browser tab holds (%s)%s",
-			name, format.Bytes(total), format.Bytes(limit), hint)
-	}
-	return nil
-}
-
-// WriteSite writes the page's files into dir (created if need be), each atomically, and
-// returns their names.
-func WriteSite(ctx context.Context, dir string) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var names []string
-	err := fs.WalkDir(Site(), ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(Site(), name)
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.Write(ctx, filepath.Join(dir, name), b); err != nil {
-			return err
-		}
-		names = append(names, name)
-		if name == wasmFile { // for hosts that serve precompressed files
-			gz, err := gzipped()
-			if err != nil {
-				return err
-			}
-			if err := atomicfile.Write(ctx, filepath.Join(dir, name+".gz"), gz); err != nil {
-				return err
-			}
-			names = append(names, name+".gz")
-		}
-		return nil
-	})
-	return names, err
-}
-
-// wasmFile is the page's WebAssembly solver, the one large file of the site.
-const wasmFile = "tilekit.wasm"
-
-var (
-	gzOnce  sync.Once
-	gzBytes []byte
-	gzErr   error
-)
-
-// gzipped returns the WebAssembly solver gzip-compressed, made once (a third of its size).
-func gzipped() ([]byte, error) {
-	gzOnce.Do(func() {
-		raw, err := fs.ReadFile(Site(), wasmFile)
-		if err != nil {
-			gzErr = err
-			return
-		}
-		var b bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-		zw.Write(raw)
-		if gzErr = zw.Close(); gzErr == nil {
-			gzBytes = b.Bytes()
-		}
-	})
-	return gzBytes, gzErr
-}
 
 // serveWasm sends the WebAssembly solver, gzip-compressed to a browser that accepts it.
 func serveWasm(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/wasm")
 	w.Header().Add("Vary", "Accept-Encoding")
-	gz, err := gzipped()
+	gz, err := site.GzippedWasm()
 	if err != nil || !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-		http.ServeFileFS(w, r, Site(), wasmFile)
+		http.ServeFileFS(w, r, site.FS(), site.WasmFile)
 		return
 	}
 	w.Header().Set("Content-Encoding", "gzip")
@@ -295,8 +106,8 @@ func New(opt Options) *Server {
 			}
 		}
 	}()
-	s.mux.Handle("GET /", http.FileServerFS(Site()))
-	s.mux.HandleFunc("GET /"+wasmFile, serveWasm)
+	s.mux.Handle("GET /", http.FileServerFS(site.FS()))
+	s.mux.HandleFunc("GET /"+site.WasmFile, serveWasm)
 	s.mux.HandleFunc("GET /api/options", s.options)
 	s.mux.HandleFunc("POST /api/check", s.check)
 	s.mux.HandleFunc("POST /api/shuffle", s.shuffle)

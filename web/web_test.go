@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/web/site"
 )
 
 func newServer(t *testing.T, opt Options) *httptest.Server {
@@ -294,9 +294,9 @@ func TestAdmissionAndLimits(t *testing.T) {
 // the options say which heuristics each board takes; an unsolvable position gets a hint.
 func TestNewcomerFixes(t *testing.T) {
 	ts := newServer(t, Options{})
-	raw, err := fs.ReadFile(Site(), wasmFile)
+	raw, err := fs.ReadFile(site.FS(), site.WasmFile)
 	require.NoError(t, err)
-	req, _ := http.NewRequest("GET", ts.URL+"/"+wasmFile, nil)
+	req, _ := http.NewRequest("GET", ts.URL+"/"+site.WasmFile, nil)
 	req.Header.Set("Accept-Encoding", "gzip")
 	res, err := http.DefaultTransport.RoundTrip(req) // no transparent decompression
 	require.NoError(t, err)
@@ -308,10 +308,10 @@ func TestNewcomerFixes(t *testing.T) {
 	require.NoError(t, err)
 	res.Body.Close()
 	assert.Equal(t, raw, got)
-	gz, _ := gzipped()
+	gz, _ := site.GzippedWasm()
 	assert.Less(t, len(gz), len(raw)/2, "gzip at least halves the solver")
 
-	req, _ = http.NewRequest("GET", ts.URL+"/"+wasmFile, nil)
+	req, _ = http.NewRequest("GET", ts.URL+"/"+site.WasmFile, nil)
 	res, err = http.DefaultTransport.RoundTrip(req)
 	require.NoError(t, err)
 	whole, _ := io.ReadAll(res.Body)
@@ -334,28 +334,7 @@ func TestNewcomerFixes(t *testing.T) {
 	assert.NotContains(t, body["error"], "board:")
 
 	dir := t.TempDir()
-	names, err := WriteSite(t.Context(), dir)
+	names, err := site.WriteSite(t.Context(), dir)
 	require.NoError(t, err)
-	assert.Contains(t, names, wasmFile+".gz")
-}
-
-// A set too large for a browser tab is refused when the site is written, with the way out
-// for a zero-aware one.
-func TestSetMustFitThePage(t *testing.T) {
-	files := map[string][]byte{}
-	for t := range data.EmbeddedSet.Tables {
-		name := data.SetFile(data.EmbeddedSet, t)
-		b, err := data.Embedded(name)
-		if err != nil {
-			panic(err)
-		}
-		files[name] = b
-	}
-	require.NoError(t, fitsPage("6-6-3", files, MaxPageSet))
-	err := fitsPage("6-6-3", files, 1<<20)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "more than a browser tab holds")
-	assert.NotContains(t, err.Error(), "--bits")
-	err = fitsPage("6-6-3z", files, 1<<20)
-	assert.Contains(t, err.Error(), "pdbgen build --set 6-6-3z --bits")
+	assert.Contains(t, names, site.WasmFile+".gz")
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
-	"github.com/tilekit/tilekit/web"
+	"github.com/tilekit/tilekit/web/site"
 )
 
 func siteCommand() *cli.Command {
@@ -43,12 +43,12 @@ Examples:
 			if dir == "" {
 				return cmdline.Usagef("--out DIR is required")
 			}
-			names, err := web.WriteSite(c.Context, dir)
+			names, err := site.WriteSite(c.Context, dir)
 			if err != nil {
 				return err
 			}
 			if sets := c.String("sets"); sets != "" {
-				more, err := web.WriteSets(c.Context, dir, strings.Split(sets, ","))
+				more, err := site.WriteSets(c.Context, dir, strings.Split(sets, ","))
 				if err != nil {
 					return err
 				}

@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command wasm is the toolkit's solver compiled to WebAssembly for the static page: it runs
-// in a Web Worker (web/static/worker.js) and answers the page's requests as the HTTP API
+// in a Web Worker (web/site/static/worker.js) and answers the page's requests as the HTTP API
 // would, through package api, with the tables embedded in the binary.
 //
 // It defines one JavaScript function, tilekitHandle(op, body, progress), which returns a
@@ -13,7 +13,7 @@
 // work that may wait. A search cannot be interrupted from JavaScript while it runs (the
 // worker's only thread is busy): the page stops one by terminating the worker.
 //
-// Build it with `go generate ./web` (GOOS=js GOARCH=wasm).
+// Build it with `go generate ./web/site` (GOOS=js GOARCH=wasm).
 package main
 
 import (

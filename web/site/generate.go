@@ -1,4 +1,4 @@
-package web
+package site
 
 // The page's WebAssembly solver and Go's JavaScript glue (static/tilekit.wasm,
 // static/wasm_exec.js) are rebuilt by the test that checks them:

@@ -1,4 +1,4 @@
-package web
+package site
 
 import (
 	"bytes"
@@ -13,11 +13,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var updateWasm = flag.Bool("update", false, "rebuild web/static/tilekit.wasm and copy wasm_exec.js")
+var updateWasm = flag.Bool("update", false, "rebuild web/site/static/tilekit.wasm and copy wasm_exec.js")
 
 // The page's WebAssembly binary and Go's JavaScript glue, committed under static/ so that
 // solve15 embeds a complete site, are what the current sources build (the build is
-// reproducible). Refresh them with `go generate ./web` (which runs this test with -update)
+// reproducible). Refresh them with `go generate ./web/site` (which runs this test with -update)
 // after changing the solver. The binary depends on the Go release, recorded beside it: with
 // another release the comparison is skipped.
 func TestWasmIsCurrent(t *testing.T) {
@@ -30,7 +30,7 @@ func TestWasmIsCurrent(t *testing.T) {
 		t.Skipf("static/tilekit.wasm was built with %s, this is %s", strings.TrimSpace(string(recorded)), runtime.Version())
 	}
 	out := filepath.Join(t.TempDir(), "tilekit.wasm")
-	build := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", out, "./wasm")
+	build := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", out, "../wasm")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	msg, err := build.CombinedOutput()
 	require.NoError(t, err, "%s", msg)
@@ -48,8 +48,8 @@ func TestWasmIsCurrent(t *testing.T) {
 	}
 	committed, err := os.ReadFile(filepath.Join("static", "tilekit.wasm"))
 	require.NoError(t, err)
-	require.True(t, bytes.Equal(fresh, committed), "static/tilekit.wasm is out of date: run go generate ./web")
+	require.True(t, bytes.Equal(fresh, committed), "static/tilekit.wasm is out of date: run go generate ./web/site")
 	committedGlue, err := os.ReadFile(filepath.Join("static", "wasm_exec.js"))
 	require.NoError(t, err)
-	require.True(t, bytes.Equal(glue, committedGlue), "static/wasm_exec.js differs from Go's: run go generate ./web")
+	require.True(t, bytes.Equal(glue, committedGlue), "static/wasm_exec.js differs from Go's: run go generate ./web/site")
 }

@@ -1,0 +1,120 @@
+package site
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/internal/atomicfile"
+	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/tablefile"
+)
+
+// Manifest lists the sets a site offers for download (DIR/sets/manifest.json): for each,
+// its name, board, description and files, each with its size and SHA-256.
+type Manifest struct {
+	Sets []ManifestSet `json:"sets"`
+}
+
+// A ManifestSet is one set of a Manifest.
+type ManifestSet struct {
+	Name  string         `json:"name"`
+	Board string         `json:"board"`
+	About string         `json:"about"`
+	Files []ManifestFile `json:"files"`
+}
+
+// A ManifestFile is one file of a set, at sets/NAME/FILE beside the page.
+type ManifestFile struct {
+	Name   string `json:"name"`
+	Bytes  int    `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// WriteSets copies the installed sets named (found as data.LoadSet finds them, and checked
+// as it checks them) into dir/sets/NAME/ with the manifest dir/sets/manifest.json, for the
+// page to download on demand. It returns the paths written, relative to dir.
+func WriteSets(ctx context.Context, dir string, names []string) ([]string, error) {
+	var m Manifest
+	var written []string
+	for _, name := range names {
+		spec, err := pdb.SetByName(name)
+		if err != nil {
+			return nil, err
+		}
+		files, _, err := data.SetFiles(name, nil)
+		if err != nil {
+			return nil, err
+		}
+		if err := fitsPage(name, files, MaxPageSet); err != nil {
+			return nil, err
+		}
+		ms := ManifestSet{Name: name, Board: spec.Size().String(), About: spec.About}
+		if err := os.MkdirAll(filepath.Join(dir, "sets", name), 0o755); err != nil {
+			return nil, err
+		}
+		names := make([]string, 0, len(files))
+		for t := range spec.Tables {
+			names = append(names, data.SetFile(spec, t))
+		}
+		// The board's automaton, when SetFiles found it installed, goes with the set.
+		if fsm := data.AutomatonFile(spec.Size(), data.PruningDepth(spec.Size())); files[fsm] != nil {
+			names = append(names, fsm)
+		}
+		for _, file := range names {
+			b := files[file]
+			rel := path.Join("sets", name, file)
+			if err := atomicfile.Write(ctx, filepath.Join(dir, filepath.FromSlash(rel)), b); err != nil {
+				return nil, err
+			}
+			written = append(written, rel)
+			ms.Files = append(ms.Files, ManifestFile{Name: file, Bytes: len(b), SHA256: fmt.Sprintf("%x", sha256.Sum256(b))})
+		}
+		m.Sets = append(m.Sets, ms)
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "sets"), 0o755); err != nil {
+		return nil, err
+	}
+	if err := atomicfile.Write(ctx, filepath.Join(dir, "sets", "manifest.json"), append(b, '\n')); err != nil {
+		return nil, err
+	}
+	return append(written, "sets/manifest.json"), nil
+}
+
+// MaxPageSet bounds the decoded size of a set the page is offered: the page's solver holds
+// its tables in WebAssembly's memory (7-8 takes 288 MB, small-t in bits 250 MB; small-t in
+// nibbles, 1.0 GB, would exhaust a tab).
+const MaxPageSet = 512 << 20
+
+// fitsPage refuses a set whose tables take more than limit bytes decoded.
+func fitsPage(name string, files map[string][]byte, limit int64) error {
+	var total int64
+	for file, b := range files {
+		h, err := tablefile.DecodeHeader(bufio.NewReader(bytes.NewReader(b)))
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		total += h.DecodedBytes()
+	}
+	if total > limit {
+		hint := ""
+		if spec, err := pdb.SetByName(name); err == nil && spec.ZeroAware {
+			hint = fmt.Sprintf("; in the bit encoding it takes a quarter of that: pdbgen build --set %s --bits", name)
+		}
+		return fmt.Errorf("the %s set's tables take %s decoded, more than a browser tab holds (%s)%s",
+			name, format.Bytes(total), format.Bytes(limit), hint)
+	}
+	return nil
+}
