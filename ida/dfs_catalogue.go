@@ -111,6 +111,9 @@ func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bo
 		c.idx[j], c.z[j] = s.look[k].step(st.cat.z[k], q, blank, &st.pos, &st.board)
 		st.pos[tile], st.pos[0] = q, blank
 	}
+	if len(fsm) > prefetchRowsAbove {
+		prefetchRows(st, ch[:nc])
+	}
 	return nc, true
 }
 

@@ -70,6 +70,9 @@ func (st *search) dfsSet(g, h int, blank uint8, state uint32) (bool, int) {
 		}
 		st.pos[tile], st.pos[0] = q, blank
 	}
+	if len(fsm) > prefetchRowsAbove {
+		prefetchRows(st, ch[:nc])
+	}
 	// 2. Their entries, read together.
 	for j := 0; j < nc; j++ {
 		c := &ch[j]
