@@ -29,6 +29,7 @@ func TestWasmIsCurrent(t *testing.T) {
 	if !*updateWasm && strings.TrimSpace(string(recorded)) != runtime.Version() {
 		t.Skipf("static/tilekit.wasm was built with %s, this is %s", strings.TrimSpace(string(recorded)), runtime.Version())
 	}
+	touchSources(t)
 	out := filepath.Join(t.TempDir(), "tilekit.wasm")
 	build := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w", "-o", out, "../wasm")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
@@ -52,4 +53,21 @@ func TestWasmIsCurrent(t *testing.T) {
 	committedGlue, err := os.ReadFile(filepath.Join("static", "wasm_exec.js"))
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(glue, committedGlue), "static/wasm_exec.js differs from Go's: run go generate ./web/site")
+}
+
+// touchSources reads every Go source file of the module that the WebAssembly binary is
+// built from: go test caches a test's result by the files it reads, and the build it runs
+// is not one of them, so without this a cached pass would hide a binary gone stale.
+func touchSources(t *testing.T) {
+	list := exec.Command("go", "list", "-deps", "-f", `{{if not .Standard}}{{.Dir}}{{range .GoFiles}} {{.}}{{end}}{{end}}`, "../wasm")
+	list.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := list.Output()
+	require.NoError(t, err)
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		for _, name := range f[1:] {
+			_, err := os.ReadFile(filepath.Join(f[0], name))
+			require.NoError(t, err)
+		}
+	}
 }
