@@ -16,8 +16,19 @@ import (
 )
 
 // TestAutomatonDigests builds each board's default automaton and checks its digest, and
-// the embedded file against it.
+// the embedded file against it; with TILEKIT_DEEP_AUTOMATA=1, the deeper ones of 5x5
+// whose digests are known too (depth 18 takes 1.5 minutes and 2.8 GB).
 func TestAutomatonDigests(t *testing.T) {
+	if os.Getenv("TILEKIT_DEEP_AUTOMATA") != "" {
+		for _, depth := range []int{16, 17, InstallDepth(board.Size5x5)} {
+			a, err := prune.Build(context.Background(), board.Size5x5, depth)
+			require.NoError(t, err)
+			f, err := a.File()
+			require.NoError(t, err)
+			name := AutomatonFile(board.Size5x5, depth)
+			require.Equal(t, digests[name], fmt.Sprintf("%x", f.DecodedSHA), name)
+		}
+	}
 	for _, size := range []board.Size{board.Size4x4, board.Size5x5} {
 		a, err := prune.Build(context.Background(), size, PruningDepth(size))
 		require.NoError(t, err)
