@@ -274,6 +274,11 @@ func (w *Worker) solver(job Job, goal board.Goal) (*solve.Solver, error) {
 			e.s.About(), e.s.Fingerprint(), job.Fingerprint)
 		e.s = nil
 	}
+	if e.err == nil && !w.Local {
+		// What it searches with, once a job: an automaton built here instead of read
+		// says so, and how to install it.
+		w.log("a new job: %s", e.s.About())
+	}
 	w.solvers[key] = e
 	return e.s, e.err
 }
