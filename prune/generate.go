@@ -48,9 +48,9 @@ const maxLevel = 1 << 30
 // early with ctx's error.
 func Duplicates(ctx context.Context, size board.Size, depth int) ([]Duplicate, error) {
 	var out []Duplicate
-	err := eachCell(ctx, size, depth, true, func(cell int, found []found) {
-		for _, f := range found {
-			out = append(out, Duplicate{Cell: cell, Pruned: f.pruned.dirs(), Kept: f.kept.dirs()})
+	err := eachCell(ctx, size, depth, true, func(cell int, pruned, kept []dup) {
+		for i := range pruned {
+			out = append(out, Duplicate{Cell: cell, Pruned: pruned[i].dirs(), Kept: kept[i].dirs()})
 		}
 	})
 	return out, err
@@ -60,16 +60,11 @@ func Duplicates(ctx context.Context, size board.Size, depth int) ([]Duplicate, e
 // needs, in about half the memory.
 func duplicates(ctx context.Context, size board.Size, depth int) ([]dup, error) {
 	var out []dup
-	err := eachCell(ctx, size, depth, false, func(cell int, found []found) {
-		for _, f := range found {
-			out = append(out, f.pruned)
-		}
+	err := eachCell(ctx, size, depth, false, func(cell int, pruned, _ []dup) {
+		out = append(out, pruned...)
 	})
 	return out, err
 }
-
-// found is a duplicate string and, when asked for, the first string of its effect.
-type found struct{ pruned, kept dup }
 
 // dirs unpacks a string's moves.
 func (d dup) dirs() []board.Dir {
@@ -81,8 +76,9 @@ func (d dup) dirs() []board.Dir {
 }
 
 // eachCell runs the breadth-first search from every cell, several at once, and hands each
-// cell's duplicates to each in the order of cells.
-func eachCell(ctx context.Context, size board.Size, depth int, kept bool, each func(cell int, found []found)) error {
+// cell's duplicates to each in the order of cells, with the strings they duplicate when
+// kept is asked for (nil otherwise).
+func eachCell(ctx context.Context, size board.Size, depth int, kept bool, each func(cell int, pruned, kept []dup)) error {
 	if err := size.Check(); err != nil {
 		return err
 	}
@@ -90,7 +86,7 @@ func eachCell(ctx context.Context, size board.Size, depth int, kept bool, each f
 		return fmt.Errorf("prune: depth %d out of range 0 to %d", depth, MaxDepth)
 	}
 	n := size.Cells()
-	per := make([][]found, n)
+	pruned, firsts := make([][]dup, n), make([][]dup, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -99,7 +95,7 @@ func eachCell(ctx context.Context, size board.Size, depth int, kept bool, each f
 		go func() {
 			defer wg.Done()
 			for c := range next {
-				per[c], errs[c] = duplicatesFrom(ctx, size, c, depth, kept)
+				pruned[c], firsts[c], errs[c] = duplicatesFrom(ctx, size, c, depth, kept)
 			}
 		}()
 	}
@@ -112,16 +108,18 @@ func eachCell(ctx context.Context, size board.Size, depth int, kept bool, each f
 		if errs[c] != nil {
 			return errs[c]
 		}
-		each(c, per[c])
-		per[c] = nil
+		each(c, pruned[c], firsts[c])
+		pruned[c], firsts[c] = nil, nil
 	}
 	return nil
 }
 
-// duplicatesFrom runs the breadth-first search from one cell. It keeps, for each string,
-// only its parent and last move (levels) and, for the last level, its effect (frontier);
-// seen holds the effect of every string kept, and where it is when kept is asked for.
-func duplicatesFrom(ctx context.Context, size board.Size, cell, depth int, kept bool) ([]found, error) {
+// duplicatesFrom runs the breadth-first search from one cell and returns its duplicates
+// and, when kept is asked for, the first string of each one's effect. It keeps, for each
+// string, only its parent and last move (levels) and, for the last level, its effect
+// (frontier); seen holds the effect of every string kept, and where it is when kept is
+// asked for.
+func duplicatesFrom(ctx context.Context, size board.Size, cell, depth int, kept bool) (pruned, firsts []dup, err error) {
 	n := size.Cells()
 	var cells [board.MaxCells]uint8
 	for i := range n {
@@ -140,10 +138,9 @@ func duplicatesFrom(ctx context.Context, size board.Size, cell, depth int, kept 
 	// levels[k][i] is the i-th string of depth k: its parent's index << 2 | its last move.
 	levels := [][]uint32{{0}}
 	frontier := []effect{root}
-	var out []found
 	for k := 1; k <= depth; k++ {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var level []uint32
 		var keys []effect
@@ -162,27 +159,30 @@ func duplicatesFrom(ctx context.Context, size board.Size, cell, depth int, kept 
 				child := pack(&cells, n, q)
 				cells[blank], cells[q] = cells[q], cells[blank]
 				var at uint64
-				var dup bool
+				var again bool
 				if kept {
-					at, dup = seen[child]
+					at, again = seen[child]
 				} else {
-					_, dup = first[child]
+					_, again = first[child]
 				}
-				if dup {
-					f := found{pruned: pathOf(levels, k-1, i, d, cell)}
-					if kd := int(at >> 32); kept && kd > 0 {
-						lv := level // the same depth: this level, not yet in levels
-						if kd < k {
-							lv = levels[kd]
+				if again {
+					pruned = append(pruned, pathOf(levels, k-1, i, d, cell))
+					if kept {
+						var first dup // the empty string, of the root
+						if kd := int(at >> 32); kd > 0 {
+							lv := level // the same depth: this level, not yet in levels
+							if kd < k {
+								lv = levels[kd]
+							}
+							v := lv[uint32(at)]
+							first = pathOf(levels, kd-1, int(v>>2), board.Dir(v&3), cell)
 						}
-						v := lv[uint32(at)]
-						f.kept = pathOf(levels, kd-1, int(v>>2), board.Dir(v&3), cell)
+						firsts = append(firsts, first)
 					}
-					out = append(out, f)
 					continue
 				}
 				if len(level) == maxLevel {
-					return nil, fmt.Errorf("prune: more than %d strings of %d moves from cell %d: too deep for this search", maxLevel, k, cell)
+					return nil, nil, fmt.Errorf("prune: more than %d strings of %d moves from cell %d: too deep for this search", maxLevel, k, cell)
 				}
 				if kept {
 					seen[child] = uint64(k)<<32 | uint64(len(level))
@@ -196,7 +196,7 @@ func duplicatesFrom(ctx context.Context, size board.Size, cell, depth int, kept 
 		levels = append(levels, level)
 		frontier = keys
 	}
-	return out, nil
+	return pruned, firsts, nil
 }
 
 // pathOf returns the string whose parent is the i-th string of depth k, followed by d.
