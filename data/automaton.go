@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -102,26 +103,41 @@ func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (
 	}
 	automata.Lock()
 	defer automata.Unlock()
+	var deeper string // why an installed deeper automaton was passed over
 	if depth == 0 {
 		depth = PruningDepth(size)
 		for d := prune.MaxDepth; d > depth; d-- {
 			if !installed(dirs, size, d) {
 				continue
 			}
-			if a, from, _ := fromDirs(automatonKey{size, d}, dirs); a != nil {
+			a, from, problem := fromDirs(automatonKey{size, d}, dirs)
+			if a != nil {
 				return a, from, "", nil
+			}
+			if deeper == "" && problem != "" {
+				deeper = fmt.Sprintf("%s; depth %d instead", problem, depth)
 			}
 		}
 	}
 	key := automatonKey{size, depth}
 	if k, ok := automata.got[key]; ok {
-		return k.a, k.from, k.note, nil
+		return k.a, k.from, cmp.Or(deeper, k.note), nil
 	}
-	a, from, note = fromDirs(key, dirs)
+	a, from, problem := fromDirs(key, dirs)
 	if a != nil {
-		return a, from, "", nil
+		return a, from, deeper, nil
 	}
 	name := AutomatonFile(size, depth)
+	switch {
+	case deeper != "":
+		note = deeper
+	case problem != "":
+		note = problem + "; built again instead"
+	case InstallDepth(size) != depth && depth == PruningDepth(size):
+		note = fmt.Sprintf("no automaton installed (pdbgen build --pruning --board %s installs the one of depth %d, which prunes more)", size, InstallDepth(size))
+	default:
+		note = fmt.Sprintf("no %s installed (pdbgen build --pruning --board %s --pruning-depth %d installs it)", name, size, depth)
+	}
 	if b, err := embedded.ReadFile(name); err == nil {
 		t, err := tablefile.Decode(bytes.NewReader(b))
 		if err == nil {
@@ -130,7 +146,7 @@ func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (
 		if err != nil {
 			return nil, "", "", fmt.Errorf("the embedded %s: %w", name, err)
 		}
-		return remember(key, a, AutomatonEmbedded, ""), AutomatonEmbedded, "", nil
+		return remember(key, a, AutomatonEmbedded, ""), AutomatonEmbedded, deeper, nil
 	}
 	if inBrowser && size.Cells() > 16 {
 		return nil, "", note + "; the page prunes the move back alone", nil
@@ -143,17 +159,13 @@ func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (
 }
 
 // fromDirs returns the automaton of key kept for the process, or read from the first of
-// dirs that holds its file, and the directory; or nil and why not, for people. The caller
-// holds automata's lock.
-func fromDirs(key automatonKey, dirs []string) (*prune.Automaton, string, string) {
+// dirs that holds its file, and the directory; or nil and, when a file was there but
+// refused, what was wrong with it, for people. The caller holds automata's lock.
+func fromDirs(key automatonKey, dirs []string) (a *prune.Automaton, dir, problem string) {
 	if k, ok := automata.got[key]; ok && k.from != AutomatonBuilt && k.from != AutomatonEmbedded {
 		return k.a, k.from, ""
 	}
 	name := AutomatonFile(key.size, key.depth)
-	note := fmt.Sprintf("no %s installed (pdbgen build --pruning --board %s --pruning-depth %d installs it)", name, key.size, key.depth)
-	if deeper := InstallDepth(key.size); key.depth == PruningDepth(key.size) && deeper != key.depth {
-		note = fmt.Sprintf("no automaton installed (pdbgen build --pruning --board %s installs the one of depth %d, which prunes more)", key.size, deeper)
-	}
 	for _, dir := range dirs {
 		path := filepath.Join(dir, name)
 		a, err := readAutomaton(path, name)
@@ -161,14 +173,14 @@ func fromDirs(key automatonKey, dirs []string) (*prune.Automaton, string, string
 			continue
 		}
 		if err != nil {
-			return nil, "", fmt.Sprintf("%v; built again instead", err)
+			return nil, "", err.Error()
 		}
 		if a.Size() != key.size || a.Depth() != key.depth {
-			return nil, "", fmt.Sprintf("%s holds the automaton of depth %d on %s; built again instead", path, a.Depth(), a.Size())
+			return nil, "", fmt.Sprintf("%s holds the automaton of depth %d on %s", path, a.Depth(), a.Size())
 		}
 		return remember(key, a, dir, ""), dir, ""
 	}
-	return nil, "", note
+	return nil, "", ""
 }
 
 // installed reports whether one of dirs holds a file of the board's automaton of depth.

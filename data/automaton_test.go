@@ -123,10 +123,12 @@ func TestDeepestInstalledAutomaton(t *testing.T) {
 	require.NoError(t, err)
 	b[len(b)-3] ^= 0xFF
 	require.NoError(t, os.WriteFile(path, b, 0o644))
-	a, from, _, err = Automaton(ctx, size, 0, []string{dir})
+	a, from, note, err := Automaton(ctx, size, 0, []string{dir})
 	require.NoError(t, err)
 	require.Equal(t, AutomatonBuilt, from)
 	require.Equal(t, PruningDepth(size), a.Depth(), "a damaged deeper file is passed over")
+	require.Contains(t, note, path, "and named")
+	require.Contains(t, note, fmt.Sprintf("depth %d instead", PruningDepth(size)))
 	require.Equal(t, []int{18, 14}, InstallDepths(board.Size5x5))
 	require.Equal(t, []int{12}, InstallDepths(board.Size4x4))
 }
