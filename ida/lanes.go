@@ -202,27 +202,3 @@ func (st *search) prefetchRest(g, bp, nc int) {
 	}
 	prefetch.Addrs(st.fetch[:n])
 }
-
-// prefetchRowsAbove is the size of an automaton (in transitions) from which the loops of
-// the sets and catalogues ask for each child's row of transitions as soon as they
-// generate it, so that it is in cache when the child is expanded after the table reads:
-// a deep automaton leaves the caches (depth 18 on 5x5 takes 69 MB: 5% faster on k24-40
-// and k24-01 with small-t, docs/RESULTS.md), a small one stays in them (depth 14 on 5x5,
-// 3.2 MB: no change), and 4x4's (0.2 MB) is not asked for.
-const prefetchRowsAbove = 1 << 18
-
-// prefetchRows asks for the automaton's rows of the children ch (of the sets' loop or
-// the catalogues'), in one call.
-func prefetchRows[C any, P interface {
-	*C
-	fsmState() uint32
-}](st *search, ch []C) {
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(st.t.fsm)))
-	for j := range ch {
-		st.fetch[j] = base + uintptr(P(&ch[j]).fsmState())*16
-	}
-	prefetch.Addrs(st.fetch[:len(ch)])
-}
-
-func (c *child) fsmState() uint32    { return c.state }
-func (c *catChild) fsmState() uint32 { return c.state }
