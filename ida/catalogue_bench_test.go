@@ -16,6 +16,7 @@ import (
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/instances"
+	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/prune"
 )
 
@@ -52,7 +53,11 @@ func BenchmarkCatalogue24(b *testing.B) {
 	goal := board.BlankFirst(board.Size5x5)
 	depth, err := strconv.Atoi(cmp.Or(os.Getenv("TILEKIT_BENCH_DEPTH"), "0"))
 	require.NoError(b, err)
-	fsm, err := prune.Build(context.Background(), board.Size5x5, depth)
+	fsm, err := prune.Build(context.Background(), board.Size5x5, 0)
+	if depth > 0 {
+		// Read from the directory when installed there: depth 18 takes 1.5 min to build.
+		fsm, _, _, err = data.Automaton(context.Background(), board.Size5x5, depth, []string{dir})
+	}
 	require.NoError(b, err)
 	lanes, err := strconv.Atoi(cmp.Or(os.Getenv("TILEKIT_BENCH_LANES"), "1"))
 	require.NoError(b, err)
@@ -71,4 +76,37 @@ func BenchmarkCatalogue24(b *testing.B) {
 	b.ReportMetric(float64(expanded)/float64(b.N), "expanded/op")
 	b.ReportMetric(float64(total)/float64(b.N), "searched/op")
 	b.ReportMetric(float64(expanded)/b.Elapsed().Seconds(), "expanded/s")
+}
+
+// BenchmarkSet16 measures Korf's 100 with a 4x4 set of installed tables on one worker, with
+// the board's default automaton: TILEKIT_BENCH_TABLES names their directory and
+// TILEKIT_BENCH_SET the set (7-8z by default). It reports nodes and their rate; without
+// tables it is skipped. For a profile:
+//
+//	TILEKIT_BENCH_TABLES=DIR go test -run '^$' -bench Set16 -benchtime 5x -cpuprofile cpu.out ./ida
+func BenchmarkSet16(b *testing.B) {
+	dir := os.Getenv("TILEKIT_BENCH_TABLES")
+	if dir == "" {
+		b.Skip("TILEKIT_BENCH_TABLES names no directory of installed tables")
+	}
+	set, _, err := data.LoadSet(cmp.Or(os.Getenv("TILEKIT_BENCH_SET"), "7-8z"), []string{dir})
+	require.NoError(b, err)
+	fsm, _, _, err := data.Automaton(context.Background(), board.Size4x4, 0, []string{dir})
+	require.NoError(b, err)
+	korf := corpus.Korf100()
+	lanes, err := strconv.Atoi(cmp.Or(os.Getenv("TILEKIT_BENCH_LANES"), "1"))
+	require.NoError(b, err)
+	s, err := New(korf[0].Goal, Options{Set: set, Pruning: fsm, Lanes: lanes})
+	require.NoError(b, err)
+	var nodes uint64
+	for b.Loop() {
+		for _, in := range korf {
+			res, err := s.Solve(context.Background(), in.Start)
+			require.NoError(b, err)
+			require.Equal(b, in.Optimal, len(res.Moves), in.Name)
+			nodes += res.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }

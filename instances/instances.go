@@ -14,7 +14,10 @@
 //     2002), blank-first goal, with their optimal lengths and the nodes their IDA* with the
 //     6-6-6-6 databases and the reflection generated;
 //   - korf24-twelve.txt: twelve of those 50, the benchmark of the 24-puzzle's catalogues
-//     (docs/RESULTS.md), with their optimal lengths.
+//     (docs/RESULTS.md), with their optimal lengths and published node counts;
+//   - korf24-campaign.txt: the 26 of those 50 (the twelve among them) that Clausecker &
+//     Reinefeld's small-t catalogue solves with fewer than 1e10 expanded nodes, the
+//     one-machine campaign of docs/RESULTS.md, likewise.
 //
 // The same files are embedded, for tests and benchmarks.
 package instances
@@ -30,6 +33,9 @@ const (
 	Hard80       = "hard80.txt"
 	Korf24       = "korf24.txt"
 	Korf24Twelve = "korf24-twelve.txt"
+	// Korf24Campaign holds the 26 of Korf & Felner's 50 that small-t solves with fewer than
+	// 1e10 expanded nodes, with the published figures.
+	Korf24Campaign = "korf24-campaign.txt"
 	// Table4First and Table4Last hold the positions of Hasan et al.'s Table 4.
 	Table4First = "hard80-table4-blank-first.txt"
 	Table4Last  = "hard80-table4-blank-last.txt"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,13 +15,18 @@ import (
 	"github.com/tilekit/tilekit/report"
 )
 
-// Korf24Published are the published node counts of instances/korf24-twelve.txt, by
-// instance and source: kf02 (Korf & Felner 2002, generated), dsr13-6666, -888, -987,
-// -996 and -max (Doebbelin, Schuett & Reinefeld 2013) and small-t (Clausecker &
-// Reinefeld 2017, expanded), read from the file's comments.
-func Korf24Published() (ids []string, figures map[string]map[string]uint64, err error) {
+// Korf24Files are the files of 24-puzzle instances with published figures that korf24
+// compares runs with, the smaller first: a comparison's rows are the instances of the
+// first that holds every instance recorded.
+var Korf24Files = []string{instances.Korf24Twelve, instances.Korf24Campaign}
+
+// Korf24Published are the published node counts of one of Korf24Files, by instance and
+// source: kf02 (Korf & Felner 2002, generated), dsr13-6666, -888, -987, -996 and -max
+// (Doebbelin, Schuett & Reinefeld 2013) and small-t (Clausecker & Reinefeld 2017,
+// expanded), read from the file's comments; ids in the file's order.
+func Korf24Published(name string) (ids []string, figures map[string]map[string]uint64, err error) {
 	figures = map[string]map[string]uint64{}
-	for i, line := range strings.Split(instances.Text(instances.Korf24Twelve), "\n") {
+	for i, line := range strings.Split(instances.Text(name), "\n") {
 		if !strings.HasPrefix(line, "k24-") {
 			continue
 		}
@@ -32,7 +38,7 @@ func Korf24Published() (ids []string, figures map[string]map[string]uint64, err 
 			k, v, ok := strings.Cut(kv, "=")
 			n, perr := strconv.ParseUint(v, 10, 64)
 			if !ok || perr != nil {
-				return nil, nil, fmt.Errorf("%s:%d: %q is not name=count", instances.Korf24Twelve, i+1, kv)
+				return nil, nil, fmt.Errorf("%s:%d: %q is not name=count", name, i+1, kv)
 			}
 			figures[id][k] = n
 		}
@@ -40,42 +46,61 @@ func Korf24Published() (ids []string, figures map[string]map[string]uint64, err 
 	return ids, figures, nil
 }
 
-// Korf24Result compares the measured runs of the twelve instances, heuristic by
-// heuristic, with the published figures.
+// Korf24Result compares the measured runs of 24-puzzle instances, heuristic by heuristic,
+// with the published figures.
 type Korf24Result struct {
+	File       string // the instances' file, one of Korf24Files
 	IDs        []string
 	Published  map[string]map[string]uint64
 	Heuristics []string                            // measured, in the order first seen
 	Runs       map[string]map[string]report.Record // by heuristic, then instance
 }
 
-// Korf24 reads solve15 --json records of the instances of instances/korf24-twelve.txt
-// (any heuristics, any files) and sets them beside the published figures.
+// Korf24 reads solve15 --json records of instances of Korf24Files (any heuristics, any
+// files) and sets them beside the published figures: one row for each instance of the
+// first file that holds them all.
 func Korf24(paths []string) (*Korf24Result, error) {
-	ids, pub, err := Korf24Published()
-	if err != nil {
-		return nil, err
-	}
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("korf24 needs records: solve15 --json output for instances/korf24-twelve.txt (--records)")
+		return nil, fmt.Errorf("korf24 needs records: solve15 --json output for instances of instances/%s (--records)", strings.Join(Korf24Files, " or "))
 	}
-	r := &Korf24Result{IDs: ids, Published: pub, Runs: map[string]map[string]report.Record{}}
-	err = readRecords(paths, func(where string, rec report.Record) error {
-		if _, ok := pub[rec.ID]; !ok {
-			return fmt.Errorf("%s: instance %q is not one of %s", where, rec.ID, instances.Korf24Twelve)
-		}
+	type located struct {
+		where string
+		rec   report.Record
+	}
+	var recs []located
+	err := readRecords(paths, func(where string, rec report.Record) error {
 		if !rec.Solved {
 			return fmt.Errorf("%s: %s was not solved (%s)", where, rec.ID, rec.Error)
 		}
-		label := runLabel(rec)
+		recs = append(recs, located{where, rec})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := &Korf24Result{Runs: map[string]map[string]report.Record{}}
+	for _, name := range Korf24Files {
+		ids, pub, err := Korf24Published(name)
+		if err != nil {
+			return nil, err
+		}
+		r.File, r.IDs, r.Published = name, ids, pub
+		if !slices.ContainsFunc(recs, func(l located) bool { return pub[l.rec.ID] == nil }) {
+			break
+		}
+	}
+	for _, l := range recs {
+		if r.Published[l.rec.ID] == nil {
+			return nil, fmt.Errorf("%s: instance %q is in none of %s", l.where, l.rec.ID, strings.Join(Korf24Files, ", "))
+		}
+		label := runLabel(l.rec)
 		if r.Runs[label] == nil {
 			r.Runs[label] = map[string]report.Record{}
 			r.Heuristics = append(r.Heuristics, label)
 		}
-		r.Runs[label][rec.ID] = rec
-		return nil
-	})
-	return r, err
+		r.Runs[label][l.rec.ID] = l.rec
+	}
+	return r, nil
 }
 
 // runLabel names the run a record belongs to: its heuristic, and "+ automaton" when the
@@ -200,7 +225,11 @@ func (r *Korf24Result) any(id string) *report.Record {
 // Plot draws nodes per instance on a logarithmic scale: each measured heuristic's
 // expanded nodes, and the published figures.
 func (r *Korf24Result) Plot(path string) error {
-	c := svgplot.Chart{Title: "Korf's 24-puzzle instances: nodes per instance", XLabel: "instance (" + strings.Join(r.IDs, ", ") + ")",
+	xlabel := "instance (" + strings.Join(r.IDs, ", ") + ")"
+	if len(r.IDs) > 12 {
+		xlabel = "instance, in the order of instances/" + r.File + " (the table's rows)"
+	}
+	c := svgplot.Chart{Title: "Korf's 24-puzzle instances: nodes per instance", XLabel: xlabel,
 		YLabel: "nodes (log scale)", LogY: true, LegendTop: true}
 	add := func(name string, value func(id string) (uint64, bool)) {
 		s := svgplot.Series{Name: name}

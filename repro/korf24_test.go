@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tilekit/tilekit/instances"
 	"github.com/tilekit/tilekit/report"
 )
 
@@ -16,7 +17,7 @@ import (
 // states: Clausecker & Reinefeld's small-t 5.72e9 expanded, the max of Doebbelin et al.'s
 // three large tables 3.55e9, Korf & Felner's 6.66e10 generated.
 func TestKorf24Published(t *testing.T) {
-	ids, pub, err := Korf24Published()
+	ids, pub, err := Korf24Published(instances.Korf24Twelve)
 	require.NoError(t, err)
 	require.Len(t, ids, 12)
 	assert.Equal(t, "k24-38", ids[0])
@@ -31,6 +32,24 @@ func TestKorf24Published(t *testing.T) {
 	assert.InDelta(t, 3.55e9, float64(dsr), 0.005e9)
 	assert.InDelta(t, 6.66e10, float64(kf), 0.005e10)
 	assert.Equal(t, uint64(3_450_832), pub["k24-38"]["small-t"])
+
+	// The campaign's 26: small-t's counts below 1e10 add up to 7.43e10, and the twelve are
+	// among them with the same figures.
+	campaign, cpub, err := Korf24Published(instances.Korf24Campaign)
+	require.NoError(t, err)
+	require.Len(t, campaign, 26)
+	small = 0
+	for i, id := range campaign {
+		assert.Less(t, cpub[id]["small-t"], uint64(1e10), id)
+		if i > 0 {
+			assert.GreaterOrEqual(t, cpub[id]["small-t"], cpub[campaign[i-1]]["small-t"], "easiest first: %s", id)
+		}
+		small += cpub[id]["small-t"]
+	}
+	assert.Equal(t, uint64(74_251_234_969), small)
+	for _, id := range ids {
+		assert.Equal(t, pub[id], cpub[id], id)
+	}
 }
 
 func TestKorf24Records(t *testing.T) {
@@ -56,10 +75,24 @@ func TestKorf24Records(t *testing.T) {
 	assert.Contains(t, md, "| total | | (2 of 12) | | | (1 of 12) | | | (1 of 12) | | |")
 	require.NoError(t, r.Plot(filepath.Join(dir, "k.svg")))
 
+	assert.Equal(t, instances.Korf24Twelve, r.File)
+
+	// A record of an instance beyond the twelve makes the rows the campaign's 26.
+	more := filepath.Join(dir, "more.json")
+	require.NoError(t, os.WriteFile(more, []byte(`{"id":"k24-07","heuristic":"small-t","solved":true,"length":104,"nodes":9,"expanded":4,"seconds":2}`+"\n"), 0o644))
+	r, err = Korf24([]string{path, more})
+	require.NoError(t, err)
+	assert.Equal(t, instances.Korf24Campaign, r.File)
+	require.Len(t, r.IDs, 26)
+	md = r.Markdown()
+	assert.Contains(t, md, "| k24-07 | 104 | 4 | 9 | 2.0 | | | | | | | 106,321,592,792 |")
+	assert.Contains(t, md, "| total | | (3 of 26) |")
+	require.NoError(t, r.Plot(filepath.Join(dir, "k26.svg")))
+
 	bad := filepath.Join(dir, "bad.json")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"id":"k24-99","solved":true}`+"\n"), 0o644))
 	_, err = Korf24([]string{bad})
-	assert.ErrorContains(t, err, "not one of")
+	assert.ErrorContains(t, err, "in none of")
 	_, err = Korf24(nil)
 	assert.Error(t, err)
 }

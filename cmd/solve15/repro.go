@@ -29,9 +29,11 @@ func reproCommand() *cli.Command {
           lengths by the strongest installed set (2.5 minutes with 7-8)
   scale   (not in all) the wall time and efficiency of split searches on 1 to 512
           workers, simulated from the units that --records FILES recorded
-  korf24  (not in all) the twelve instances of instances/korf24-twelve.txt: the nodes
-          and times of the runs that --records FILES recorded (solve15 --json, any
-          heuristics) beside the published figures, and their plot on a log scale
+  korf24  (not in all) Korf & Felner's 24-puzzle instances: the nodes and times of the
+          runs that --records FILES recorded (solve15 --json, any heuristics) beside
+          the published figures, and their plot on a log scale; the rows are the twelve
+          of instances/korf24-twelve.txt, or the 26 of korf24-campaign.txt when the
+          records hold others
 The instances are seeded (--seed), so a run is repeatable. --scale N divides the
 instance counts by N for a quick look.
 
