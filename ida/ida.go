@@ -101,14 +101,16 @@ type Options struct {
 	Workers int
 	// Lanes is the number of subtrees each worker searches at once, a step of each in
 	// turn, so that their table reads overlap (lanes.go); 0 or 1: one. Only the searches
-	// with catalogues and sets in the bit encoding have lanes; the others search one
+	// with catalogues, sets in the bit encoding and zero-aware sets (without dual lookups)
+	// have lanes; the others search one
 	// subtree at a time. As with workers, the solution and the serial counts are the same
 	// for any number.
 	Lanes int
 }
 
 // Lanes returns the number of lanes the solver's search runs on each worker: 1 unless
-// Options.Lanes asked for more and the heuristic is a catalogue or a set in bits.
+// Options.Lanes asked for more and the heuristic is a catalogue, a set in the bit encoding
+// or a zero-aware set without dual lookups.
 func (s *Solver) Lanes() int { return s.lanes() }
 
 func (s *Solver) lanes() int {
@@ -180,9 +182,13 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		t.fsmStart[c] = opt.Pruning.Start(c)
 	}
 	switch {
-	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set)):
+	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set) || opt.Lanes > 1 && !opt.Lookups.dual() && zeroAware(opt.Set)):
 		// Tables in the bit encoding are read with their parents' values, which only the
 		// catalogue search keeps: a set of them is searched as a catalogue of one partition.
+		// So is a zero-aware set in nibbles with lanes, which only the catalogue search
+		// has: its values are consistent, so the catalogue's lazy lookups search the same
+		// nodes in the same order as the set loop (TestLanesAreOneSearch). Other sets' are
+		// not, and BPMX would see less: they keep one lane.
 		if t.cat, err = newCatalogue(opt.Set, opt.Lookups); err != nil {
 			return nil, err
 		}

@@ -93,6 +93,10 @@ func TestLanesAreOneSearch(t *testing.T) {
 		fsm    *prune.Automaton
 	}{
 		{"4x4 catalogue", korf[0].Goal, fourStarts, cat4, nil},
+		// A zero-aware set in nibbles is searched by the set loop with one lane, by the
+		// catalogue's with more: the same nodes in the same order.
+		{"5-5-5z in nibbles", korf[0].Goal, fourStarts, plain, nil},
+		{"5-5-5z in nibbles, automaton", korf[0].Goal, fourStarts, plain, four},
 		{"4x4 catalogue in bits, automaton", korf[0].Goal, easyStarts, toBits(t, cat4), four},
 		{"5-5-5z in bits", korf[0].Goal, easyStarts, toBits(t, plain), nil},
 		{"5x5 catalogue in bits", fiveGoal, fiveStarts, catalogue5x5(t), nil},
@@ -144,17 +148,22 @@ func TestLanesStop(t *testing.T) {
 	assert.False(t, res.Solved)
 }
 
-// Lanes are for the catalogue search: the others take one subtree at a time.
+// Lanes are for the catalogue search, which takes zero-aware sets too, but not their dual
+// lookups; the others take one subtree at a time (a plain set's values are not
+// consistent, and the catalogue's lazy lookups would search other nodes).
 func TestLanesOnlyWhereTheyAre(t *testing.T) {
 	korf := corpus.Korf100()
-	for _, opt := range []Options{{Heuristic: MD, Lanes: 8}, {Set: testSet555(t), Lanes: 8}} {
+	plain, err := pdb.NewSet(context.Background(), pdb.ZeroAwareOf(pdb.Set555, ""), 0)
+	require.NoError(t, err)
+	for _, opt := range []Options{{Heuristic: MD, Lanes: 8}, {Set: testSet555(t), Lanes: 8}, {Set: plain, Lookups: Dual, Lanes: 8}} {
 		s, err := New(korf[0].Goal, opt)
 		require.NoError(t, err)
 		assert.Equal(t, 1, s.lanes())
 	}
-	plain, err := pdb.NewSet(context.Background(), pdb.ZeroAwareOf(pdb.Set555, ""), 0)
+	s, err := New(korf[0].Goal, Options{Set: plain, Lanes: 8})
 	require.NoError(t, err)
-	s, err := New(korf[0].Goal, Options{Set: toBits(t, plain), Lanes: 1000})
+	assert.Equal(t, 8, s.lanes())
+	s, err = New(korf[0].Goal, Options{Set: toBits(t, plain), Lanes: 1000})
 	require.NoError(t, err)
 	assert.Equal(t, MaxLanes, s.lanes())
 }

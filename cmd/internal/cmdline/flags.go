@@ -109,7 +109,7 @@ func PruningFlag() cli.Flag {
 
 // LanesFlag is --lanes: the subtrees one goroutine searches at once.
 func LanesFlag() cli.Flag {
-	return &cli.IntFlag{Name: "lanes", Value: 1, Usage: fmt.Sprintf("catalogues and sets in bits: subtrees each search goroutine interleaves, prefetching their table reads (1 to %d; 1 was the fastest measured)", ida.MaxLanes),
+	return &cli.IntFlag{Name: "lanes", Value: 1, Usage: fmt.Sprintf("catalogues, sets in bits and zero-aware sets: subtrees each search goroutine interleaves, prefetching their table reads (1 to %d; 1 was the fastest measured)", ida.MaxLanes),
 		Action: func(_ *cli.Context, n int) error {
 			if n < 1 || n > ida.MaxLanes {
 				return Usagef("--lanes must be from 1 to %d", ida.MaxLanes)
