@@ -116,6 +116,7 @@ type BenchRun struct {
 type BenchTotal struct {
 	Heuristic      string  `json:"heuristic"`
 	Workers        int     `json:"workers"`
+	Lanes          int     `json:"lanes"` // each search's (1 where the heuristic has none)
 	Instances      int     `json:"instances"`
 	AllOptimal     bool    `json:"all_optimal"`
 	LengthSum      int     `json:"length_sum"`
@@ -147,16 +148,17 @@ func BenchHeader(n int, goal board.Goal, workers int) string {
 
 // Bench solves every instance with each heuristic through package solve's Batch (a
 // heuristic may name a set's lookups after a slash, "7-8/dual", and the fast search's
-// pruning after an at sign, "7-8@parent"), workers instances at a time, and calls
-// each for every instance in order and total for every heuristic. Options that do not fit
-// are reported before anything is solved (solve.ErrOptions).
-func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances []*instance.Instance, workers int,
+// pruning after an at sign, "7-8@parent"), workers instances at a time, each searched
+// with lanes (solve.Options.Lanes), and calls each for every instance in order and total
+// for every heuristic. Options that do not fit are reported before anything is solved
+// (solve.ErrOptions).
+func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances []*instance.Instance, workers, lanes int,
 	each func(BenchRun), total func(BenchTotal)) error {
 	solvers := make([]*solve.Solver, len(heuristics))
 	for i, name := range heuristics {
 		name, pruning, _ := strings.Cut(name, "@")
 		h, lookups, _ := strings.Cut(name, "/")
-		s, err := solve.New(ctx, goal, solve.Options{Heuristic: h, Lookups: lookups, Pruning: pruning})
+		s, err := solve.New(ctx, goal, solve.Options{Heuristic: h, Lookups: lookups, Pruning: pruning, Lanes: lanes})
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -164,7 +166,7 @@ func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances 
 	}
 	for k, s := range solvers {
 		h := heuristics[k]
-		tot := BenchTotal{Heuristic: h, Workers: workers, Instances: len(instances), AllOptimal: true}
+		tot := BenchTotal{Heuristic: h, Workers: workers, Lanes: s.Lanes(), Instances: len(instances), AllOptimal: true}
 		begin := time.Now()
 		var failure error
 		entries := make(chan instance.Entry)
@@ -226,8 +228,12 @@ func (r BenchRun) Text() string {
 
 // Text is the total as one line of a benchmark's human output.
 func (t BenchTotal) Text() string {
-	return fmt.Sprintf("total %-4s: %d instances, lengths sum %d, all optimal: %v; %s nodes, %.2fs wall, %.1f M nodes/s per worker; slowest %s %.2fs",
-		t.Heuristic, t.Instances, t.LengthSum, t.AllOptimal, format.Thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
+	lanes := ""
+	if t.Lanes > 1 {
+		lanes = fmt.Sprintf(" (%d lanes)", t.Lanes)
+	}
+	return fmt.Sprintf("total %-4s%s: %d instances, lengths sum %d, all optimal: %v; %s nodes, %.2fs wall, %.1f M nodes/s per worker; slowest %s %.2fs",
+		t.Heuristic, lanes, t.Instances, t.LengthSum, t.AllOptimal, format.Thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
 }
 
 // BenchMarkdown writes totals as a markdown table, for docs/RESULTS.md.
@@ -236,8 +242,12 @@ func BenchMarkdown(totals []BenchTotal) string {
 	fmt.Fprintf(&b, "| heuristic | workers | instances | all optimal | length sum | nodes generated | wall s | M nodes/s per worker | slowest |\n")
 	fmt.Fprintf(&b, "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |\n")
 	for _, t := range totals {
+		h := t.Heuristic
+		if t.Lanes > 1 {
+			h += fmt.Sprintf(" (%d lanes)", t.Lanes)
+		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %v | %d | %s | %.2f | %.1f | %s (%.2f s) |\n",
-			t.Heuristic, t.Workers, t.Instances, t.AllOptimal, t.LengthSum, format.Thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
+			h, t.Workers, t.Instances, t.AllOptimal, t.LengthSum, format.Thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
 	}
 	return b.String()
 }

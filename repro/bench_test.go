@@ -25,7 +25,7 @@ func TestBench(t *testing.T) {
 	require.Len(t, ins, 3)
 	var runs []BenchRun
 	var totals []BenchTotal
-	require.NoError(t, Bench(context.Background(), goal, []string{"6-6-3/regular"}, ins, 2,
+	require.NoError(t, Bench(context.Background(), goal, []string{"6-6-3/regular"}, ins, 2, 1,
 		func(r BenchRun) { runs = append(runs, r) }, func(tot BenchTotal) { totals = append(totals, tot) }))
 	require.Len(t, runs, 3)
 	require.Len(t, totals, 1)
@@ -41,7 +41,18 @@ func TestBench(t *testing.T) {
 	assert.Equal(t, 57+55+59, totals[0].LengthSum)
 	assert.Contains(t, BenchMarkdown(totals), "| 6-6-3/regular | 2 | 3 | true | 171 |")
 
-	err = Bench(context.Background(), goal, []string{"7-8/sideways"}, ins, 1, func(BenchRun) {}, func(BenchTotal) {})
+	// Lanes: a plain set has none, and says so; a total with lanes names them.
+	totals = nil
+	require.NoError(t, Bench(context.Background(), goal, []string{"6-6-3"}, ins[:1], 1, 3,
+		func(r BenchRun) { assert.True(t, r.OK, r.ID) }, func(tot BenchTotal) { totals = append(totals, tot) }))
+	require.Len(t, totals, 1)
+	assert.Equal(t, 1, totals[0].Lanes)
+	assert.NotContains(t, totals[0].Text(), "lanes")
+	totals[0].Heuristic, totals[0].Lanes = "7-8z", 3
+	assert.Contains(t, totals[0].Text(), "total 7-8z (3 lanes): 1 instances")
+	assert.Contains(t, BenchMarkdown(totals), "| 7-8z (3 lanes) | 1 | 1 | true |")
+
+	err = Bench(context.Background(), goal, []string{"7-8/sideways"}, ins, 1, 1, func(BenchRun) {}, func(BenchTotal) {})
 	assert.ErrorIs(t, err, solve.ErrOptions)
 	assert.Equal(t, []string{"md", "lc", "wd", "pdb", "max"}, BenchAll())
 	_, err = BenchInstances(context.Background(), strings.NewReader("# nothing\n"), "empty", goal, 0)

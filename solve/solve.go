@@ -93,8 +93,8 @@ type Options struct {
 	MaxStates     int    // A* and BA*: most states stored at once; 0 for the default
 	Workers       int    // goroutines searching one position (fast IDA*); 0 or 1: one
 	// Lanes is the number of subtrees each of those goroutines searches at once,
-	// prefetching their table reads (ida.Options.Lanes: catalogues and sets in the bit
-	// encoding); 0 or 1: one, the default, which is the faster on the machines measured.
+	// prefetching their table reads (ida.Options.Lanes: catalogues, sets in the bit
+	// encoding and zero-aware sets); 0 or 1: one, the default.
 	Lanes int
 }
 
@@ -529,10 +529,19 @@ func (s *Solver) About() string {
 	if s.pruningFrom != "" {
 		about += " (" + s.pruningFrom + ")"
 	}
-	if n := s.fast.Lanes(); n > 1 {
+	if n := s.Lanes(); n > 1 {
 		about += fmt.Sprintf(", %d lanes", n)
 	}
 	return about
+}
+
+// Lanes returns the number of lanes each search goroutine runs: 1 unless Options.Lanes
+// asked for more and the heuristic has them (ida.Solver.Lanes).
+func (s *Solver) Lanes() int {
+	if s.fast == nil {
+		return 1
+	}
+	return s.fast.Lanes()
 }
 
 // Hint is advice for people about the solver's choice, "" when there is none: on 5x5

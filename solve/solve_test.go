@@ -302,6 +302,7 @@ func TestLanes(t *testing.T) {
 	s, err := New(context.Background(), goal, Options{Lanes: 8})
 	require.NoError(t, err)
 	assert.NotContains(t, s.About(), "lanes")
+	assert.Equal(t, 1, s.Lanes())
 	res, err := s.Solve(context.Background(), korf[0].Start)
 	require.NoError(t, err)
 	assert.Equal(t, korf[0].Optimal, res.Length())
