@@ -79,8 +79,8 @@ func BenchmarkCatalogue24(b *testing.B) {
 }
 
 // BenchmarkSet16 measures Korf's 100 with a 4x4 set of installed tables on one worker, with
-// the board's default automaton: TILEKIT_BENCH_TABLES names their directory and
-// TILEKIT_BENCH_SET the set (7-8z by default). It reports nodes and their rate; without
+// the board's default automaton: TILEKIT_BENCH_TABLES names their directory,
+// TILEKIT_BENCH_SET the set (7-8z by default) and TILEKIT_BENCH_LANES the lanes. It reports nodes and their rate; without
 // tables it is skipped. For a profile:
 //
 //	TILEKIT_BENCH_TABLES=DIR go test -run '^$' -bench Set16 -benchtime 5x -cpuprofile cpu.out ./ida
@@ -98,15 +98,5 @@ func BenchmarkSet16(b *testing.B) {
 	require.NoError(b, err)
 	s, err := New(korf[0].Goal, Options{Set: set, Pruning: fsm, Lanes: lanes})
 	require.NoError(b, err)
-	var nodes uint64
-	for b.Loop() {
-		for _, in := range korf {
-			res, err := s.Solve(context.Background(), in.Start)
-			require.NoError(b, err)
-			require.Equal(b, in.Optimal, len(res.Moves), in.Name)
-			nodes += res.Nodes
-		}
-	}
-	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	benchKorf(b, s, korf)
 }

@@ -317,13 +317,21 @@ func BenchmarkSet555(b *testing.B) {
 	korf := corpus.Korf100()[:10]
 	s, err := New(korf[0].Goal, Options{Set: testSet555(b)})
 	require.NoError(b, err)
+	benchKorf(b, s, korf)
+}
+
+// benchKorf solves the instances with s in each round, checks their lengths, and reports
+// the nodes of a round and their rate.
+func benchKorf(b *testing.B, s *Solver, korf []corpus.Case) {
 	var nodes uint64
 	for b.Loop() {
 		for _, in := range korf {
 			res, err := s.Solve(context.Background(), in.Start)
 			require.NoError(b, err)
+			require.Equal(b, in.Optimal, len(res.Moves), in.Name)
 			nodes += res.Nodes
 		}
 	}
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
