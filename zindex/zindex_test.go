@@ -1,6 +1,7 @@
 package zindex
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -150,6 +151,41 @@ func TestStepFollowsPlace(t *testing.T) {
 		}
 		assert.Positive(t, clear, "%s: moves that pass no tile", c.size)
 		assert.Positive(t, past, "%s: moves that pass tiles", c.size)
+	}
+}
+
+// IndexOf adds the blank's region for every map and free cell, whether the map leaves
+// one region, two (read from the map's word) or more (read from the region table).
+func TestIndexOfEveryMap(t *testing.T) {
+	for _, c := range []struct {
+		size board.Size
+		k    int
+	}{{board.Size4x4, 7}, {board.Size5x5, 6}} {
+		s, err := For(c.size, c.k)
+		require.NoError(t, err)
+		n := c.size.Cells()
+		var kinds [4]int // maps of one, two and more regions
+		cells := make([]uint8, c.k)
+		for mask := uint32(1)<<c.k - 1; mask < 1<<n; {
+			for i, x := 0, mask; x != 0; i, x = i+1, x&(x-1) {
+				cells[i] = uint8(bits.TrailingZeros32(x))
+			}
+			st := s.Place(cells) // the tiles in the order of their cells: order 0
+			m := s.Map(mask)
+			kinds[min(s.Regions(m), 3)]++
+			for b := 0; b < n; b++ {
+				if mask&(1<<b) == 0 {
+					want := (s.first[m] + uint32(s.Region(m, b))) * s.fact
+					require.Equal(t, want, s.IndexOf(st, uint8(b)), "%s map %d blank %d", c.size, m, b)
+				}
+			}
+			low := mask & -mask
+			next := mask + low
+			mask = next | ((mask^next)>>2)/low
+		}
+		assert.Equal(t, int(s.binom[n][c.k]), kinds[1]+kinds[2]+kinds[3])
+		assert.Positive(t, kinds[2], "%s: maps of two regions", c.size)
+		assert.Positive(t, kinds[3], "%s: maps of more", c.size)
 	}
 }
 
