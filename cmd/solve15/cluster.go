@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,7 +44,7 @@ A unit whose worker goes silent for --ack-wait is handed to another; one handed 
 refuse units whose tables differ from the coordinator's.
 
 On a terminal a status line shows units done, queued and in flight, the workers
-seen, nodes and rate. --json records carry the worker of each instance, or each
+seen, nodes and rate; elsewhere -v prints it as a line a minute. --json records carry the worker of each instance, or each
 unit's work (bound, path, nodes, worker) for a split instance.
 
 Exit status: as solve15's; 1 too when units failed.
@@ -113,7 +114,11 @@ func clusterAction(c *cli.Context) error {
 	coord := &cluster.Coordinator{Solver: s, Timeout: c.Duration("timeout"),
 		Split: c.Bool("split") || in.Single(), Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes"),
 		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}, Audit: c.Float64("audit"), KeepFailed: c.Bool("keep-failed")}
-	if out.Status().Live() {
+	if c.Bool("verbose") {
+		// Off a terminal too, a log shows the run going on.
+		out.Status().PlainEvery(time.Minute, "solve15 cluster: ")
+	}
+	if out.Status().Shows() {
 		coord.Status = func(st cluster.Status) { out.Status().Set(st.String()) }
 	}
 	failed := 0

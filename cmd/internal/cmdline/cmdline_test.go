@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/urfave/cli/v2"
@@ -55,6 +56,27 @@ func TestProgressPlainLines(t *testing.T) {
 	b.Reset()
 	q := NewProgress(&b, true)
 	q.Update("build", 1, 2, "")
+	assert.Empty(t, b.String(), "quiet")
+}
+
+// Off a terminal a status shows nothing, unless asked for plain lines: the first at once,
+// then at most one every so often; quiet wins.
+func TestStatusPlainLines(t *testing.T) {
+	var b bytes.Buffer
+	s := NewStatus(&b, false)
+	assert.False(t, s.Shows())
+	s.Set("unseen")
+	s.PlainEvery(time.Hour, "tool: ")
+	assert.True(t, s.Shows())
+	s.Set("units: 1 done")
+	s.Set("units: 2 done") // within the hour
+	assert.Equal(t, "tool: 0s: units: 1 done\n", b.String())
+
+	b.Reset()
+	q := NewStatus(&b, true)
+	q.PlainEvery(time.Nanosecond, "tool: ")
+	assert.False(t, q.Shows())
+	q.Set("units: 1 done")
 	assert.Empty(t, b.String(), "quiet")
 }
 

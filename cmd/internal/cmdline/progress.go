@@ -58,30 +58,58 @@ func (p *Progress) Done() {
 
 // Status is a one-line status redrawn in place on a terminal, for long work whose progress
 // has no known end (a search). It shows nothing when the writer is not a terminal or when
-// quiet. It is safe for concurrent use.
+// quiet, unless PlainEvery asks for plain lines. It is safe for concurrent use.
 type Status struct {
 	mu    sync.Mutex
 	w     io.Writer
 	live  bool
 	shown bool
+	quiet bool
 	last  time.Time
+	// plain lines, when the writer is not a terminal: at most one every every, after
+	// prefix and the time since begin
+	every  time.Duration
+	prefix string
+	begin  time.Time
+}
+
+// PlainEvery has a status whose writer is not a terminal print its text as a line of its
+// own, after prefix and the time since this call, at most once every every (the first at
+// once), so that a log shows long work going on. A status on a terminal, or quiet, is
+// unchanged.
+func (s *Status) PlainEvery(every time.Duration, prefix string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.every, s.prefix, s.begin = every, prefix, time.Now()
+}
+
+// Shows reports whether Set shows anything: on a terminal, or in plain lines.
+func (s *Status) Shows() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live || s.every > 0 && !s.quiet
 }
 
 // NewStatus shows a status on w if w is a terminal and not quiet.
 func NewStatus(w io.Writer, quiet bool) *Status {
-	return &Status{w: w, live: IsTerminal(w) && !quiet}
+	return &Status{w: w, live: IsTerminal(w) && !quiet, quiet: quiet}
 }
 
 // Live reports whether the status is shown at all.
 func (s *Status) Live() bool { return s.live }
 
-// Set redraws the status line, at most a few times a second.
+// Set redraws the status line, at most a few times a second (or prints a plain line:
+// PlainEvery).
 func (s *Status) Set(text string) {
-	if !s.live {
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !s.live {
+		if s.every > 0 && !s.quiet && (s.last.IsZero() || time.Since(s.last) >= s.every) {
+			s.last = time.Now()
+			fmt.Fprintf(s.w, "%s%s: %s\n", s.prefix, time.Since(s.begin).Round(time.Second), text)
+		}
+		return
+	}
 	if time.Since(s.last) < 200*time.Millisecond {
 		return
 	}
