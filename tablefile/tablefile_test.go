@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -462,4 +463,20 @@ func TestBitEncoding(t *testing.T) {
 	kperm.Entries, err = kperm.ExpectedEntries()
 	require.NoError(t, err)
 	assert.ErrorContains(t, kperm.Check(), "zero-aware")
+}
+
+// Words are read little-endian from aligned and unaligned bytes alike; aligned ones on a
+// little-endian machine are the bytes' own memory.
+func TestWordsOf(t *testing.T) {
+	backing := make([]uint32, 3) // 4-byte aligned
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(&backing[0])), 12)
+	copy(raw, []byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 0xFF})
+	aligned := wordsOf(raw[:8])
+	assert.Equal(t, []uint32{0x03020100, 0x07060504}, aligned)
+	assert.Equal(t, []uint32{0x04030201, 0x08070605}, wordsOf(raw[1:9]))
+	assert.Equal(t, []uint32{}, wordsOf(nil))
+	if littleEndian {
+		raw[0] = 9
+		assert.Equal(t, uint32(0x03020109), aligned[0], "shares the bytes")
+	}
 }
