@@ -42,7 +42,7 @@ func TestKorf24Published(t *testing.T) {
 	for i, id := range campaign {
 		assert.Less(t, cpub[id]["small-t"], uint64(1e10), id)
 		if i > 0 {
-			assert.GreaterOrEqual(t, cpub[id]["small-t"], cpub[campaign[i-1]]["small-t"], "easiest first: %s", id)
+			assert.LessOrEqual(t, cpub[id]["small-t"], cpub[campaign[i-1]]["small-t"], "hardest first: %s", id)
 		}
 		small += cpub[id]["small-t"]
 	}
