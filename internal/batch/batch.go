@@ -61,6 +61,11 @@ func stream[I, T any](ctx, stop context.Context, in <-chan I, workers int, job f
 		for {
 			var item I
 			var ok bool
+			if stop.Err() != nil {
+				// Not left to select, which picks at random among ready cases: an input
+				// always ready would go on being taken after the stop.
+				return
+			}
 			select {
 			case item, ok = <-in:
 			case <-stop.Done():
