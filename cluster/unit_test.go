@@ -56,9 +56,9 @@ func TestStatusString(t *testing.T) {
 		want string
 	}{
 		{Status{Done: 3, Queued: 2, InFlight: 1, Workers: 2, Nodes: 12345, Rate: 2.5e6},
-			"units: 3 done, 2 queued, 1 in flight; 2 workers; 12,345 nodes, 2.5 M nodes/s"},
+			"units: 3 done, 2 queued, 1 in flight; results from 2 workers; 12,345 nodes, 2.5 M nodes/s"},
 		{Status{Done: 1, Failed: 1, Bound: 100, Workers: 1},
-			"units: 1 done, 0 queued, 0 in flight, 1 failed; bound 100; 1 worker; 0 nodes, 0.0 M nodes/s"},
+			"units: 1 done, 0 queued, 0 in flight, 1 failed; bound 100; results from 1 worker; 0 nodes, 0.0 M nodes/s"},
 	} {
 		assert.Equal(t, tc.want, tc.st.String())
 	}

@@ -44,7 +44,7 @@ A unit whose worker goes silent for --ack-wait is handed to another; one handed 
 refuse units whose tables differ from the coordinator's.
 
 On a terminal a status line shows units done, queued and in flight, the workers
-seen, nodes and rate; elsewhere -v prints it as a line a minute. --json records carry the worker of each instance, or each
+results came from, nodes and rate; elsewhere -v prints it as a line a minute. --json records carry the worker of each instance, or each
 unit's work (bound, path, nodes, worker) for a split instance.
 
 Exit status: as solve15's; 1 too when units failed.
