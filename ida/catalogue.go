@@ -56,16 +56,6 @@ func hasBits(set *pdb.Set) bool {
 	return false
 }
 
-// zeroAware reports whether every table of set is zero-aware.
-func zeroAware(set *pdb.Set) bool {
-	for _, t := range set.Tables {
-		if t.Zero == nil {
-			return false
-		}
-	}
-	return true
-}
-
 // same reports whether two lookups read the same entry for every state.
 func (l *lookupTab) same(o *lookupTab) bool {
 	return l.table == o.table && l.k == o.k && l.tiles == o.tiles && l.cell == o.cell

@@ -182,7 +182,7 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		t.fsmStart[c] = opt.Pruning.Start(c)
 	}
 	switch {
-	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set) || opt.Lanes > 1 && !opt.Lookups.dual() && zeroAware(opt.Set)):
+	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set) || opt.Lanes > 1 && !opt.Lookups.dual() && opt.Set.ZeroAware):
 		// Tables in the bit encoding are read with their parents' values, which only the
 		// catalogue search keeps: a set of them is searched as a catalogue of one partition.
 		// So is a zero-aware set in nibbles with lanes, which only the catalogue search
