@@ -46,6 +46,7 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/prefetch"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/wd"
@@ -100,12 +101,25 @@ type Options struct {
 	// solution is the same for any number; node counts then vary from run to run.
 	Workers int
 	// Lanes is the number of subtrees each worker searches at once, a step of each in
-	// turn, so that their table reads overlap (lanes.go); 0 or 1: one. Only the searches
-	// with catalogues, sets in the bit encoding and zero-aware sets (without dual lookups)
-	// have lanes; the others search one
-	// subtree at a time. As with workers, the solution and the serial counts are the same
-	// for any number.
+	// turn, so that their table reads overlap (lanes.go): 0 for the number measured best
+	// for the heuristic (defaultLanes), 1 for one. Only the searches with catalogues, sets
+	// in the bit encoding and zero-aware sets (without dual lookups) have lanes; the others
+	// search one subtree at a time. As with workers, the solution and the serial counts
+	// are the same for any number.
 	Lanes int
+}
+
+// defaultLanes is the number of lanes Options.Lanes 0 stands for on a board of the given
+// size, chosen by measurement (docs/RESULTS.md, "Lanes"): two for a zero-aware set in
+// nibbles on 5x5, whose reads miss the caches (6-6-6-6z, one worker: 1.13x on k24-40,
+// 1.23x on k24-01); one elsewhere (small-t in bits gains nothing, the 15-puzzle's passes
+// are too small to be split, and without prefetching, as in the page, lanes only cost).
+func defaultLanes(size board.Size, opt Options) int {
+	set := opt.Set
+	if prefetch.Supported && set != nil && set.ZeroAware && set.Partitions == nil && !hasBits(set) && !opt.Lookups.dual() && size == board.Size5x5 {
+		return 2
+	}
+	return 1
 }
 
 // Lanes returns the number of lanes the solver's search runs on each worker: 1 unless
@@ -180,6 +194,9 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	t.fsm = opt.Pruning.Transitions()
 	for c := 0; c < size.Cells(); c++ {
 		t.fsmStart[c] = opt.Pruning.Start(c)
+	}
+	if opt.Lanes == 0 {
+		opt.Lanes = defaultLanes(size, opt)
 	}
 	switch {
 	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set) || opt.Lanes > 1 && !opt.Lookups.dual() && opt.Set.ZeroAware):

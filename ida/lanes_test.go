@@ -11,6 +11,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/internal/prefetch"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 )
@@ -166,4 +167,28 @@ func TestLanesOnlyWhereTheyAre(t *testing.T) {
 	s, err = New(korf[0].Goal, Options{Set: toBits(t, plain), Lanes: 1000})
 	require.NoError(t, err)
 	assert.Equal(t, MaxLanes, s.lanes())
+}
+
+// Without a number of lanes, a zero-aware set in nibbles on 5x5 takes two (where the
+// processor prefetches), everything else one.
+func TestDefaultLanes(t *testing.T) {
+	zero := &pdb.Set{SetSpec: pdb.SetSpec{ZeroAware: true}}
+	want := 1
+	if prefetch.Supported {
+		want = 2
+	}
+	assert.Equal(t, want, defaultLanes(board.Size5x5, Options{Set: zero}))
+	for name, c := range map[string]struct {
+		size board.Size
+		opt  Options
+	}{
+		"4x4":          {board.Size4x4, Options{Set: zero}},
+		"dual lookups": {board.Size5x5, Options{Set: zero, Lookups: Dual}},
+		"plain set":    {board.Size5x5, Options{Set: &pdb.Set{}}},
+		"catalogue":    {board.Size5x5, Options{Set: &pdb.Set{SetSpec: pdb.SetSpec{ZeroAware: true, Partitions: [][]int{{0}}}}}},
+		"no set":       {board.Size5x5, Options{Heuristic: MD}},
+		"bits":         {board.Size5x5, Options{Set: &pdb.Set{SetSpec: pdb.SetSpec{ZeroAware: true}, Tables: []*pdb.Packed{{Bitmap: []byte{0}}}}}},
+	} {
+		assert.Equal(t, 1, defaultLanes(c.size, c.opt), name)
+	}
 }
