@@ -44,6 +44,11 @@ type catTables struct {
 	wd      bool                      // also the maximum with walking distance (4x4)
 	zero    bool                      // zero-aware tables
 	plain   bool                      // a set, not a catalogue (its tables in the bit encoding)
+	// eager looks every child up in full, as the set loop does: a set of tables that are
+	// not zero-aware, searched here for its lanes. Their values are not consistent, so a
+	// child looked up in one partition alone would give BPMX less than the set loop's, and
+	// the search other nodes.
+	eager bool
 }
 
 // hasBits reports whether a set has a table in the bit encoding.

@@ -154,7 +154,7 @@ func (st *search) catReadBest(g int, blank uint8, sum *[maxParts]int16, bp, nc i
 		if s.wd {
 			c.h = max(c.h, t.wdOf(c.wdRow, c.wdCol))
 		}
-		c.full = g+1+c.h <= st.bound
+		c.full = s.eager || g+1+c.h <= st.bound
 	}
 }
 

@@ -102,29 +102,29 @@ type Options struct {
 	Workers int
 	// Lanes is the number of subtrees each worker searches at once, a step of each in
 	// turn, so that their table reads overlap (lanes.go): 0 for the number measured best
-	// for the heuristic (defaultLanes), 1 for one. Only the searches with catalogues, sets
-	// in the bit encoding and zero-aware sets (without dual lookups) have lanes; the others
-	// search one subtree at a time. As with workers, the solution and the serial counts
+	// for the heuristic (defaultLanes), 1 for one. Only the searches with catalogues and
+	// sets (without dual lookups) have lanes; the others search one subtree at a time. As with workers, the solution and the serial counts
 	// are the same for any number.
 	Lanes int
 }
 
 // defaultLanes is the number of lanes Options.Lanes 0 stands for on a board of the given
-// size, chosen by measurement (docs/RESULTS.md, "Lanes"): two for a zero-aware set in
-// nibbles on 5x5, whose reads miss the caches (6-6-6-6z, one worker: 1.13x on k24-40,
-// 1.23x on k24-01); one elsewhere (small-t in bits gains nothing, the 15-puzzle's passes
-// are too small to be split, and without prefetching, as in the page, lanes only cost).
+// size, chosen by measurement (docs/RESULTS.md, "Lanes"): two for a set in nibbles on
+// 5x5, whose reads miss the caches (one worker: 6-6-6-6z 1.13x on k24-40 and 1.23x on
+// k24-01, 6-6-6-6 1.18x on k24-40 and k24-38); one elsewhere (small-t in bits gains
+// nothing, the 15-puzzle's passes are too small to be split, and without prefetching, as
+// in the page, lanes only cost).
 func defaultLanes(size board.Size, opt Options) int {
 	set := opt.Set
-	if prefetch.Supported && set != nil && set.ZeroAware && set.Partitions == nil && !hasBits(set) && !opt.Lookups.dual() && size == board.Size5x5 {
+	if prefetch.Supported && set != nil && set.Partitions == nil && !hasBits(set) && !opt.Lookups.dual() && size == board.Size5x5 {
 		return 2
 	}
 	return 1
 }
 
 // Lanes returns the number of lanes the solver's search runs on each worker: 1 unless
-// Options.Lanes asked for more and the heuristic is a catalogue, a set in the bit encoding
-// or a zero-aware set without dual lookups.
+// Options.Lanes asked for more (or 0 chose more) and the heuristic is a catalogue or a set
+// without dual lookups.
 func (s *Solver) Lanes() int { return s.lanes() }
 
 func (s *Solver) lanes() int {
@@ -199,17 +199,18 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		opt.Lanes = defaultLanes(size, opt)
 	}
 	switch {
-	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set) || opt.Lanes > 1 && !opt.Lookups.dual() && opt.Set.ZeroAware):
+	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set) || opt.Lanes > 1 && !opt.Lookups.dual()):
 		// Tables in the bit encoding are read with their parents' values, which only the
 		// catalogue search keeps: a set of them is searched as a catalogue of one partition.
-		// So is a zero-aware set in nibbles with lanes, which only the catalogue search
-		// has: its values are consistent, so the catalogue's lazy lookups search the same
-		// nodes in the same order as the set loop (TestLanesAreOneSearch). Other sets' are
-		// not, and BPMX would see less: they keep one lane.
+		// So is a set in nibbles with lanes, which only the catalogue search has, in the
+		// same nodes and order as the set loop (TestLanesAreOneSearch): a zero-aware set's
+		// values are consistent, so its lazy lookups change nothing; another is looked up
+		// eagerly, as the set loop does.
 		if t.cat, err = newCatalogue(opt.Set, opt.Lookups); err != nil {
 			return nil, err
 		}
 		t.cat.wd = wantWD
+		t.cat.eager = t.cat.plain && !t.cat.zero
 	case opt.Set != nil:
 		if t.set, err = newSetTables(opt.Set, opt.Lookups); err != nil {
 			return nil, err

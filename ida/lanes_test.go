@@ -94,8 +94,10 @@ func TestLanesAreOneSearch(t *testing.T) {
 		fsm    *prune.Automaton
 	}{
 		{"4x4 catalogue", korf[0].Goal, fourStarts, cat4, nil},
-		// A zero-aware set in nibbles is searched by the set loop with one lane, by the
-		// catalogue's with more: the same nodes in the same order.
+		// A set in nibbles is searched by the set loop with one lane, by the catalogue's
+		// with more: the same nodes in the same order, with and without zero-aware
+		// (consistent) tables.
+		{"5-5-5 in nibbles", korf[0].Goal, fourStarts, testSet555(t), nil},
 		{"5-5-5z in nibbles", korf[0].Goal, fourStarts, plain, nil},
 		{"5-5-5z in nibbles, automaton", korf[0].Goal, fourStarts, plain, four},
 		{"4x4 catalogue in bits, automaton", korf[0].Goal, easyStarts, toBits(t, cat4), four},
@@ -149,28 +151,29 @@ func TestLanesStop(t *testing.T) {
 	assert.False(t, res.Solved)
 }
 
-// Lanes are for the catalogue search, which takes zero-aware sets too, but not their dual
-// lookups; the others take one subtree at a time (a plain set's values are not
-// consistent, and the catalogue's lazy lookups would search other nodes).
+// Lanes are for the catalogue search, which takes sets too, but not their dual lookups;
+// the others take one subtree at a time.
 func TestLanesOnlyWhereTheyAre(t *testing.T) {
 	korf := corpus.Korf100()
 	plain, err := pdb.NewSet(context.Background(), pdb.ZeroAwareOf(pdb.Set555, ""), 0)
 	require.NoError(t, err)
-	for _, opt := range []Options{{Heuristic: MD, Lanes: 8}, {Set: testSet555(t), Lanes: 8}, {Set: plain, Lookups: Dual, Lanes: 8}} {
+	for _, opt := range []Options{{Heuristic: MD, Lanes: 8}, {Set: testSet555(t), Lookups: Dual, Lanes: 8}, {Set: plain, Lookups: Dual, Lanes: 8}} {
 		s, err := New(korf[0].Goal, opt)
 		require.NoError(t, err)
 		assert.Equal(t, 1, s.lanes())
 	}
-	s, err := New(korf[0].Goal, Options{Set: plain, Lanes: 8})
-	require.NoError(t, err)
-	assert.Equal(t, 8, s.lanes())
-	s, err = New(korf[0].Goal, Options{Set: toBits(t, plain), Lanes: 1000})
+	for _, set := range []*pdb.Set{plain, testSet555(t)} {
+		s, err := New(korf[0].Goal, Options{Set: set, Lanes: 8})
+		require.NoError(t, err)
+		assert.Equal(t, 8, s.lanes())
+	}
+	s, err := New(korf[0].Goal, Options{Set: toBits(t, plain), Lanes: 1000})
 	require.NoError(t, err)
 	assert.Equal(t, MaxLanes, s.lanes())
 }
 
-// Without a number of lanes, a zero-aware set in nibbles on 5x5 takes two (where the
-// processor prefetches), everything else one.
+// Without a number of lanes, a set in nibbles on 5x5 takes two (where the processor
+// prefetches), everything else one.
 func TestDefaultLanes(t *testing.T) {
 	zero := &pdb.Set{SetSpec: pdb.SetSpec{ZeroAware: true}}
 	want := 1
@@ -178,13 +181,13 @@ func TestDefaultLanes(t *testing.T) {
 		want = 2
 	}
 	assert.Equal(t, want, defaultLanes(board.Size5x5, Options{Set: zero}))
+	assert.Equal(t, want, defaultLanes(board.Size5x5, Options{Set: &pdb.Set{}}))
 	for name, c := range map[string]struct {
 		size board.Size
 		opt  Options
 	}{
 		"4x4":          {board.Size4x4, Options{Set: zero}},
 		"dual lookups": {board.Size5x5, Options{Set: zero, Lookups: Dual}},
-		"plain set":    {board.Size5x5, Options{Set: &pdb.Set{}}},
 		"catalogue":    {board.Size5x5, Options{Set: &pdb.Set{SetSpec: pdb.SetSpec{ZeroAware: true, Partitions: [][]int{{0}}}}}},
 		"no set":       {board.Size5x5, Options{Heuristic: MD}},
 		"bits":         {board.Size5x5, Options{Set: &pdb.Set{SetSpec: pdb.SetSpec{ZeroAware: true}, Tables: []*pdb.Packed{{Bitmap: []byte{0}}}}}},

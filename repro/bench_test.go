@@ -41,16 +41,15 @@ func TestBench(t *testing.T) {
 	assert.Equal(t, 57+55+59, totals[0].LengthSum)
 	assert.Contains(t, BenchMarkdown(totals), "| 6-6-3/regular | 2 | 3 | true | 171 |")
 
-	// Lanes: a plain set has none, and says so; a total with lanes names them.
+	// Lanes: a set has them and a total names them; wd has none, and says nothing.
 	totals = nil
-	require.NoError(t, Bench(context.Background(), goal, []string{"6-6-3"}, ins[:1], 1, 3,
+	require.NoError(t, Bench(context.Background(), goal, []string{"6-6-3", "wd"}, ins[:1], 1, 3,
 		func(r BenchRun) { assert.True(t, r.OK, r.ID) }, func(tot BenchTotal) { totals = append(totals, tot) }))
-	require.Len(t, totals, 1)
-	assert.Equal(t, 1, totals[0].Lanes)
-	assert.NotContains(t, totals[0].Text(), "lanes")
-	totals[0].Heuristic, totals[0].Lanes = "7-8z", 3
-	assert.Contains(t, totals[0].Text(), "total 7-8z (3 lanes): 1 instances")
-	assert.Contains(t, BenchMarkdown(totals), "| 7-8z (3 lanes) | 1 | 1 | true |")
+	require.Len(t, totals, 2)
+	assert.Equal(t, [2]int{3, 1}, [2]int{totals[0].Lanes, totals[1].Lanes})
+	assert.Contains(t, totals[0].Text(), "total 6-6-3 (3 lanes): 1 instances, lengths sum 57")
+	assert.NotContains(t, totals[1].Text(), "lanes")
+	assert.Contains(t, BenchMarkdown(totals), "| 6-6-3 (3 lanes) | 1 | 1 | true | 57 |")
 
 	err = Bench(context.Background(), goal, []string{"7-8/sideways"}, ins, 1, 1, func(BenchRun) {}, func(BenchTotal) {})
 	assert.ErrorIs(t, err, solve.ErrOptions)

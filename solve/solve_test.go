@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -290,8 +291,9 @@ func TestCatalogueInBits(t *testing.T) {
 	assert.ErrorContains(t, err, "not zero-aware")
 }
 
-// TestLanes: lanes out of range are refused; a heuristic without lanes (a set in
-// nibbles) searches one subtree at a time and says nothing of them, and solves the same.
+// TestLanes: lanes out of range are refused; a set has them and says so, a heuristic
+// without lanes (md) searches one subtree at a time and says nothing of them; both solve
+// the same.
 func TestLanes(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
@@ -299,13 +301,18 @@ func TestLanes(t *testing.T) {
 		_, err := New(context.Background(), goal, Options{Lanes: n})
 		assert.ErrorIs(t, err, ErrOptions, "lanes %d", n)
 	}
-	s, err := New(context.Background(), goal, Options{Lanes: 8})
-	require.NoError(t, err)
-	assert.NotContains(t, s.About(), "lanes")
-	assert.Equal(t, 1, s.Lanes())
-	res, err := s.Solve(context.Background(), korf[0].Start)
-	require.NoError(t, err)
-	assert.Equal(t, korf[0].Optimal, res.Length())
+	for _, c := range []struct {
+		heuristic string
+		lanes     int
+	}{{"", 8}, {"md", 1}} {
+		s, err := New(context.Background(), goal, Options{Heuristic: c.heuristic, Lanes: 8})
+		require.NoError(t, err)
+		assert.Equal(t, c.lanes, s.Lanes(), c.heuristic)
+		assert.Equal(t, c.lanes > 1, strings.Contains(s.About(), "8 lanes"), s.About())
+		res, err := s.Solve(context.Background(), korf[0].Start)
+		require.NoError(t, err)
+		assert.Equal(t, korf[0].Optimal, res.Length())
+	}
 }
 
 // BA* searches with its own heuristic: another one, or a board it does not serve, is
