@@ -29,8 +29,7 @@ type Worker struct {
 	Tables  string // the directory of tables to use ("" for the usual places)
 	Threads int    // units searched at once (0: one per core)
 	// Lanes is the subtrees each unit's search interleaves (solve.Options.Lanes): this
-	// machine's choice, like Tables, for it changes no result or count; 0: the number
-	// measured fastest for the job's heuristic.
+	// machine's choice, like Tables, for it changes no result or count; 0 or 1: one.
 	Lanes int
 	// Log hears of what people should know: units refused or failed, with the reason.
 	Log func(msg string)

@@ -46,7 +46,6 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/internal/prefetch"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/wd"
@@ -101,30 +100,16 @@ type Options struct {
 	// solution is the same for any number; node counts then vary from run to run.
 	Workers int
 	// Lanes is the number of subtrees each worker searches at once, a step of each in
-	// turn, so that their table reads overlap (lanes.go): 0 for the number measured best
-	// for the heuristic (defaultLanes), 1 for one. Only the searches with catalogues and
-	// sets (without dual lookups) have lanes; the others search one subtree at a time. As with workers, the solution and the serial counts
+	// turn, so that their table reads overlap (lanes.go); 0 or 1: one, the fastest
+	// measured on a quiet machine. Only the searches with catalogues and sets (without
+	// dual lookups) have lanes; the others search one subtree at a time. As with workers, the solution and the serial counts
 	// are the same for any number.
 	Lanes int
 }
 
-// defaultLanes is the number of lanes Options.Lanes 0 stands for on a board of the given
-// size, chosen by measurement (docs/RESULTS.md, "Lanes"): two for a set in nibbles on
-// 5x5, whose reads miss the caches (one worker: 6-6-6-6z 1.13x on k24-40 and 1.23x on
-// k24-01, 6-6-6-6 1.18x on k24-40 and k24-38); one elsewhere (small-t in bits gains
-// nothing, the 15-puzzle's passes are too small to be split, and without prefetching, as
-// in the page, lanes only cost).
-func defaultLanes(size board.Size, opt Options) int {
-	set := opt.Set
-	if prefetch.Supported && set != nil && set.Partitions == nil && !hasBits(set) && !opt.Lookups.dual() && size == board.Size5x5 {
-		return 2
-	}
-	return 1
-}
-
 // Lanes returns the number of lanes the solver's search runs on each worker: 1 unless
-// Options.Lanes asked for more (or 0 chose more) and the heuristic is a catalogue or a set
-// without dual lookups.
+// Options.Lanes asked for more and the heuristic is a catalogue or a set without dual
+// lookups.
 func (s *Solver) Lanes() int { return s.lanes() }
 
 func (s *Solver) lanes() int {
@@ -195,16 +180,15 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	for c := 0; c < size.Cells(); c++ {
 		t.fsmStart[c] = opt.Pruning.Start(c)
 	}
-	if opt.Lanes == 0 {
-		opt.Lanes = defaultLanes(size, opt)
-	}
 	switch {
-	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set) || opt.Lanes > 1 && !opt.Lookups.dual()):
-		// Tables in the bit encoding are read with their parents' values, which only the
-		// catalogue search keeps: a set of them is searched as a catalogue of one partition.
-		// So is a set in nibbles with lanes, which only the catalogue search has, in the
-		// same nodes and order as the set loop (TestLanesAreOneSearch): a zero-aware set's
-		// values are consistent, so its lazy lookups change nothing; another is looked up
+	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set) || !opt.Lookups.dual() && !setLoop):
+		// A catalogue, and every set but one with dual lookups, is searched by the
+		// catalogue's loop, a set as a catalogue of its one partition (and the
+		// reflection's). Tables in the bit encoding are read with their parents' values,
+		// which only that loop keeps; a set in nibbles is searched in the same nodes and
+		// order as by the set loop (TestCatalogueLoopIsTheSetLoop), faster (6-6-6-6 and
+		// 7-8: 1.2x, docs/RESULTS.md), and with lanes. A zero-aware set's values are
+		// consistent, so the loop's lazy lookups change nothing; another set is looked up
 		// eagerly, as the set loop does.
 		if t.cat, err = newCatalogue(opt.Set, opt.Lookups); err != nil {
 			return nil, err
@@ -212,6 +196,7 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		t.cat.wd = wantWD
 		t.cat.eager = t.cat.plain && !t.cat.zero
 	case opt.Set != nil:
+		// Dual lookups (Zahavi, Felner et al. 2007), which only the set loop has.
 		if t.set, err = newSetTables(opt.Set, opt.Lookups); err != nil {
 			return nil, err
 		}

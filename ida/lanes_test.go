@@ -11,7 +11,6 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/corpus"
-	"github.com/tilekit/tilekit/internal/prefetch"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 )
@@ -94,9 +93,6 @@ func TestLanesAreOneSearch(t *testing.T) {
 		fsm    *prune.Automaton
 	}{
 		{"4x4 catalogue", korf[0].Goal, fourStarts, cat4, nil},
-		// A set in nibbles is searched by the set loop with one lane, by the catalogue's
-		// with more: the same nodes in the same order, with and without zero-aware
-		// (consistent) tables.
 		{"5-5-5 in nibbles", korf[0].Goal, fourStarts, testSet555(t), nil},
 		{"5-5-5z in nibbles", korf[0].Goal, fourStarts, plain, nil},
 		{"5-5-5z in nibbles, automaton", korf[0].Goal, fourStarts, plain, four},
@@ -172,26 +168,53 @@ func TestLanesOnlyWhereTheyAre(t *testing.T) {
 	assert.Equal(t, MaxLanes, s.lanes())
 }
 
-// Without a number of lanes, a set in nibbles on 5x5 takes two (where the processor
-// prefetches), everything else one.
-func TestDefaultLanes(t *testing.T) {
-	zero := &pdb.Set{SetSpec: pdb.SetSpec{ZeroAware: true}}
-	want := 1
-	if prefetch.Supported {
-		want = 2
-	}
-	assert.Equal(t, want, defaultLanes(board.Size5x5, Options{Set: zero}))
-	assert.Equal(t, want, defaultLanes(board.Size5x5, Options{Set: &pdb.Set{}}))
-	for name, c := range map[string]struct {
-		size board.Size
+// The catalogue's loop searches a set in nibbles in the same nodes and order as the set
+// loop, which it replaced for every set without dual lookups: the same solution, bound,
+// passes and serial counts, checking every node's values from scratch; with and without
+// zero-aware (consistent) tables, the reflection, walking distance and an automaton.
+func TestCatalogueLoopIsTheSetLoop(t *testing.T) {
+	ctx := context.Background()
+	four, err := prune.Build(ctx, board.Size4x4, 10)
+	require.NoError(t, err)
+	zero, err := pdb.NewSet(ctx, pdb.ZeroAwareOf(pdb.Set555, ""), 0)
+	require.NoError(t, err)
+	korf := corpus.Korf100()
+	cases := []struct {
+		name string
 		opt  Options
 	}{
-		"4x4":          {board.Size4x4, Options{Set: zero}},
-		"dual lookups": {board.Size5x5, Options{Set: zero, Lookups: Dual}},
-		"catalogue":    {board.Size5x5, Options{Set: &pdb.Set{SetSpec: pdb.SetSpec{ZeroAware: true, Partitions: [][]int{{0}}}}}},
-		"no set":       {board.Size5x5, Options{Heuristic: MD}},
-		"bits":         {board.Size5x5, Options{Set: &pdb.Set{SetSpec: pdb.SetSpec{ZeroAware: true}, Tables: []*pdb.Packed{{Bitmap: []byte{0}}}}}},
-	} {
-		assert.Equal(t, 1, defaultLanes(c.size, c.opt), name)
+		{"5-5-5", Options{Set: testSet555(t)}},
+		{"5-5-5, regular lookups", Options{Set: testSet555(t), Lookups: Regular}},
+		{"5-5-5 with walking distance, automaton", Options{Set: testSet555(t), WithWD: true, Pruning: four}},
+		{"5-5-5z", Options{Set: zero}},
+		{"5-5-5z, automaton", Options{Set: zero, Pruning: four}},
 	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			setLoop = true
+			old, err := New(korf[0].Goal, c.opt)
+			setLoop = false
+			require.NoError(t, err)
+			require.NotNil(t, old.t.set)
+			s, err := New(korf[0].Goal, c.opt)
+			require.NoError(t, err)
+			require.NotNil(t, s.t.cat)
+			for _, in := range []corpus.Case{korf[0], korf[11]} {
+				want, err := old.Solve(ctx, in.Start)
+				require.NoError(t, err)
+				debugCheck = true
+				got, err := s.Solve(ctx, in.Start)
+				debugCheck = false
+				require.NoError(t, err)
+				require.Equal(t, in.Optimal, len(got.Moves), in.Name)
+				require.Equal(t, want.Moves, got.Moves, in.Name)
+				require.Equal(t, want.Serial, got.Serial, in.Name)
+				require.Equal(t, want.Passes, got.Passes, in.Name)
+			}
+		})
+	}
+	// Dual lookups stay with the set loop.
+	s, err := New(korf[0].Goal, Options{Set: testSet555(t), Lookups: Dual})
+	require.NoError(t, err)
+	assert.NotNil(t, s.t.set)
 }

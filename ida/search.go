@@ -15,6 +15,10 @@ import (
 // from scratch. Tests turn it on; it costs a predictable branch per node otherwise.
 var debugCheck = false
 
+// setLoop makes solvers made from now on search sets in nibbles with the set loop
+// (dfs_set.go), which otherwise serves dual lookups alone: tests compare the two loops.
+var setLoop = false
+
 // pollEvery is how many expansions pass between checks for cancellation (a power of 2).
 const pollEvery = 1 << 16
 

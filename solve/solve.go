@@ -93,8 +93,8 @@ type Options struct {
 	MaxStates     int    // A* and BA*: most states stored at once; 0 for the default
 	Workers       int    // goroutines searching one position (fast IDA*); 0 or 1: one
 	// Lanes is the number of subtrees each of those goroutines searches at once,
-	// prefetching their table reads (ida.Options.Lanes: catalogues and sets); 0 for the
-	// number measured fastest for the heuristic (two for sets in nibbles on 5x5, else one).
+	// prefetching their table reads (ida.Options.Lanes: catalogues and sets); 0 or 1: one,
+	// the fastest measured on a quiet machine.
 	Lanes int
 }
 

@@ -28,7 +28,7 @@ optimum. --markdown writes the totals as a table for docs/RESULTS.md.
 With --workers 1 (the default) instances run one after another on one core, so the
 per-instance times are comparable; with --workers N they run N at a time and the
 total is wall time. --lanes N searches each instance's large passes as N interleaved
-subtrees (catalogues and sets; 0, the default, as measured fastest).
+subtrees (catalogues and sets).
 
 Examples:
   solve15 bench --heuristic max,pdb
