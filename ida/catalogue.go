@@ -45,9 +45,9 @@ type catTables struct {
 	zero    bool                      // zero-aware tables
 	plain   bool                      // a set, not a catalogue (its tables in the bit encoding)
 	// eager looks every child up in full, as the set loop does: a set of tables that are
-	// not zero-aware, searched here for its lanes. Their values are not consistent, so a
-	// child looked up in one partition alone would give BPMX less than the set loop's, and
-	// the search other nodes.
+	// not zero-aware, searched here rather than by the set loop. Their values are not
+	// consistent, so a child looked up in one partition alone would give BPMX less than
+	// the set loop's, and the search other nodes.
 	eager bool
 }
 

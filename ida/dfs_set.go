@@ -8,7 +8,8 @@ import (
 	"github.com/tilekit/tilekit/zindex"
 )
 
-// The loop of a plain additive set in nibbles (additive.go prepares its tables).
+// The loop of a plain additive set in nibbles (additive.go prepares its tables), for its
+// dual lookups: every other set is searched by the catalogues' loop (dfs_catalogue.go).
 
 // child is one successor while a node's children are evaluated.
 type child struct {

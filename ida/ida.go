@@ -19,7 +19,9 @@
 // keep a value per region of the blank, their index stepped per move (package zindex);
 // in the bit encoding a child's value follows from its parent's and one bit. Catalogues
 // of partitions (the same authors: small-t) take the largest partition sum, reading the
-// best partition first (catalogue.go).
+// best partition first (catalogue.go). The catalogues' loop searches every set too, as a
+// catalogue of its one partition and the reflection's (faster: 2x on 5-5-5 and 6-6-3,
+// 1.2x on 7-8 and 6-6-6-6); the set loop (additive.go) remains for the dual lookups.
 //
 // A pass splits into the subtrees below a frontier (subtree.go): the workers of one
 // search take them in the serial order (parallel.go), and so do the units of package
@@ -102,8 +104,8 @@ type Options struct {
 	// Lanes is the number of subtrees each worker searches at once, a step of each in
 	// turn, so that their table reads overlap (lanes.go); 0 or 1: one, the fastest
 	// measured on a quiet machine. Only the searches with catalogues and sets (without
-	// dual lookups) have lanes; the others search one subtree at a time. As with workers, the solution and the serial counts
-	// are the same for any number.
+	// dual lookups) have lanes; the others search one subtree at a time. As with workers,
+	// the solution and the serial counts are the same for any number.
 	Lanes int
 }
 
@@ -186,8 +188,8 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		// catalogue's loop, a set as a catalogue of its one partition (and the
 		// reflection's). Tables in the bit encoding are read with their parents' values,
 		// which only that loop keeps; a set in nibbles is searched in the same nodes and
-		// order as by the set loop (TestCatalogueLoopIsTheSetLoop), faster (6-6-6-6 and
-		// 7-8: 1.2x, docs/RESULTS.md), and with lanes. A zero-aware set's values are
+		// order as by the set loop (TestCatalogueLoopIsTheSetLoop), faster (5-5-5 and 6-6-3:
+		// 2x; 7-8 and 6-6-6-6: 1.2x; docs/RESULTS.md), and with lanes. A zero-aware set's values are
 		// consistent, so the loop's lazy lookups change nothing; another set is looked up
 		// eagerly, as the set loop does.
 		if t.cat, err = newCatalogue(opt.Set, opt.Lookups); err != nil {
