@@ -200,7 +200,40 @@ func (r *Korf24Result) Markdown() string {
 		fmt.Fprintf(&b, " %.3g |", float64(t))
 	}
 	b.WriteString("\n")
+	for _, h := range r.Heuristics {
+		if text := r.projection(h); text != "" {
+			b.WriteString("\n" + text + "\n")
+		}
+	}
 	return b.String()
+}
+
+// projection says, for a heuristic that has records of some of the instances but not all,
+// how long the others would take: their published small-t counts scaled by the ratio of
+// the measured expanded nodes to small-t's on the instances measured, at the measured
+// rate of one worker.
+func (r *Korf24Result) projection(h string) string {
+	var expanded, published, rest uint64
+	var seconds float64
+	measured := 0
+	for _, id := range r.IDs {
+		run, ok := r.Runs[h][id]
+		if !ok {
+			rest += r.Published[id]["small-t"]
+			continue
+		}
+		e, _ := serialWork(run)
+		expanded += e
+		published += r.Published[id]["small-t"]
+		seconds += run.Seconds
+		measured++
+	}
+	if measured == 0 || measured == len(r.IDs) || published == 0 || seconds <= 0 {
+		return ""
+	}
+	ratio, rate := float64(expanded)/float64(published), float64(expanded)/seconds
+	return fmt.Sprintf("%s: %d of %d instances measured, expanding %.2f times the nodes of small-t's published counts, %.2f M a second on one worker; the other %d (%.3g nodes by small-t's counts) would take about %.1f worker-hours.",
+		h, measured, len(r.IDs), ratio, rate/1e6, len(r.IDs)-measured, float64(rest), float64(rest)*ratio/rate/3600)
 }
 
 // serialWork returns the expanded and generated nodes of a run as one worker counts them

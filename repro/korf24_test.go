@@ -73,6 +73,9 @@ func TestKorf24Records(t *testing.T) {
 	md := r.Markdown()
 	assert.Contains(t, md, "| k24-38 | 96 | 3,450,832 | 7,625,088 | 1.5 | 18,976,036 | 40,639,228 | 0.8 | 2,452,838 | 5,000,000 | 0.9 | 38,173,507 |")
 	assert.Contains(t, md, "| total | | (2 of 12) | | | (1 of 12) | | | (1 of 12) | | |")
+	// The instances not measured, projected from those measured and small-t's counts.
+	assert.Contains(t, md, "small-t: 2 of 12 instances measured, expanding 1.00 times the nodes of small-t's published counts, 2.61 M a second on one worker; the other 10 (5.7e+09 nodes by small-t's counts) would take about 0.6 worker-hours.")
+	assert.Contains(t, md, "small-t + automaton: 1 of 12 instances measured, expanding 0.71 times")
 	require.NoError(t, r.Plot(filepath.Join(dir, "k.svg")))
 
 	assert.Equal(t, instances.Korf24Twelve, r.File)
