@@ -33,7 +33,7 @@ func reproCommand() *cli.Command {
           runs that --records FILES recorded (solve15 --json, any heuristics) beside
           the published figures, and their plot on a log scale; the rows are the twelve
           of instances/korf24-twelve.txt, or the 26 of korf24-campaign.txt when the
-          records hold others
+          records hold others; while some are missing, how long they would take
 The instances are seeded (--seed), so a run is repeatable. --scale N divides the
 instance counts by N for a quick look.
 
