@@ -29,10 +29,10 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/tally"
 )
 
 // Names on the NATS server.
@@ -150,16 +150,19 @@ type Unit struct {
 
 // Outcome is a worker's answer to a unit.
 type Outcome struct {
-	Job     string         `json:"job"`
-	Unit    string         `json:"unit"`
-	Index   int            `json:"index"`
-	Seq     int            `json:"seq,omitempty"`
-	Worker  string         `json:"worker"`
-	Record  *report.Record `json:"record,omitempty"` // a whole instance
-	Moves   string         `json:"moves,omitempty"`  // a subtree's solution, from the start
-	Found   bool           `json:"found,omitempty"`
-	Work    ida.Work       `json:"work"`
-	Seconds float64        `json:"seconds"`
+	Job    string         `json:"job"`
+	Unit   string         `json:"unit"`
+	Index  int            `json:"index"`
+	Seq    int            `json:"seq,omitempty"`
+	Worker string         `json:"worker"`
+	Record *report.Record `json:"record,omitempty"` // a whole instance
+	Moves  string         `json:"moves,omitempty"`  // a subtree's solution, from the start
+	Found  bool           `json:"found,omitempty"`
+	Work   tally.Work     `json:"work"`
+	// Value is the subtree root's value as its search left it (BPMX may raise it): the
+	// serial search uses it above the subtree.
+	Value   int     `json:"value,omitempty"`
+	Seconds float64 `json:"seconds"`
 	// Failed marks a unit given up for good (Error says why): tried MaxDeliver times.
 	Failed bool   `json:"failed,omitempty"`
 	Error  string `json:"error,omitempty"`

@@ -16,7 +16,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/report"
@@ -437,11 +436,11 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.S
 		if c.Timeout > 0 {
 			ictx, cancel = context.WithTimeout(ctx, c.Timeout)
 		}
-		res, err := c.Solver.SolveSplit(ictx, e.In.State, opt, func(ctx context.Context, st solve.Subtrees) (solve.SubtreesFound, error) {
-			found, done, err := r.pass(ctx, i, e.In, st)
+		res, err := c.Solver.SolveSplit(ictx, e.In.State, opt, solve.RunnerFunc(func(ctx context.Context, b *solve.Batch) ([]solve.SubtreeResult, error) {
+			results, done, err := r.pass(ctx, i, e.In, b)
 			units = append(units, done...)
-			return found, err
-		})
+			return results, err
+		}))
 		if aerr := r.checkAudits(); aerr != nil && err == nil {
 			res, err = nil, aerr // no answer rests on a result an audit contradicts
 		}
@@ -458,27 +457,41 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.S
 
 // pass hands out the subtrees of one split pass and waits for its decision: the first
 // subtree in order with a solution, once every subtree before it is done, or none once all
-// are done. The units still queued then go, and those being searched are told to stop.
-func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st solve.Subtrees) (solve.SubtreesFound, []report.UnitRecord, error) {
-	found := solve.SubtreesFound{First: -1}
+// are done; or the node limit (b.MaxNodes), once the units' nodes pass it. The units still
+// queued then go, and those being searched are told to stop. It returns each subtree's
+// result (zero for those not searched) and the units' records.
+func (r *run) pass(ctx context.Context, index int, in *instance.Instance, b *solve.Batch) ([]solve.SubtreeResult, []report.UnitRecord, error) {
 	r.mu.Lock()
-	r.bound = st.Bound
+	r.bound = b.Bound
 	r.mu.Unlock()
-	ids := make([]string, len(st.Paths))
-	units := make([]Unit, len(st.Paths))
-	for k, p := range st.Paths {
-		ids[k] = fmt.Sprintf("%s.%d.b%d.%d", r.job.ID, index, st.Bound, k)
-		units[k] = Unit{ID: ids[k], Index: index, Label: label(in), Start: st.Start.Ints(),
-			Bound: st.Bound, Path: board.FormatDirs(p), Seq: k}
+	ids := make([]string, len(b.Paths))
+	units := make([]Unit, len(b.Paths))
+	for k, p := range b.Paths {
+		ids[k] = fmt.Sprintf("%s.%d.b%d.%d", r.job.ID, index, b.Bound, k)
+		units[k] = Unit{ID: ids[k], Index: index, Label: label(in), Start: b.Start.Ints(),
+			Bound: b.Bound, Path: board.FormatDirs(p), Seq: k}
 	}
 	// The units go out in the serial search's order. (Handing the largest expected first
 	// shortens a pass's tail, but in the last pass it searched far past the solution: k24-04
 	// took over twice as long.)
 	if err := r.publish(ctx, units); err != nil {
-		return found, nil, err
+		return nil, nil, err
 	}
 	var failed *Outcome
+	overLimit := false
 	err := r.wait(ctx, func() bool {
+		if b.MaxNodes > 0 {
+			var nodes uint64
+			for k := range ids {
+				if o := r.got[ids[k]]; o != nil {
+					nodes += o.Work.Nodes
+				}
+			}
+			if nodes >= b.MaxNodes {
+				overLimit = true
+				return true
+			}
+		}
 		for k := range ids {
 			o := r.got[ids[k]]
 			switch {
@@ -488,7 +501,7 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 				failed = o
 				return true
 			case o.Found:
-				if err := r.checkFound(o, units[k], st); err != nil {
+				if err := r.checkFound(o, units[k], b); err != nil {
 					failed = &Outcome{Unit: o.Unit, Worker: o.Worker, Failed: true, Error: err.Error()}
 				}
 				return true
@@ -497,71 +510,76 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, st sol
 		return true
 	})
 	// Decided, or given up (a timeout): what is left of the pass goes.
-	r.js.Conn().Publish(cancelSubject+r.job.ID, fmt.Appendf(nil, "%s/%d", r.job.ID, st.Bound))
+	r.js.Conn().Publish(cancelSubject+r.job.ID, fmt.Appendf(nil, "%s/%d", r.job.ID, b.Bound))
 	pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	r.units.Purge(pctx, jetstream.WithPurgeSubject(unitsSubject+r.job.ID))
 	cancel()
 	if err != nil {
-		return found, nil, err
+		return nil, nil, err
 	}
-	done, err := r.gather(&found, ids, units, st, failed)
+	results, first, done, err := r.gather(ids, units, b, failed)
 	if err != nil {
-		return found, done, err
+		return results, done, err
+	}
+	if overLimit {
+		return results, done, solve.ErrNodeLimit
 	}
 	upto := len(ids) - 1
-	if found.First >= 0 {
-		upto = found.First
+	if first >= 0 {
+		upto = first
 	}
-	picked := r.chooseAudits(units, ids, upto, st)
+	picked := r.chooseAudits(units, ids, upto, b)
 	for i := range done {
 		done[i].Audited = picked[done[i].Seq] // checked at the instance's end: one that disagrees fails it
 	}
-	return found, done, nil
+	return results, done, nil
 }
 
-// gather reads a decided pass's outcomes into found: each subtree's work and the first
-// solution in order (not failed's), and returns the units' records; failed, if set, is
-// the unit that fails the pass.
-func (r *run) gather(found *solve.SubtreesFound, ids []string, units []Unit, st solve.Subtrees, failed *Outcome) ([]report.UnitRecord, error) {
+// gather reads a decided pass's outcomes: each subtree's result, the first subtree in
+// order with a solution (not failed's; -1: none), and the units' records; failed, if
+// set, is the unit that fails the pass.
+func (r *run) gather(ids []string, units []Unit, b *solve.Batch, failed *Outcome) ([]solve.SubtreeResult, int, []report.UnitRecord, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var done []report.UnitRecord
-	found.Each = make([]ida.Work, len(ids))
+	results := make([]solve.SubtreeResult, len(ids))
+	first := -1
 	for k, id := range ids {
 		o := r.got[id]
 		if o == nil || o.Failed {
 			continue
 		}
-		found.Each[k] = o.Work
-		found.Work.Nodes += o.Work.Nodes
-		found.Work.Expanded += o.Work.Expanded
-		done = append(done, report.UnitRecord{Bound: st.Bound, Seq: k, Path: units[k].Path, Nodes: o.Work.Nodes,
+		results[k] = solve.SubtreeResult{Searched: true, Work: o.Work, Value: o.Value}
+		done = append(done, report.UnitRecord{Bound: b.Bound, Seq: k, Path: units[k].Path, Nodes: o.Work.Nodes,
 			Expanded: o.Work.Expanded, Seconds: o.Seconds, Worker: o.Worker})
-		if o.Found && found.First < 0 && (failed == nil || failed.Unit != o.Unit) {
+		if o.Found && (failed == nil || failed.Unit != o.Unit) {
 			moves, err := board.ParseDirs(o.Moves)
 			if err != nil {
-				return done, fmt.Errorf("cluster: the solution of unit %s from %s: %w", id, o.Worker, err)
+				return results, first, done, fmt.Errorf("cluster: the solution of unit %s from %s: %w", id, o.Worker, err)
 			}
-			found.First, found.Moves = k, moves
+			results[k].Moves = moves
+			if first < 0 {
+				first = k
+			}
 		}
 	}
 	if failed != nil {
-		return done, fmt.Errorf("%w: unit %s: %s", ErrFailed, failed.Unit, failed.Error)
+		return results, first, done, fmt.Errorf("%w: unit %s: %s", ErrFailed, failed.Unit, failed.Error)
 	}
-	return done, nil
+	return results, first, done, nil
 }
 
 // checkFound checks a subtree's solution before it is believed: a solution of the unit's
 // pass has the pass's bound in moves, starts with the unit's path and replays from the
 // start to the goal. A solution that does not is the worker's fault.
-func (r *run) checkFound(o *Outcome, u Unit, st solve.Subtrees) error {
+func (r *run) checkFound(o *Outcome, u Unit, b *solve.Batch) error {
 	moves, err := board.ParseDirs(o.Moves)
 	if err == nil {
 		var end board.State
-		switch end, err = r.goal.Size().Replay(st.Start, moves); {
+		switch end, err = r.goal.Size().Replay(b.Start, moves); {
 		case err != nil:
-		case len(moves) != st.Bound:
-			err = fmt.Errorf("%d moves in the pass of bound %d", len(moves), st.Bound)
+		case len(moves) != b.Bound:
+			err = fmt.Errorf("%d moves in the pass of bound %d", len(moves), b.Bound)
 		case !strings.HasPrefix(o.Moves, u.Path):
 			err = fmt.Errorf("moves %s do not start with the subtree's path %s", o.Moves, u.Path)
 		case !end.Equal(r.goal.Tiles()):
@@ -606,7 +624,7 @@ func (r *run) report(ctx context.Context, done <-chan struct{}) {
 type audit struct {
 	unit Unit
 	of   Outcome
-	st   solve.Subtrees
+	b    *solve.Batch
 	path []board.Dir
 }
 
@@ -621,7 +639,7 @@ var ErrAudit = fmt.Errorf("%w: an audit found a worker's result wrong", ErrFaile
 // decision rests on), each with probability Audit once the results are in (so that no
 // worker knows beforehand which of its results will be checked), and has the auditor
 // search those subtrees again, in the background.
-func (r *run) chooseAudits(units []Unit, ids []string, upto int, st solve.Subtrees) map[int]bool {
+func (r *run) chooseAudits(units []Unit, ids []string, upto int, b *solve.Batch) map[int]bool {
 	if r.auditor == nil {
 		return nil
 	}
@@ -633,7 +651,7 @@ func (r *run) chooseAudits(units []Unit, ids []string, upto int, st solve.Subtre
 		if o == nil || o.Failed || rand.Float64() >= r.c.Audit {
 			continue
 		}
-		chosen = append(chosen, audit{unit: units[k], of: *o, st: st, path: st.Paths[k]})
+		chosen = append(chosen, audit{unit: units[k], of: *o, b: b, path: b.Paths[k]})
 		picked[k] = true
 	}
 	r.audited += len(chosen)
@@ -649,13 +667,13 @@ func (r *run) chooseAudits(units []Unit, ids []string, upto int, st solve.Subtre
 // at a time, and keeps the first disagreement.
 func (r *run) runAuditor(ctx context.Context) {
 	for a := range r.auditQueue {
-		moves, work, err := r.auditor.SearchBelow(ctx, a.st.Start, a.path, a.st.Bound)
+		res, err := r.auditor.SearchBelow(ctx, a.b.Start, a.path, a.b.Bound)
 		var bad error
 		switch {
 		case err != nil:
 			bad = fmt.Errorf("%w: the audit of unit %s (worker %q's result) could not be done: %v", ErrFailed, a.of.Unit, a.of.Worker, err)
-		case (moves != nil) != a.of.Found || board.FormatDirs(moves) != a.of.Moves || work != a.of.Work:
-			mine := Outcome{Found: moves != nil, Moves: board.FormatDirs(moves), Work: work}
+		case (res.Moves != nil) != a.of.Found || board.FormatDirs(res.Moves) != a.of.Moves || res.Work != a.of.Work || res.Value != a.of.Value:
+			mine := Outcome{Found: res.Moves != nil, Moves: board.FormatDirs(res.Moves), Work: res.Work, Value: res.Value}
 			bad = fmt.Errorf("%w: worker %q says of unit %s: %s; searched again here: %s", ErrAudit, a.of.Worker, a.of.Unit, claim(&a.of), claim(&mine))
 		}
 		if bad != nil {

@@ -17,10 +17,10 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/tally"
 )
 
 // Worker takes units from the queue and searches them.
@@ -391,13 +391,13 @@ func (w *Worker) search(ctx context.Context, t *task) (*Outcome, error) {
 			return nil, err
 		}
 		rec := report.NewRecord(s.Goal(), start, res, err)
-		return &Outcome{Record: &rec, Work: ida.Work{Nodes: res.Nodes, Expanded: res.Expanded}}, nil
+		return &Outcome{Record: &rec, Work: tally.Work{Nodes: res.Nodes, Expanded: res.Expanded}}, nil
 	}
-	moves, work, err := s.SearchBelow(ctx, start, t.path, u.Bound)
+	res, err := s.SearchBelow(ctx, start, t.path, u.Bound)
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{Found: moves != nil, Moves: board.FormatDirs(moves), Work: work}, nil
+	return &Outcome{Found: res.Moves != nil, Moves: board.FormatDirs(res.Moves), Work: res.Work, Value: res.Value}, nil
 }
 
 // task is a unit decoded and checked.

@@ -241,6 +241,23 @@ func (st *search) setH() int {
 	return h
 }
 
+// valueBelow returns the heuristic value of the current node as the search meets it as a
+// child (not the root): the loop of the sets takes the dual lookups only where the blank
+// is within dualReach of its home, setH everywhere.
+func (st *search) valueBelow() int {
+	if st.t.set == nil || !st.t.set.lookups.dual() {
+		return st.h()
+	}
+	h := st.md + 2*max(st.set.sumReg, st.set.sumRef)
+	if st.t.set.wd {
+		h = max(h, st.wd())
+	}
+	if h > 0 && int(st.t.md[0][st.pos[0]]) <= dualReach {
+		h = max(h, st.dualH())
+	}
+	return h
+}
+
 // dualH returns a lower bound from the dual state (Zahavi, Felner et al. 2007): in the
 // canonical frame, where a tile's label is its goal cell, the dual swaps the roles of tiles
 // and cells: tile t stands on the home of the tile that stands on t's home. A solution of a

@@ -25,7 +25,10 @@ import (
 // them: dfsCat is the search of one lane.
 func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int16, bp int) (bool, int) {
 	if g >= st.collectAt && st.collectHere(g) {
-		st.collect(g, blank, state)
+		if st.replay != nil {
+			return st.collect(g, blank, state, h)
+		}
+		st.collect(g, blank, state, h)
 		// The worker that searches below it starts from this state, not from scratch (a
 		// table in the bit encoding would walk to its goal for every lookup).
 		st.frontier[len(st.frontier)-1].cat = &catState{ex: st.cat.ex, hm: st.cat.hm, sum: *sum, z: st.cat.z}
@@ -70,6 +73,7 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 		if hc-1 > hb {
 			hb = hc - 1
 			if g+hb > st.bound {
+				st.countCut(g, j, nc, func(k int) int { return ch[k].h })
 				return false, hb
 			}
 		}

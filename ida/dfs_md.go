@@ -10,8 +10,8 @@ import (
 // baseline whose speed (nodes per second) the benchmarks report.
 func (st *search) dfsMD(g, h int, blank uint8, state uint32) bool {
 	if g >= st.collectAt && st.collectHere(g) {
-		st.collect(g, blank, state)
-		return false
+		found, _ := st.collect(g, blank, state, h)
+		return found
 	}
 	st.expanded++
 	if st.expanded&(pollEvery-1) == 0 && st.poll() {

@@ -28,8 +28,7 @@ type child struct {
 // value as BPMX raised it.
 func (st *search) dfsSet(g, h int, blank uint8, state uint32) (bool, int) {
 	if g >= st.collectAt && st.collectHere(g) {
-		st.collect(g, blank, state)
-		return false, h
+		return st.collect(g, blank, state, h)
 	}
 	st.expanded++
 	if st.expanded&(pollEvery-1) == 0 && st.poll() {
@@ -154,6 +153,7 @@ func (st *search) dfsSet(g, h int, blank uint8, state uint32) (bool, int) {
 		if hc-1 > hb {
 			hb = hc - 1
 			if g+hb > st.bound {
+				st.countCut(g, j, nc, func(k int) int { return ch[k].h })
 				return false, hb
 			}
 		}

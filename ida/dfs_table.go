@@ -12,8 +12,8 @@ import (
 // heuristic uses, and restores them on the way back.
 func (st *search) dfs(g int, blank uint8, state uint32) bool {
 	if g >= st.collectAt && st.collectHere(g) {
-		st.collect(g, blank, state)
-		return false
+		found, _ := st.collect(g, blank, state, st.h())
+		return found
 	}
 	st.expanded++
 	if st.expanded&(pollEvery-1) == 0 && st.poll() {

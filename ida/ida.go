@@ -23,9 +23,13 @@
 // catalogue of its one partition and the reflection's (faster: 2x on 5-5-5 and 6-6-3,
 // 1.2x on 7-8 and 6-6-6-6); the set loop (additive.go) remains for the dual lookups.
 //
-// A pass splits into the subtrees below a frontier (subtree.go): the workers of one
-// search take them in the serial order (parallel.go), and so do the units of package
-// cluster, so that the solution and the serial counts never depend on the split.
+// docs/SEARCH.md writes down the node protocol every search here keeps: the order of
+// children, what counts as generated and expanded, each heuristic's update, BPMX, and what
+// a split search must report. One bounds loop, the pass driver (driver.go), runs every
+// search: each pass whole, or split at a frontier into subtrees (subtree.go) that a Runner
+// searches: this process's workers (parallel.go), the units of package cluster, a GPU. The
+// driver turns the runners' results into the serial search's solution and counts, so that
+// neither depends on the split.
 //
 // Options.Lanes runs several subtrees of a pass on each worker, a step of each in turn,
 // with their table reads prefetched (lanes.go): the same solutions and serial counts, but
@@ -50,6 +54,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
+	"github.com/tilekit/tilekit/tally"
 	"github.com/tilekit/tilekit/wd"
 )
 
@@ -232,12 +237,8 @@ func (s *Solver) Lookups() string {
 // Goal returns the solver's goal.
 func (s *Solver) Goal() board.Goal { return s.goal }
 
-// Pass describes one IDA* iteration.
-type Pass struct {
-	Bound    int    `json:"bound"`
-	Nodes    uint64 `json:"nodes"`    // nodes generated
-	Expanded uint64 `json:"expanded"` // nodes whose children were generated
-}
+// Pass is the work of one IDA* iteration (package tally, the wire form).
+type Pass = tally.Pass
 
 // Result is the outcome of a search.
 type Result struct {
@@ -252,82 +253,14 @@ type Result struct {
 	// Serial is the work one goroutine would have done (Workers 1): Nodes and Expanded
 	// less what several spend on splitting passes and on subtrees after the solution's.
 	// It does not depend on the number of workers.
-	Serial  Work
+	Serial Work
+	// Cuts counts the nodes whose search BPMX ended early: a child's search raised the
+	// node's value above the bound while a later child within it was still to be searched
+	// (docs/SEARCH.md). Only sets in nibbles that are not zero-aware, and dual lookups,
+	// have such values. Like Nodes, it counts all the work done.
+	Cuts    uint64
 	Passes  []Pass
 	Elapsed time.Duration
-}
-
-// Solve searches for a shortest solution of start. It returns the result, with an error
-// when the search was cancelled (ctx's error) or hit the node limit (ErrNodeLimit); the
-// result then carries the lower bound proven so far. The solution is replayed on start
-// before it is returned; a mismatch is reported as an internal error.
-func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) {
-	if err := s.goal.Check(start); err != nil {
-		return nil, err
-	}
-	begin := time.Now()
-	st := s.newSearch(start)
-	res := &Result{Start: start.Clone(), H0: st.h()}
-
-	// The search polls for cancellation and reports progress itself, every pollEvery
-	// expansions (no goroutine of its own: in WebAssembly none would run while it does).
-	var stop atomic.Bool
-	st.stop, st.ctx = &stop, ctx
-	st.rep = newReporter(s.opt.Progress, s.opt.ProgressEvery)
-	st.setBudget(s.opt.MaxNodes)
-
-	var err error
-	var lastPass uint64 // nodes of the previous pass
-	for b := res.H0; ; b += 2 {
-		res.LowerBound = b
-		st.bound = b
-		st.rep.bound.Store(int64(b))
-		st.rep.live.Store(st.nodes)
-		st.published = st.nodes
-		st.rep.report(true)
-		before := Pass{Nodes: st.nodes, Expanded: st.expanded}
-		var found bool
-		// A small tree is not worth splitting: finding enough subtrees in it would search
-		// it again and again. A pass is a few times the previous one, which says how big.
-		var serial Work
-		if workers, lanes := max(s.opt.Workers, 1), s.lanes(); workers*lanes > 1 && b > 8 && lastPass >= parallelFrom {
-			found = st.parallelPass(workers, lanes, &serial)
-		} else {
-			found = st.root()
-			serial = Work{Nodes: st.nodes - before.Nodes, Expanded: st.expanded - before.Expanded}
-		}
-		res.Serial.Nodes += serial.Nodes
-		res.Serial.Expanded += serial.Expanded
-		res.Passes = append(res.Passes, Pass{Bound: b, Nodes: st.nodes - before.Nodes, Expanded: st.expanded - before.Expanded})
-		lastPass = st.nodes - before.Nodes
-		if st.aborted {
-			err = ctx.Err()
-			if err == nil {
-				err = ErrNodeLimit
-			}
-			break
-		}
-		if found {
-			res.Solved, res.Optimal = true, true
-			res.Moves = make([]board.Dir, st.depth)
-			for i := range res.Moves {
-				res.Moves[i] = board.Dir(s.frame.dirMap[st.path[i]])
-			}
-			break
-		}
-	}
-	res.Nodes, res.Expanded = st.nodes, st.expanded
-	res.Elapsed = time.Since(begin)
-	if res.Solved {
-		end, rerr := s.goal.Size().Replay(start, res.Moves)
-		if rerr != nil || !end.Equal(s.goal.Tiles()) {
-			return res, fmt.Errorf("ida: internal error: the solution of %v does not replay to the goal (%v)", start, rerr)
-		}
-		if len(res.Moves) != res.LowerBound {
-			return res, fmt.Errorf("ida: internal error: solution of %d moves at bound %d", len(res.Moves), res.LowerBound)
-		}
-	}
-	return res, err
 }
 
 // reporter calls Options.Progress: at every pass, and from the searching goroutines at

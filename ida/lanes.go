@@ -134,6 +134,8 @@ func (st *search) stepLane() bool {
 			if hc := st.laneH; hc-1 > f.hb {
 				f.hb = hc - 1
 				if g+f.hb > st.bound {
+					ch := &st.kids[g]
+					st.countCut(g, f.j-1, f.nc, func(k int) int { return ch[k].h })
 					if st.laneReturn(false, f.hb) {
 						return true
 					}

@@ -10,7 +10,7 @@ import (
 type frontierNode struct {
 	board, pos [maxCells]uint8
 	path       []uint8
-	g          int
+	g, h       int // its depth, and its value as the search met it
 	blank      uint8
 	state      uint32 // the pruning automaton's
 	// before is the work of the search that collected the node, before it: what a serial
@@ -50,34 +50,17 @@ func (st *search) collectFrontier(first, want int) ([]frontierNode, Work) {
 	return items, last
 }
 
-// parallelPass runs one pass with bound st.bound on several goroutines and reports whether
-// it found the goal. It leaves st as the serial pass would: path and depth of the first
-// solution in the serial search order (so the solution does not depend on scheduling), and
-// nodes and expanded counting all the work done (which does).
-//
-//  1. The top of the tree is searched serially down to the shallowest depth that yields
-//     enough nodes (no solution can lie above: every solution of a pass has exactly
-//     bound moves, and the depth stays below it).
-//  2. Workers take those nodes in order and search below each with the same bound.
-//  3. Once an item has a solution, items after it are abandoned, items before it finished;
-//     the solution of the earliest item wins.
-//
-// serial is set to the work one goroutine would have done in the pass: the top of the tree
-// down to the earliest item with a solution, and the items up to it (a solution ends the
-// serial pass there); the search's own counts also hold the shallower tries at the top and
-// the work of items after the solution's.
-func (st *search) parallelPass(workers, lanes int, serial *Work) bool {
-	items, top := st.collectFrontier(2, itemsPerWorker*workers*lanes)
-	if st.aborted {
-		return true
-	}
-	// The counts at which the deciding top search started.
-	topNodes, topExpanded := st.nodes-top.Nodes, st.expanded-top.Expanded
-	p := &pass{items: items, work: make([]Work, len(items)), solutions: map[int64][]uint8{}}
+// searchItems searches below the frontier items of the current pass on several goroutines
+// (workers of lanes lanes each), adds all their work to st's counts, and returns each
+// item's result. Workers take the items in
+// serial order; once an item has a solution, items after it are abandoned (their results
+// hold the work done, not Searched), items before it finished. The node budget is shared:
+// workers take it a chunk at a time.
+func (st *search) searchItems(items []frontierNode, workers, lanes int) []SubtreeResult {
+	p := &pass{items: items, results: make([]SubtreeResult, len(items))}
 	p.best.Store(math.MaxInt64)
 	best := &p.best
 	searches := make([]*search, workers*lanes)
-	// What is left of the node budget is shared: workers take it a chunk at a time.
 	var budget atomic.Int64
 	limited := st.nodeCap != math.MaxUint64
 	budget.Store(math.MaxInt64)
@@ -106,7 +89,8 @@ func (st *search) parallelPass(workers, lanes int, serial *Work) bool {
 				if it == nil {
 					return
 				}
-				p.done(ws, ws.below(it.g, it.blank, it.state))
+				found, value := ws.below(it.g, it.h, it.blank, it.state)
+				p.done(ws, found, value)
 			}
 		}()
 	}
@@ -115,41 +99,22 @@ func (st *search) parallelPass(workers, lanes int, serial *Work) bool {
 	for _, ws := range searches {
 		st.nodes += ws.nodes
 		st.expanded += ws.expanded
+		st.cuts += ws.cuts
 		st.aborted = st.aborted || ws.aborted
 		unused += ws.nodeCap - ws.nodes
 	}
 	if limited {
 		st.nodeCap = st.nodes + unused
 	}
-	b := best.Load()
-	solved := b != math.MaxInt64 && !st.aborted
-	work, solutions := p.work, p.solutions
-	*serial = top
-	last := len(items) - 1
-	if solved {
-		last = int(b)
-		*serial = Work{Nodes: items[b].before.Nodes - topNodes, Expanded: items[b].before.Expanded - topExpanded}
-	}
-	for i := 0; i <= last; i++ {
-		serial.Nodes += work[i].Nodes
-		serial.Expanded += work[i].Expanded
-	}
-	if solved {
-		st.depth = copy(st.path[:], solutions[b])
-		return true
-	}
-	return st.aborted
+	return p.results
 }
 
 // pass is what the workers of a parallel pass share.
 type pass struct {
-	items []frontierNode
-	next  atomic.Int64 // the next item to take
-	work  []Work       // each item's, once searched
-	best  atomic.Int64 // the earliest item with a solution so far
-
-	mu        sync.Mutex
-	solutions map[int64][]uint8
+	items   []frontierNode
+	next    atomic.Int64    // the next item to take
+	results []SubtreeResult // each item's, once searched
+	best    atomic.Int64    // the earliest item with a solution so far
 }
 
 // take sets ws up to search below the next item and returns it, or returns nil when no
@@ -168,18 +133,22 @@ func (p *pass) take(ws *search) *frontierNode {
 	return it
 }
 
-// done records the end of ws's search below its item; found is the search's report.
-func (p *pass) done(ws *search, found bool) {
+// done records the end of ws's search below its item; found and value are the search's
+// report.
+func (p *pass) done(ws *search, found bool, value int) {
 	i := ws.item
-	p.work[i] = Work{Nodes: ws.nodes - ws.itemWork.Nodes, Expanded: ws.expanded - ws.itemWork.Expanded}
-	if ws.aborted || !found || ws.cut { // aborted: cancelled, or the budget is spent; the others stop soon too
+	r := &p.results[i]
+	r.Work = Work{Nodes: ws.nodes - ws.itemWork.Nodes, Expanded: ws.expanded - ws.itemWork.Expanded}
+	if ws.aborted || ws.cut { // aborted: cancelled, or the budget is spent; the others stop soon too
 		return
 	}
-	p.mu.Lock()
-	p.solutions[i] = append([]uint8(nil), ws.path[:ws.depth]...)
+	r.Searched, r.Value = true, value
+	if !found {
+		return
+	}
+	r.path = append([]uint8(nil), ws.path[:ws.depth]...)
 	for b := p.best.Load(); i < b && !p.best.CompareAndSwap(b, i); b = p.best.Load() {
 	}
-	p.mu.Unlock()
 }
 
 // runLanes searches the pass's items on one goroutine with the searches ls as lanes
@@ -199,7 +168,7 @@ func (p *pass) runLanes(ls []*search) {
 			if !busy[k] || !l.stepLane() {
 				continue
 			}
-			p.done(l, l.laneFound)
+			p.done(l, l.laneFound, l.laneH)
 			if l.aborted {
 				return
 			}

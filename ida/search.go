@@ -63,6 +63,13 @@ type search struct {
 	itemWork Work // the search's counts when it took item
 	best     *atomic.Int64
 	cut      bool
+	// replay, if set, makes the frontier nodes take their subtrees' results instead of
+	// being recorded (driver.go).
+	replay *replay
+
+	// cuts counts the nodes whose search BPMX ended early, after a child's search raised
+	// the node's value above the bound while a later child was still to be searched.
+	cuts uint64
 
 	bound    int
 	path     [256]uint8
@@ -233,19 +240,29 @@ const never = 1 << 30
 // collectHere reports whether a node at depth g (at least collectAt) is a frontier node:
 // unless refine asks to go deeper, which stops two moves above the bound.
 func (st *search) collectHere(g int) bool {
+	if st.replay != nil {
+		_, ok := st.replay.index[string(st.path[:g])]
+		return ok
+	}
 	return st.refine == nil || g+2 >= st.bound || !st.refine(st.path[:g])
 }
 
-// collect records the current node as a frontier item of a parallel pass. The positions
-// are rebuilt from the board: dfsMD keeps only the board, and not the blank's cell.
-func (st *search) collect(g int, blank uint8, state uint32) {
-	n := frontierNode{board: st.board, path: append([]uint8(nil), st.path[:g]...), g: g, blank: blank, state: state,
+// collect records the current node, at depth g and of value h, as a frontier item of a
+// split pass, and returns the loops' (found, value) for it: (false, h). The positions are
+// rebuilt from the board: dfsMD keeps only the board, and not the blank's cell. In a
+// replay (driver.go) it returns the subtree's result instead.
+func (st *search) collect(g int, blank uint8, state uint32, h int) (bool, int) {
+	if st.replay != nil {
+		return st.replay.reach(st, g, h)
+	}
+	n := frontierNode{board: st.board, path: append([]uint8(nil), st.path[:g]...), g: g, h: h, blank: blank, state: state,
 		before: Work{Nodes: st.nodes, Expanded: st.expanded}}
 	n.board[blank] = 0
 	for c := 0; c < st.t.n; c++ {
 		n.pos[n.board[c]] = uint8(c)
 	}
 	st.frontier = append(st.frontier, n)
+	return false, h
 }
 
 // root runs one pass with the current bound and reports whether it found the goal.
@@ -290,3 +307,15 @@ func prefetchRows[C any, P interface {
 
 func (c *child) fsmState() uint32    { return c.state }
 func (c *catChild) fsmState() uint32 { return c.state }
+
+// countCut counts a BPMX cut at a node at depth g: its child j of nc raised its value above
+// the bound. It counts only when a later child (whose value h(k) gives) was within the
+// bound, so that the cut kept the search from it.
+func (st *search) countCut(g, j, nc int, h func(k int) int) {
+	for k := j + 1; k < nc; k++ {
+		if g+1+h(k) <= st.bound {
+			st.cuts++
+			return
+		}
+	}
+}

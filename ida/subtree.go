@@ -8,6 +8,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/prune"
+	"github.com/tilekit/tilekit/tally"
 )
 
 // Subtrees of a pass, for a search shared out among processes or machines: the top of a
@@ -15,11 +16,8 @@ import (
 // (Reinefeld & Schnecke's AIDA*, 1994). A pass searched as its frontier's subtrees, in
 // order, generates the same nodes as the whole pass and finds the same first solution.
 
-// Work counts the nodes of a part of a search.
-type Work struct {
-	Nodes    uint64 `json:"nodes"`    // nodes generated
-	Expanded uint64 `json:"expanded"` // nodes whose children were generated
-}
+// Work counts the nodes of a search or of a part of one (package tally, the wire form).
+type Work = tally.Work
 
 // H0 returns the heuristic value of start, the bound of the first pass.
 func (s *Solver) H0(start board.State) (int, error) {
@@ -81,16 +79,17 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 var ErrPath = errors.New("ida: not a path of the search")
 
 // SearchBelow searches the pass with the given bound below the node that path (blank
-// directions from start) leads to, as the serial pass would, and returns the first
-// solution there (the whole solution from start; nil if none), and the work. A nil path
+// directions from start) leads to, as the serial pass would, and returns what it found:
+// the first solution there (the whole solution from start; nil if none), the work, and
+// the node's value as the search left it (BPMX may raise it: docs/SEARCH.md). A nil path
 // searches the whole pass. Options.MaxNodes and Progress apply; the error is ctx's, or
-// ErrNodeLimit, when the search stopped early.
-func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) ([]board.Dir, Work, error) {
+// ErrNodeLimit, when the search stopped early (the result then holds the work done).
+func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) (SubtreeResult, error) {
 	if err := s.goal.Check(start); err != nil {
-		return nil, Work{}, err
+		return SubtreeResult{}, err
 	}
 	if len(path) >= bound || bound >= len(search{}.path) {
-		return nil, Work{}, fmt.Errorf("%w: %d moves at bound %d", ErrPath, len(path), bound)
+		return SubtreeResult{}, fmt.Errorf("%w: %d moves at bound %d", ErrPath, len(path), bound)
 	}
 	st := s.newSearch(start)
 	inverse := [4]uint8{}
@@ -107,7 +106,7 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 			}
 		}
 		if e > board.Right || mv == nil || st.t.fsm[state*4+uint32(d)] == prune.Pruned {
-			return nil, Work{}, fmt.Errorf("%w: move %d (%s) of %s", ErrPath, i+1, e, board.FormatDirs(path))
+			return SubtreeResult{}, fmt.Errorf("%w: move %d (%s) of %s", ErrPath, i+1, e, board.FormatDirs(path))
 		}
 		tile := st.board[mv.cell]
 		st.board[blank], st.pos[tile] = tile, blank
@@ -122,40 +121,38 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	st.setBudget(s.opt.MaxNodes)
 	st.bound = bound
 	var found bool
+	value := st.h()
 	if g := len(path); g == 0 {
 		found = st.root()
 	} else {
-		found = st.below(g, blank, state)
+		found, value = st.below(g, st.valueBelow(), blank, state)
 	}
-	w := Work{Nodes: st.nodes, Expanded: st.expanded}
+	r := SubtreeResult{Work: Work{Nodes: st.nodes, Expanded: st.expanded}, Value: value}
 	if st.aborted {
 		if err := ctx.Err(); err != nil {
-			return nil, w, err
+			return r, err
 		}
-		return nil, w, ErrNodeLimit
+		return r, ErrNodeLimit
 	}
-	if !found {
-		return nil, w, nil
+	r.Searched = true
+	if found {
+		r.Moves = s.frame.caller(st.path[:st.depth])
 	}
-	moves := make([]board.Dir, st.depth)
-	for i := range moves {
-		moves[i] = board.Dir(s.frame.dirMap[st.path[i]])
-	}
-	return moves, w, nil
+	return r, nil
 }
 
-// below searches the current pass below a node at depth g (its board, positions and path
-// set, and init called), whose blank is on blank, with the pruning automaton in state.
-func (st *search) below(g int, blank uint8, state uint32) bool {
+// below searches the current pass below a node at depth g whose value is h (its board,
+// positions and path set, and init called), whose blank is on blank, with the pruning
+// automaton in state. It reports whether it found the goal, and the node's value as BPMX
+// raised it (h where the loop has no BPMX).
+func (st *search) below(g, h int, blank uint8, state uint32) (bool, int) {
 	switch {
 	case st.kind == MD:
-		return st.dfsMD(g, st.md, blank, state)
+		return st.dfsMD(g, h, blank, state), h
 	case st.t.set != nil:
-		found, _ := st.dfsSet(g, st.h(), blank, state)
-		return found
+		return st.dfsSet(g, h, blank, state)
 	case st.t.cat != nil:
-		found, _ := st.dfsCat(g, st.h(), blank, state, &st.cat.sum, st.cat.bestPart(st.t.cat.np))
-		return found
+		return st.dfsCat(g, h, blank, state, &st.cat.sum, st.cat.bestPart(st.t.cat.np))
 	}
-	return st.dfs(g, blank, state)
+	return st.dfs(g, blank, state), h
 }

@@ -83,27 +83,27 @@ func TestSubtreesMakeThePass(t *testing.T) {
 				sum := top
 				var first []board.Dir
 				for _, p := range paths {
-					moves, w, err := s.SearchBelow(context.Background(), c.start, p, pass.Bound)
+					r, err := s.SearchBelow(context.Background(), c.start, p, pass.Bound)
 					require.NoError(t, err)
-					sum.Nodes += w.Nodes
-					sum.Expanded += w.Expanded
-					if moves != nil && first == nil {
-						first = moves
-						assert.Equal(t, p, moves[:len(p)], "a solution below a path starts with it")
+					require.True(t, r.Searched)
+					sum.Add(r.Work)
+					if r.Moves != nil && first == nil {
+						first = r.Moves
+						assert.Equal(t, p, r.Moves[:len(p)], "a solution below a path starts with it")
 					}
 				}
 				last := i == len(want.Passes)-1
 				if !last {
-					assert.Equal(t, Work{pass.Nodes, pass.Expanded}, sum, "pass %d", pass.Bound)
+					assert.Equal(t, pass.Work(), sum, "pass %d", pass.Bound)
 					assert.Nil(t, first, "pass %d has no solution", pass.Bound)
 					continue
 				}
 				require.NotNil(t, first)
 				assert.Equal(t, want.Moves, first, "the serial search's solution")
-				whole, w, err := s.SearchBelow(context.Background(), c.start, nil, pass.Bound)
+				whole, err := s.SearchBelow(context.Background(), c.start, nil, pass.Bound)
 				require.NoError(t, err)
-				assert.Equal(t, want.Moves, whole)
-				assert.Equal(t, Work{pass.Nodes, pass.Expanded}, w, "the whole last pass")
+				assert.Equal(t, want.Moves, whole.Moves)
+				assert.Equal(t, pass.Work(), whole.Work, "the whole last pass")
 			}
 		})
 	}
@@ -120,9 +120,9 @@ func TestSearchBelowRefusesBadPaths(t *testing.T) {
 		{board.Dir(7)},                           // not a direction
 		{board.Up, board.Up, board.Up, board.Up}, // off the board
 	} {
-		_, _, err = s.SearchBelow(context.Background(), start, path, 60)
+		_, err = s.SearchBelow(context.Background(), start, path, 60)
 		assert.ErrorIs(t, err, ErrPath, "%v", path)
 	}
-	_, _, err = s.SearchBelow(context.Background(), start, []board.Dir{board.Up}, 1)
+	_, err = s.SearchBelow(context.Background(), start, []board.Dir{board.Up}, 1)
 	assert.ErrorIs(t, err, ErrPath, "a path as long as the bound")
 }

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/tally"
 )
 
 // Record is the JSON form of one solve: what solve15 --json prints per instance, what the
@@ -40,13 +40,13 @@ type Record struct {
 	Nodes        uint64 `json:"nodes"`                   // generated
 	Expanded     uint64 `json:"expanded"`
 	// What one worker would have counted, when several searched one instance.
-	SerialNodes    uint64     `json:"serial_nodes,omitempty"`
-	SerialExpanded uint64     `json:"serial_expanded,omitempty"`
-	PeakStored     int        `json:"peak_stored"`
-	Seconds        float64    `json:"seconds"`
-	NodesPerSecond float64    `json:"nodes_per_second"`
-	Passes         []ida.Pass `json:"passes,omitempty"`
-	Error          string     `json:"error,omitempty"`
+	SerialNodes    uint64       `json:"serial_nodes,omitempty"`
+	SerialExpanded uint64       `json:"serial_expanded,omitempty"`
+	PeakStored     int          `json:"peak_stored"`
+	Seconds        float64      `json:"seconds"`
+	NodesPerSecond float64      `json:"nodes_per_second"`
+	Passes         []tally.Pass `json:"passes,omitempty"`
+	Error          string       `json:"error,omitempty"`
 	// A search shared out (solve15 cluster): the worker that solved the whole instance,
 	// or the units of its split passes.
 	Worker string       `json:"worker,omitempty"`

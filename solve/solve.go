@@ -43,6 +43,10 @@ import (
 // is not installed): the caller's mistake, not a failure of the search.
 var ErrOptions = errors.New("solve: options do not fit")
 
+// ErrNodeLimit reports a search stopped by Options.MaxNodes (ida.ErrNodeLimit); a runner of
+// split passes returns it once it has generated the nodes its batch allows.
+var ErrNodeLimit = ida.ErrNodeLimit
+
 // optionsError is an error caused by the options: its message alone, matching ErrOptions.
 type optionsError struct{ msg string }
 
@@ -618,14 +622,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		if res, err = s.fast.Solve(ctx, start); res == nil {
 			return nil, err
 		}
-		out = &Result{Start: res.Start, Moves: res.Moves, Solved: res.Solved, Optimal: res.Optimal,
-			LowerBound: res.LowerBound, H0: res.H0, Nodes: res.Nodes, Expanded: res.Expanded,
-			PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Algorithm: "idastar", Lookups: s.lookups,
-			Pruning: s.pruning}
-		if res.Serial != (ida.Work{Nodes: res.Nodes, Expanded: res.Expanded}) {
-			out.SerialNodes, out.SerialExpanded = res.Serial.Nodes, res.Serial.Expanded
-		}
-		out.Passes = res.Passes
+		out = s.fastResult(res)
 	} else {
 		opt := search.Options{MaxStates: s.opt.MaxStates, MaxExpansions: s.opt.MaxExpansions, MaxNodes: s.opt.MaxNodes,
 			Progress: s.progress, ProgressEvery: s.every, Pruning: s.fsm}
@@ -641,7 +638,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		}
 	}
 	out.Tables = s.tables
-	if s.fast != nil || s.algo == "idastar" || s.algo == "rbfs" {
+	if s.algo == "idastar" || s.algo == "rbfs" {
 		out.Pruning = s.pruning
 	}
 	if out.Heuristic == "" {
@@ -652,6 +649,22 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 		out.Tiles, _ = s.goal.Size().DirsToTiles(out.Start, out.Moves)
 	}
 	return out, err
+}
+
+// fastResult is the result of the fast IDA*'s search.
+func (s *Solver) fastResult(res *ida.Result) *Result {
+	out := &Result{Start: res.Start, Moves: res.Moves, Solved: res.Solved, Optimal: res.Optimal,
+		LowerBound: res.LowerBound, H0: res.H0, Nodes: res.Nodes, Expanded: res.Expanded,
+		PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Algorithm: "idastar", Heuristic: s.heuristic,
+		Lookups: s.lookups, Tables: s.tables, Pruning: s.pruning, Tiles: []int{}}
+	if res.Serial != (ida.Work{Nodes: res.Nodes, Expanded: res.Expanded}) {
+		out.SerialNodes, out.SerialExpanded = res.Serial.Nodes, res.Serial.Expanded
+	}
+	out.Passes = res.Passes
+	if out.Solved {
+		out.Tiles, _ = s.goal.Size().DirsToTiles(out.Start, out.Moves)
+	}
+	return out
 }
 
 // Solve solves one position with a solver made for it: the shortest way to use the

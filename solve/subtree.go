@@ -2,12 +2,11 @@ package solve
 
 import (
 	"context"
-	"fmt"
 	"math"
-	"time"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/tally"
 )
 
 // Splits reports whether the solver can share one search out as subtrees (Frontier,
@@ -41,36 +40,31 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 }
 
 // SearchBelow searches IDA*'s pass with the given bound below path (nil: the whole pass)
-// and returns the first solution there (from start), or nil, and the work. The solver's
-// progress report and node limit apply.
-func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) ([]board.Dir, ida.Work, error) {
+// and returns what it found: the first solution there (from start), or nil, the work, and
+// the value BPMX left on the path's node. The solver's progress report and node limit
+// apply.
+func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) (SubtreeResult, error) {
 	if s.fast == nil {
-		return nil, ida.Work{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
+		return SubtreeResult{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
 	}
-	moves, w, err := s.fast.SearchBelow(ctx, start, path, bound)
-	return moves, w, err
+	return s.fast.SearchBelow(ctx, start, path, bound)
 }
 
-// Subtrees is one large pass of a split search, handed to whoever searches its subtrees.
-type Subtrees struct {
-	Start board.State
-	Bound int
-	Paths [][]board.Dir // the frontier, in the serial search's order
-}
+// The runners of split passes are ida's (ida.Runner): named here so that the packages
+// that search subtrees (cluster) speak to solve alone.
+type (
+	// Runner searches the subtrees of a split pass (ida.Runner).
+	Runner = ida.Runner
+	// RunnerFunc makes a function a Runner.
+	RunnerFunc = ida.RunnerFunc
+	// Batch is a split pass's subtrees (ida.Batch).
+	Batch = ida.Batch
+	// SubtreeResult is what the search below one subtree found (ida.SubtreeResult).
+	SubtreeResult = ida.SubtreeResult
+)
 
-// SubtreesFound is what the search of a split pass found: the index of the first path (in
-// Paths' order) with a solution below it and that solution (from the start), or -1 and
-// nil; and the work of every subtree searched.
-type SubtreesFound struct {
-	First int
-	Moves []board.Dir
-	Work  ida.Work
-	// Each, if given, is the work below each path (zero for those not searched): the
-	// next pass then splits further below the paths that were large.
-	Each []ida.Work
-}
-
-// SplitOptions configure SolveSplit.
+// SplitOptions configure SolveSplit: the policy that says which passes are split, and
+// how finely.
 type SplitOptions struct {
 	// Subtrees is the most subtrees a split pass aims at (at least 1).
 	Subtrees int
@@ -82,7 +76,7 @@ type SplitOptions struct {
 	// split; smaller passes are searched here, whole.
 	SplitFrom uint64
 	// Pass, if set, hears of each pass: its bound, whether it was split, and its work.
-	Pass func(bound int, split bool, w ida.Work)
+	Pass func(bound int, split bool, w tally.Work)
 	// MaxUnitNodes, if set, is the size (in nodes) above which a subtree is split further:
 	// one whose path had more than MaxUnitNodes / growth nodes below it in the pass before
 	// (growth: the last pass's nodes over the one's before) is replaced by the subtrees one
@@ -91,74 +85,48 @@ type SplitOptions struct {
 	MaxUnitNodes uint64
 }
 
-// SolveSplit solves start by IDA* as Solve does (Options.MaxNodes is checked after each
-// pass), with each pass past opt.SplitFrom nodes
-// split into subtrees that search searches (in other goroutines, processes or machines).
-// search must find, among the subtrees with a solution, the first in Paths' order; then
-// the solution is the one the serial search finds, whatever the order the subtrees were
-// searched in. The result's nodes are all the work done: the serial search's, plus the
-// subtrees after the first solution searched before it was known.
-func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOptions, search func(context.Context, Subtrees) (SubtreesFound, error)) (*Result, error) {
+// SolveSplit solves start by IDA* as Solve does, through ida's pass driver, with each pass
+// past opt.SplitFrom nodes split into subtrees that r searches (in other goroutines,
+// processes or machines; see ida.Runner for what it must search). The solution and the
+// serial counts are the serial search's, whatever the order r searched in; the result's
+// Nodes are all the work done. Options.MaxNodes counts every node, r's too: r is told how
+// many it may generate (Batch.MaxNodes).
+func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOptions, r Runner) (*Result, error) {
 	if s.fast == nil {
 		return nil, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
 	}
-	begin := time.Now()
-	h0, err := s.fast.H0(start)
-	if err != nil {
+	if r == nil {
+		return nil, badOptions("a split search needs a runner for its subtrees")
+	}
+	plan := ida.Plan{Runner: r, Split: opt.split}
+	if opt.Pass != nil {
+		plan.OnPass = func(p ida.Pass, sp *ida.SplitPass) { opt.Pass(p.Bound, sp != nil, p.Work()) }
+	}
+	res, err := s.fast.Run(ctx, start, plan)
+	if res == nil {
 		return nil, err
 	}
-	res := &Result{Start: start.Clone(), H0: h0, Algorithm: "idastar", Heuristic: s.heuristic, Lookups: s.lookups,
-		Tables: s.tables, Pruning: s.pruning, Optimal: true, Tiles: []int{}}
+	return s.fastResult(res), err
+}
+
+// split is the plan's policy: a pass is split once the last was SplitFrom nodes, into
+// want subtrees, the large ones of the last split pass split further.
+func (opt SplitOptions) split(p ida.PassPlan) (int, func([]board.Dir) bool) {
 	var last, before uint64
-	var prev map[string]subtreeSize // the last split pass's subtrees, by path and prefix
-	for b := h0; err == nil && !res.Solved; b += 2 {
-		res.LowerBound = b
-		if s.progress != nil {
-			s.progress(b, res.Nodes)
-		}
-		var moves []board.Dir
-		var w ida.Work
-		split := last >= opt.SplitFrom && b > 2
-		if !split {
-			moves, w, err = s.SearchBelow(ctx, start, nil, b)
-		} else {
-			var paths [][]board.Dir
-			if paths, w, err = s.Frontier(ctx, start, b, opt.want(last, before), opt.refine(estimate(prev, last, before))); err == nil {
-				var found SubtreesFound
-				found, err = search(ctx, Subtrees{Start: start, Bound: b, Paths: paths})
-				moves = found.Moves
-				w.Nodes += found.Work.Nodes
-				w.Expanded += found.Work.Expanded
-				if len(found.Each) == len(paths) {
-					prev = subtreeSizes(paths, found.Each)
-				}
-			}
-		}
-		res.Nodes += w.Nodes
-		res.Expanded += w.Expanded
-		res.Passes = append(res.Passes, ida.Pass{Bound: b, Nodes: w.Nodes, Expanded: w.Expanded})
-		if opt.Pass != nil {
-			opt.Pass(b, split, w)
-		}
-		before, last = last, w.Nodes
-		if err == nil && moves != nil {
-			res.Solved, res.Moves = true, moves
-		} else if err == nil && s.opt.MaxNodes > 0 && res.Nodes >= s.opt.MaxNodes {
-			err = ida.ErrNodeLimit // checked between passes: a split pass is not stopped
+	if n := len(p.Passes); n > 0 {
+		last = p.Passes[n-1].Nodes
+		if n > 1 {
+			before = p.Passes[n-2].Nodes
 		}
 	}
-	res.Elapsed = time.Since(begin)
-	res.PeakStored = res.LowerBound + 1
-	if !res.Solved {
-		res.Optimal = false
-		return res, err
+	if last < opt.SplitFrom || p.Bound <= 2 {
+		return 0, nil
 	}
-	end, rerr := s.goal.Size().Replay(start, res.Moves)
-	if rerr != nil || !end.Equal(s.goal.Tiles()) || len(res.Moves) != res.LowerBound {
-		return res, fmt.Errorf("solve: internal error: the split search's solution of %v (%d moves at bound %d) does not replay to the goal", start, len(res.Moves), res.LowerBound)
+	var prev map[string]subtreeSize
+	if sp := p.LastSplit; sp != nil {
+		prev = subtreeSizes(sp.Paths, sp.Results)
 	}
-	res.Tiles, _ = s.goal.Size().DirsToTiles(start, res.Moves)
-	return res, nil
+	return opt.want(last, before), opt.refine(estimate(prev, last, before))
 }
 
 // want is how many subtrees a split pass aims at, after passes of last and before nodes.
@@ -180,13 +148,13 @@ type subtreeSize struct {
 }
 
 // subtreeSizes indexes the work below each path by the path and by every prefix of it.
-func subtreeSizes(paths [][]board.Dir, each []ida.Work) map[string]subtreeSize {
+func subtreeSizes(paths [][]board.Dir, each []SubtreeResult) map[string]subtreeSize {
 	out := map[string]subtreeSize{}
 	for i, p := range paths {
 		key := board.FormatDirs(p)
 		for n := 1; n <= len(key); n++ {
 			e := out[key[:n]]
-			e.nodes += each[i].Nodes
+			e.nodes += each[i].Work.Nodes
 			e.leaf = e.leaf || n == len(key)
 			out[key[:n]] = e
 		}

@@ -12,28 +12,26 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/tally"
 )
 
 // searchInOrder searches a split pass's subtrees here, one after another, up to the first
 // solution: the serial search's work.
-func searchInOrder(s *Solver) func(context.Context, Subtrees) (SubtreesFound, error) {
-	return func(ctx context.Context, st Subtrees) (SubtreesFound, error) {
-		found := SubtreesFound{First: -1, Each: make([]ida.Work, len(st.Paths))}
-		for i, p := range st.Paths {
-			moves, w, err := s.SearchBelow(ctx, st.Start, p, st.Bound)
+func searchInOrder(s *Solver) Runner {
+	return RunnerFunc(func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
+		out := make([]SubtreeResult, len(b.Paths))
+		for i, p := range b.Paths {
+			r, err := s.SearchBelow(ctx, b.Start, p, b.Bound)
+			out[i] = r
 			if err != nil {
-				return found, err
+				return out, err
 			}
-			found.Each[i] = w
-			found.Work.Nodes += w.Nodes
-			found.Work.Expanded += w.Expanded
-			if moves != nil {
-				found.First, found.Moves = i, moves
+			if r.Moves != nil {
 				break
 			}
 		}
-		return found, nil
-	}
+		return out, nil
+	})
 }
 
 // A split search finds the serial search's solution, with its node counts (but for the top
@@ -54,7 +52,7 @@ func TestSolveSplitIsSolve(t *testing.T) {
 			require.NoError(t, err)
 			var split []int
 			got, err := s.SolveSplit(context.Background(), start, SplitOptions{Subtrees: 40, SplitFrom: 1000, MaxUnitNodes: 300,
-				Pass: func(b int, sp bool, _ ida.Work) {
+				Pass: func(b int, sp bool, _ tally.Work) {
 					if sp {
 						split = append(split, b)
 					}
@@ -63,16 +61,22 @@ func TestSolveSplitIsSolve(t *testing.T) {
 			assert.NotEmpty(t, split, "some passes were split")
 			assert.Equal(t, want.Moves, got.Moves, "instance %d", i+1)
 			assert.Equal(t, want.Tiles, got.Tiles)
-			// The passes before the last are the serial ones, node for node; the last one
-			// adds the top of the tree after the solution's subtree, which the serial search
-			// never reaches.
+			// The passes count all the work: a split pass adds the frontier's shallower
+			// tries, and the last one the subtrees after the solution's, which the serial
+			// search never reaches.
 			n := len(want.Passes)
 			require.Len(t, got.Passes, n)
-			assert.Equal(t, want.Passes[:n-1], got.Passes[:n-1])
-			assert.GreaterOrEqual(t, got.Passes[n-1].Nodes, want.Passes[n-1].Nodes)
-			assert.Less(t, got.Passes[n-1].Nodes, want.Passes[n-1].Nodes*3/2)
+			for k := range want.Passes {
+				assert.Equal(t, want.Passes[k].Bound, got.Passes[k].Bound)
+				assert.GreaterOrEqual(t, got.Passes[k].Nodes, want.Passes[k].Nodes)
+				assert.Less(t, got.Passes[k].Nodes, want.Passes[k].Nodes*3/2)
+			}
 			assert.True(t, got.Solved && got.Optimal)
 			assert.Equal(t, want.Heuristic, got.Heuristic)
+			// The serial counts are the serial search's, to the node.
+			require.NotZero(t, got.SerialNodes)
+			assert.Equal(t, want.Nodes, got.SerialNodes)
+			assert.Equal(t, want.Expanded, got.SerialExpanded)
 		}
 	}
 }
@@ -84,11 +88,24 @@ func TestSolveSplitErrors(t *testing.T) {
 	s, err := New(context.Background(), korf[0].Goal, Options{})
 	require.NoError(t, err)
 	lost := errors.New("workers lost")
+	asked := 0
 	res, err := s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
-		func(context.Context, Subtrees) (SubtreesFound, error) { return SubtreesFound{}, lost })
+		RunnerFunc(func(_ context.Context, b *Batch) ([]SubtreeResult, error) { asked = b.Bound; return nil, lost }))
 	assert.ErrorIs(t, err, lost)
 	assert.False(t, res.Solved)
-	assert.Equal(t, res.H0, res.LowerBound)
+	assert.NotZero(t, asked)
+	assert.Equal(t, asked, res.LowerBound, "the bound of the pass the runner failed")
+
+	// A runner that leaves a subtree unsearched before any solution breaks its contract.
+	_, err = s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
+		RunnerFunc(func(_ context.Context, b *Batch) ([]SubtreeResult, error) {
+			return make([]SubtreeResult, len(b.Paths)), nil
+		}))
+	assert.ErrorIs(t, err, ida.ErrRunner)
+	// And so does one with too few results.
+	_, err = s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
+		RunnerFunc(func(_ context.Context, b *Batch) ([]SubtreeResult, error) { return nil, nil }))
+	assert.ErrorIs(t, err, ida.ErrRunner)
 
 	g, err := New(context.Background(), board.BlankLast(board.Size{W: 3, H: 3}), Options{})
 	require.NoError(t, err)

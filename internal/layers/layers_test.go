@@ -130,3 +130,19 @@ func TestTheDiagramIsTheImports(t *testing.T) {
 		assert.True(t, ok, "docs/ARCHITECTURE.md's layers name %s, which is no package", pkg)
 	}
 }
+
+// The records and the cluster speak to the engines through solve and the wire types of
+// package tally: neither imports an engine itself, so that a record or a unit of work is
+// read without one, and a new engine changes neither.
+func TestNoEngineForTheWireTypes(t *testing.T) {
+	graph := imports(t)
+	for _, pkg := range []string{"report", "cluster", "schedule", "web/api"} {
+		imps, ok := graph[pkg]
+		require.True(t, ok, "no package %s", pkg)
+		for _, imp := range imps {
+			for _, engine := range []string{"ida", "search", "gpu"} {
+				assert.NotEqual(t, engine, imp, "%s imports the engine %s: take its types from tally or solve", pkg, engine)
+			}
+		}
+	}
+}
