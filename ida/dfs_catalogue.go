@@ -31,7 +31,7 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 		st.collect(g, blank, state, h)
 		// The worker that searches below it starts from this state, not from scratch (a
 		// table in the bit encoding would walk to its goal for every lookup).
-		st.frontier[len(st.frontier)-1].cat = &catState{ex: st.cat.ex, hm: st.cat.hm, sum: *sum, z: st.cat.z}
+		st.frontier.cats = append(st.frontier.cats, catState{ex: st.cat.ex, hm: st.cat.hm, sum: *sum, z: st.cat.z})
 		return false, h
 	}
 	st.expanded++

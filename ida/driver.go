@@ -50,7 +50,7 @@ type Batch struct {
 	// MaxNodes is how many nodes the runner may generate (0: no limit).
 	MaxNodes uint64
 
-	items []frontierNode // the frontier as this process's workers take it
+	items *frontier // the frontier as this process's workers take it
 }
 
 // SubtreeResult is what the search below one subtree found.
@@ -242,16 +242,16 @@ func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r
 	}
 	items, top := st.collectFrontier(1, want)
 	st.refine = nil
-	if st.aborted || len(items) == 0 {
+	if st.aborted || len(items.nodes) == 0 {
 		// Aborted, or the pass ended above any frontier: then the top was the pass.
 		return false, top, nil, nil
 	}
 	// The counts at which the deciding top search started.
 	topStart := Work{Nodes: st.nodes - top.Nodes, Expanded: st.expanded - top.Expanded}
-	b := &Batch{Start: start, Bound: st.bound, items: items, Paths: make([][]board.Dir, len(items)), H: make([]int, len(items))}
-	for i := range items {
-		b.Paths[i] = s.frame.caller(items[i].path)
-		b.H[i] = items[i].h
+	n := len(items.nodes)
+	b := &Batch{Start: start, Bound: st.bound, items: items, Paths: s.frame.callerPaths(items), H: make([]int, n)}
+	for i := range items.nodes {
+		b.H[i] = int(items.nodes[i].h)
 	}
 	var results []SubtreeResult
 	var err error
@@ -263,8 +263,8 @@ func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r
 		}
 		results, err = r.SearchSubtrees(ctx, b)
 		switch {
-		case err == nil && len(results) != len(items):
-			err = fmt.Errorf("%w: %d results for %d subtrees", ErrRunner, len(results), len(items))
+		case err == nil && len(results) != n:
+			err = fmt.Errorf("%w: %d results for %d subtrees", ErrRunner, len(results), n)
 		case errors.Is(err, ErrNodeLimit) || ctx.Err() != nil:
 			st.aborted, err = true, nil
 		}
@@ -285,11 +285,11 @@ func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r
 	first, raised := -1, false
 	for i := range results {
 		res := &results[i]
-		if res.Value > items[i].h {
+		if res.Value > int(items.nodes[i].h) {
 			raised = true
 		}
 		if res.path == nil && res.Moves != nil {
-			if res.path, err = s.frame.own(res.Moves, items[i].path, st.bound); err != nil {
+			if res.path, err = s.frame.own(res.Moves, items.path(i), st.bound); err != nil {
 				return false, top, sp, fmt.Errorf("%w: subtree %d (%s): %v", ErrRunner, i, board.FormatDirs(b.Paths[i]), err)
 			}
 		}
@@ -309,11 +309,12 @@ func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r
 		}
 		first, sp.Replayed = found, true
 	} else {
-		last := len(items) - 1
+		last := n - 1
 		serial = top
 		if first >= 0 {
 			last = first
-			serial = Work{Nodes: items[first].before.Nodes - topStart.Nodes, Expanded: items[first].before.Expanded - topStart.Expanded}
+			before := items.nodes[first].before
+			serial = Work{Nodes: before.Nodes - topStart.Nodes, Expanded: before.Expanded - topStart.Expanded}
 		}
 		for i := 0; i <= last; i++ {
 			serial.Add(results[i].Work)
@@ -332,6 +333,21 @@ func (f *frame) caller(path []uint8) []board.Dir {
 	out := make([]board.Dir, len(path))
 	for i, d := range path {
 		out[i] = board.Dir(f.dirMap[d])
+	}
+	return out
+}
+
+// callerPaths returns the paths of a frontier as the caller's directions, all in one
+// allocation.
+func (f *frame) callerPaths(fr *frontier) [][]board.Dir {
+	all := make([]board.Dir, len(fr.paths))
+	for i, d := range fr.paths {
+		all[i] = board.Dir(f.dirMap[d])
+	}
+	out := make([][]board.Dir, len(fr.nodes))
+	for i := range fr.nodes {
+		n := &fr.nodes[i]
+		out[i] = all[n.path : n.path+uint32(n.g) : n.path+uint32(n.g)]
 	}
 	return out
 }
@@ -373,21 +389,21 @@ type replay struct {
 // result of its subtree: its work, its solution, and its value as BPMX raised it, which
 // the search then propagates as the serial search does. It returns the serial search's
 // work in the pass and the subtree whose solution it found (-1: none).
-func (st *search) replayTop(items []frontierNode, results []SubtreeResult) (Work, int, error) {
+func (st *search) replayTop(items *frontier, results []SubtreeResult) (Work, int, error) {
 	rs := *st
 	rs.nodes, rs.expanded, rs.published = 0, 0, 0
 	rs.setBudget(0)
-	rs.budget, rs.rep, rs.frontier, rs.frames, rs.best = nil, nil, nil, nil, nil
+	rs.budget, rs.rep, rs.frontier, rs.frames, rs.best = nil, nil, frontier{}, nil, nil
 	if rs.kids != nil { // the children of each depth: the replay's own
 		rs.kids = make([][4]catChild, len(rs.kids))
 	}
 	var stop atomic.Bool
 	rs.stop, rs.ctx = &stop, context.Background()
-	rp := &replay{index: make(map[string]int, len(items)), results: results, found: -1}
+	rp := &replay{index: make(map[string]int, len(items.nodes)), results: results, found: -1}
 	rs.collectAt = never
-	for i := range items {
-		rp.index[string(items[i].path)] = i
-		rs.collectAt = min(rs.collectAt, items[i].g)
+	for i := range items.nodes {
+		rp.index[string(items.path(i))] = i
+		rs.collectAt = min(rs.collectAt, int(items.nodes[i].g))
 	}
 	rs.replay = rp
 	found := rs.root()

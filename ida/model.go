@@ -73,10 +73,10 @@ func (b *Batch) Roots() []Root {
 	if b.items == nil {
 		return nil
 	}
-	out := make([]Root, len(b.items))
-	for i := range b.items {
-		it := &b.items[i]
-		out[i] = Root{Board: it.board, Blank: it.blank, G: uint8(it.g), H: uint8(it.h), State: it.state}
+	out := make([]Root, len(b.items.nodes))
+	for i := range b.items.nodes {
+		it := &b.items.nodes[i]
+		out[i] = Root{Board: it.board, Blank: it.blank, G: it.g, H: it.h, State: it.state}
 	}
 	return out
 }

@@ -58,7 +58,7 @@ type search struct {
 	// refine, if set, is asked of each node at collectAt or below whether to search on
 	// below it rather than record it (Solver.Frontier).
 	refine   func(path []uint8) bool
-	frontier []frontierNode
+	frontier frontier
 	item     int64
 	itemWork Work // the search's counts when it took item
 	best     *atomic.Int64
@@ -248,20 +248,18 @@ func (st *search) collectHere(g int) bool {
 }
 
 // collect records the current node, at depth g and of value h, as a frontier item of a
-// split pass, and returns the loops' (found, value) for it: (false, h). The positions are
-// rebuilt from the board: dfsMD keeps only the board, and not the blank's cell. In a
-// replay (driver.go) it returns the subtree's result instead.
+// split pass, and returns the loops' (found, value) for it: (false, h). The board's blank
+// cell is set (dfsMD keeps only the board, and not the blank's cell). In a replay
+// (driver.go) it returns the subtree's result instead.
 func (st *search) collect(g int, blank uint8, state uint32, h int) (bool, int) {
 	if st.replay != nil {
 		return st.replay.reach(st, g, h)
 	}
-	n := frontierNode{board: st.board, path: append([]uint8(nil), st.path[:g]...), g: g, h: h, blank: blank, state: state,
-		before: Work{Nodes: st.nodes, Expanded: st.expanded}}
-	n.board[blank] = 0
-	for c := 0; c < st.t.n; c++ {
-		n.pos[n.board[c]] = uint8(c)
-	}
-	st.frontier = append(st.frontier, n)
+	f := &st.frontier
+	f.nodes = append(f.nodes, frontierNode{board: st.board, g: uint8(g), h: uint8(h), blank: blank, state: state,
+		path: uint32(len(f.paths)), before: Work{Nodes: st.nodes, Expanded: st.expanded}})
+	f.nodes[len(f.nodes)-1].board[blank] = 0
+	f.paths = append(f.paths, st.path[:g]...)
 	return false, h
 }
 

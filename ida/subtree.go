@@ -64,14 +64,7 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 	if st.aborted {
 		return nil, w, ctx.Err()
 	}
-	paths := make([][]board.Dir, len(items))
-	for i, it := range items {
-		paths[i] = make([]board.Dir, len(it.path))
-		for j, d := range it.path {
-			paths[i][j] = board.Dir(s.frame.dirMap[d])
-		}
-	}
-	return paths, w, nil
+	return s.frame.callerPaths(items), w, nil
 }
 
 // ErrPath is returned for a path that is not a frontier path of the start: a move off the
