@@ -51,6 +51,8 @@ type Record struct {
 	// or the units of its split passes.
 	Worker string       `json:"worker,omitempty"`
 	Units  []UnitRecord `json:"units,omitempty"`
+	// Device is what a GPU did, when one searched (solve15 --device).
+	Device *solve.DeviceUse `json:"device,omitempty"`
 }
 
 // UnitRecord is the work of one subtree of a split pass, searched by Worker.
@@ -91,6 +93,7 @@ func NewRecord(goal board.Goal, start board.State, res *solve.Result, err error)
 	rec.H0, rec.LowerBound = res.H0, res.LowerBound
 	rec.Nodes, rec.Expanded, rec.Passes, rec.PeakStored = res.Nodes, res.Expanded, res.Passes, res.PeakStored
 	rec.SerialNodes, rec.SerialExpanded = res.SerialNodes, res.SerialExpanded
+	rec.Device = res.Device
 	rec.Seconds = res.Elapsed.Seconds()
 	rec.Tiles, rec.Length = res.Tiles, res.Length()
 	if res.Solved {

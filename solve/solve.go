@@ -100,6 +100,14 @@ type Options struct {
 	// prefetching their table reads (ida.Options.Lanes: catalogues and sets); 0 or 1: one,
 	// the fastest measured on a quiet machine.
 	Lanes int
+	// Device is where the fast IDA* searches: "" or "cpu", "gpu" (an NVIDIA GPU: package
+	// gpu; New fails without one, or for a heuristic it does not search) or "auto" (the
+	// GPU once a pass is large, when there is one and it searches the heuristic).
+	Device string
+	GPU    int // which GPU, for gpu and auto (0: the first)
+	// GPULibrary is the NVIDIA driver library to load; "" for libcuda.so.1 where the
+	// loader finds it.
+	GPULibrary string
 }
 
 // The ways the fast search prunes duplicate paths (Options.Pruning).
@@ -126,6 +134,7 @@ type Result struct {
 	PeakStored                  int // most states stored at once: A* and BA*'s sets, IDA*'s deepest path
 	Elapsed                     time.Duration
 	Passes                      []ida.Pass // the fast IDA*'s passes
+	Device                      *DeviceUse // what the GPU did, when it searched
 
 	Algorithm string // what was used
 	Heuristic string
@@ -160,6 +169,7 @@ type Solver struct {
 	progress    func(bound int, nodes uint64)
 	every       time.Duration
 	digests     [][32]byte // of the tables' values, for Fingerprint
+	dev         *device    // the GPU, when the options ask for one
 }
 
 // New prepares a solver for the goal; ctx cancels the building of tables (the general
@@ -175,9 +185,14 @@ func New(ctx context.Context, goal board.Goal, opt Options) (*Solver, error) {
 	}
 	s := &Solver{goal: goal, opt: opt, algo: n.algo}
 	if n.fast {
-		return s, s.planFast(ctx, n.heuristic, n.lookups, src)
+		err = s.planFast(ctx, n.heuristic, n.lookups, src)
+	} else {
+		err = s.planGeneral(ctx, n.heuristic, src)
 	}
-	return s, s.planGeneral(ctx, n.heuristic, src)
+	if err != nil {
+		return s, err
+	}
+	return s, s.planDevice()
 }
 
 // Check reports whether the options fit the goal, as New would, without reading or
@@ -536,6 +551,9 @@ func (s *Solver) About() string {
 	if n := s.Lanes(); n > 1 {
 		about += fmt.Sprintf(", %d lanes", n)
 	}
+	if d := s.Device(); d != "" {
+		about += "; " + d
+	}
 	return about
 }
 
@@ -619,10 +637,17 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	var err error
 	if s.fast != nil { // both searches check start first
 		var res *ida.Result
-		if res, err = s.fast.Solve(ctx, start); res == nil {
+		var use *DeviceUse
+		if s.dev != nil && s.dev.kind != DeviceCPU {
+			res, use, err = s.solveOnDevice(ctx, start)
+		} else {
+			res, err = s.fast.Solve(ctx, start)
+		}
+		if res == nil {
 			return nil, err
 		}
 		out = s.fastResult(res)
+		out.Device = use
 	} else {
 		opt := search.Options{MaxStates: s.opt.MaxStates, MaxExpansions: s.opt.MaxExpansions, MaxNodes: s.opt.MaxNodes,
 			Progress: s.progress, ProgressEvery: s.every, Pruning: s.fsm}

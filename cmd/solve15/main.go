@@ -75,10 +75,10 @@ Examples:
   solve15 --algo bastar --goal blank-first -f instances/korf100.txt
   echo "5 1 2 4 9 6 3 8 13 10 7 11 0 14 15 12" | solve15 --timeout 10s -f -`
 	app.Description = fmt.Sprintf(app.Description, heuristic.FastSummary(), heuristic.Inadmissible(), data.InstalledSummary())
-	app.Flags = append(searchFlags(),
+	app.Flags = append(append(searchFlags(), cmdline.DeviceFlags()...),
 		cmdline.WorkersFlag(runtime.GOMAXPROCS(0), 1, "instances solved in parallel; a single instance is searched by this many goroutines"))
 	app.Action = solveAction
-	app.Commands = append([]*cli.Command{evalCommand(), benchCommand(), clusterCommand(), workerCommand(), reproCommand(), serveCommand(), siteCommand()}, cmdline.ShellCommands("solve15")...)
+	app.Commands = append([]*cli.Command{evalCommand(), benchCommand(), clusterCommand(), workerCommand(), deviceCommand(), reproCommand(), serveCommand(), siteCommand()}, cmdline.ShellCommands("solve15")...)
 	cmdline.Prepare(app)
 	return app
 }

@@ -27,7 +27,7 @@ func deps(t *testing.T, pkg string) []string {
 // The rules docs/ARCHITECTURE.md states, each a package and what it may not depend on
 // (a prefix of import paths).
 func TestLayers(t *testing.T) {
-	lower := []string{"board", "instance", "zindex", "bfs", "tablefile", "wd", "pdb", "prune", "heuristic", "ida", "search"}
+	lower := []string{"board", "instance", "zindex", "bfs", "tablefile", "wd", "pdb", "prune", "heuristic", "ida", "search", "gpu"}
 	var rules []struct{ pkg, forbidden, why string }
 	for _, p := range lower {
 		for _, f := range []string{"data", "solve", "cluster", "web", "repro", "cmd/"} {

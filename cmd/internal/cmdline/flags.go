@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -116,6 +117,26 @@ func LanesFlag() cli.Flag {
 			}
 			return nil
 		}}
+}
+
+// DeviceFlags are --device (where the fast IDA* searches) and --gpu (which GPU).
+func DeviceFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "device", Value: solve.DeviceCPU, Usage: "where IDA* searches: cpu, gpu (an NVIDIA GPU; md only so far) or auto (the GPU once a pass is large, if there is one)",
+			Action: func(_ *cli.Context, d string) error {
+				if !slices.Contains(solve.Devices(), d) {
+					return Usagef("--device %q: cpu, gpu or auto", d)
+				}
+				return nil
+			}},
+		&cli.IntFlag{Name: "gpu", Usage: "which GPU (`N`, from 0) with --device gpu or auto",
+			Action: func(_ *cli.Context, n int) error {
+				if n < 0 {
+					return Usagef("--gpu must be 0 or more")
+				}
+				return nil
+			}},
+	}
 }
 
 // PruningDepthFlag is --pruning-depth: the depth of the duplicate-path automaton, that

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
+	"github.com/tilekit/tilekit/gpu"
+)
+
+func deviceCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "device",
+		Usage:     "show the GPU, check its driver and kernel, and test it against the CPU",
+		UsageText: "solve15 device [--gpu N] [--json] [--seconds S] [--fault]",
+		Description: `Opens the GPU that --device gpu would use: loads the NVIDIA driver (libcuda.so.1;
+no CUDA toolkit is needed), shows the card, its compute capability, memory and the
+driver's CUDA version, and has the driver compile the kernel (its PTX needs driver R520
+or later, and compute capability 7.5 or later). Then a self-test solves positions of the
+4x4 and 5x5 boards with the Manhattan distance on the GPU and on one CPU goroutine, for
+about --seconds, and compares the solutions and the serial node counts: they must be
+equal. --fault also runs a kernel that faults, checks that it is reported, and that a
+device opened again searches right.
+
+Exit status: 0 the GPU works and agrees with the CPU; 1 no usable GPU, or a
+disagreement (said on standard error).
+
+Examples:
+  solve15 device
+  solve15 device --gpu 1 --json`,
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "gpu", Usage: "which GPU (`N`, from 0)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the card and the self-test as one JSON object"},
+			&cli.DurationFlag{Name: "seconds", Value: 2 * time.Second, Usage: "about how long the self-test's CPU searches take"},
+			&cli.BoolFlag{Name: "fault", Usage: "also check that a faulting kernel is reported, and that the GPU works after it"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := cmdline.NoArgs(c); err != nil {
+				return err
+			}
+			opt := gpu.Options{Ordinal: c.Int("gpu")}
+			begin := time.Now()
+			dv, err := gpu.Open(opt)
+			if err != nil {
+				return err
+			}
+			opened := time.Since(begin)
+			info := dv.Info()
+			w := c.App.Writer
+			if !c.Bool("json") {
+				fmt.Fprintf(w, "%s\nopened and compiled the kernel in %.2fs\n", info, opened.Seconds())
+			}
+			checks, err := gpu.SelfTest(c.Context, dv, c.Duration("seconds"))
+			report := struct {
+				Info        gpu.Info    `json:"info"`
+				OpenSeconds float64     `json:"open_seconds"`
+				Checks      []gpu.Check `json:"self_test"`
+				Fault       string      `json:"fault,omitempty"`
+				Error       string      `json:"error,omitempty"`
+			}{Info: info, OpenSeconds: opened.Seconds(), Checks: checks}
+			if !c.Bool("json") {
+				for _, k := range checks {
+					fmt.Fprintf(w, "%s %s: %d moves, %d serial nodes, GPU %.3fs (%d passes, %d device nodes), CPU %.3fs, agree: %v\n",
+						k.Board, k.Start, k.Length, k.Serial, k.Seconds, k.Passes, k.Device, k.CPU, k.Agree)
+				}
+			}
+			if err == nil && c.Bool("fault") {
+				report.Fault, err = fault(c, dv, opt)
+				dv = nil
+				if err == nil && !c.Bool("json") {
+					fmt.Fprintln(w, report.Fault)
+				}
+			}
+			if dv != nil {
+				dv.Close()
+			}
+			if err != nil {
+				report.Error = err.Error()
+			}
+			if c.Bool("json") {
+				if jerr := cmdline.JSON(c, report); jerr != nil {
+					return jerr
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if !c.Bool("json") {
+				fmt.Fprintln(w, "the GPU agrees with the CPU")
+			}
+			return nil
+		},
+	}
+}
+
+// fault runs the trap kernel on dv, expects it reported, closes dv, and runs the self-test
+// on the device opened again; it says what happened.
+func fault(c *cli.Context, dv *gpu.Device, opt gpu.Options) (string, error) {
+	err := dv.Trap()
+	dv.Close()
+	if !errors.Is(err, gpu.ErrLaunch) {
+		return "", fmt.Errorf("a faulting kernel was not reported as one: %v", err)
+	}
+	again, oerr := gpu.Open(opt)
+	if oerr != nil {
+		return "", fmt.Errorf("after a fault (%v), the GPU did not open again: %w", err, oerr)
+	}
+	defer again.Close()
+	if _, terr := gpu.SelfTest(c.Context, again, time.Second); terr != nil {
+		return "", fmt.Errorf("after a fault, the self-test failed: %w", terr)
+	}
+	return fmt.Sprintf("a faulting kernel was reported (%v); opened again, the GPU agrees with the CPU", err), nil
+}

@@ -1,0 +1,555 @@
+//go:build linux && (amd64 || arm64)
+
+package gpu
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/tilekit/tilekit/ida"
+)
+
+// The driver API's constants the package uses.
+const (
+	attrSMs           = 16 // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+	attrCCMajor       = 75
+	attrCCMinor       = 76
+	jitInfoLog        = 3 // CU_JIT_INFO_LOG_BUFFER
+	jitInfoLogSize    = 4
+	jitErrorLog       = 5 // CU_JIT_ERROR_LOG_BUFFER
+	jitErrorLogSize   = 6
+	hostAllocMapped   = 0x02 // CU_MEMHOSTALLOC_DEVICEMAP
+	hostAllocPortable = 0x01
+	launchParamBuffer = 1 // CU_LAUNCH_PARAM_BUFFER_POINTER
+	launchParamSize   = 2 // CU_LAUNCH_PARAM_BUFFER_SIZE
+	logBytes          = 16 << 10
+	blockThreads      = 256
+	queueCap          = 1 << 20 // donated roots the queue holds
+)
+
+// A Device is one GPU with the kernel loaded in its primary context. Every call to the
+// driver runs on one OS thread of its own (the context is current there), so a Device may
+// be used from any goroutine; its engines' searches run one at a time.
+type Device struct {
+	d      *driver
+	dev    int32
+	ctx    uintptr
+	info   Info
+	mod    uintptr
+	pass   uintptr // the kernel ida_pass
+	trap   uintptr // the kernel trap, for the tests of a failed launch
+	calls  chan func()
+	done   chan struct{} // closed by Close
+	exited chan struct{} // closed once the device is released
+	once   sync.Once
+
+	host    uintptr // pinned host memory: the launch's arguments, the JIT's logs, the cancel flag
+	hostDev uint64  // its device address (the cancel flag is read there)
+	broken  error   // a kernel failed: the context is unusable
+}
+
+// Offsets in the pinned host buffer.
+const (
+	hostArgs     = 0   // the kernel's two arguments (device addresses)
+	hostArgsSize = 16  // CU_LAUNCH_PARAM_BUFFER_SIZE's value
+	hostExtra    = 32  // cuLaunchKernel's extra array: 5 words
+	hostCancel   = 128 // the cancel flag (uint32)
+	hostInfoLog  = 256
+	hostErrLog   = hostInfoLog + logBytes
+	hostSize     = hostErrLog + logBytes
+)
+
+// Open loads the driver, opens the GPU and compiles the kernel for it.
+func Open(opt Options) (*Device, error) {
+	d, err := loadDriver(opt.Library)
+	if err != nil {
+		return nil, err
+	}
+	dv := &Device{d: d, calls: make(chan func()), done: make(chan struct{}), exited: make(chan struct{})}
+	ready := make(chan error)
+	go dv.loop(opt.Ordinal, ready)
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	return dv, nil
+}
+
+// loop is the Device's OS thread: it opens the device, then runs calls until Close.
+func (dv *Device) loop(ordinal int, ready chan<- error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer close(dv.exited)
+	if err := dv.open(ordinal); err != nil {
+		dv.release()
+		ready <- err
+		return
+	}
+	ready <- nil
+	for {
+		select {
+		case f := <-dv.calls:
+			f()
+		case <-dv.done:
+			dv.release()
+			return
+		}
+	}
+}
+
+// do runs f on the Device's thread.
+func (dv *Device) do(f func() error) error {
+	errc := make(chan error, 1)
+	select {
+	case dv.calls <- func() { errc <- f() }:
+	case <-dv.done:
+		return fmt.Errorf("%w: the device is closed", ErrNoDevice)
+	}
+	return <-errc
+}
+
+func (dv *Device) open(ordinal int) error {
+	d := dv.d
+	if err := d.check("cuInit", d.cuInit(0)); err != nil {
+		return fmt.Errorf("%w: %v (is the GPU visible to this process? nvidia-smi says)", ErrInit, err)
+	}
+	var n, v int32
+	if err := d.check("cuDeviceGetCount", d.cuDeviceGetCount(&n)); err != nil {
+		return fmt.Errorf("%w: %v", ErrInit, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: the driver sees no GPU", ErrNoDevice)
+	}
+	if ordinal < 0 || ordinal >= int(n) {
+		return fmt.Errorf("%w: GPU %d asked for, the driver sees %d (0 to %d)", ErrNoDevice, ordinal, n, n-1)
+	}
+	if err := d.check("cuDeviceGet", d.cuDeviceGet(&dv.dev, int32(ordinal))); err != nil {
+		return fmt.Errorf("%w: %v", ErrNoDevice, err)
+	}
+	dv.info.Ordinal = ordinal
+	var name [256]byte
+	if err := d.check("cuDeviceGetName", d.cuDeviceGetName(&name[0], int32(len(name)), dv.dev)); err != nil {
+		return fmt.Errorf("%w: %v", ErrNoDevice, err)
+	}
+	for i, c := range name {
+		if c == 0 {
+			dv.info.Name = string(name[:i])
+			break
+		}
+	}
+	d.cuDriverGetVersion(&v)
+	dv.info.Driver = int(v)
+	var a int32
+	for _, q := range []struct {
+		attr int32
+		to   *int
+	}{{attrSMs, &dv.info.SMs}, {attrCCMajor, &dv.info.Capability[0]}, {attrCCMinor, &dv.info.Capability[1]}} {
+		if err := d.check("cuDeviceGetAttribute", d.cuDeviceGetAttribute(&a, q.attr, dv.dev)); err != nil {
+			return fmt.Errorf("%w: %v", ErrNoDevice, err)
+		}
+		*q.to = int(a)
+	}
+	if err := d.check("cuDeviceTotalMem_v2", d.cuDeviceTotalMem(&dv.info.Memory, dv.dev)); err != nil {
+		return fmt.Errorf("%w: %v", ErrNoDevice, err)
+	}
+	if dv.info.Capability[0] < 7 || dv.info.Capability[0] == 7 && dv.info.Capability[1] < 5 {
+		return fmt.Errorf("%w: %s has compute capability %d.%d; the kernel needs 7.5 (Turing) or later", ErrNoDevice, dv.info.Name, dv.info.Capability[0], dv.info.Capability[1])
+	}
+	if err := d.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(&dv.ctx, dv.dev)); err != nil {
+		return fmt.Errorf("%w: %v", ErrInit, err)
+	}
+	if err := d.check("cuCtxSetCurrent", d.cuCtxSetCurrent(dv.ctx)); err != nil {
+		return fmt.Errorf("%w: %v", ErrInit, err)
+	}
+	var total uint64
+	if err := d.check("cuMemGetInfo_v2", d.cuMemGetInfo(&dv.info.Free, &total)); err != nil {
+		return fmt.Errorf("%w: %v", ErrInit, err)
+	}
+	if err := d.check("cuMemHostAlloc", d.cuMemHostAlloc(&dv.host, hostSize, hostAllocMapped|hostAllocPortable)); err != nil {
+		return fmt.Errorf("%w: pinned host memory: %v", ErrMemory, err)
+	}
+	if err := d.check("cuMemHostGetDevicePointer_v2", d.cuMemHostGetDevicePointer(&dv.hostDev, dv.host, 0)); err != nil {
+		return fmt.Errorf("%w: mapped host memory: %v", ErrInit, err)
+	}
+	return dv.load(kernelPTX)
+}
+
+// hostBytes is the pinned host buffer as bytes.
+func (dv *Device) hostBytes() []byte { return unsafe.Slice((*byte)(cPointer(dv.host)), hostSize) }
+
+// load compiles and loads the kernel, with the JIT's error log on failure.
+func (dv *Device) load(ptx []byte) error {
+	d := dv.d
+	h := dv.hostBytes()
+	clear(h[hostInfoLog:hostSize])
+	// The options and their values, in pinned memory too: the driver writes the logs'
+	// sizes back into the values.
+	opts := []int32{jitInfoLog, jitInfoLogSize, jitErrorLog, jitErrorLogSize}
+	vals := []uintptr{dv.host + hostInfoLog, logBytes, dv.host + hostErrLog, logBytes}
+	image := append(append([]byte(nil), ptx...), 0)
+	r := d.cuModuleLoadDataEx(&dv.mod, unsafe.Pointer(&image[0]), uint32(len(opts)), unsafe.Pointer(&opts[0]), unsafe.Pointer(&vals[0]))
+	runtime.KeepAlive(image)
+	runtime.KeepAlive(opts)
+	runtime.KeepAlive(vals)
+	if err := d.check("cuModuleLoadDataEx", r); err != nil {
+		log := cString(dv.host + hostErrLog)
+		if log == "" {
+			log = "(no log)"
+		}
+		return fmt.Errorf("%w for %s (compute capability %d.%d, driver CUDA %s; the PTX needs driver R520 or later): %v\n%s",
+			ErrJIT, dv.info.Name, dv.info.Capability[0], dv.info.Capability[1], dv.info.DriverVersion(), err, log)
+	}
+	for _, k := range []struct {
+		name string
+		to   *uintptr
+	}{{"ida_pass", &dv.pass}, {"trap", &dv.trap}} {
+		if err := d.check("cuModuleGetFunction", d.cuModuleGetFunction(k.to, dv.mod, k.name)); err != nil {
+			return fmt.Errorf("%w: kernel %s: %v", ErrJIT, k.name, err)
+		}
+	}
+	return nil
+}
+
+// release frees what open made (on the device's thread).
+func (dv *Device) release() {
+	d := dv.d
+	if dv.mod != 0 {
+		d.cuModuleUnload(dv.mod)
+		dv.mod = 0
+	}
+	if dv.host != 0 {
+		d.cuMemFreeHost(dv.host)
+		dv.host = 0
+	}
+	if dv.ctx != 0 {
+		d.cuDevicePrimaryCtxRelease(dv.dev)
+		dv.ctx = 0
+	}
+}
+
+// Info describes the device.
+func (dv *Device) Info() Info { return dv.info }
+
+// Close releases the device (its primary context, once no other user holds it): its
+// engines may no longer be used.
+func (dv *Device) Close() error {
+	dv.once.Do(func() { close(dv.done) })
+	<-dv.exited
+	return nil
+}
+
+// alloc allocates n bytes of device memory, saying what for when it cannot.
+func (dv *Device) alloc(n uint64, what string) (uint64, error) {
+	var p uint64
+	if err := dv.d.check("cuMemAlloc_v2", dv.d.cuMemAlloc(&p, max(n, 1))); err != nil {
+		var free, total uint64
+		dv.d.cuMemGetInfo(&free, &total)
+		return 0, fmt.Errorf("%w: %s takes %.1f MB, %.1f MB of %.1f MB are free on %s: %v", ErrMemory, what, float64(n)/1e6, float64(free)/1e6, float64(total)/1e6, dv.info.Name, err)
+	}
+	return p, nil
+}
+
+// upload copies b to device memory at p.
+func (dv *Device) upload(p uint64, b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	err := dv.d.check("cuMemcpyHtoD_v2", dv.d.cuMemcpyHtoD(p, unsafe.Pointer(&b[0]), uint64(len(b))))
+	runtime.KeepAlive(b)
+	return err
+}
+
+// download copies device memory at p into b.
+func (dv *Device) download(b []byte, p uint64) error {
+	if len(b) == 0 {
+		return nil
+	}
+	err := dv.d.check("cuMemcpyDtoH_v2", dv.d.cuMemcpyDtoH(unsafe.Pointer(&b[0]), p, uint64(len(b))))
+	runtime.KeepAlive(b)
+	return err
+}
+
+// launch runs kernel fn on grid blocks of blockThreads with the two arguments, and waits
+// for its end; a failure leaves the device broken.
+func (dv *Device) launch(fn uintptr, grid uint32, a0, a1 uint64) error {
+	if dv.broken != nil {
+		return dv.broken
+	}
+	h := dv.hostBytes()
+	binary.LittleEndian.PutUint64(h[hostArgs:], a0)
+	binary.LittleEndian.PutUint64(h[hostArgs+8:], a1)
+	binary.LittleEndian.PutUint64(h[hostArgsSize:], 16)
+	for i, v := range []uint64{launchParamBuffer, uint64(dv.host + hostArgs), launchParamSize, uint64(dv.host + hostArgsSize), 0} {
+		binary.LittleEndian.PutUint64(h[hostExtra+8*i:], v)
+	}
+	d := dv.d
+	err := d.check("cuLaunchKernel", d.cuLaunchKernel(fn, grid, 1, 1, blockThreads, 1, 1, 0, 0, 0, dv.host+hostExtra))
+	if err == nil {
+		err = d.check("cuCtxSynchronize", d.cuCtxSynchronize())
+	}
+	if err != nil {
+		dv.broken = fmt.Errorf("%w on %s: %v; the context is unusable: close the device and open it again", ErrLaunch, dv.info.Name, err)
+		return dv.broken
+	}
+	return nil
+}
+
+// Trap runs a kernel that faults, for the tests: it returns the launch's error (matching
+// ErrLaunch), after which the device is unusable.
+func (dv *Device) Trap() error {
+	return dv.do(func() error { return dv.launch(dv.trap, 1, 0, 0) })
+}
+
+// An Engine searches one solver's split passes on a device: an ida.Runner. Its searches
+// run one at a time.
+type Engine struct {
+	dv     *Device
+	solver *ida.Solver
+	model  *ida.Model
+
+	tables, fsm uint64 // device memory
+	queue, seq  uint64
+	roots       uint64 // the frontier, gen and exp: grown as needed
+	gen, exp    uint64
+	pass        uint64
+	capacity    int // subtrees the frontier buffers hold
+	grid        uint32
+
+	mu    sync.Mutex
+	stats Stats
+}
+
+// Engine prepares s's tables on the device. s's heuristic must be one the GPU searches
+// (ErrHeuristic otherwise).
+func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
+	m, err := s.Model()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrHeuristic, err)
+	}
+	if err := checkModel(m); err != nil {
+		return nil, err
+	}
+	e := &Engine{dv: dv, solver: s, model: m}
+	err = dv.do(func() error {
+		var err error
+		fsm := make([]byte, 4*len(m.Pruning))
+		for i, x := range m.Pruning {
+			binary.LittleEndian.PutUint32(fsm[4*i:], x)
+		}
+		if e.fsm, err = dv.alloc(uint64(len(fsm)), "the pruning automaton"); err != nil {
+			return err
+		}
+		if err = dv.upload(e.fsm, fsm); err != nil {
+			return err
+		}
+		if e.tables, err = dv.alloc(tablesSize, "the tables"); err != nil {
+			return err
+		}
+		if err = dv.upload(e.tables, encodeTables(m, e.fsm)); err != nil {
+			return err
+		}
+		if e.queue, err = dv.alloc(queueCap*rootSize, "the queue of donated nodes"); err != nil {
+			return err
+		}
+		if e.seq, err = dv.alloc(queueCap*4, "the queue of donated nodes"); err != nil {
+			return err
+		}
+		if e.pass, err = dv.alloc(passSize, "the pass"); err != nil {
+			return err
+		}
+		var blocks int32
+		if err := dv.d.check("cuOccupancyMaxActiveBlocksPerMultiprocessor", dv.d.cuOccupancyMaxActiveBlocksPer(&blocks, dv.pass, blockThreads, 0)); err != nil || blocks < 1 {
+			blocks = 1
+		}
+		e.grid = uint32(int(blocks) * dv.info.SMs)
+		return nil
+	})
+	if err != nil {
+		e.free()
+		return nil, err
+	}
+	e.stats.Threads = int(e.grid) * blockThreads
+	return e, nil
+}
+
+// free releases the engine's device memory (on any goroutine).
+func (e *Engine) free() {
+	e.dv.do(func() error {
+		for _, p := range []*uint64{&e.tables, &e.fsm, &e.queue, &e.seq, &e.roots, &e.gen, &e.exp, &e.pass} {
+			if *p != 0 {
+				e.dv.d.cuMemFree(*p)
+				*p = 0
+			}
+		}
+		return nil
+	})
+}
+
+// Close releases the engine's device memory.
+func (e *Engine) Close() error {
+	e.free()
+	return nil
+}
+
+// Stats returns what the engine's launches have done so far.
+func (e *Engine) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+// SearchSubtrees searches the batch's subtrees on the device (ida.Runner).
+func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	roots := b.Roots()
+	if roots == nil && len(b.Paths) > 0 {
+		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
+	}
+	if b.Bound > maxBound {
+		return nil, fmt.Errorf("gpu: a pass of bound %d is deeper than the kernel's %d", b.Bound, maxBound)
+	}
+	n := len(roots)
+	l := &launch{gen: make([]uint64, n), exp: make([]uint64, n), best: n}
+	if n == 0 {
+		return nil, nil
+	}
+	var out [passSize]byte
+	var upload, search time.Duration
+	err := e.dv.do(func() error {
+		begin := time.Now()
+		if err := e.reserve(n); err != nil {
+			return err
+		}
+		d := e.dv.d
+		if err := e.dv.upload(e.roots, encodeRoots(roots)); err != nil {
+			return err
+		}
+		for _, z := range []struct {
+			p uint64
+			n uint64
+		}{{e.gen, 8 * uint64(n)}, {e.exp, 8 * uint64(n)}, {e.seq, 4 * queueCap}} {
+			if err := d.check("cuMemsetD8_v2", d.cuMemsetD8(z.p, 0, z.n)); err != nil {
+				return err
+			}
+		}
+		var p [passSize]byte
+		le := binary.LittleEndian
+		le.PutUint32(p[passBound:], uint32(b.Bound))
+		le.PutUint64(p[passRoots:], e.roots)
+		le.PutUint32(p[passNRoots:], uint32(n))
+		le.PutUint64(p[passGen:], e.gen)
+		le.PutUint64(p[passExp:], e.exp)
+		le.PutUint32(p[passBest:], uint32(n))
+		le.PutUint64(p[passQueue:], e.queue)
+		le.PutUint64(p[passSeq:], e.seq)
+		le.PutUint32(p[passCap:], queueCap)
+		le.PutUint64(p[passLimit:], b.MaxNodes)
+		le.PutUint64(p[passCancel:], e.dv.hostDev+hostCancel)
+		if err := e.dv.upload(e.pass, p[:]); err != nil {
+			return err
+		}
+		h := e.dv.hostBytes()
+		le.PutUint32(h[hostCancel:], 0)
+		upload = time.Since(begin)
+		// Cancel reaches the kernel through the mapped flag.
+		stop := make(chan struct{})
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			select {
+			case <-ctx.Done():
+				le.PutUint32(h[hostCancel:], 1)
+			case <-stop:
+			}
+		}()
+		begin = time.Now()
+		err := e.dv.launch(e.dv.pass, e.grid, e.pass, e.tables)
+		search = time.Since(begin)
+		close(stop)
+		<-watched
+		if err != nil {
+			return err
+		}
+		if err := e.dv.download(out[:], e.pass); err != nil {
+			return err
+		}
+		buf := make([]byte, 8*n)
+		if err := e.dv.download(buf, e.gen); err != nil {
+			return err
+		}
+		for i := range l.gen {
+			l.gen[i] = le.Uint64(buf[8*i:])
+		}
+		if err := e.dv.download(buf, e.exp); err != nil {
+			return err
+		}
+		for i := range l.exp {
+			l.exp[i] = le.Uint64(buf[8*i:])
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	l.best = int(int32(le.Uint32(out[passBest:])))
+	l.stopped = le.Uint32(out[passStop:]) != 0
+	if l.best < 0 || l.best > n {
+		return nil, fmt.Errorf("%w: the kernel reported subtree %d of %d as solving", ErrLaunch, l.best, n)
+	}
+	e.stats.Passes++
+	e.stats.Subtrees += uint64(n)
+	for i := range l.gen {
+		e.stats.Nodes += l.gen[i]
+		e.stats.Expanded += l.exp[i]
+	}
+	e.stats.Donated += le.Uint64(out[passDonated:])
+	e.stats.Threads = int(le.Uint32(out[passThreads:]))
+	e.stats.Upload += upload
+	e.stats.Search += search
+	if cycles := le.Uint64(out[passCycles:]); cycles > 0 {
+		// A running mean of the launches' utilisation, weighted by their time.
+		u := float64(le.Uint64(out[passBusy:])) / float64(cycles)
+		w := search.Seconds() / max(e.stats.Search.Seconds(), 1e-9)
+		e.stats.Utilisation = e.stats.Utilisation*(1-w) + u*w
+	}
+	stopErr := ctx.Err()
+	if stopErr == nil {
+		stopErr = ida.ErrNodeLimit
+	}
+	return results(ctx, e.solver, b, l, stopErr)
+}
+
+// reserve makes the frontier buffers hold n subtrees (on the device's thread).
+func (e *Engine) reserve(n int) error {
+	if n <= e.capacity {
+		return nil
+	}
+	d := e.dv.d
+	for _, p := range []*uint64{&e.roots, &e.gen, &e.exp} {
+		if *p != 0 {
+			d.cuMemFree(*p)
+			*p = 0
+		}
+	}
+	e.capacity = 0
+	var err error
+	if e.roots, err = e.dv.alloc(uint64(n)*rootSize, fmt.Sprintf("a frontier of %d subtrees", n)); err != nil {
+		return err
+	}
+	if e.gen, err = e.dv.alloc(uint64(n)*8, "the subtrees' counts"); err != nil {
+		return err
+	}
+	if e.exp, err = e.dv.alloc(uint64(n)*8, "the subtrees' counts"); err != nil {
+		return err
+	}
+	e.capacity = n
+	return nil
+}
+
+var _ ida.Runner = (*Engine)(nil)

@@ -1,0 +1,41 @@
+//go:build !(linux && (amd64 || arm64))
+
+package gpu
+
+import (
+	"context"
+
+	"github.com/tilekit/tilekit/ida"
+)
+
+// A Device is one GPU; on this system there are none (ErrUnsupported).
+type Device struct{}
+
+// Open returns ErrUnsupported: the package reaches GPUs on Linux (amd64, arm64) only.
+func Open(Options) (*Device, error) { return nil, ErrUnsupported }
+
+// Info describes the device.
+func (*Device) Info() Info { return Info{} }
+
+// Close releases the device.
+func (*Device) Close() error { return nil }
+
+// Trap runs a kernel that faults, for the tests.
+func (*Device) Trap() error { return ErrUnsupported }
+
+// Engine prepares a solver's tables on the device.
+func (*Device) Engine(*ida.Solver) (*Engine, error) { return nil, ErrUnsupported }
+
+// An Engine searches one solver's split passes on a device: an ida.Runner.
+type Engine struct{}
+
+// SearchSubtrees searches the batch's subtrees on the device (ida.Runner).
+func (*Engine) SearchSubtrees(context.Context, *ida.Batch) ([]ida.SubtreeResult, error) {
+	return nil, ErrUnsupported
+}
+
+// Stats returns what the engine's launches have done so far.
+func (*Engine) Stats() Stats { return Stats{} }
+
+// Close releases the engine's device memory.
+func (*Engine) Close() error { return nil }

@@ -1,0 +1,169 @@
+//go:build linux && (amd64 || arm64)
+
+package gpu
+
+import (
+	"context"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/ida"
+)
+
+// fakeDriver builds testdata/fakecuda.cpp as a libcuda.so.1 of its own and returns its
+// path (skipped without g++, failed under TILEKIT_E2E=require).
+func fakeDriver(t *testing.T, flags ...string) string {
+	t.Helper()
+	buildHost(t) // skips or fails alike without g++
+	lib := filepath.Join(t.TempDir(), "libcuda.so.1")
+	args := append([]string{"-std=c++17", "-O2", "-shared", "-fPIC", "-o", lib}, flags...)
+	args = append(args, "testdata/fakecuda.cpp")
+	out, err := exec.Command("g++", args...).CombinedOutput()
+	require.NoError(t, err, "g++ %s:\n%s", strings.Join(args, " "), out)
+	return lib
+}
+
+// Every way the driver can fail gives its own error, which says what was wrong.
+func TestDriverErrors(t *testing.T) {
+	lib := fakeDriver(t)
+	missing := fakeDriver(t, "-DTK_FAKE_MISSING")
+	s, err := ida.New(board.BlankLast(board.Size4x4), ida.Options{Heuristic: ida.MD})
+	require.NoError(t, err)
+	cases := []struct {
+		mode, library string
+		want          error
+		says          []string
+	}{
+		{"", filepath.Join(t.TempDir(), "nowhere", "libcuda.so.1"), ErrNoDriver, []string{"nowhere", "install the NVIDIA driver"}},
+		{"", missing, ErrNoDriver, []string{"has no cuMemsetD8_v2"}},
+		{"init", lib, ErrInit, []string{"cuInit", "CUDA_ERROR_NOT_INITIALIZED"}},
+		{"none", lib, ErrNoDevice, []string{"sees no GPU"}},
+		{"old", lib, ErrNoDevice, []string{"compute capability 7.0", "7.5"}},
+		{"jit", lib, ErrJIT, []string{"ptxas fatal", "the fake driver compiles nothing", "CUDA_ERROR_INVALID_PTX", "R520"}},
+	}
+	for _, c := range cases {
+		t.Run(c.mode+filepath.Base(filepath.Dir(c.library)), func(t *testing.T) {
+			t.Setenv("TK_FAKE_CUDA", c.mode)
+			dv, err := Open(Options{Library: c.library})
+			require.Error(t, err)
+			assert.Nil(t, dv)
+			assert.ErrorIs(t, err, c.want)
+			for _, w := range c.says {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
+	t.Run("another ordinal", func(t *testing.T) {
+		t.Setenv("TK_FAKE_CUDA", "")
+		_, err := Open(Options{Library: lib, Ordinal: 3})
+		assert.ErrorIs(t, err, ErrNoDevice)
+		assert.Contains(t, err.Error(), "GPU 3 asked for, the driver sees 1")
+	})
+	t.Run("small", func(t *testing.T) {
+		t.Setenv("TK_FAKE_CUDA", "small")
+		dv, err := Open(Options{Library: lib})
+		require.NoError(t, err)
+		defer dv.Close()
+		_, err = dv.Engine(s)
+		assert.ErrorIs(t, err, ErrMemory)
+		assert.Contains(t, err.Error(), "MB are free on Fake GPU")
+	})
+	t.Run("heuristic", func(t *testing.T) {
+		t.Setenv("TK_FAKE_CUDA", "")
+		dv, err := Open(Options{Library: lib})
+		require.NoError(t, err)
+		defer dv.Close()
+		lc, err := ida.New(board.BlankLast(board.Size4x4), ida.Options{Heuristic: ida.LC})
+		require.NoError(t, err)
+		_, err = dv.Engine(lc)
+		assert.ErrorIs(t, err, ErrHeuristic)
+	})
+}
+
+// With the fake driver, whose launches run the kernel's search on the host, the engine
+// searches as ida does: the solution and serial counts of every pass, through the layout,
+// the uploads and the results.
+func TestEngineOnTheFakeDriver(t *testing.T) {
+	lib := fakeDriver(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	dv, err := Open(Options{Library: lib})
+	require.NoError(t, err)
+	defer dv.Close()
+	info := dv.Info()
+	assert.Equal(t, "Fake GPU", info.Name)
+	assert.Equal(t, [2]int{9, 0}, info.Capability)
+	assert.Equal(t, 2, info.SMs)
+	assert.Equal(t, "13.0", info.DriverVersion())
+	goal := board.BlankFirst(board.Size4x4)
+	s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
+	require.NoError(t, err)
+	e, err := dv.Engine(s)
+	require.NoError(t, err)
+	defer e.Close()
+	rng := rand.New(rand.NewPCG(11, 11))
+	for k := 0; k < 3; k++ {
+		start, _ := goal.RandomWalk(60, rng)
+		want, err := s.Solve(context.Background(), start)
+		require.NoError(t, err)
+		got, err := s.Run(context.Background(), start, ida.Plan{
+			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+				if p.Bound < want.H0+2 {
+					return 0, nil
+				}
+				return 200, nil
+			},
+			Runner: e,
+		})
+		require.NoError(t, err)
+		assert.Equal(t, want.Moves, got.Moves)
+		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+	}
+	st := e.Stats()
+	assert.Positive(t, st.Passes)
+	assert.Positive(t, st.Nodes)
+	assert.Equal(t, 512, st.Threads)
+	assert.Greater(t, st.Utilisation, 0.0)
+	assert.LessOrEqual(t, st.Utilisation, 1.0)
+}
+
+// A kernel that faults gives ErrLaunch and leaves the device unusable; a device opened again
+// (a new context) and the CPU still search.
+func TestFaultThenRecover(t *testing.T) {
+	lib := fakeDriver(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	goal := board.BlankLast(board.Size4x4)
+	start, _ := goal.RandomWalk(50, rand.New(rand.NewPCG(2, 2)))
+	s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
+	require.NoError(t, err)
+	dv, err := Open(Options{Library: lib})
+	require.NoError(t, err)
+	err = dv.Trap()
+	assert.ErrorIs(t, err, ErrLaunch)
+	assert.Contains(t, err.Error(), "CUDA_ERROR_LAUNCH_FAILED")
+	assert.ErrorIs(t, dv.Trap(), ErrLaunch, "the device stays broken")
+	dv.Close()
+
+	dv, err = Open(Options{Library: lib})
+	require.NoError(t, err)
+	defer dv.Close()
+	e, err := dv.Engine(s)
+	require.NoError(t, err)
+	defer e.Close()
+	split := func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 100, nil }
+	got, err := s.Run(context.Background(), start, ida.Plan{Split: split, Runner: e})
+	require.NoError(t, err)
+	want, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	assert.Equal(t, want.Moves, got.Moves)
+
+	t.Setenv("TK_FAKE_CUDA", "launch")
+	_, err = s.Run(context.Background(), start, ida.Plan{Split: split, Runner: e})
+	assert.ErrorIs(t, err, ErrLaunch)
+}

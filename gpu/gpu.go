@@ -1,0 +1,126 @@
+// Package gpu runs IDA*'s passes on an NVIDIA GPU: a runner (ida.Runner) of ida's pass
+// driver that searches a split pass's subtrees on the device, keeping ida's node protocol
+// (docs/SEARCH.md), so that the solution and the serial counts are exactly ida's.
+//
+// The driver (libcuda.so.1, installed with the NVIDIA driver: no CUDA toolkit is needed) is
+// loaded at run time without cgo (github.com/ebitengine/purego), on Linux for amd64 and
+// arm64; elsewhere Open returns ErrUnsupported. The kernel (kernel/ida.cu, on
+// kernel/search.h) is PTX for compute_75 (Turing and later) made by go generate with nvcc
+// 11.8 and embedded; the driver compiles it for the card at the first launch, which needs
+// driver R520 or later.
+//
+// The scheme (after the GPU IDA* of Horie & Fukunaga, "Block-Parallel IDA* for GPUs", SoCS
+// 2017, rebuilt for today's cards: one subtree a thread rather than a block, and work
+// donated to idle threads):
+//
+//  1. ida's driver searches the top of a pass on the CPU down to a frontier of many nodes
+//     (hundreds of thousands), numbered in serial order.
+//  2. Every thread of one persistent launch takes frontier nodes through an atomic counter
+//     and searches below each, depth first, with ida's order of children and its counts.
+//  3. Once the frontier is handed out, threads without work are idle; busy threads then
+//     give the unexplored children of their shallowest open node to a queue, from which idle
+//     threads take them (without donation the end of a pass leaves almost every thread
+//     idle). A donated node's counts are added to its frontier node's.
+//  4. A thread that meets the goal offers its frontier node's index as the earliest solving
+//     one (an atomic minimum); nodes of later subtrees are abandoned. When the launch ends,
+//     every subtree before the earliest solving one has been searched to its end: their
+//     counts are the serial search's. The solving subtree is searched again on the CPU
+//     (ida.Solver.SearchBelow), which gives the serial search's solution and its counts up
+//     to it; the driver then replays the solution on the start before it is believed.
+//
+// Cancellation and the node limit reach a running launch through a flag in mapped host
+// memory that every thread polls every 256 expansions: a search stops within milliseconds.
+// The node limit may be overshot by at most 256 expansions' children a thread (about 1,000
+// nodes a thread). Data-centre cards have no display watchdog; a card that drives a
+// display kills a launch after a few seconds (CUDA_ERROR_LAUNCH_TIMEOUT), reported as
+// ErrLaunch.
+//
+// The host build of the same search (kernel/host.cpp) runs the scheme with many virtual
+// threads stepped in turn; the tests compare it with ida subtree by subtree.
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Errors of the package; each error returned matches one of them (errors.Is).
+var (
+	// ErrUnsupported reports a system where the package cannot reach a GPU (not Linux on
+	// amd64 or arm64).
+	ErrUnsupported = errors.New("gpu: GPUs are supported on Linux (amd64, arm64) only")
+	// ErrNoDriver reports that the NVIDIA driver library could not be loaded.
+	ErrNoDriver = errors.New("gpu: no NVIDIA driver")
+	// ErrInit reports that the driver did not initialise (cuInit failed).
+	ErrInit = errors.New("gpu: the NVIDIA driver did not initialise")
+	// ErrNoDevice reports that the driver sees no GPU, or not the one asked for.
+	ErrNoDevice = errors.New("gpu: no such GPU")
+	// ErrMemory reports a device too small for the tables and the frontier.
+	ErrMemory = errors.New("gpu: not enough GPU memory")
+	// ErrJIT reports that the driver could not compile the kernel for the card.
+	ErrJIT = errors.New("gpu: the driver could not compile the kernel")
+	// ErrLaunch reports a launch that failed, or a fault in the kernel; the device's
+	// context is not usable afterwards (Open a new one).
+	ErrLaunch = errors.New("gpu: a kernel failed")
+	// ErrHeuristic reports a heuristic the GPU does not search yet.
+	ErrHeuristic = errors.New("gpu: the GPU does not search this heuristic")
+)
+
+// Error is a failed call of the driver: the call, its result code, and the driver's name
+// and words for it.
+type Error struct {
+	Call string
+	Code int
+	Name string // CUDA_ERROR_...
+	Text string
+}
+
+func (e *Error) Error() string {
+	if e.Name == "" {
+		return fmt.Sprintf("%s: CUDA error %d", e.Call, e.Code)
+	}
+	return fmt.Sprintf("%s: %s (%d): %s", e.Call, e.Name, e.Code, e.Text)
+}
+
+// Options choose the GPU and the driver.
+type Options struct {
+	// Ordinal is the GPU's number, as the driver counts them (nvidia-smi's order may differ
+	// unless CUDA_DEVICE_ORDER=PCI_BUS_ID).
+	Ordinal int
+	// Library is the driver library to load; "" for libcuda.so.1 where the loader finds it.
+	Library string
+}
+
+// Info describes a GPU and its driver.
+type Info struct {
+	Ordinal    int
+	Name       string
+	Driver     int    // the driver's CUDA version, as 1000*major + 10*minor
+	Capability [2]int // compute capability
+	SMs        int    // multiprocessors
+	Memory     uint64 // bytes in all
+	Free       uint64 // bytes free when opened
+}
+
+// DriverVersion returns the driver's CUDA version as "major.minor".
+func (i Info) DriverVersion() string { return fmt.Sprintf("%d.%d", i.Driver/1000, i.Driver%1000/10) }
+
+func (i Info) String() string {
+	return fmt.Sprintf("GPU %d: %s, compute capability %d.%d, %d multiprocessors, %.1f GB (%.1f GB free), driver CUDA %s",
+		i.Ordinal, i.Name, i.Capability[0], i.Capability[1], i.SMs, float64(i.Memory)/1e9, float64(i.Free)/1e9, i.DriverVersion())
+}
+
+// Stats is what an engine's launches did, over all of them so far.
+type Stats struct {
+	Passes   int           // launches
+	Subtrees uint64        // frontier nodes handed to the GPU
+	Nodes    uint64        // nodes the GPU generated (counting work past the solution)
+	Expanded uint64        // nodes the GPU expanded
+	Donated  uint64        // nodes busy threads gave to idle ones
+	Threads  int           // threads a launch
+	Upload   time.Duration // copying frontiers to the device
+	Search   time.Duration // the launches, to their end
+	// Utilisation is the share of the threads' time they held work to search.
+	Utilisation float64
+}

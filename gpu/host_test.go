@@ -1,0 +1,378 @@
+package gpu
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/prune"
+)
+
+// buildHost compiles the kernel's search as host C++ (kernel/host.cpp) with g++ and the
+// given flags, and returns the program; without g++ the test is skipped, or fails under
+// TILEKIT_E2E=require (.ci/run).
+func buildHost(t *testing.T, flags ...string) string {
+	t.Helper()
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		if os.Getenv("TILEKIT_E2E") == "require" {
+			t.Fatalf("no g++ to build the kernel's search on the host: %v", err)
+		}
+		t.Skipf("no g++ to build the kernel's search on the host: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "host")
+	args := append([]string{"-std=c++17", "-O2", "-pthread", "-Wall", "-Wextra", "-Werror", "-DTK_HASH"}, flags...)
+	args = append(args, "-o", bin, "kernel/host.cpp")
+	out, err := exec.Command(gxx, args...).CombinedOutput()
+	require.NoError(t, err, "g++ %s:\n%s", strings.Join(args, " "), out)
+	return bin
+}
+
+// hostRunner is an ida.Runner that searches each batch with the host build of the
+// kernel's search, threads virtual threads taking budget expansions a turn.
+type hostRunner struct {
+	t       *testing.T
+	bin     string
+	s       *ida.Solver
+	m       *ida.Model
+	threads int
+	budget  int
+	real    bool // real threads, racing, rather than virtual ones stepped in turn
+	// What the last launch reported.
+	last    *launch
+	hash    []uint64
+	donated uint64
+	util    float64
+}
+
+func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+	roots := b.Roots()
+	var in bytes.Buffer
+	le := binary.LittleEndian
+	for _, v := range []uint32{uint32(h.m.Size.Cells()), uint32(b.Bound), uint32(len(roots)), uint32(h.threads), uint32(h.budget), uint32(len(h.m.Pruning))} {
+		in.Write(le.AppendUint32(nil, v))
+	}
+	in.Write(h.m.NMoves[:])
+	for c := range cells {
+		in.Write(h.m.MoveCell[c][:])
+	}
+	for c := range cells {
+		in.Write(h.m.MoveDir[c][:])
+	}
+	for c := range cells {
+		in.Write(h.m.MD[c][:])
+	}
+	for _, x := range h.m.Pruning {
+		in.Write(le.AppendUint32(nil, x))
+	}
+	in.Write(encodeRoots(roots))
+	cmd := exec.CommandContext(ctx, h.bin)
+	if h.real {
+		cmd.Args = append(cmd.Args, "threads")
+	}
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("host search: %w", err)
+	}
+	l := &launch{gen: make([]uint64, len(roots)), exp: make([]uint64, len(roots))}
+	h.hash = make([]uint64, len(roots))
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	var busy, cycles float64
+	for _, key := range []string{"best", "donated", "busy", "cycles"} {
+		require.True(h.t, sc.Scan())
+		f := strings.Fields(sc.Text())
+		require.Equal(h.t, key, f[0])
+		v, err := strconv.ParseUint(f[1], 10, 64)
+		require.NoError(h.t, err)
+		switch key {
+		case "best":
+			l.best = int(v)
+		case "donated":
+			h.donated = v
+		case "busy":
+			busy = float64(v)
+		case "cycles":
+			cycles = float64(v)
+		}
+	}
+	h.util = busy / cycles
+	for i := range roots {
+		require.True(h.t, sc.Scan())
+		_, err := fmt.Sscan(sc.Text(), &l.gen[i], &l.exp[i], &h.hash[i])
+		require.NoError(h.t, err)
+	}
+	h.last = l
+	return results(ctx, h.s, b, l, nil)
+}
+
+// boardHash is the host build's hash of a board (search.h).
+func boardHash(b []uint8) uint64 {
+	h := uint64(1469598103934665603)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	h ^= h >> 29
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 32
+	return h
+}
+
+// reference searches below a root as docs/SEARCH.md says, with the model's tables (the
+// Manhattan distance), to the end of the subtree: its counts and the sum of the hashes of
+// its expanded boards.
+func reference(m *ida.Model, r ida.Root, bound int) (gen, exp, hash uint64) {
+	b := r.Board
+	n := m.Size.Cells()
+	var dfs func(g, h int, blank uint8, state uint32)
+	dfs = func(g, h int, blank uint8, state uint32) {
+		exp++
+		hash += boardHash(b[:n])
+		for i := 0; i < int(m.NMoves[blank]); i++ {
+			ns := m.Pruning[state*4+uint32(m.MoveDir[blank][i])]
+			if ns == prune.Pruned {
+				continue
+			}
+			gen++
+			q := m.MoveCell[blank][i]
+			tile := b[q]
+			nh := h + int(m.MD[tile][blank]) - int(m.MD[tile][q])
+			if g+1+nh > bound || nh == 0 {
+				continue
+			}
+			b[blank], b[q] = tile, 0
+			dfs(g+1, nh, q, ns)
+			b[q], b[blank] = tile, 0
+		}
+	}
+	dfs(int(r.G), int(r.H), r.Blank, r.State)
+	return gen, exp, hash
+}
+
+// The kernel's search, run on the host with many virtual threads that donate work to each
+// other, gives ida's solution and serial counts, pass by pass, on positions of both boards
+// and goals, with the move back and with an automaton; below every subtree before the
+// solving one, its counts are ida's and the hash of its expanded boards the reference's.
+func TestEmulatedSchemeIsIDA(t *testing.T) {
+	bin := buildHost(t)
+	fsm, err := prune.Build(context.Background(), board.Size4x4, 12)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(39, 39))
+	four, five := board.BlankLast(board.Size4x4), board.BlankFirst(board.Size5x5)
+	walk := func(g board.Goal, n int) board.State { s, _ := g.RandomWalk(n, rng); return s }
+	cases := []struct {
+		name  string
+		goal  board.Goal
+		start board.State
+		opt   ida.Options
+	}{
+		{"4x4 blank-last", four, walk(four, 60), ida.Options{Heuristic: ida.MD}},
+		{"4x4 blank-first, automaton", board.BlankFirst(board.Size4x4), walk(board.BlankFirst(board.Size4x4), 60), ida.Options{Heuristic: ida.MD, Pruning: fsm}},
+		{"5x5 blank-first", five, walk(five, 44), ida.Options{Heuristic: ida.MD}},
+	}
+	donated := uint64(0)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := ida.New(c.goal, c.opt)
+			require.NoError(t, err)
+			m, err := s.Model()
+			require.NoError(t, err)
+			want, err := s.Solve(context.Background(), c.start)
+			require.NoError(t, err)
+			require.GreaterOrEqual(t, len(want.Passes), 5, "a test of at least five passes")
+			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 97, budget: 3}
+			checked := 0
+			plan := ida.Plan{
+				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+					if p.Bound < want.H0+4 {
+						return 0, nil
+					}
+					return 300, nil
+				},
+				Runner: h,
+				OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+					if sp == nil {
+						return
+					}
+					donated += h.donated
+					for _, w := range want.Passes {
+						if w.Bound == p.Bound {
+							assert.Equal(t, w.Work(), sp.Serial, "pass %d", p.Bound)
+						}
+					}
+					// Subtree by subtree, before the solving one.
+					for i := 0; i < h.last.best && i < len(sp.Paths) && checked < 400; i++ {
+						r, err := s.SearchBelow(context.Background(), c.start, sp.Paths[i], p.Bound)
+						require.NoError(t, err)
+						assert.Equal(t, r.Work, sp.Results[i].Work, "pass %d, subtree %d", p.Bound, i)
+						checked++
+					}
+				},
+			}
+			got, err := s.Run(context.Background(), c.start, plan)
+			require.NoError(t, err)
+			assert.Equal(t, want.Moves, got.Moves)
+			assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+			assert.Positive(t, checked)
+		})
+	}
+	assert.Positive(t, donated, "threads donated work")
+}
+
+// With real threads, racing for the frontier and the queue as the GPU's do, the counts are
+// still ida's, pass by pass, run after run.
+func TestRacingThreadsAreIDA(t *testing.T) {
+	bin := buildHost(t)
+	rng := rand.New(rand.NewPCG(41, 41))
+	donated := uint64(0)
+	for _, goal := range []board.Goal{board.BlankFirst(board.Size4x4), board.BlankFirst(board.Size5x5)} {
+		s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
+		require.NoError(t, err)
+		m, err := s.Model()
+		require.NoError(t, err)
+		for k := 0; k < 3; k++ {
+			start, _ := goal.RandomWalk(64, rng)
+			want, err := s.Solve(context.Background(), start)
+			require.NoError(t, err)
+			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 48, budget: 1 << 30, real: true}
+			got, err := s.Run(context.Background(), start, ida.Plan{Runner: h, Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+				if len(p.Passes) == 0 {
+					return 0, nil
+				}
+				return 64, nil
+			}, OnPass: func(ida.Pass, *ida.SplitPass) { donated += h.donated }})
+			require.NoError(t, err)
+			assert.Equal(t, want.Moves, got.Moves)
+			assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "%s %s", goal.Name(), start)
+		}
+	}
+	assert.Positive(t, donated, "threads donated work")
+}
+
+// The hash of the expanded boards below each subtree, summed by the host build, is the
+// reference's (written from docs/SEARCH.md): the same nodes, not only as many.
+func TestEmulatedSchemeExpandsTheSameNodes(t *testing.T) {
+	bin := buildHost(t)
+	goal := board.BlankLast(board.Size4x4)
+	start, _ := goal.RandomWalk(70, rand.New(rand.NewPCG(5, 5)))
+	s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
+	require.NoError(t, err)
+	m, err := s.Model()
+	require.NoError(t, err)
+	want, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 61, budget: 2}
+	bound := want.Passes[len(want.Passes)-2].Bound // a pass without a solution: every subtree searched
+	var roots []ida.Root
+	_, err = s.Run(context.Background(), start, ida.Plan{
+		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+			if p.Bound != bound {
+				return 0, nil
+			}
+			return 500, nil
+		},
+		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+			roots = b.Roots()
+			return h.SearchSubtrees(ctx, b)
+		}),
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, roots)
+	require.Equal(t, len(roots), h.last.best, "no solution in the pass")
+	for i, r := range roots {
+		gen, exp, hash := reference(m, r, bound)
+		assert.Equal(t, gen, h.last.gen[i], "subtree %d", i)
+		assert.Equal(t, exp, h.last.exp[i], "subtree %d", i)
+		assert.Equal(t, hash, h.hash[i], "subtree %d", i)
+	}
+	assert.Positive(t, h.donated)
+}
+
+// The kernel's order of children is ida's: with one thread (no donation), the counts below
+// the solving subtree, up to its solution, are ida's; a build that tries the children in
+// another order (TK_PERTURB) is caught.
+func TestEmulatedOrderIsIDAs(t *testing.T) {
+	goal := board.BlankLast(board.Size4x4)
+	s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
+	require.NoError(t, err)
+	m, err := s.Model()
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, perturbed := range []bool{false, true} {
+		var flags []string
+		if perturbed {
+			flags = []string{"-DTK_PERTURB"}
+		}
+		bin := buildHost(t, flags...)
+		differ := 0
+		for k := 0; k < 6; k++ {
+			start, _ := goal.RandomWalk(60, rng)
+			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 1, budget: 1000}
+			var b *ida.Batch
+			res, err := s.Run(context.Background(), start, ida.Plan{
+				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 50, nil },
+				Runner: ida.RunnerFunc(func(ctx context.Context, batch *ida.Batch) ([]ida.SubtreeResult, error) {
+					b = batch
+					return h.SearchSubtrees(ctx, batch)
+				}),
+			})
+			require.NoError(t, err)
+			require.True(t, res.Solved)
+			best := h.last.best
+			require.Less(t, best, len(b.Paths))
+			r, err := s.SearchBelow(context.Background(), start, b.Paths[best], b.Bound)
+			require.NoError(t, err)
+			if (ida.Work{Nodes: h.last.gen[best], Expanded: h.last.exp[best]}) != r.Work {
+				differ++
+			}
+		}
+		if perturbed {
+			assert.Positive(t, differ, "the perturbed order is noticed")
+		} else {
+			assert.Zero(t, differ, "the kernel's order is ida's")
+		}
+	}
+}
+
+// The structures' layout in package gpu is the kernel's, as the compiler lays it out.
+func TestLayout(t *testing.T) {
+	out, err := exec.Command(buildHost(t), "layout").Output()
+	require.NoError(t, err)
+	want := map[string]int{
+		"Root": rootSize, "Tables": tablesSize, "Pass": passSize + 8,
+		"tk::Root.blank": 25, "tk::Root.g": 26, "tk::Root.h": 27, "tk::Root.state": 28, "tk::Root.sub": 32,
+		"tk::Tables.cells": 0, "tk::Tables.nmoves": tablesNMoves, "tk::Tables.mcell": tablesMCell,
+		"tk::Tables.mdir": tablesMDir, "tk::Tables.md": tablesMD, "tk::Tables.fsm": tablesFSM,
+		"tk::Pass.bound": passBound, "tk::Pass.roots": passRoots, "tk::Pass.nroots": passNRoots,
+		"tk::Pass.gen": passGen, "tk::Pass.exp": passExp, "tk::Pass.next": passNext, "tk::Pass.best": passBest,
+		"tk::Pass.queue": passQueue, "tk::Pass.seq": passSeq, "tk::Pass.cap": passCap, "tk::Pass.head": passHead,
+		"tk::Pass.tail": passTail, "tk::Pass.idle": passIdle, "tk::Pass.threads": passThreads,
+		"tk::Pass.stop": passStop, "tk::Pass.nodes": passNodes, "tk::Pass.limit": passLimit,
+		"tk::Pass.cancel": passCancel, "tk::Pass.donated": passDonated, "tk::Pass.busy": passBusy,
+		"tk::Pass.cycles": passCycles, "tk::Pass.hash": passSize,
+	}
+	got := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(l)
+		require.Len(t, f, 2)
+		n, err := strconv.Atoi(f[1])
+		require.NoError(t, err)
+		got[f[0]] = n
+	}
+	assert.Equal(t, want, got)
+}

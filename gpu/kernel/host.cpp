@@ -1,0 +1,148 @@
+// The GPU's search (search.h) run on the host with many virtual threads stepped in turn,
+// for the tests of package gpu: it reads a pass (tables and frontier) on standard input and
+// writes each subtree's counts. Built by the tests with g++ -DTK_HASH.
+//
+// Input, little-endian: uint32 cells, bound, nroots, threads, budget (expansions a thread
+// takes a turn), fsm entries; the tables' nmoves[25], mcell[25][4], mdir[25][4], md[25][25]
+// bytes; the automaton's transitions (uint32 each); nroots roots of 36 bytes (board[25],
+// blank, g, h, uint32 state, uint32 subtree).
+// Output, text: "best B", "donated D", then a line "gen exp hash" a subtree.
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <thread>
+#include <vector>
+
+#include "search.h"
+
+static void die(const char* what) {
+  fprintf(stderr, "host: %s\n", what);
+  exit(2);
+}
+
+static void read(void* p, size_t n) {
+  if (fread(p, 1, n, stdin) != n) die("short input");
+}
+
+static uint32_t u32() {
+  uint8_t b[4];
+  read(b, 4);
+  return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+#define OFF(T, f) printf(#T "." #f " %zu\n", offsetof(T, f))
+
+// layout prints the structures' sizes and offsets, which package gpu mirrors.
+static void layout() {
+  printf("Root %zu\nTables %zu\nPass %zu\n", sizeof(tk::Root), sizeof(tk::Tables), sizeof(tk::Pass));
+  OFF(tk::Root, blank); OFF(tk::Root, g); OFF(tk::Root, h); OFF(tk::Root, state); OFF(tk::Root, sub);
+  OFF(tk::Tables, cells); OFF(tk::Tables, nmoves); OFF(tk::Tables, mcell); OFF(tk::Tables, mdir);
+  OFF(tk::Tables, md); OFF(tk::Tables, fsm);
+  OFF(tk::Pass, bound); OFF(tk::Pass, roots); OFF(tk::Pass, nroots); OFF(tk::Pass, gen); OFF(tk::Pass, exp);
+  OFF(tk::Pass, next); OFF(tk::Pass, best); OFF(tk::Pass, queue); OFF(tk::Pass, seq); OFF(tk::Pass, cap);
+  OFF(tk::Pass, head); OFF(tk::Pass, tail); OFF(tk::Pass, idle); OFF(tk::Pass, threads); OFF(tk::Pass, stop);
+  OFF(tk::Pass, nodes); OFF(tk::Pass, limit); OFF(tk::Pass, cancel); OFF(tk::Pass, donated); OFF(tk::Pass, busy);
+  OFF(tk::Pass, cycles); OFF(tk::Pass, hash);
+}
+
+// runThread is one real thread's loop, as the kernel's (ida.cu).
+static void runThread(tk::Pass* p, const tk::Tables* t, uint32_t budget) {
+  static uint32_t seed;
+  tk::Worker* w = new tk::Worker();
+  w->rng = __atomic_fetch_add(&seed, 1, __ATOMIC_SEQ_CST);
+  bool over = false;
+  while (!over) {
+    if (!w->active) {
+      if (!tk::take(w, p, t, &over)) {
+        if (!over) std::this_thread::yield();
+        continue;
+      }
+    }
+    if (tk::step(w, p, t, budget)) tk::finish(w, p);
+  }
+  delete w;
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && strcmp(argv[1], "layout") == 0) {
+    layout();
+    return 0;
+  }
+  // "threads": the workers are real threads, racing as the GPU's do; else virtual
+  // threads stepped in turn.
+  bool real = argc > 1 && strcmp(argv[1], "threads") == 0;
+  tk::Tables t;
+  memset(&t, 0, sizeof t);
+  t.cells = u32();
+  uint32_t bound = u32(), nroots = u32(), threads = u32(), budget = u32(), nfsm = u32();
+  if (t.cells > tk::kMaxCells || threads == 0 || budget == 0 || bound >= tk::kMaxDepth) die("bad header");
+  read(t.nmoves, sizeof t.nmoves);
+  read(t.mcell, sizeof t.mcell);
+  read(t.mdir, sizeof t.mdir);
+  read(t.md, sizeof t.md);
+  std::vector<uint32_t> fsm(nfsm);
+  for (auto& x : fsm) x = u32();
+  t.fsm = fsm.data();
+  std::vector<tk::Root> roots(nroots);
+  for (auto& r : roots) {
+    read(r.board, tk::kMaxCells);
+    uint8_t b[3];
+    read(b, 3);
+    r.blank = b[0];
+    r.g = b[1];
+    r.h = b[2];
+    r.state = u32();
+    r.sub = u32();
+  }
+  std::vector<unsigned long long> gen(nroots), exp(nroots), hash(nroots);
+  std::vector<tk::Root> queue(1 << 16);
+  std::vector<uint32_t> seq(queue.size());
+  tk::Pass p;
+  memset(&p, 0, sizeof p);
+  p.bound = bound;
+  p.roots = roots.data();
+  p.nroots = nroots;
+  p.gen = gen.data();
+  p.exp = exp.data();
+  p.hash = hash.data();
+  p.best = (int32_t)nroots;
+  p.queue = queue.data();
+  p.seq = seq.data();
+  p.cap = (uint32_t)queue.size();
+
+  if (real) {
+    std::vector<std::thread> ts;
+    for (uint32_t k = 0; k < threads; k++) ts.emplace_back(runThread, &p, &t, budget);
+    for (auto& th : ts) th.join();
+  }
+  std::vector<tk::Worker> ws(real ? 0 : threads);
+  std::vector<bool> over(threads);
+  for (uint32_t k = 0; k < ws.size(); k++) {
+    memset(&ws[k], 0, sizeof ws[k]);
+    ws[k].rng = k;
+  }
+  uint32_t left = real ? 0 : threads;
+  while (left > 0) {
+    for (uint32_t k = 0; k < threads; k++) {
+      if (over[k]) continue;
+      tk::Worker* w = &ws[k];
+      if (!w->active) {
+        bool done = false;
+        if (!tk::take(w, &p, &t, &done)) {
+          if (done) {
+            over[k] = true;
+            left--;
+          }
+          continue;
+        }
+      }
+      p.busy++;
+      if (tk::step(w, &p, &t, budget)) tk::finish(w, &p);
+    }
+    p.cycles += left;
+  }
+  printf("best %d\ndonated %llu\nbusy %llu\ncycles %llu\n", p.best, p.donated, p.busy, p.cycles);
+  for (uint32_t i = 0; i < nroots; i++) printf("%llu %llu %llu\n", gen[i], exp[i], hash[i]);
+  return 0;
+}

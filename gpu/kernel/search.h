@@ -1,0 +1,449 @@
+// The search of package gpu: IDA* below the subtrees of one pass, one subtree a thread, with
+// busy threads donating unexplored siblings to idle ones. It keeps ida's node protocol
+// (docs/SEARCH.md) node for node: the order of children, when a node counts as generated
+// and as expanded, the move back and the automaton, the goal test. The same code compiles
+// for the GPU (nvcc, ida.cu) and as host C++ (g++, host.cpp), where a test runs the scheme
+// with many virtual threads stepped in turn and compares it with ida.
+//
+// What a thread does:
+//   1. It takes a root: a donated node from the queue, else the next frontier node (an
+//      atomic counter), else it waits, idle, until work is donated or every thread is idle.
+//   2. It searches below the root depth first, its path kept as a stack of frames. A child
+//      is generated (counted) when made, searched if g + 1 + h <= bound; h == 0 within the
+//      bound is the goal: the root's subtree (its serial index) is offered as the earliest
+//      solving one (atomic minimum).
+//   3. While threads are idle, at most every pollEvery expansions, it donates: the unexplored
+//      children of its shallowest node that has some are generated there and pushed as roots
+//      of the same subtree, and that node is done.
+//   4. A root whose subtree is later than the earliest solving one is abandoned. Its work and
+//      every other root's is added to its subtree's counts.
+// Counts of subtrees before the earliest solving one are therefore complete and the serial
+// search's; the solving subtree is searched again on the CPU for its moves and counts.
+#ifndef TILEKIT_GPU_SEARCH_H
+#define TILEKIT_GPU_SEARCH_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define HD __host__ __device__ __forceinline__
+#else
+#define HD inline
+#endif
+
+namespace tk {
+
+enum : uint32_t { kMaxCells = 25, kMaxDepth = 256, kPruned = 0xFFFFFFFFu };
+
+// Root is a node to search below: a frontier node, or a donated one.
+struct Root {
+  uint8_t board[kMaxCells];  // the tile on each cell (the blank's cell holds 0)
+  uint8_t blank;             // the blank's cell
+  uint8_t g;                 // depth
+  uint8_t h;                 // heuristic value, as its parent computed it
+  uint32_t state;            // the pruning automaton's
+  uint32_t sub;              // the serial index of its subtree
+};
+
+// Tables are what every thread reads: the board's moves in ida's order, the Manhattan
+// distances and the pruning automaton, in the solver's frame.
+struct Tables {
+  uint32_t cells;
+  uint8_t nmoves[kMaxCells];
+  uint8_t mcell[kMaxCells][4];  // the cell the blank goes to, in move order
+  uint8_t mdir[kMaxCells][4];   // its direction (U D L R = 0 1 2 3)
+  uint8_t md[kMaxCells][kMaxCells];
+  const uint32_t* fsm;  // fsm[s*4+d]: the state after move d from s, or kPruned
+};
+
+// Pass is one launch's shared state, in device memory (mapped host memory for cancel).
+struct Pass {
+  uint32_t bound;
+  const Root* roots;  // the frontier, in serial order
+  uint32_t nroots;
+  unsigned long long* gen;  // per subtree: nodes generated
+  unsigned long long* exp;  // per subtree: nodes expanded
+  uint32_t next;            // the next frontier node to take
+  int32_t best;             // the earliest solving subtree (nroots: none yet)
+  // The queue of donated roots: a ring of cap slots; seq[i % cap] == i + 1 once slot i
+  // is written.
+  Root* queue;
+  uint32_t* seq;
+  uint32_t cap;
+  uint32_t head, tail;
+  uint32_t idle;      // threads waiting for work
+  uint32_t threads;   // threads that have started (each counts itself at its first take)
+  uint32_t stop;      // set to end the launch: cancelled, or the node limit
+  unsigned long long nodes;  // generated so far, published every pollEvery expansions
+  unsigned long long limit;  // stop once nodes reaches it (0: no limit)
+  volatile uint32_t* cancel; // set by the host to cancel
+  unsigned long long donated;  // roots donated
+  unsigned long long busy;     // clock cycles the threads held a root (turns, on the host)
+  unsigned long long cycles;   // clock cycles of the threads in all (turns, on the host)
+#ifdef TK_HASH
+  unsigned long long* hash;  // per subtree: the sum of a hash of each expanded board
+#endif
+};
+
+// Frame is one node of a thread's path.
+struct Frame {
+  uint32_t state;
+  uint8_t blank, next, h, pad;
+};
+
+// Worker is one thread's search.
+struct Worker {
+  uint8_t board[kMaxCells];
+  Frame f[kMaxDepth];
+  uint32_t g0, g;  // the root's depth, and the current node's
+  uint32_t sub;
+  bool active;     // a root is being searched
+  bool idle;       // counted in Pass.idle
+  bool started;    // counted in Pass.threads
+  unsigned long long gen, exp;  // of the current root
+  unsigned long long pub;       // how much of gen is counted in Pass.nodes
+  uint32_t since;  // expansions since the last poll
+  uint32_t polls;  // polls so far
+  uint32_t rng;    // an idle thread's chances to try the queue
+#ifdef TK_HASH
+  unsigned long long hash;
+#endif
+};
+
+#ifdef TK_HASH
+// boardHash is a hash of a board (FNV-1a, then a final mix): the tests sum it over the
+// expanded nodes, a fingerprint of the set of nodes that does not depend on their order.
+inline unsigned long long boardHash(const uint8_t* b, uint32_t cells) {
+  unsigned long long h = 1469598103934665603ull;
+  for (uint32_t c = 0; c < cells; c++) {
+    h ^= b[c];
+    h *= 1099511628211ull;
+  }
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 32;
+  return h;
+}
+#define TK_EXPANDED(w, cells) ((w)->hash += boardHash((w)->board, (cells)))
+#else
+#define TK_EXPANDED(w, cells)
+#endif
+
+// A thread polls every kPollEvery expansions (publishes its nodes for the limit, reads
+// the stop flag, donates), and reads the host's cancel flag (across the bus) every
+// kCancelEvery polls.
+enum : uint32_t { kPollEvery = 128, kCancelEvery = 512, kDonateAbove = 6, kDonateMost = 16 };
+
+// TK_MOVE is the index in move order of a node's i-th child of n; the tests build a
+// perturbed search (TK_PERTURB: the children in reverse order) to see that they notice.
+#ifdef TK_PERTURB
+#define TK_MOVE(i, n) ((n) - 1 - (i))
+#else
+#define TK_MOVE(i, n) (i)
+#endif
+
+// The atomics: the device's on the GPU; GCC's on the host, where the virtual threads are
+// stepped in turn or run as real threads (host.cpp).
+#ifdef __CUDA_ARCH__
+__device__ __forceinline__ uint32_t atomAdd(uint32_t* p, uint32_t v) { return atomicAdd(p, v); }
+__device__ __forceinline__ unsigned long long atomAdd64(unsigned long long* p, unsigned long long v) { return atomicAdd(p, v); }
+__device__ __forceinline__ uint32_t atomCAS(uint32_t* p, uint32_t c, uint32_t v) { return atomicCAS(p, c, v); }
+__device__ __forceinline__ int32_t atomMin(int32_t* p, int32_t v) { return atomicMin(p, v); }
+__device__ __forceinline__ uint32_t atomSub(uint32_t* p, uint32_t v) { return atomicSub(p, v); }
+__device__ __forceinline__ uint32_t vload(const uint32_t* p) { return *(volatile const uint32_t*)p; }
+__device__ __forceinline__ int32_t vloadi(const int32_t* p) { return *(volatile const int32_t*)p; }
+__device__ __forceinline__ void vstore(uint32_t* p, uint32_t v) { *(volatile uint32_t*)p = v; }
+__device__ __forceinline__ void fence() { __threadfence(); }
+#else
+inline uint32_t atomAdd(uint32_t* p, uint32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+inline unsigned long long atomAdd64(unsigned long long* p, unsigned long long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+inline uint32_t atomCAS(uint32_t* p, uint32_t c, uint32_t v) {
+  __atomic_compare_exchange_n(p, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return c;  // the old value: c itself when it matched, else what was there
+}
+inline int32_t atomMin(int32_t* p, int32_t v) {
+  int32_t o = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+  while (v < o && !__atomic_compare_exchange_n(p, &o, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+  }
+  return o;
+}
+inline uint32_t atomSub(uint32_t* p, uint32_t v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }
+inline uint32_t vload(const uint32_t* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+inline int32_t vloadi(const int32_t* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+inline void vstore(uint32_t* p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
+inline void fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+#endif
+
+// used returns how many roots the queue holds, from the tail and the head read in that
+// order: the head may have passed the tail read before it (others pushed and popped in
+// between), which counts as empty, never as a wrapped-around full queue.
+HD uint32_t used(uint32_t tail, uint32_t head) {
+  int32_t n = (int32_t)(tail - head);
+  return n < 0 ? 0 : (uint32_t)n;
+}
+
+// push adds a donated root to the queue; false when it is full.
+HD bool push(Pass* p, const Root& r) {
+  uint32_t t = vload(&p->tail);
+  for (;;) {
+    if (used(t, vload(&p->head)) >= p->cap - 1) return false;
+    uint32_t o = atomCAS(&p->tail, t, t + 1);
+    if (o == t) break;
+    t = o;
+  }
+  p->queue[t % p->cap] = r;
+  fence();
+  vstore(&p->seq[t % p->cap], t + 1);
+  fence();
+  return true;
+}
+
+// pop takes a donated root from the queue; false when it is empty.
+HD bool pop(Pass* p, Root* r) {
+  uint32_t h = vload(&p->head);
+  for (;;) {
+    if (h >= vload(&p->tail)) return false;
+    uint32_t o = atomCAS(&p->head, h, h + 1);
+    if (o == h) break;
+    h = o;
+  }
+  while (vload(&p->seq[h % p->cap]) != h + 1) {
+    // written by a pusher that has taken the slot: wait for it
+  }
+  fence();
+  // Read past the multiprocessor's cache: the slot may hold an older root there.
+  const volatile uint32_t* src = reinterpret_cast<const volatile uint32_t*>(&p->queue[h % p->cap]);
+  uint32_t* dst = reinterpret_cast<uint32_t*>(r);
+  for (uint32_t i = 0; i < sizeof(Root) / 4; i++) dst[i] = src[i];
+  return true;
+}
+
+// start sets w up to search below r.
+HD void start(Worker* w, const Root& r, uint32_t cells) {
+  for (uint32_t c = 0; c < kMaxCells; c++) w->board[c] = r.board[c];
+  w->g0 = w->g = r.g;
+  w->sub = r.sub;
+  Frame& f = w->f[r.g];
+  f.state = r.state;
+  f.blank = r.blank;
+  f.next = 0;
+  f.h = r.h;
+  w->gen = 0;
+  w->pub = 0;
+  w->exp = 1;  // the root is expanded
+  w->active = true;
+#ifdef TK_HASH
+  w->hash = 0;
+#endif
+  TK_EXPANDED(w, cells);
+  (void)cells;
+}
+
+// publish adds w's nodes generated since it last did to the pass's count, and stops the
+// pass at the node limit.
+HD void publish(Worker* w, Pass* p) {
+  unsigned long long n = w->gen - w->pub;
+  if (n == 0 || p->limit == 0) return;
+  w->pub = w->gen;
+  unsigned long long total = atomAdd64(&p->nodes, n) + n;
+  if (p->limit != 0 && total >= p->limit) vstore(&p->stop, 1);
+}
+
+// finish adds the current root's work to its subtree's counts.
+HD void finish(Worker* w, Pass* p) {
+  publish(w, p);
+  atomAdd64(&p->gen[w->sub], w->gen);
+  atomAdd64(&p->exp[w->sub], w->exp);
+#ifdef TK_HASH
+  atomAdd64(&p->hash[w->sub], w->hash);
+#endif
+  w->active = false;
+}
+
+// take finds w its next root, and reports whether it has one: false while it must wait,
+// and false with over set once the pass is over for it (every thread idle and the queue
+// empty, or the pass stopped).
+//
+// The pass is over when every thread that has started is idle, the frontier is handed out
+// and the queue is empty: a thread that has not started holds no work, and finds none when
+// it starts. (So the launch may hold more threads than can run at once.)
+HD bool take(Worker* w, Pass* p, const Tables* t, bool* over) {
+  Root r;
+  if (!w->started) {
+    w->started = true;
+    atomAdd(&p->threads, 1);
+  }
+  for (;;) {
+    if (vload(&p->stop)) {
+      *over = true;
+      return false;
+    }
+    bool got = false;
+    uint32_t queued = used(vload(&p->tail), vload(&p->head));
+    if (queued > 0) {
+      // Thousands of idle threads may see one donated root: each tries with a chance of
+      // queued/idle, so that about as many try as there are roots (a herd of them all
+      // on the queue's head would stall the threads that work).
+      uint32_t idle = vload(&p->idle);
+      w->rng = w->rng * 1664525u + 1013904223u;
+      if (!w->idle || idle <= queued || (w->rng >> 8) % idle < queued) got = pop(p, &r);
+    } else if (vload(&p->next) < p->nroots) {
+      uint32_t i = atomAdd(&p->next, 1);
+      if (i < p->nroots) {
+        r = p->roots[i];
+        got = true;
+      }
+    }
+    if (!got) {
+      if (!w->idle) {
+        w->idle = true;
+        atomAdd(&p->idle, 1);
+      }
+      // Over when every thread that started is idle and no work is left. (A thread that
+      // has just taken the last root and is still counted idle only delays its own count:
+      // it searches that root, and whatever it donates it takes back itself.)
+      if (vload(&p->idle) == vload(&p->threads) && vload(&p->head) >= vload(&p->tail) && vload(&p->next) >= p->nroots) {
+        *over = true;
+      }
+      return false;  // wait, and ask again
+    }
+    if (w->idle) {
+      atomSub(&p->idle, 1);
+      w->idle = false;
+    }
+    if ((int32_t)r.sub <= vloadi(&p->best)) break;
+    // A later subtree than the earliest solving one: nothing to search.
+  }
+  start(w, r, t->cells);
+  return true;
+}
+
+// donate gives away unexplored children while threads are idle and the queue holds fewer
+// roots than they: from w's shallowest node that has children left, then the next ones
+// down, at most kDonateMost roots a time, and only from nodes kDonateAbove moves or more
+// above the bound (smaller subtrees are not worth a trip through the queue). A node's
+// children are generated there, as its own search would generate them, and pushed as
+// roots of the same subtree; the node is then done (but for those the full queue leaves
+// it). It reports whether the search found the goal among them.
+HD bool donate(Worker* w, Pass* p, const Tables* t) {
+  uint32_t want = vload(&p->idle);
+  if (want == 0) return false;
+  uint32_t queued = used(vload(&p->tail), vload(&p->head));
+  if (queued >= want) return false;
+  uint32_t budget = want - queued < kDonateMost ? want - queued : kDonateMost;
+  bool found = false;
+  for (uint32_t d = w->g0; d < w->g && budget > 0; d++) {
+    Frame& f = w->f[d];
+    if (f.next >= t->nmoves[f.blank]) continue;
+    if (p->bound - d < kDonateAbove) break;
+    // The node's board: undo the moves below it.
+    Root r;
+    for (uint32_t c = 0; c < kMaxCells; c++) r.board[c] = w->board[c];
+    for (uint32_t k = w->g; k > d; k--) {
+      uint8_t b = w->f[k].blank, pb = w->f[k - 1].blank;
+      r.board[b] = r.board[pb];
+      r.board[pb] = 0;
+    }
+    for (; f.next < t->nmoves[f.blank]; f.next++) {
+      uint8_t i = TK_MOVE(f.next, t->nmoves[f.blank]);
+      uint32_t ns = t->fsm[f.state * 4 + t->mdir[f.blank][i]];
+      if (ns == kPruned) continue;
+      uint8_t q = t->mcell[f.blank][i];
+      uint8_t tile = r.board[q];
+      int nh = (int)f.h + t->md[tile][f.blank] - t->md[tile][q];
+      if (d + 1 + nh <= p->bound && nh != 0) {
+        Root c = r;
+        c.board[f.blank] = tile;
+        c.board[q] = 0;
+        c.blank = q;
+        c.g = (uint8_t)(d + 1);
+        c.h = (uint8_t)nh;
+        c.state = ns;
+        c.sub = w->sub;
+        if (!push(p, c)) return found;  // full: the node keeps this child and the rest
+        atomAdd64(&p->donated, 1);
+        budget--;
+      }
+      w->gen++;  // generated here, once
+      if (d + 1 + nh <= p->bound && nh == 0) found = true;
+    }
+  }
+  return found;
+}
+
+// poll publishes w's nodes, checks the cancel flag, and donates while threads are idle.
+// It reports whether w's search found the goal while donating.
+HD bool poll(Worker* w, Pass* p, const Tables* t) {
+  w->since = 0;
+  publish(w, p);
+  if (p->cancel != 0 && ++w->polls % kCancelEvery == 0 && *p->cancel != 0) vstore(&p->stop, 1);
+  return donate(w, p, t);
+}
+
+// step searches below w's root for at most budget expansions. It returns 1 when the root's
+// subtree is done (searched, found the goal, or abandoned), 0 when it has more to do.
+HD int step(Worker* w, Pass* p, const Tables* t, uint32_t budget) {
+  const uint32_t bound = p->bound;
+  uint32_t g = w->g;
+  while (budget-- > 0) {
+    Frame* f = &w->f[g];
+    if (f->next >= t->nmoves[f->blank]) {
+      // The node is done: back to its parent.
+      if (g == w->g0) {
+        w->g = g;
+        return 1;
+      }
+      uint8_t b = f->blank, pb = w->f[g - 1].blank;
+      w->board[b] = w->board[pb];
+      w->board[pb] = 0;
+      g--;
+      budget++;  // a return is no expansion
+      continue;
+    }
+    uint8_t i = TK_MOVE(f->next, t->nmoves[f->blank]);
+    f->next++;
+    uint32_t ns = t->fsm[f->state * 4 + t->mdir[f->blank][i]];
+    if (ns == kPruned) {
+      budget++;
+      continue;
+    }
+    w->gen++;
+    uint8_t q = t->mcell[f->blank][i];
+    uint8_t tile = w->board[q];
+    int nh = (int)f->h + t->md[tile][f->blank] - t->md[tile][q];
+    if (g + 1 + nh > bound) {
+      budget++;
+      continue;
+    }
+    if (nh == 0) {
+      atomMin(&p->best, (int32_t)w->sub);
+      w->g = g;
+      return 1;
+    }
+    // Move to the child: expand it.
+    w->board[f->blank] = tile;
+    w->board[q] = 0;
+    g++;
+    Frame* c = &w->f[g];
+    c->state = ns;
+    c->blank = q;
+    c->next = 0;
+    c->h = (uint8_t)nh;
+    w->exp++;
+    TK_EXPANDED(w, t->cells);
+    if (++w->since >= kPollEvery) {
+      w->g = g;
+      bool found = poll(w, p, t);
+      if (found) {
+        atomMin(&p->best, (int32_t)w->sub);
+        return 1;
+      }
+      if (vload(&p->stop) || (int32_t)w->sub > vloadi(&p->best)) return 1;
+    }
+  }
+  w->g = g;
+  return 0;
+}
+
+}  // namespace tk
+
+#endif

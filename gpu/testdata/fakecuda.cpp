@@ -1,0 +1,160 @@
+// A fake libcuda.so.1 for the tests of package gpu on machines without a GPU. Its "device"
+// memory is host memory, and a launch of ida_pass runs the kernel's search on the host
+// (search.h) with the launch's threads as virtual threads, so that the Go side is tested end
+// to end. TK_FAKE_CUDA makes it fail on purpose:
+//   init    cuInit fails              none   no device          old     compute capability 7.0
+//   jit     the PTX does not compile  small  1 MB of memory     launch  every kernel faults
+//   slow    every launch first sleeps for 0.2 s
+// Built by the tests: g++ -shared -fPIC -o libcuda.so.1 fakecuda.cpp (-DTK_FAKE_MISSING
+// leaves cuMemsetD8_v2 out).
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "../kernel/search.h"
+
+typedef int CUresult;
+
+static const char* mode() {
+  const char* m = getenv("TK_FAKE_CUDA");
+  return m ? m : "";
+}
+static bool is(const char* m) { return strcmp(mode(), m) == 0; }
+
+static bool sticky = false;  // a kernel faulted: every call fails
+static uint64_t allocated = 0;
+
+extern "C" {
+
+CUresult cuInit(unsigned) { return is("init") ? 3 : 0; }  // CUDA_ERROR_NOT_INITIALIZED
+CUresult cuDriverGetVersion(int* v) { *v = 13000; return 0; }
+CUresult cuDeviceGetCount(int* n) { *n = is("none") ? 0 : 1; return 0; }
+CUresult cuDeviceGet(int* d, int ordinal) { *d = ordinal; return ordinal == 0 ? 0 : 101; }
+CUresult cuDeviceGetName(char* name, int n, int) {
+  strncpy(name, "Fake GPU", n);
+  return 0;
+}
+CUresult cuDeviceTotalMem_v2(size_t* b, int) { *b = is("small") ? 1u << 20 : 80ull << 30; return 0; }
+CUresult cuDeviceGetAttribute(int* v, int attr, int) {
+  switch (attr) {
+    case 16: *v = 2; break;                     // multiprocessors
+    case 75: *v = is("old") ? 7 : 9; break;     // compute capability
+    case 76: *v = 0; break;
+    default: *v = 0;
+  }
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRetain(void** ctx, int) { *ctx = (void*)0x1; return 0; }
+CUresult cuDevicePrimaryCtxRelease_v2(int) { sticky = false; return 0; }
+CUresult cuCtxSetCurrent(void*) { return 0; }
+CUresult cuCtxSynchronize() { return sticky ? 719 : 0; }  // CUDA_ERROR_LAUNCH_FAILED
+
+CUresult cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* opts, void** vals) {
+  if (is("jit")) {
+    for (unsigned i = 0; i < n; i++) {
+      if (opts[i] == 5) strcpy((char*)vals[i], "ptxas fatal   : the fake driver compiles nothing");
+    }
+    return 218;  // CUDA_ERROR_INVALID_PTX
+  }
+  if (strstr((const char*)image, ".entry ida_pass") == nullptr) return 218;
+  *mod = (void*)0x2;
+  return 0;
+}
+CUresult cuModuleGetFunction(void** fn, void*, const char* name) {
+  if (strcmp(name, "ida_pass") == 0) *fn = (void*)0x10;
+  else if (strcmp(name, "trap") == 0) *fn = (void*)0x11;
+  else return 500;  // CUDA_ERROR_NOT_FOUND
+  return 0;
+}
+CUresult cuModuleUnload(void*) { return 0; }
+
+CUresult cuMemAlloc_v2(uint64_t* p, size_t n) {
+  if (sticky) return 719;
+  if (is("small") && allocated + n > (1u << 20)) return 2;  // CUDA_ERROR_OUT_OF_MEMORY
+  void* m = calloc(1, n);
+  if (m == nullptr) return 2;
+  allocated += n;
+  *p = (uint64_t)m;
+  return 0;
+}
+CUresult cuMemFree_v2(uint64_t p) { free((void*)p); return 0; }
+CUresult cuMemcpyHtoD_v2(uint64_t d, const void* s, size_t n) { if (sticky) return 719; memcpy((void*)d, s, n); return 0; }
+CUresult cuMemcpyDtoH_v2(void* d, uint64_t s, size_t n) { if (sticky) return 719; memcpy(d, (const void*)s, n); return 0; }
+#ifndef TK_FAKE_MISSING
+CUresult cuMemsetD8_v2(uint64_t d, unsigned char v, size_t n) { if (sticky) return 719; memset((void*)d, v, n); return 0; }
+#endif
+CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
+  *total = is("small") ? 1u << 20 : 80ull << 30;
+  *free = *total - allocated;
+  return 0;
+}
+CUresult cuMemHostAlloc(void** p, size_t n, unsigned) { *p = calloc(1, n); return *p ? 0 : 2; }
+CUresult cuMemHostGetDevicePointer_v2(uint64_t* d, void* p, unsigned) { *d = (uint64_t)p; return 0; }
+CUresult cuMemFreeHost(void* p) { free(p); return 0; }
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void*, int, size_t) { *n = 1; return 0; }
+
+CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned, void*, void** params, void** extra) {
+  if (sticky) return 719;
+  if (fn == (void*)0x11 || is("launch")) {
+    sticky = true;  // as a trap: the launch returns, the fault shows at the next sync
+    return 0;
+  }
+  if (is("slow")) usleep(200000);
+  if (params != nullptr || extra == nullptr || extra[0] != (void*)1 || extra[2] != (void*)2) return 1;
+  uint64_t* args = (uint64_t*)extra[1];
+  if (*(size_t*)extra[3] != 16) return 1;
+  tk::Pass* p = (tk::Pass*)args[0];
+  const tk::Tables* t = (const tk::Tables*)args[1];
+  uint32_t threads = gx * gy * gz * bx * by * bz;
+  if (p->threads != 0) return 1;  // the threads count themselves
+  std::vector<tk::Worker> ws(threads);
+  std::vector<bool> over(threads);
+  memset(ws.data(), 0, sizeof(tk::Worker) * threads);
+  for (uint32_t k = 0; k < threads; k++) ws[k].rng = k;
+  uint32_t left = threads;
+  while (left > 0) {
+    for (uint32_t k = 0; k < threads; k++) {
+      if (over[k]) continue;
+      tk::Worker* w = &ws[k];
+      if (!w->active) {
+        bool done = false;
+        if (!tk::take(w, p, t, &done)) {
+          if (done) {
+            over[k] = true;
+            left--;
+          }
+          continue;
+        }
+      }
+      p->busy++;
+      if (tk::step(w, p, t, 7)) tk::finish(w, p);
+    }
+    p->cycles += left;
+  }
+  return 0;
+}
+
+CUresult cuGetErrorName(CUresult e, const char** s) {
+  switch (e) {
+    case 2: *s = "CUDA_ERROR_OUT_OF_MEMORY"; return 0;
+    case 3: *s = "CUDA_ERROR_NOT_INITIALIZED"; return 0;
+    case 218: *s = "CUDA_ERROR_INVALID_PTX"; return 0;
+    case 719: *s = "CUDA_ERROR_LAUNCH_FAILED"; return 0;
+  }
+  return 1;
+}
+CUresult cuGetErrorString(CUresult e, const char** s) {
+  switch (e) {
+    case 2: *s = "out of memory"; return 0;
+    case 3: *s = "initialization error"; return 0;
+    case 218: *s = "a PTX JIT compilation failed"; return 0;
+    case 719: *s = "unspecified launch failure"; return 0;
+  }
+  return 1;
+}
+
+}  // extern "C"

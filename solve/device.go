@@ -1,0 +1,273 @@
+package solve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/gpu"
+	"github.com/tilekit/tilekit/ida"
+)
+
+// The devices the fast IDA* searches on (Options.Device).
+const (
+	DeviceCPU  = "cpu"  // this process's goroutines (the default)
+	DeviceGPU  = "gpu"  // an NVIDIA GPU (package gpu): every large pass; no GPU is an error
+	DeviceAuto = "auto" // the CPU, and the GPU once a pass is large enough to pay for it, if there is one
+)
+
+// Devices returns the names Options.Device takes.
+func Devices() []string { return []string{DeviceCPU, DeviceGPU, DeviceAuto} }
+
+// When a pass goes to the GPU: after a pass of this many nodes (the next is a few times
+// larger). On the GPU a small pass costs a launch and a frontier (milliseconds); with auto,
+// the first also opens the device (a context and the kernel's compilation: about a second),
+// so auto waits for passes that take the CPU about that long.
+const (
+	gpuFrom     = 1_000_000
+	autoGPUFrom = 50_000_000
+	// A GPU pass is split into about one subtree for every gpuSubtreeNodes nodes the pass
+	// is expected to take (the last one's times 8), between minGPUSubtrees and
+	// maxGPUSubtrees: the CPU makes the frontier (a few million nodes a second), the GPU's
+	// threads share the work by donating it, so a frontier need not hold a subtree a
+	// thread.
+	gpuSubtreeNodes = 1 << 12
+	minGPUSubtrees  = 1 << 16
+	maxGPUSubtrees  = 1 << 18
+)
+
+// gpuSubtrees returns how many subtrees the pass after one of last nodes is split into:
+// never more than an eighth of last, so that the frontier lies well inside the tree.
+func gpuSubtrees(last uint64) int {
+	return int(max(min(max(8*last/gpuSubtreeNodes, minGPUSubtrees), maxGPUSubtrees, last/8), 1))
+}
+
+// DeviceUse is what a search did on a GPU: the card, what opening it and the search took,
+// and the device's own counts (which count work past the solution the serial counts do
+// not). Its JSON is part of a record's.
+type DeviceUse struct {
+	Name        string  `json:"name"`
+	Driver      string  `json:"driver"`     // the driver's CUDA version
+	Capability  string  `json:"capability"` // compute capability
+	OpenSeconds float64 `json:"open_seconds"`
+	// Upload and search seconds of this search's launches.
+	UploadSeconds float64 `json:"upload_seconds"`
+	SearchSeconds float64 `json:"search_seconds"`
+	Passes        int     `json:"passes"`
+	Subtrees      uint64  `json:"subtrees"`
+	Nodes         uint64  `json:"nodes"`
+	Expanded      uint64  `json:"expanded"`
+	Donated       uint64  `json:"donated"`
+	Threads       int     `json:"threads"`
+	Utilisation   float64 `json:"utilisation"`
+}
+
+// device is a solver's GPU, opened when the solver is made (gpu) or at its first large
+// pass (auto), and shared by its searches.
+type device struct {
+	kind    string
+	ordinal int
+	library string
+	from    uint64 // a pass goes to the GPU after one of this many nodes
+
+	mu     sync.Mutex
+	dev    *gpu.Device
+	engine *gpu.Engine
+	err    error // why the GPU could not be had (auto then stays on the CPU)
+	open   time.Duration
+	slower string // auto: why it keeps to the CPU, having found the GPU slower
+}
+
+// planDevice checks and, for gpu, opens the device the options ask for.
+func (s *Solver) planDevice() error {
+	kind := s.opt.Device
+	switch kind {
+	case "", DeviceCPU:
+		return nil
+	case DeviceGPU, DeviceAuto:
+	default:
+		return badOptions("unknown device %q: cpu, gpu or auto", kind)
+	}
+	if s.opt.GPU < 0 {
+		return badOptions("--gpu %d: a GPU's number is 0 or more", s.opt.GPU)
+	}
+	s.dev = &device{kind: kind, ordinal: s.opt.GPU, library: s.opt.GPULibrary, from: gpuFrom}
+	if kind == DeviceAuto {
+		s.dev.from = autoGPUFrom
+	}
+	if s.fast == nil {
+		if kind == DeviceAuto {
+			s.dev.err = fmt.Errorf("%s with %s is searched on the CPU", s.algo, s.heuristic)
+			return nil
+		}
+		return badOptions("the GPU runs the fast IDA* on 4x4 and 5x5 only, not %s with %s", s.algo, s.heuristic)
+	}
+	if _, err := s.fast.Model(); err != nil {
+		if kind == DeviceAuto {
+			s.dev.err = fmt.Errorf("the GPU does not search %s yet", s.heuristic)
+			return nil
+		}
+		return badOptions("the GPU searches md only, not %s yet: --heuristic md, or --device cpu", s.heuristic)
+	}
+	if kind == DeviceGPU {
+		_, err := s.dev.get(s.fast)
+		return err
+	}
+	return nil
+}
+
+// get returns the device's engine, opening the device on first use.
+func (d *device) get(fast *ida.Solver) (*gpu.Engine, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.engine != nil || d.err != nil {
+		return d.engine, d.err
+	}
+	begin := time.Now()
+	dev, err := gpu.Open(gpu.Options{Ordinal: d.ordinal, Library: d.library})
+	if err == nil {
+		d.dev = dev
+		d.engine, err = dev.Engine(fast)
+	}
+	d.open = time.Since(begin)
+	if err != nil {
+		d.err = err
+		if d.dev != nil {
+			d.dev.Close()
+			d.dev = nil
+		}
+	}
+	return d.engine, err
+}
+
+// Device describes the GPU the solver searches on ("" for none yet), or says why it has
+// none: for -v.
+func (s *Solver) Device() string {
+	if s.dev == nil {
+		return ""
+	}
+	s.dev.mu.Lock()
+	defer s.dev.mu.Unlock()
+	switch {
+	case s.dev.slower != "":
+		return s.dev.dev.Info().String() + "; " + s.dev.slower
+	case s.dev.dev != nil:
+		return s.dev.dev.Info().String()
+	case s.dev.err != nil:
+		return "no GPU: " + s.dev.err.Error()
+	}
+	return "a GPU once a pass passes " + fmt.Sprint(s.dev.from) + " nodes"
+}
+
+// Close releases the solver's GPU, if it opened one.
+func (s *Solver) Close() error {
+	if s.dev == nil {
+		return nil
+	}
+	s.dev.mu.Lock()
+	defer s.dev.mu.Unlock()
+	if s.dev.engine != nil {
+		s.dev.engine.Close()
+		s.dev.engine = nil
+	}
+	if s.dev.dev != nil {
+		s.dev.dev.Close()
+		s.dev.dev = nil
+	}
+	if s.dev.err == nil {
+		s.dev.err = errors.New("the solver is closed")
+	}
+	return nil
+}
+
+// solveOnDevice runs the fast IDA* with its large passes on the GPU: the passes after one
+// of gpuFrom nodes (auto: autoGPUFrom) are split into subtrees that the GPU searches;
+// smaller ones go to the CPU as Solve would send them (whole, or split among the solver's
+// workers). With auto, a GPU that cannot be opened, or whose first pass searched fewer
+// serial nodes a second than the CPU's last pass, leaves every later pass of this solver
+// to the CPU: auto chooses the faster.
+func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Result, *DeviceUse, error) {
+	from := s.dev.from
+	auto := s.dev.kind == DeviceAuto
+	workers := max(s.opt.Workers, 1)
+	local := s.fast.Workers(workers)
+	var engine *gpu.Engine
+	var before gpu.Stats
+	onGPU := false // the pass under way is the GPU's
+	var began time.Time
+	var cpuRate float64 // serial nodes a second of the CPU's last large pass
+	plan := ida.Plan{
+		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+			began, onGPU = time.Now(), false
+			var last uint64
+			if n := len(p.Passes); n > 0 {
+				last = p.Passes[n-1].Nodes
+			}
+			if last >= from && !s.dev.isSlower() {
+				if engine == nil {
+					if e, err := s.dev.get(s.fast); err == nil {
+						engine, before = e, e.Stats()
+					}
+				}
+				if engine != nil {
+					onGPU = true
+					return gpuSubtrees(last), nil
+				}
+			}
+			if workers > 1 && p.Bound > 8 && last >= 100_000 {
+				return 256 * workers, nil // as Solve splits among its workers
+			}
+			return 0, nil
+		},
+		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+			if onGPU {
+				return engine.SearchSubtrees(ctx, b)
+			}
+			return local.SearchSubtrees(ctx, b)
+		}),
+		OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+			serial := p.Nodes
+			if sp != nil {
+				serial = sp.Serial.Nodes
+			}
+			rate := float64(serial) / max(time.Since(began).Seconds(), 1e-9)
+			switch {
+			case !onGPU && serial >= from/4:
+				cpuRate = rate
+			case onGPU && sp != nil && auto && cpuRate > 0 && rate < cpuRate:
+				s.dev.slowerThan(rate, cpuRate)
+			}
+		},
+	}
+	res, err := s.fast.Run(ctx, start, plan)
+	if engine == nil {
+		return res, nil, err
+	}
+	st := engine.Stats()
+	info := s.dev.dev.Info()
+	use := &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
+		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: (st.Upload - before.Upload).Seconds(), SearchSeconds: (st.Search - before.Search).Seconds(),
+		Passes: st.Passes - before.Passes, Subtrees: st.Subtrees - before.Subtrees, Nodes: st.Nodes - before.Nodes,
+		Expanded: st.Expanded - before.Expanded, Donated: st.Donated - before.Donated, Threads: st.Threads, Utilisation: st.Utilisation}
+	return res, use, err
+}
+
+// slowerThan records that the GPU's pass ran at gpu serial nodes a second where the CPU's
+// last ran at cpu: auto then keeps to the CPU.
+func (d *device) slowerThan(gpu, cpu float64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.slower == "" {
+		d.slower = fmt.Sprintf("the GPU searched %.3g serial nodes a second, the CPU %.3g: searching on the CPU", gpu, cpu)
+	}
+}
+
+// isSlower reports whether auto found the GPU slower than the CPU.
+func (d *device) isSlower() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.slower != ""
+}

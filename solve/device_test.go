@@ -1,0 +1,126 @@
+package solve
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/gpu"
+)
+
+// fakeGPU builds package gpu's fake driver (its launches run the kernel's search on the
+// host) and returns its path; skipped without g++ or off Linux, failed under
+// TILEKIT_E2E=require where it could run.
+func fakeGPU(t *testing.T) string {
+	t.Helper()
+	if runtime.GOOS != "linux" || (runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64") {
+		t.Skip("GPUs are reached on Linux (amd64, arm64) only")
+	}
+	gxx, err := exec.LookPath("g++")
+	if err != nil {
+		if os.Getenv("TILEKIT_E2E") == "require" {
+			t.Fatalf("no g++ to build the fake driver: %v", err)
+		}
+		t.Skipf("no g++ to build the fake driver: %v", err)
+	}
+	lib := filepath.Join(t.TempDir(), "libcuda.so.1")
+	out, err := exec.Command(gxx, "-std=c++17", "-O2", "-shared", "-fPIC", "-o", lib, "../gpu/testdata/fakecuda.cpp").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return lib
+}
+
+// --device gpu searches the large passes on the GPU (here the fake driver's emulation),
+// with the CPU's solutions and serial counts, and says what the GPU did; a heuristic the
+// GPU does not search is refused as a usage error; no driver is a failure that says so.
+func TestDeviceGPU(t *testing.T) {
+	lib := fakeGPU(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	goal := board.BlankFirst(board.Size4x4)
+	cpu, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent})
+	require.NoError(t, err)
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: DeviceGPU, GPULibrary: lib})
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Contains(t, s.About(), "Fake GPU")
+	s.dev.from = 2000 // the fake driver's emulation is slow: small passes
+	rng := rand.New(rand.NewPCG(6, 6))
+	used := 0
+	for k := 0; k < 3; k++ {
+		start, _ := goal.RandomWalk(60, rng)
+		want, err := cpu.Solve(context.Background(), start)
+		require.NoError(t, err)
+		got, err := s.Solve(context.Background(), start)
+		require.NoError(t, err)
+		assert.Equal(t, want.Moves, got.Moves)
+		serial := got.Nodes
+		if got.SerialNodes != 0 {
+			serial = got.SerialNodes
+		}
+		assert.Equal(t, want.Nodes, serial)
+		if got.Device != nil {
+			used++
+			assert.Equal(t, "Fake GPU", got.Device.Name)
+			assert.Positive(t, got.Device.Passes)
+		}
+	}
+	assert.Positive(t, used, "some search was large enough for the GPU")
+
+	_, err = New(context.Background(), goal, Options{Heuristic: "pdb", Device: DeviceGPU, GPULibrary: lib})
+	assert.ErrorIs(t, err, ErrOptions)
+	_, err = New(context.Background(), goal, Options{Heuristic: "md", Device: DeviceGPU, GPULibrary: filepath.Join(t.TempDir(), "none.so")})
+	assert.ErrorIs(t, err, gpu.ErrNoDriver)
+	assert.NotErrorIs(t, err, ErrOptions)
+	_, err = New(context.Background(), goal, Options{Heuristic: "md", Device: "tpu"})
+	assert.ErrorIs(t, err, ErrOptions)
+}
+
+// --device auto without a usable GPU searches on the CPU, and says why.
+func TestDeviceAutoWithoutGPU(t *testing.T) {
+	goal := board.BlankFirst(board.Size4x4)
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Device: DeviceAuto, GPULibrary: filepath.Join(t.TempDir(), "none.so")})
+	require.NoError(t, err)
+	defer s.Close()
+	start, _ := goal.RandomWalk(60, rand.New(rand.NewPCG(1, 1)))
+	res, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	assert.True(t, res.Solved)
+	assert.Nil(t, res.Device)
+	s2, err := New(context.Background(), goal, Options{Heuristic: "pdb", Device: DeviceAuto})
+	require.NoError(t, err)
+	assert.Contains(t, s2.Device(), "does not search pdb")
+}
+
+// --device auto moves a search to the GPU once its passes are large, and back to the CPU
+// for good once a GPU pass is slower than the CPU's last (here a fake GPU that sleeps),
+// with the same solution and serial counts, and says so.
+func TestDeviceAutoChoosesTheFaster(t *testing.T) {
+	lib := fakeGPU(t)
+	t.Setenv("TK_FAKE_CUDA", "slow")
+	goal := board.BlankFirst(board.Size4x4)
+	start, err := board.Parse(board.Size4x4, "4 5 7 2 9 14 12 13 0 3 6 11 8 1 15 10") // Korf's #42: 877,822 nodes with md
+	require.NoError(t, err)
+	cpu, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent})
+	require.NoError(t, err)
+	want, err := cpu.Solve(context.Background(), start)
+	require.NoError(t, err)
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: DeviceAuto, GPULibrary: lib})
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Contains(t, s.Device(), "once a pass passes")
+	s.dev.from = 20_000
+	got, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	assert.Equal(t, want.Moves, got.Moves)
+	assert.Equal(t, want.Nodes, got.SerialNodes)
+	require.NotNil(t, got.Device, "a pass went to the GPU")
+	assert.Equal(t, 1, got.Device.Passes, "one, then back to the CPU")
+	assert.Contains(t, s.Device(), "searching on the CPU")
+}
