@@ -29,7 +29,7 @@ const (
 	launchParamSize   = 2 // CU_LAUNCH_PARAM_BUFFER_SIZE
 	logBytes          = 16 << 10
 	blockThreads      = 256
-	queueCap          = 1 << 20 // donated roots the queue holds
+	queueCap          = 1 << 22 // donated roots the queue holds (151 MB)
 )
 
 // A Device is one GPU with the kernel loaded in its primary context. Every call to the
@@ -450,6 +450,7 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Subtre
 		le.PutUint32(p[passCap:], queueCap)
 		le.PutUint64(p[passLimit:], b.MaxNodes)
 		le.PutUint64(p[passCancel:], e.dv.hostDev+hostCancel)
+		le.PutUint32(p[passDonateAfter:], donateAfter)
 		if err := e.dv.upload(e.pass, p[:]); err != nil {
 			return err
 		}

@@ -52,6 +52,7 @@ type hostRunner struct {
 	threads int
 	budget  int
 	real    bool // real threads, racing, rather than virtual ones stepped in turn
+	after   int  // expansions below a root before a thread donates
 	// What the last launch reported.
 	last    *launch
 	hash    []uint64
@@ -63,7 +64,7 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 	roots := b.Roots()
 	var in bytes.Buffer
 	le := binary.LittleEndian
-	for _, v := range []uint32{uint32(h.m.Size.Cells()), uint32(b.Bound), uint32(len(roots)), uint32(h.threads), uint32(h.budget), uint32(len(h.m.Pruning))} {
+	for _, v := range []uint32{uint32(h.m.Size.Cells()), uint32(b.Bound), uint32(len(roots)), uint32(h.threads), uint32(h.budget), uint32(h.after), uint32(len(h.m.Pruning))} {
 		in.Write(le.AppendUint32(nil, v))
 	}
 	in.Write(h.m.NMoves[:])
@@ -195,7 +196,7 @@ func TestEmulatedSchemeIsIDA(t *testing.T) {
 			want, err := s.Solve(context.Background(), c.start)
 			require.NoError(t, err)
 			require.GreaterOrEqual(t, len(want.Passes), 5, "a test of at least five passes")
-			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 97, budget: 3}
+			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 97, budget: 3, after: 8}
 			checked := 0
 			plan := ida.Plan{
 				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
@@ -249,7 +250,7 @@ func TestRacingThreadsAreIDA(t *testing.T) {
 			start, _ := goal.RandomWalk(64, rng)
 			want, err := s.Solve(context.Background(), start)
 			require.NoError(t, err)
-			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 48, budget: 1 << 30, real: true}
+			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 48, budget: 1 << 30, real: true, after: 32}
 			got, err := s.Run(context.Background(), start, ida.Plan{Runner: h, Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
 				if len(p.Passes) == 0 {
 					return 0, nil
@@ -276,7 +277,7 @@ func TestEmulatedSchemeExpandsTheSameNodes(t *testing.T) {
 	require.NoError(t, err)
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
-	h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 61, budget: 2}
+	h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 61, budget: 2, after: 8}
 	bound := want.Passes[len(want.Passes)-2].Bound // a pass without a solution: every subtree searched
 	var roots []ida.Root
 	_, err = s.Run(context.Background(), start, ida.Plan{
@@ -364,7 +365,7 @@ func TestLayout(t *testing.T) {
 		"tk::Pass.tail": passTail, "tk::Pass.idle": passIdle, "tk::Pass.threads": passThreads,
 		"tk::Pass.stop": passStop, "tk::Pass.nodes": passNodes, "tk::Pass.limit": passLimit,
 		"tk::Pass.cancel": passCancel, "tk::Pass.donated": passDonated, "tk::Pass.busy": passBusy,
-		"tk::Pass.cycles": passCycles, "tk::Pass.hash": passSize,
+		"tk::Pass.cycles": passCycles, "tk::Pass.donateAfter": passDonateAfter, "tk::Pass.hash": passSize,
 	}
 	got := map[string]int{}
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {

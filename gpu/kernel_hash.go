@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "8c99fb702320d40aa352ec0221615799b025680fc3bfcd892fef72b6ba137a5a"
+const kernelHash = "d7113e2612941b3c3890c90d4e1b8bac1eeedbdd13c07551630f9f339db962d5"

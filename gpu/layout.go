@@ -14,7 +14,7 @@ import (
 const (
 	rootSize   = 36
 	tablesSize = 864
-	passSize   = 136 // without the tests' hash
+	passSize   = 144 // without the tests' hash
 
 	tablesNMoves = 4
 	tablesMCell  = 29
@@ -43,7 +43,15 @@ const (
 	passDonated = 112
 	passBusy    = 120
 	passCycles  = 128
+	// passDonateAfter is the expansions a thread makes below a root before it donates work
+	// (then again after as many more).
+	passDonateAfter = 136
 )
+
+// donateAfter is the GPU's Pass.donateAfter: a thread donates only from roots that have
+// proved large (run 3 of docs/RESULTS.md donated one node per 31 expanded, and the queue,
+// not the search, set the rate).
+const donateAfter = 2048
 
 const cells = board.MaxCells
 

@@ -3,7 +3,7 @@
 // writes each subtree's counts. Built by the tests with g++ -DTK_HASH.
 //
 // Input, little-endian: uint32 cells, bound, nroots, threads, budget (expansions a thread
-// takes a turn), fsm entries; the tables' nmoves[25], mcell[25][4], mdir[25][4], md[25][25]
+// takes a turn), donateAfter, fsm entries; the tables' nmoves[25], mcell[25][4], mdir[25][4], md[25][25]
 // bytes; the automaton's transitions (uint32 each); nroots roots of 36 bytes (board[25],
 // blank, g, h, uint32 state, uint32 subtree).
 // Output, text: "best B", "donated D", then a line "gen exp hash" a subtree.
@@ -43,7 +43,7 @@ static void layout() {
   OFF(tk::Pass, next); OFF(tk::Pass, best); OFF(tk::Pass, queue); OFF(tk::Pass, seq); OFF(tk::Pass, cap);
   OFF(tk::Pass, head); OFF(tk::Pass, tail); OFF(tk::Pass, idle); OFF(tk::Pass, threads); OFF(tk::Pass, stop);
   OFF(tk::Pass, nodes); OFF(tk::Pass, limit); OFF(tk::Pass, cancel); OFF(tk::Pass, donated); OFF(tk::Pass, busy);
-  OFF(tk::Pass, cycles); OFF(tk::Pass, hash);
+  OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, hash);
 }
 
 // runThread is one real thread's loop, as the kernel's (ida.cu).
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
   tk::Tables t;
   memset(&t, 0, sizeof t);
   t.cells = u32();
-  uint32_t bound = u32(), nroots = u32(), threads = u32(), budget = u32(), nfsm = u32();
+  uint32_t bound = u32(), nroots = u32(), threads = u32(), budget = u32(), after = u32(), nfsm = u32();
   if (t.cells > tk::kMaxCells || threads == 0 || budget == 0 || bound >= tk::kMaxDepth) die("bad header");
   read(t.nmoves, sizeof t.nmoves);
   read(t.mcell, sizeof t.mcell);
@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
     r.sub = u32();
   }
   std::vector<unsigned long long> gen(nroots), exp(nroots), hash(nroots);
-  std::vector<tk::Root> queue(1 << 16);
+  std::vector<tk::Root> queue(1 << 18);
   std::vector<uint32_t> seq(queue.size());
   tk::Pass p;
   memset(&p, 0, sizeof p);
@@ -110,6 +110,7 @@ int main(int argc, char** argv) {
   p.queue = queue.data();
   p.seq = seq.data();
   p.cap = (uint32_t)queue.size();
+  p.donateAfter = after;
 
   if (real) {
     std::vector<std::thread> ts;

@@ -79,6 +79,8 @@ struct Pass {
   unsigned long long donated;  // roots donated
   unsigned long long busy;     // clock cycles the threads held a root (turns, on the host)
   unsigned long long cycles;   // clock cycles of the threads in all (turns, on the host)
+  uint32_t donateAfter;        // expansions a thread makes below a root before it donates
+  uint32_t pad;
 #ifdef TK_HASH
   unsigned long long* hash;  // per subtree: the sum of a hash of each expanded board
 #endif
@@ -104,6 +106,7 @@ struct Worker {
   uint32_t since;  // expansions since the last poll
   uint32_t polls;  // polls so far
   uint32_t rng;    // an idle thread's chances to try the queue
+  unsigned long long mark;  // exp when the root was taken, or work last donated
 #ifdef TK_HASH
   unsigned long long hash;
 #endif
@@ -131,7 +134,7 @@ inline unsigned long long boardHash(const uint8_t* b, uint32_t cells) {
 // A thread polls every kPollEvery expansions (publishes its nodes for the limit, reads
 // the stop flag, donates), and reads the host's cancel flag (across the bus) every
 // kCancelEvery polls.
-enum : uint32_t { kPollEvery = 128, kCancelEvery = 512, kDonateAbove = 6, kDonateMost = 16 };
+enum : uint32_t { kPollEvery = 128, kCancelEvery = 512, kDonateAbove = 6, kDonateMost = 8 };
 
 // TK_MOVE is the index in move order of a node's i-th child of n; the tests build a
 // perturbed search (TK_PERTURB: the children in reverse order) to see that they notice.
@@ -181,20 +184,15 @@ HD uint32_t used(uint32_t tail, uint32_t head) {
   return n < 0 ? 0 : (uint32_t)n;
 }
 
-// push adds a donated root to the queue; false when it is full.
-HD bool push(Pass* p, const Root& r) {
-  uint32_t t = vload(&p->tail);
-  for (;;) {
-    if (used(t, vload(&p->head)) >= p->cap - 1) return false;
-    uint32_t o = atomCAS(&p->tail, t, t + 1);
-    if (o == t) break;
-    t = o;
-  }
+// push adds a donated root to the queue: one atomic, however many threads push at once. The
+// donor has made sure of the room (donate): every thread together pushes at most
+// kDonateMost + 3 roots a poll.
+HD void push(Pass* p, const Root& r) {
+  uint32_t t = atomAdd(&p->tail, 1);
   p->queue[t % p->cap] = r;
   fence();
   vstore(&p->seq[t % p->cap], t + 1);
   fence();
-  return true;
 }
 
 // pop takes a donated root from the queue; false when it is empty.
@@ -230,6 +228,7 @@ HD void start(Worker* w, const Root& r, uint32_t cells) {
   w->gen = 0;
   w->pub = 0;
   w->exp = 1;  // the root is expanded
+  w->mark = 0;
   w->active = true;
 #ifdef TK_HASH
   w->hash = 0;
@@ -318,17 +317,23 @@ HD bool take(Worker* w, Pass* p, const Tables* t, bool* over) {
 }
 
 // donate gives away unexplored children while threads are idle and the queue holds fewer
-// roots than they: from w's shallowest node that has children left, then the next ones
-// down, at most kDonateMost roots a time, and only from nodes kDonateAbove moves or more
-// above the bound (smaller subtrees are not worth a trip through the queue). A node's
-// children are generated there, as its own search would generate them, and pushed as
-// roots of the same subtree; the node is then done (but for those the full queue leaves
-// it). It reports whether the search found the goal among them.
+// roots than they, once w has searched donateAfter nodes below its root since it took it
+// or last donated (a thread with a small root finishes it): from w's shallowest node that
+// has children left, then the next ones down, at most kDonateMost roots a time (and the
+// rest of the last node's children), and only from nodes kDonateAbove moves or more above
+// the bound (smaller subtrees are not worth a trip through the queue). A node's children
+// are generated there, as its own search would generate them, and pushed as roots of the
+// same subtree; the node is then done. It reports whether the search found the goal among
+// them.
 HD bool donate(Worker* w, Pass* p, const Tables* t) {
+  if (w->exp - w->mark < p->donateAfter) return false;  // a small root: finish it
   uint32_t want = vload(&p->idle);
   if (want == 0) return false;
   uint32_t queued = used(vload(&p->tail), vload(&p->head));
   if (queued >= want) return false;
+  // Room for what every thread may push at once.
+  if (queued + vload(&p->threads) * (kDonateMost + 3) >= p->cap) return false;
+  w->mark = w->exp;
   uint32_t budget = want - queued < kDonateMost ? want - queued : kDonateMost;
   bool found = false;
   for (uint32_t d = w->g0; d < w->g && budget > 0; d++) {
@@ -359,7 +364,7 @@ HD bool donate(Worker* w, Pass* p, const Tables* t) {
         c.h = (uint8_t)nh;
         c.state = ns;
         c.sub = w->sub;
-        if (!push(p, c)) return found;  // full: the node keeps this child and the rest
+        push(p, c);
         atomAdd64(&p->donated, 1);
         budget--;
       }
