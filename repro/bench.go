@@ -146,22 +146,36 @@ func BenchHeader(n int, goal board.Goal, workers int) string {
 	return fmt.Sprintf("# %d instances, goal %s, %d worker(s), %s, GOMAXPROCS %d", n, goal.Name(), workers, runtime.Version(), runtime.GOMAXPROCS(0))
 }
 
+// BenchOptions configure Bench: instances solved at once, each search's lanes, and the
+// device it searches on (solve.Options.Device and GPU).
+type BenchOptions struct {
+	Workers, Lanes int
+	Device         string
+	GPU            int
+}
+
 // Bench solves every instance with each heuristic through package solve's Batch (a
 // heuristic may name a set's lookups after a slash, "7-8/dual", and the fast search's
 // pruning after an at sign, "7-8@parent"), workers instances at a time, each searched
 // with lanes (solve.Options.Lanes), and calls each for every instance in order and total
 // for every heuristic. Options that do not fit are reported before anything is solved
 // (solve.ErrOptions).
-func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances []*instance.Instance, workers, lanes int,
+func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances []*instance.Instance, opt BenchOptions,
 	each func(BenchRun), total func(BenchTotal)) error {
+	workers := max(opt.Workers, 1)
 	solvers := make([]*solve.Solver, len(heuristics))
 	for i, name := range heuristics {
 		name, pruning, _ := strings.Cut(name, "@")
 		h, lookups, _ := strings.Cut(name, "/")
-		s, err := solve.New(ctx, goal, solve.Options{Heuristic: h, Lookups: lookups, Pruning: pruning, Lanes: lanes})
+		s, err := solve.New(ctx, goal, solve.Options{Heuristic: h, Lookups: lookups, Pruning: pruning, Lanes: opt.Lanes,
+			Device: opt.Device, GPU: opt.GPU})
 		if err != nil {
+			for _, done := range solvers[:i] {
+				done.Close()
+			}
 			return fmt.Errorf("%s: %w", name, err)
 		}
+		defer s.Close()
 		solvers[i] = s
 	}
 	for k, s := range solvers {

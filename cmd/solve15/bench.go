@@ -28,7 +28,8 @@ optimum. --markdown writes the totals as a table for docs/RESULTS.md.
 With --workers 1 (the default) instances run one after another on one core, so the
 per-instance times are comparable; with --workers N they run N at a time and the
 total is wall time. --lanes N searches each instance's large passes as N interleaved
-subtrees (catalogues and sets).
+subtrees (catalogues and sets). --device gpu searches the large passes on a GPU (md so
+far; solve15 device checks it), auto on the GPU when it is faster.
 
 Examples:
   solve15 bench --heuristic max,pdb
@@ -39,12 +40,13 @@ Examples:
   solve15 bench --heuristic 7-8 --random 1000 --seed 1
   solve15 bench --heuristic 7-8@parent,7-8@automaton
   solve15 bench --heuristic 7-8z --lanes 2
+  solve15 bench --heuristic md@parent --device gpu
 
 A heuristic may name its lookups after a slash (sets only): regular, reflected,
 dual or all (the default is the recommended one). It may name the fast search's pruning
 after an at sign: 7-8@parent (the move back alone, as published node counts assume) or
 7-8@automaton (the default), so that one run compares both.`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "max,pdb", Usage: "comma-separated heuristics, or all"},
 			cmdline.WorkersFlag(1, 1, "instances solved in parallel"),
 			cmdline.LanesFlag(),
@@ -56,7 +58,7 @@ after an at sign: 7-8@parent (the move back alone, as published node counts assu
 			&cli.StringFlag{Name: "markdown", Usage: "write the totals as a markdown table to `FILE`"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per instance and per total"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the totals"},
-		},
+		}, cmdline.DeviceFlags()...),
 		Action: benchAction,
 	}
 }
@@ -91,7 +93,8 @@ func benchAction(c *cli.Context) error {
 		fmt.Fprintln(c.App.Writer, repro.BenchHeader(len(instances), goal, workers))
 	}
 	var totals []repro.BenchTotal
-	err = repro.Bench(c.Context, goal, list, instances, workers, c.Int("lanes"), func(r repro.BenchRun) {
+	opt := repro.BenchOptions{Workers: workers, Lanes: c.Int("lanes"), Device: c.String("device"), GPU: c.Int("gpu")}
+	err = repro.Bench(c.Context, goal, list, instances, opt, func(r repro.BenchRun) {
 		if c.Bool("json") || !c.Bool("quiet") {
 			cmdline.Print(c, r, func(w io.Writer) { fmt.Fprintln(w, r.Text()) })
 		}
