@@ -19,14 +19,19 @@ log() { echo "== $*" | tee -a "$out/check.log"; }
 
 log "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)"
 
+steps=" ${STEPS:-device sanitizer md} " # which of: device sanitizer md sets
+
 # 1. The card, the driver, the kernel's JIT, the self-test against the CPU, a fault.
-log "solve15 device --fault"
-timeout "${DEVICE_SECONDS:-60}" "$bin" device --fault --seconds 3s 2>&1 | tee "$out/device.txt"
-device=$?
+device=skipped
+if [[ $steps == *" device "* ]]; then
+  log "solve15 device --fault"
+  timeout "${DEVICE_SECONDS:-60}" "$bin" device --fault --seconds 3s 2>&1 | tee "$out/device.txt"
+  device="exit $?"
+fi
 
 # 2. One small case under compute-sanitizer (memcheck, then racecheck of shared memory).
 sanitizer=skipped
-if command -v compute-sanitizer >/dev/null; then
+if [[ $steps == *" sanitizer "* ]] && command -v compute-sanitizer >/dev/null; then
   log "compute-sanitizer"
   timeout "${SANITIZER_SECONDS:-60}" compute-sanitizer --tool memcheck --leak-check no --error-exitcode 9 \
     "$bin" device --seconds 0.01s >"$out/sanitizer.txt" 2>&1
@@ -44,6 +49,8 @@ run() { # name, then solve15's arguments
   local rc=$?
   echo "$rc $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
 }
+gpu_rc=skipped gpu_s=0 cpu_rc=skipped cpu_s=0 cpu_instances=0
+if [[ $steps == *" md "* ]]; then
 log "Korf's 100, md, GPU"
 read -r gpu_rc gpu_s < <(run korf100-md-gpu --device "$gpu" --workers 1)
 # The cores on the first CPU_INSTANCES instances (all by default), for the rate.
@@ -104,13 +111,70 @@ if sub:
 if util:
     print(f"utilisation: median {sorted(util)[len(util)//2]:.2f}, min {min(util):.2f}")
 EOF
+fi
+
+# 4. The sets (STEPS includes sets): Korf's 100 with 7-8 (built here with the carried
+# pdbgen when the tables' directory lacks it: about a minute on 16 cores), and k24-38,
+# k24-40, k24-01 and k24-28 with 6-6-6-6 and the depth-14 automaton (carried), on the GPU and
+# on every core, their lengths and serial counts compared.
+sets_rows=""
+if [[ $steps == *" sets "* ]]; then
+  export TILEKIT_TABLES=${TABLES:-.gpucheck/tables}
+  if [ ! -e "$TILEKIT_TABLES/pdb-4x4-1-2-3-4-5-6-7-8.tbl" ]; then
+    log "building 7-8"
+    b=$EPOCHREALTIME
+    .gpucheck/pdbgen build --set 7-8 --out "$TILEKIT_TABLES" >"$out/build78.txt" 2>&1
+    rc=$?
+    sets_rows+="| pdbgen build --set 7-8 | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
+  fi
+  timed() { # name, then solve15's arguments: the exit status and seconds
+    local name=$1
+    shift
+    local begin=$EPOCHREALTIME
+    timeout "${SET_SECONDS:-120}" "$bin" --json "$@" >"$out/$name.json" 2>"$out/$name.err"
+    echo "$? $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
+  }
+  log "Korf's 100, 7-8"
+  read -r rc1 s1 < <(timed k100-78-gpu --goal blank-first --heuristic 7-8 --device gpu --workers 1 -f instances/korf100.txt)
+  read -r rc2 s2 < <(timed k100-78-cpu --goal blank-first --heuristic 7-8 --workers "$cores" -f instances/korf100.txt)
+  sets_rows+="| Korf's 100, 7-8: GPU / $cores cores | exit $rc1, $s1 s / exit $rc2, $s2 s |"$'\n'
+  for id in k24-38 k24-40 k24-01 k24-28; do
+    state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
+    log "$id, 6-6-6-6"
+    read -r rc1 s1 < <(timed "$id-gpu" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --device gpu --workers 1 "$state")
+    read -r rc2 s2 < <(timed "$id-cpu" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --workers "$cores" "$state")
+    sets_rows+="| $id, 6-6-6-6: GPU / $cores cores | exit $rc1, $s1 s / exit $rc2, $s2 s |"$'\n'
+  done
+  python3 - "$out" <<'PY' | tee "$out/sets.txt"
+import json, os, sys
+out = sys.argv[1]
+def load(path):
+    recs = {}
+    if os.path.exists(path):
+        for line in open(path):
+            r = json.loads(line)
+            if "start" in r:
+                recs[tuple(r["start"])] = r
+    return recs
+for name in ["k100-78"] + [f"k24-{n}" for n in ("38", "40", "01", "28")]:
+    g, c = load(f"{out}/{name}-gpu.json"), load(f"{out}/{name}-cpu.json")
+    bad = [k for k in c if k not in g or g[k]["length"] != c[k]["length"]
+           or (g[k].get("serial_nodes") or g[k]["nodes"]) != (c[k].get("serial_nodes") or c[k]["nodes"])]
+    dev = [q.get("device") or {} for q in g.values()]
+    search = sum(d.get("search_seconds", 0) for d in dev)
+    util = [d["utilisation"] for d in dev if d]
+    print(f"{name}: {len(g)} on the GPU, {len(c)} on the cores, {len(bad)} disagree; GPU launches {search:.2f} s"
+          + (f", utilisation {min(util):.2f}-{max(util):.2f}" if util else ""))
+PY
+fi
 
 log "summary"
 {
   echo "| check | result |"
   echo "| --- | --- |"
-  echo "| solve15 device --fault | exit $device |"
+  echo "| solve15 device --fault | $device |"
   echo "| compute-sanitizer memcheck | $sanitizer |"
   echo "| Korf's 100 md, GPU | exit $gpu_rc, ${gpu_s} s |"
   echo "| Korf's 100 md (first $cpu_instances), $cores cores | exit $cpu_rc, ${cpu_s} s |"
+  printf "%s" "$sets_rows"
 } | tee "$out/summary.md"

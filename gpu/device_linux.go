@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/pdb"
 )
 
 // The driver API's constants the package uses.
@@ -42,6 +43,7 @@ type Device struct {
 	info   Info
 	mod    uintptr
 	pass   uintptr // the kernel ida_pass
+	set    uintptr // the kernel ida_pass_set
 	trap   uintptr // the kernel trap, for the tests of a failed launch
 	calls  chan func()
 	done   chan struct{} // closed by Close
@@ -206,7 +208,7 @@ func (dv *Device) load(ptx []byte) error {
 	for _, k := range []struct {
 		name string
 		to   *uintptr
-	}{{"ida_pass", &dv.pass}, {"trap", &dv.trap}} {
+	}{{"ida_pass", &dv.pass}, {"ida_pass_set", &dv.set}, {"trap", &dv.trap}} {
 		if err := d.check("cuModuleGetFunction", d.cuModuleGetFunction(k.to, dv.mod, k.name)); err != nil {
 			return fmt.Errorf("%w: kernel %s: %v", ErrJIT, k.name, err)
 		}
@@ -311,10 +313,13 @@ type Engine struct {
 	solver *ida.Solver
 	model  *ida.Model
 
-	tables, fsm uint64 // device memory
+	kernel      uintptr  // ida_pass, or ida_pass_set for a set
+	tables, fsm uint64   // device memory
+	sets        []uint64 // a set's tables (nibbles and escapes)
 	queue, seq  uint64
-	roots       uint64 // the frontier, gen and exp: grown as needed
+	roots       uint64 // the frontier, gen, exp and value: grown as needed
 	gen, exp    uint64
+	value       uint64
 	pass        uint64
 	capacity    int // subtrees the frontier buffers hold
 	grid        uint32
@@ -333,9 +338,37 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 	if err := checkModel(m); err != nil {
 		return nil, err
 	}
-	e := &Engine{dv: dv, solver: s, model: m}
+	e := &Engine{dv: dv, solver: s, model: m, kernel: dv.pass}
+	if m.Set != nil {
+		e.kernel = dv.set
+	}
 	err = dv.do(func() error {
 		var err error
+		// A set's tables, each once however many lookups read it.
+		var at []tableAt
+		if m.Set != nil {
+			up := map[*pdb.Packed]tableAt{}
+			for _, l := range m.Set.Lookups {
+				if _, ok := up[l.Table]; !ok {
+					var a tableAt
+					idx, val := escapes(l.Table)
+					for _, part := range []struct {
+						to   *uint64
+						data []byte
+					}{{&a.nib, l.Table.Nibbles}, {&a.escIdx, idx}, {&a.escVal, val}} {
+						if *part.to, err = dv.alloc(uint64(len(part.data)), "table "+l.Table.Name()); err != nil {
+							return err
+						}
+						e.sets = append(e.sets, *part.to)
+						if err = dv.upload(*part.to, part.data); err != nil {
+							return err
+						}
+					}
+					up[l.Table] = a
+				}
+				at = append(at, up[l.Table])
+			}
+		}
 		fsm := make([]byte, 4*len(m.Pruning))
 		for i, x := range m.Pruning {
 			binary.LittleEndian.PutUint32(fsm[4*i:], x)
@@ -349,7 +382,7 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 		if e.tables, err = dv.alloc(tablesSize, "the tables"); err != nil {
 			return err
 		}
-		if err = dv.upload(e.tables, encodeTables(m, e.fsm)); err != nil {
+		if err = dv.upload(e.tables, encodeTables(m, e.fsm, at)); err != nil {
 			return err
 		}
 		if e.queue, err = dv.alloc(queueCap*rootSize, "the queue of donated nodes"); err != nil {
@@ -362,7 +395,7 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 			return err
 		}
 		var blocks int32
-		if err := dv.d.check("cuOccupancyMaxActiveBlocksPerMultiprocessor", dv.d.cuOccupancyMaxActiveBlocksPer(&blocks, dv.pass, blockThreads, 0)); err != nil || blocks < 1 {
+		if err := dv.d.check("cuOccupancyMaxActiveBlocksPerMultiprocessor", dv.d.cuOccupancyMaxActiveBlocksPer(&blocks, e.kernel, blockThreads, 0)); err != nil || blocks < 1 {
 			blocks = 1
 		}
 		e.grid = uint32(int(blocks) * dv.info.SMs)
@@ -379,12 +412,16 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 // free releases the engine's device memory (on any goroutine).
 func (e *Engine) free() {
 	e.dv.do(func() error {
-		for _, p := range []*uint64{&e.tables, &e.fsm, &e.queue, &e.seq, &e.roots, &e.gen, &e.exp, &e.pass} {
+		for _, p := range []*uint64{&e.tables, &e.fsm, &e.queue, &e.seq, &e.roots, &e.gen, &e.exp, &e.value, &e.pass} {
 			if *p != 0 {
 				e.dv.d.cuMemFree(*p)
 				*p = 0
 			}
 		}
+		for _, p := range e.sets {
+			e.dv.d.cuMemFree(p)
+		}
+		e.sets = nil
 		return nil
 	})
 }
@@ -415,6 +452,9 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Subtre
 	}
 	n := len(roots)
 	l := &launch{gen: make([]uint64, n), exp: make([]uint64, n), best: n}
+	if e.model.Set != nil {
+		l.value = make([]int32, n)
+	}
 	if n == 0 {
 		return nil, nil
 	}
@@ -451,6 +491,11 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Subtre
 		le.PutUint64(p[passLimit:], b.MaxNodes)
 		le.PutUint64(p[passCancel:], e.dv.hostDev+hostCancel)
 		le.PutUint32(p[passDonateAfter:], donateAfter)
+		if e.model.Set != nil {
+			// A set's values are inconsistent: its threads do not donate (set.h).
+			le.PutUint32(p[passDonateAfter:], 0xFFFFFFFF)
+			le.PutUint64(p[passValue:], e.value)
+		}
 		if err := e.dv.upload(e.pass, p[:]); err != nil {
 			return err
 		}
@@ -469,7 +514,7 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Subtre
 			}
 		}()
 		begin = time.Now()
-		err := e.dv.launch(e.dv.pass, e.grid, e.pass, e.tables)
+		err := e.dv.launch(e.kernel, e.grid, e.pass, e.tables)
 		search = time.Since(begin)
 		close(stop)
 		<-watched
@@ -491,6 +536,14 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Subtre
 		}
 		for i := range l.exp {
 			l.exp[i] = le.Uint64(buf[8*i:])
+		}
+		if l.value != nil {
+			if err := e.dv.download(buf[:4*n], e.value); err != nil {
+				return err
+			}
+			for i := range l.value {
+				l.value[i] = int32(le.Uint32(buf[4*i:]))
+			}
 		}
 		return nil
 	})
@@ -532,7 +585,7 @@ func (e *Engine) reserve(n int) error {
 		return nil
 	}
 	d := e.dv.d
-	for _, p := range []*uint64{&e.roots, &e.gen, &e.exp} {
+	for _, p := range []*uint64{&e.roots, &e.gen, &e.exp, &e.value} {
 		if *p != 0 {
 			d.cuMemFree(*p)
 			*p = 0
@@ -547,6 +600,9 @@ func (e *Engine) reserve(n int) error {
 		return err
 	}
 	if e.exp, err = e.dv.alloc(uint64(n)*8, "the subtrees' counts"); err != nil {
+		return err
+	}
+	if e.value, err = e.dv.alloc(uint64(n)*4, "the subtrees' values"); err != nil {
 		return err
 	}
 	e.capacity = n

@@ -15,6 +15,8 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/pdb"
 )
 
 // fakeDriver builds testdata/fakecuda.cpp as a libcuda.so.1 of its own and returns its
@@ -166,4 +168,39 @@ func TestFaultThenRecover(t *testing.T) {
 	t.Setenv("TK_FAKE_CUDA", "launch")
 	_, err = s.Run(context.Background(), start, ida.Plan{Split: split, Runner: e})
 	assert.ErrorIs(t, err, ErrLaunch)
+}
+
+// With a set (5-5-5, reflected), the engine on the fake driver searches as ida does: the
+// kernel's set search, its tables uploaded, the roots' values read back for BPMX.
+func TestSetEngineOnTheFakeDriver(t *testing.T) {
+	lib := fakeDriver(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	dv, err := Open(Options{Library: lib})
+	require.NoError(t, err)
+	defer dv.Close()
+	set, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
+	require.NoError(t, err)
+	korf := corpus.Korf100()
+	s, err := ida.New(korf[0].Goal, ida.Options{Set: set})
+	require.NoError(t, err)
+	e, err := dv.Engine(s)
+	require.NoError(t, err)
+	defer e.Close()
+	for _, k := range []int{0, 2} {
+		want, err := s.Solve(context.Background(), korf[k].Start)
+		require.NoError(t, err)
+		got, err := s.Run(context.Background(), korf[k].Start, ida.Plan{
+			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+				if len(p.Passes) == 0 {
+					return 0, nil
+				}
+				return 300, nil
+			},
+			Runner: e,
+		})
+		require.NoError(t, err)
+		assert.Equal(t, want.Moves, got.Moves)
+		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "Korf #%d", k+1)
+	}
+	assert.Positive(t, e.Stats().Passes)
 }

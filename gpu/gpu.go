@@ -35,8 +35,14 @@
 // display kills a launch after a few seconds (CUDA_ERROR_LAUNCH_TIMEOUT), reported as
 // ErrLaunch.
 //
+// Two searches: the Manhattan distance (search.h), and a set of tables in nibbles that are
+// not zero-aware with its reflection (set.h: all children first, BPMX, each subtree's root
+// value read back for the driver's replay; its threads do not donate, since a donated
+// subtree's raised value would have to reach its donor).
+//
 // The host build of the same search (kernel/host.cpp) runs the scheme with many virtual
-// threads stepped in turn; the tests compare it with ida subtree by subtree.
+// threads stepped in turn, or real threads racing; the tests compare it with ida subtree by
+// subtree.
 package gpu
 
 import (

@@ -19,6 +19,8 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 )
 
@@ -80,6 +82,7 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 	for _, x := range h.m.Pruning {
 		in.Write(le.AppendUint32(nil, x))
 	}
+	writeSet(&in, h.m)
 	in.Write(encodeRoots(roots))
 	cmd := exec.CommandContext(ctx, h.bin)
 	if h.real {
@@ -91,6 +94,7 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 		return nil, fmt.Errorf("host search: %w", err)
 	}
 	l := &launch{gen: make([]uint64, len(roots)), exp: make([]uint64, len(roots))}
+	values := make([]int32, len(roots))
 	h.hash = make([]uint64, len(roots))
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	var busy, cycles float64
@@ -114,11 +118,49 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 	h.util = busy / cycles
 	for i := range roots {
 		require.True(h.t, sc.Scan())
-		_, err := fmt.Sscan(sc.Text(), &l.gen[i], &l.exp[i], &h.hash[i])
+		_, err := fmt.Sscan(sc.Text(), &l.gen[i], &l.exp[i], &h.hash[i], &values[i])
 		require.NoError(h.t, err)
+	}
+	if h.m.Set != nil {
+		l.value = values
 	}
 	h.last = l
 	return results(ctx, h.s, b, l, nil)
+}
+
+// writeSet writes the model's set, if any, as host.cpp reads it.
+func writeSet(in *bytes.Buffer, m *ida.Model) {
+	le := binary.LittleEndian
+	if m.Set == nil {
+		in.Write(le.AppendUint32(nil, 0))
+		return
+	}
+	set := m.Set
+	for _, v := range []uint32{1, uint32(len(set.Lookups)), uint32(set.Parts)} {
+		in.Write(le.AppendUint32(nil, v))
+	}
+	for _, l := range set.Lookups {
+		mirror := byte(0)
+		if l.Mirror {
+			mirror = 1
+		}
+		in.Write([]byte{byte(l.K), mirror})
+		in.Write(l.Tiles[:])
+		in.Write(l.MTiles[:])
+		in.Write(l.Cell[:])
+		in.Write(l.MCell[:])
+		in.Write(le.AppendUint32(nil, uint32(len(l.Table.Nibbles))))
+		in.Write(l.Table.Nibbles)
+		idx, val := escapes(l.Table)
+		in.Write(le.AppendUint32(nil, uint32(len(val))))
+		in.Write(idx)
+		in.Write(val)
+	}
+	b := encodeTables(m, 0, make([]tableAt, len(set.Lookups)))
+	in.Write(b[tablesOf : tablesOf+4*cells])
+	in.Write(b[tablesSlot : tablesSlot+4*cells])
+	in.Write(b[tablesTouch : tablesTouch+4*cells])
+	in.Write(b[tablesNTouch : tablesNTouch+cells])
 }
 
 // boardHash is the host build's hash of a board (search.h).
@@ -365,7 +407,14 @@ func TestLayout(t *testing.T) {
 		"tk::Pass.tail": passTail, "tk::Pass.idle": passIdle, "tk::Pass.threads": passThreads,
 		"tk::Pass.stop": passStop, "tk::Pass.nodes": passNodes, "tk::Pass.limit": passLimit,
 		"tk::Pass.cancel": passCancel, "tk::Pass.donated": passDonated, "tk::Pass.busy": passBusy,
-		"tk::Pass.cycles": passCycles, "tk::Pass.donateAfter": passDonateAfter, "tk::Pass.hash": passSize,
+		"tk::Pass.cycles": passCycles, "tk::Pass.donateAfter": passDonateAfter, "tk::Pass.value": passValue,
+		"tk::Pass.hash": passSize,
+		"tk::Tables.nl": tablesNL, "tk::Tables.np": tablesNP, "tk::Tables.look": tablesLook, "tk::Tables.of": tablesOf,
+		"tk::Tables.slot": tablesSlot, "tk::Tables.touch": tablesTouch, "tk::Tables.ntouch": tablesNTouch,
+		"SetLook": setLookSize, "tk::SetLook.nib": lookNib, "tk::SetLook.escIdx": lookEscIdx,
+		"tk::SetLook.escVal": lookEscVal, "tk::SetLook.nesc": lookNEsc, "tk::SetLook.k": lookK,
+		"tk::SetLook.mirror": lookMirror, "tk::SetLook.tiles": lookTiles, "tk::SetLook.mtiles": lookMTiles,
+		"tk::SetLook.cell": lookCell, "tk::SetLook.mcell": lookMCell,
 	}
 	got := map[string]int{}
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -376,4 +425,95 @@ func TestLayout(t *testing.T) {
 		got[f[0]] = n
 	}
 	assert.Equal(t, want, got)
+}
+
+// The kernel's search with a set (set.h), on the host with many virtual threads: every
+// pass's serial counts are ida's, and below every subtree before the solving one its counts
+// and its root's value as BPMX left it are ida's, with 5-5-5 (a table stored through a
+// mirror) reflected on Korf instances, with and without the automaton, and a 5x5 set.
+func TestEmulatedSetIsIDA(t *testing.T) {
+	bin := buildHost(t)
+	five, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
+	require.NoError(t, err)
+	spec := pdb.SetSpec{Name: "4x6", Goal: board.BlankFirst(board.Size5x5),
+		Tables: [][]int{{1, 2, 5, 6}, {3, 4, 8, 9}, {7, 12, 13, 14}, {10, 11, 15, 16}, {17, 18, 22, 23}, {19, 20, 21, 24}}}
+	spec.Lookups = pdb.TableLookups(spec.Tables)
+	small, err := pdb.NewSet(context.Background(), spec, 0)
+	require.NoError(t, err)
+	fsm, err := prune.Build(context.Background(), board.Size4x4, 12)
+	require.NoError(t, err)
+	korf := corpus.Korf100()
+	fiveGoal := board.BlankFirst(board.Size5x5)
+	fiveStart, _ := fiveGoal.RandomWalk(50, rand.New(rand.NewPCG(7, 7)))
+	cases := []struct {
+		name  string
+		goal  board.Goal
+		start board.State
+		opt   ida.Options
+	}{
+		{"5-5-5 reflected, Korf #1", korf[0].Goal, korf[0].Start, ida.Options{Set: five}},
+		{"5-5-5 regular, automaton, Korf #3", korf[2].Goal, korf[2].Start, ida.Options{Set: five, Lookups: ida.Regular, Pruning: fsm}},
+		{"4x6 on 5x5, regular", fiveGoal, fiveStart, ida.Options{Set: small, Lookups: ida.Regular}},
+		{"5-5-5 regular, Korf #3, deep frontier", korf[2].Goal, korf[2].Start, ida.Options{Set: five, Lookups: ida.Regular}},
+	}
+	raised := 0
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := ida.New(c.goal, c.opt)
+			require.NoError(t, err)
+			m, err := s.Model()
+			require.NoError(t, err)
+			require.NotNil(t, m.Set)
+			want, err := s.Solve(context.Background(), c.start)
+			require.NoError(t, err)
+			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5}
+			checked := 0
+			var heights []int // the roots' values as the search met them
+			runner := ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+				heights = b.H
+				return h.SearchSubtrees(ctx, b)
+			})
+			got, err := s.Run(context.Background(), c.start, ida.Plan{
+				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+					if len(p.Passes) == 0 {
+						return 0, nil
+					}
+					if strings.Contains(c.name, "deep") {
+						// Subtrees 20 moves above the bound, where BPMX cuts (ida's
+						// TestSplitKeepsBPMXCuts).
+						return 2, func(path []board.Dir) bool { return len(path) < p.Bound-20 }
+					}
+					return 400, nil
+				},
+				Runner: runner,
+				OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+					if sp == nil {
+						return
+					}
+					for _, w := range want.Passes {
+						if w.Bound == p.Bound {
+							assert.Equal(t, w.Work(), sp.Serial, "pass %d", p.Bound)
+						}
+					}
+					for i := 0; i < h.last.best && i < len(sp.Paths) && checked < 300; i += 3 {
+						r, err := s.SearchBelow(context.Background(), c.start, sp.Paths[i], p.Bound)
+						require.NoError(t, err)
+						assert.Equal(t, r.Work, sp.Results[i].Work, "pass %d, subtree %d", p.Bound, i)
+						assert.Equal(t, r.Value, sp.Results[i].Value, "pass %d, subtree %d", p.Bound, i)
+						checked++
+					}
+					for i := 0; i < h.last.best && i < len(sp.Results); i++ {
+						if sp.Results[i].Value > heights[i] {
+							raised++
+						}
+					}
+				},
+			})
+			require.NoError(t, err)
+			assert.Equal(t, want.Moves, got.Moves)
+			assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+			assert.Positive(t, checked)
+		})
+	}
+	assert.Positive(t, raised, "BPMX raised some roots' values")
 }

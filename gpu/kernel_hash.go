@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "d7113e2612941b3c3890c90d4e1b8bac1eeedbdd13c07551630f9f339db962d5"
+const kernelHash = "a4a66909fa36d30e75e8ef91ab5e592a7afe3017815855f4b58eb3e4be145e21"

@@ -7,20 +7,40 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/pdb"
 )
 
 // The kernel's structures (kernel/search.h) as bytes: sizes and offsets, which the host
 // build prints (host layout) and TestLayout compares with these.
 const (
-	rootSize   = 36
-	tablesSize = 864
-	passSize   = 144 // without the tests' hash
+	rootSize    = 36
+	tablesSize  = 2032
+	passSize    = 152 // without the tests' hash
+	setLookSize = 104
 
 	tablesNMoves = 4
 	tablesMCell  = 29
 	tablesMDir   = 129
 	tablesMD     = 229
 	tablesFSM    = 856
+	tablesNL     = 864
+	tablesNP     = 868
+	tablesLook   = 872
+	tablesOf     = 1704
+	tablesSlot   = 1804
+	tablesTouch  = 1904
+	tablesNTouch = 2004
+
+	lookNib    = 0
+	lookEscIdx = 8
+	lookEscVal = 16
+	lookNEsc   = 24
+	lookK      = 28
+	lookMirror = 29
+	lookTiles  = 32
+	lookMTiles = 40
+	lookCell   = 48
+	lookMCell  = 73
 
 	passBound   = 0
 	passRoots   = 8
@@ -46,6 +66,7 @@ const (
 	// passDonateAfter is the expansions a thread makes below a root before it donates work
 	// (then again after as many more).
 	passDonateAfter = 136
+	passValue       = 144
 )
 
 // donateAfter is the GPU's Pass.donateAfter: a thread donates only from roots that have
@@ -55,19 +76,74 @@ const donateAfter = 2048
 
 const cells = board.MaxCells
 
-// encodeTables lays out a model's tables as the kernel's Tables, fsm the device address of
-// the automaton's transitions.
-func encodeTables(m *ida.Model, fsm uint64) []byte {
+// tableAt is where a set's table lies on the device: its nibbles, and its escapes' indices
+// and values.
+type tableAt struct{ nib, escIdx, escVal uint64 }
+
+// encodeTables lays out a model's tables as the kernel's Tables: fsm is the device address
+// of the automaton's transitions, at that of each of the set's lookups' tables.
+func encodeTables(m *ida.Model, fsm uint64, at []tableAt) []byte {
+	le := binary.LittleEndian
 	b := make([]byte, tablesSize)
-	binary.LittleEndian.PutUint32(b, uint32(m.Size.Cells()))
+	le.PutUint32(b, uint32(m.Size.Cells()))
 	copy(b[tablesNMoves:], m.NMoves[:])
 	for c := 0; c < cells; c++ {
 		copy(b[tablesMCell+4*c:], m.MoveCell[c][:])
 		copy(b[tablesMDir+4*c:], m.MoveDir[c][:])
 		copy(b[tablesMD+cells*c:], m.MD[c][:])
 	}
-	binary.LittleEndian.PutUint64(b[tablesFSM:], fsm)
+	le.PutUint64(b[tablesFSM:], fsm)
+	set := m.Set
+	if set == nil {
+		return b
+	}
+	le.PutUint32(b[tablesNL:], uint32(len(set.Lookups)))
+	le.PutUint32(b[tablesNP:], uint32(set.Parts))
+	for k, l := range set.Lookups {
+		o := b[tablesLook+setLookSize*k:]
+		le.PutUint64(o[lookNib:], at[k].nib)
+		le.PutUint64(o[lookEscIdx:], at[k].escIdx)
+		le.PutUint64(o[lookEscVal:], at[k].escVal)
+		le.PutUint32(o[lookNEsc:], uint32(len(l.Table.Escapes)))
+		o[lookK] = uint8(l.K)
+		if l.Mirror {
+			o[lookMirror] = 1
+		}
+		copy(o[lookTiles:], l.Tiles[:])
+		copy(o[lookMTiles:], l.MTiles[:])
+		copy(o[lookCell:lookCell+cells], l.Cell[:])
+		copy(o[lookMCell:lookMCell+cells], l.MCell[:])
+	}
+	for t := 0; t < cells; t++ {
+		for p := 0; p < set.Parts; p++ {
+			b[tablesOf+4*t+p] = set.Of[t][p]
+			b[tablesSlot+4*t+p] = slotOf(set, t, p)
+		}
+		copy(b[tablesTouch+4*t:], set.Touch[t][:])
+		b[tablesNTouch+t] = set.NTouch[t]
+	}
 	return b
+}
+
+// slotOf is the place of partition p's lookup of tile t among the lookups that hold t.
+func slotOf(set *ida.SetModel, t, p int) uint8 {
+	for j := 0; j < int(set.NTouch[t]); j++ {
+		if set.Touch[t][j] == set.Of[t][p] {
+			return uint8(j)
+		}
+	}
+	return 0
+}
+
+// escapes returns a table's escapes as the kernel reads them: indices, then values.
+func escapes(t *pdb.Packed) ([]byte, []byte) {
+	idx := make([]byte, 4*len(t.Escapes))
+	val := make([]byte, len(t.Escapes))
+	for i, e := range t.Escapes {
+		binary.LittleEndian.PutUint32(idx[4*i:], e.Index)
+		val[i] = e.Value
+	}
+	return idx, val
 }
 
 // encodeRoots lays out the frontier as the kernel's Roots, each with its serial index.
@@ -84,9 +160,19 @@ func encodeRoots(roots []ida.Root) []byte {
 	return b
 }
 
-// checkModel refuses what the kernel cannot search: another heuristic than md, a bound
-// past its stack.
+// checkModel refuses what the kernel cannot search.
 func checkModel(m *ida.Model) error {
+	if m.Set != nil {
+		if len(m.Set.Lookups) > ida.MaxModelLookups || m.Set.Parts > ida.MaxModelParts {
+			return fmt.Errorf("%w: a set of %d lookups in %d partitions", ErrHeuristic, len(m.Set.Lookups), m.Set.Parts)
+		}
+		for _, l := range m.Set.Lookups {
+			if len(l.Table.Nibbles) == 0 {
+				return fmt.Errorf("%w: a set whose tables are not in nibbles", ErrHeuristic)
+			}
+		}
+		return nil
+	}
 	if m.Heuristic != ida.MD {
 		return fmt.Errorf("%w: %v", ErrHeuristic, m.Heuristic)
 	}
@@ -100,6 +186,7 @@ const maxBound = 255
 // subtree (len(gen): none) and whether it stopped early.
 type launch struct {
 	gen, exp []uint64
+	value    []int32 // each subtree's root's value as BPMX left it (sets; nil: md)
 	best     int
 	stopped  bool
 }
@@ -113,6 +200,9 @@ func results(ctx context.Context, s *ida.Solver, b *ida.Batch, l *launch, stopEr
 	for i := range out {
 		out[i].Work = ida.Work{Nodes: l.gen[i], Expanded: l.exp[i]}
 		out[i].Searched = !l.stopped && i < l.best
+		if l.value != nil {
+			out[i].Value = int(l.value[i])
+		}
 	}
 	if l.stopped {
 		return out, stopErr

@@ -5,7 +5,42 @@ import (
 	"fmt"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/pdb"
 )
+
+// The limits of a set's model (SetModel).
+const (
+	MaxModelLookups = 8 // distinct lookups
+	MaxModelParts   = 4 // partitions, with their reflections
+	MaxModelTouch   = 4 // distinct lookups that hold one tile
+)
+
+// SetModel is an additive set of tables in nibbles that are not zero-aware, as the search
+// reads it: h = md + 2 * the largest of its partitions' sums of half excesses (docs/
+// SEARCH.md, section 4). Its values are inconsistent, so a search of it propagates them
+// with BPMX (section 5), looking every child up in full.
+type SetModel struct {
+	Lookups []LookupModel
+	Parts   int
+	// Of[t][p] is the lookup of partition p that holds tile t; Touch[t][:NTouch[t]] the
+	// distinct lookups that hold it.
+	Of     [maxCells][MaxModelParts]uint8
+	Touch  [maxCells][MaxModelTouch]uint8
+	NTouch [maxCells]uint8
+}
+
+// LookupModel is one lookup: the state's tiles it reads in the table's index order, the
+// map from the state's cells to the table's, and for a table stored through a mirror the
+// image's tiles and map (the entry is at the smaller of the two indices).
+type LookupModel struct {
+	K      int
+	Tiles  [8]uint8
+	Cell   [maxCells]uint8
+	Mirror bool
+	MTiles [8]uint8
+	MCell  [maxCells]uint8
+	Table  *pdb.Packed // its Nibbles and Escapes; lookups may share one
+}
 
 // A Model is what an implementation of the node protocol outside this package (the GPU
 // kernel of package gpu) needs of a solver to search its subtrees as it does: the board's
@@ -13,7 +48,8 @@ import (
 // the solver's frame (docs/SEARCH.md). Batch.Roots gives a split pass's subtrees in the same
 // frame.
 type Model struct {
-	Heuristic Heuristic // what the model computes: MD
+	Heuristic Heuristic // MD, or a set when Set is given
+	Set       *SetModel
 	Size      board.Size
 	// NMoves[c] is the number of moves of the blank from cell c; MoveCell[c][i] and
 	// MoveDir[c][i] the cell it goes to and its direction (the frame's: U, D, L, R = 0..3)
@@ -32,14 +68,25 @@ type Model struct {
 // yet: another implementation cannot search it.
 var ErrNoModel = errors.New("ida: no model of this heuristic for another implementation")
 
-// Model returns the solver's model, for the Manhattan distance; other heuristics give an
-// error matching ErrNoModel.
+// Model returns the solver's model: for the Manhattan distance, and for a set of tables in
+// nibbles that are not zero-aware, with the move order's lookups (regular, reflected), not
+// maxed with walking distance. Other heuristics give an error matching ErrNoModel.
 func (s *Solver) Model() (*Model, error) {
-	if s.t.set != nil || s.t.cat != nil || s.opt.Heuristic != MD {
+	t := s.t
+	var set *SetModel
+	switch {
+	case t.cat != nil:
+		var err error
+		if set, err = t.cat.model(); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrNoModel, s.describe(), err)
+		}
+	case t.set != nil || s.opt.Heuristic != MD:
 		return nil, fmt.Errorf("%w: %s", ErrNoModel, s.describe())
 	}
-	t := s.t
-	m := &Model{Heuristic: MD, Size: t.size, NMoves: t.nmoves, MD: t.md, Pruning: t.fsm}
+	m := &Model{Heuristic: MD, Set: set, Size: t.size, NMoves: t.nmoves, MD: t.md, Pruning: t.fsm}
+	if set != nil {
+		m.Heuristic = additive
+	}
 	for c := 0; c < t.n; c++ {
 		for i := 0; i < int(t.nmoves[c]); i++ {
 			m.MoveCell[c][i], m.MoveDir[c][i] = t.moves[c][i].cell, t.moves[c][i].dir
@@ -79,4 +126,35 @@ func (b *Batch) Roots() []Root {
 		out[i] = Root{Board: it.board, Blank: it.blank, G: it.g, H: it.h, State: it.state}
 	}
 	return out
+}
+
+// model returns the set's model, or says why it has none.
+func (s *catTables) model() (*SetModel, error) {
+	switch {
+	case !s.plain:
+		return nil, fmt.Errorf("a catalogue")
+	case s.zero:
+		return nil, fmt.Errorf("zero-aware tables")
+	case s.wd:
+		return nil, fmt.Errorf("maxed with walking distance")
+	case s.nl > MaxModelLookups || s.np > MaxModelParts:
+		return nil, fmt.Errorf("%d lookups in %d partitions (at most %d in %d)", s.nl, s.np, MaxModelLookups, MaxModelParts)
+	}
+	m := &SetModel{Parts: s.np}
+	for k := 0; k < s.nl; k++ {
+		l := &s.look[k]
+		if l.bits != nil || l.zero != nil {
+			return nil, fmt.Errorf("tables in the bit encoding")
+		}
+		m.Lookups = append(m.Lookups, LookupModel{K: l.k, Tiles: l.tiles, Cell: l.cell, Mirror: l.mirror, MTiles: l.mtiles, MCell: l.mcell, Table: l.table})
+	}
+	for t := range maxCells {
+		if int(s.ntouch[t]) > MaxModelTouch {
+			return nil, fmt.Errorf("tile %d in %d lookups (at most %d)", t, s.ntouch[t], MaxModelTouch)
+		}
+		m.NTouch[t] = s.ntouch[t]
+		copy(m.Touch[t][:], s.touch[t][:s.ntouch[t]])
+		copy(m.Of[t][:], s.of[t][:s.np])
+	}
+	return m, nil
 }

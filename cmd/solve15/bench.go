@@ -28,8 +28,9 @@ optimum. --markdown writes the totals as a table for docs/RESULTS.md.
 With --workers 1 (the default) instances run one after another on one core, so the
 per-instance times are comparable; with --workers N they run N at a time and the
 total is wall time. --lanes N searches each instance's large passes as N interleaved
-subtrees (catalogues and sets). --device gpu searches the large passes on a GPU (md so
-far; solve15 device checks it), auto on the GPU when it is faster.
+subtrees (catalogues and sets). --device gpu searches the large passes on a GPU (md and
+the sets that are not zero-aware so far; solve15 device checks it), auto on the GPU when
+it is faster.
 
 Examples:
   solve15 bench --heuristic max,pdb

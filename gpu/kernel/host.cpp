@@ -3,10 +3,14 @@
 // writes each subtree's counts. Built by the tests with g++ -DTK_HASH.
 //
 // Input, little-endian: uint32 cells, bound, nroots, threads, budget (expansions a thread
-// takes a turn), donateAfter, fsm entries; the tables' nmoves[25], mcell[25][4], mdir[25][4], md[25][25]
-// bytes; the automaton's transitions (uint32 each); nroots roots of 36 bytes (board[25],
-// blank, g, h, uint32 state, uint32 subtree).
-// Output, text: "best B", "donated D", then a line "gen exp hash" a subtree.
+// takes a turn), donateAfter, fsm entries; the tables' nmoves[25], mcell[25][4],
+// mdir[25][4], md[25][25] bytes; the automaton's transitions (uint32 each); uint32 kind (0:
+// md, 1: a set, which follows: uint32 nl, np; each lookup's k, mirror, tiles[8], mtiles[8],
+// cell[25], mcell[25] bytes, uint32 nibble bytes and the bytes, uint32 escapes and their
+// uint32 indices and byte values; of[25][4], slot[25][4], touch[25][4], ntouch[25] bytes);
+// nroots roots of 36 bytes (board[25], blank, g, h, uint32 state, uint32 subtree).
+// Output, text: "best B", "donated D", "busy", "cycles", then a line "gen exp hash value" a
+// subtree.
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,18 +42,27 @@ static void layout() {
   printf("Root %zu\nTables %zu\nPass %zu\n", sizeof(tk::Root), sizeof(tk::Tables), sizeof(tk::Pass));
   OFF(tk::Root, blank); OFF(tk::Root, g); OFF(tk::Root, h); OFF(tk::Root, state); OFF(tk::Root, sub);
   OFF(tk::Tables, cells); OFF(tk::Tables, nmoves); OFF(tk::Tables, mcell); OFF(tk::Tables, mdir);
-  OFF(tk::Tables, md); OFF(tk::Tables, fsm);
+  OFF(tk::Tables, md); OFF(tk::Tables, fsm); OFF(tk::Tables, nl); OFF(tk::Tables, np); OFF(tk::Tables, look);
+  OFF(tk::Tables, of); OFF(tk::Tables, slot); OFF(tk::Tables, touch); OFF(tk::Tables, ntouch);
+  printf("SetLook %zu\n", sizeof(tk::SetLook));
+  OFF(tk::SetLook, nib); OFF(tk::SetLook, escIdx); OFF(tk::SetLook, escVal); OFF(tk::SetLook, nesc);
+  OFF(tk::SetLook, k); OFF(tk::SetLook, mirror); OFF(tk::SetLook, tiles); OFF(tk::SetLook, mtiles);
+  OFF(tk::SetLook, cell); OFF(tk::SetLook, mcell);
   OFF(tk::Pass, bound); OFF(tk::Pass, roots); OFF(tk::Pass, nroots); OFF(tk::Pass, gen); OFF(tk::Pass, exp);
   OFF(tk::Pass, next); OFF(tk::Pass, best); OFF(tk::Pass, queue); OFF(tk::Pass, seq); OFF(tk::Pass, cap);
   OFF(tk::Pass, head); OFF(tk::Pass, tail); OFF(tk::Pass, idle); OFF(tk::Pass, threads); OFF(tk::Pass, stop);
   OFF(tk::Pass, nodes); OFF(tk::Pass, limit); OFF(tk::Pass, cancel); OFF(tk::Pass, donated); OFF(tk::Pass, busy);
-  OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, hash);
+  OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value); OFF(tk::Pass, hash);
 }
 
+static int stepOf(tk::Worker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) { return tk::step(w, p, t, budget); }
+static int stepOf(tk::SetWorker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) { return tk::stepSet(w, p, t, budget); }
+
 // runThread is one real thread's loop, as the kernel's (ida.cu).
+template <class W>
 static void runThread(tk::Pass* p, const tk::Tables* t, uint32_t budget) {
   static uint32_t seed;
-  tk::Worker* w = new tk::Worker();
+  W* w = new W();
   w->rng = __atomic_fetch_add(&seed, 1, __ATOMIC_SEQ_CST);
   bool over = false;
   while (!over) {
@@ -59,9 +72,46 @@ static void runThread(tk::Pass* p, const tk::Tables* t, uint32_t budget) {
         continue;
       }
     }
-    if (tk::step(w, p, t, budget)) tk::finish(w, p);
+    if (stepOf(w, p, t, budget)) tk::finish(w, p);
   }
   delete w;
+}
+
+// runVirtual steps threads virtual threads in turn until the pass is over.
+template <class W>
+static void runVirtual(tk::Pass* p, const tk::Tables* t, uint32_t threads, uint32_t budget) {
+  std::vector<W> ws(threads);
+  std::vector<bool> over(threads);
+  for (uint32_t k = 0; k < threads; k++) {
+    memset(static_cast<void*>(&ws[k]), 0, sizeof ws[k]);
+    ws[k].rng = k;
+  }
+  uint32_t left = threads;
+  while (left > 0) {
+    for (uint32_t k = 0; k < threads; k++) {
+      if (over[k]) continue;
+      W* w = &ws[k];
+      if (!w->active) {
+        bool done = false;
+        if (!tk::take(w, p, t, &done)) {
+          if (done) {
+            over[k] = true;
+            left--;
+          }
+          continue;
+        }
+      }
+      p->busy++;
+      if (stepOf(w, p, t, budget)) tk::finish(w, p);
+    }
+    p->cycles += left;
+  }
+}
+
+static uint8_t u8() {
+  uint8_t b;
+  read(&b, 1);
+  return b;
 }
 
 int main(int argc, char** argv) {
@@ -84,6 +134,40 @@ int main(int argc, char** argv) {
   std::vector<uint32_t> fsm(nfsm);
   for (auto& x : fsm) x = u32();
   t.fsm = fsm.data();
+  uint32_t kind = u32();
+  std::vector<std::vector<uint8_t>> nibs, escVals;
+  std::vector<std::vector<uint32_t>> escIdxs;
+  if (kind == 1) {
+    t.nl = u32();
+    t.np = u32();
+    if (t.nl > tk::kMaxLook || t.np > tk::kMaxPart) die("bad set");
+    nibs.resize(t.nl);
+    escVals.resize(t.nl);
+    escIdxs.resize(t.nl);
+    for (uint32_t k = 0; k < t.nl; k++) {
+      tk::SetLook& l = t.look[k];
+      l.k = u8();
+      l.mirror = u8();
+      read(l.tiles, 8);
+      read(l.mtiles, 8);
+      read(l.cell, tk::kMaxCells);
+      read(l.mcell, tk::kMaxCells);
+      nibs[k].resize(u32());
+      read(nibs[k].data(), nibs[k].size());
+      l.nesc = u32();
+      escIdxs[k].resize(l.nesc);
+      escVals[k].resize(l.nesc);
+      for (auto& x : escIdxs[k]) x = u32();
+      read(escVals[k].data(), l.nesc);
+      l.nib = nibs[k].data();
+      l.escIdx = escIdxs[k].data();
+      l.escVal = escVals[k].data();
+    }
+    read(t.of, sizeof t.of);
+    read(t.slot, sizeof t.slot);
+    read(t.touch, sizeof t.touch);
+    read(t.ntouch, sizeof t.ntouch);
+  }
   std::vector<tk::Root> roots(nroots);
   for (auto& r : roots) {
     read(r.board, tk::kMaxCells);
@@ -96,6 +180,7 @@ int main(int argc, char** argv) {
     r.sub = u32();
   }
   std::vector<unsigned long long> gen(nroots), exp(nroots), hash(nroots);
+  std::vector<int32_t> value(nroots);
   std::vector<tk::Root> queue(1 << 18);
   std::vector<uint32_t> seq(queue.size());
   tk::Pass p;
@@ -110,40 +195,22 @@ int main(int argc, char** argv) {
   p.queue = queue.data();
   p.seq = seq.data();
   p.cap = (uint32_t)queue.size();
-  p.donateAfter = after;
+  p.donateAfter = kind == 1 ? 0xFFFFFFFFu : after;  // a set's threads do not donate
+  p.value = value.data();
 
   if (real) {
     std::vector<std::thread> ts;
-    for (uint32_t k = 0; k < threads; k++) ts.emplace_back(runThread, &p, &t, budget);
-    for (auto& th : ts) th.join();
-  }
-  std::vector<tk::Worker> ws(real ? 0 : threads);
-  std::vector<bool> over(threads);
-  for (uint32_t k = 0; k < ws.size(); k++) {
-    memset(&ws[k], 0, sizeof ws[k]);
-    ws[k].rng = k;
-  }
-  uint32_t left = real ? 0 : threads;
-  while (left > 0) {
     for (uint32_t k = 0; k < threads; k++) {
-      if (over[k]) continue;
-      tk::Worker* w = &ws[k];
-      if (!w->active) {
-        bool done = false;
-        if (!tk::take(w, &p, &t, &done)) {
-          if (done) {
-            over[k] = true;
-            left--;
-          }
-          continue;
-        }
-      }
-      p.busy++;
-      if (tk::step(w, &p, &t, budget)) tk::finish(w, &p);
+      if (kind == 1) ts.emplace_back(runThread<tk::SetWorker>, &p, &t, budget);
+      else ts.emplace_back(runThread<tk::Worker>, &p, &t, budget);
     }
-    p.cycles += left;
+    for (auto& th : ts) th.join();
+  } else if (kind == 1) {
+    runVirtual<tk::SetWorker>(&p, &t, threads, budget);
+  } else {
+    runVirtual<tk::Worker>(&p, &t, threads, budget);
   }
   printf("best %d\ndonated %llu\nbusy %llu\ncycles %llu\n", p.best, p.donated, p.busy, p.cycles);
-  for (uint32_t i = 0; i < nroots; i++) printf("%llu %llu %llu\n", gen[i], exp[i], hash[i]);
+  for (uint32_t i = 0; i < nroots; i++) printf("%llu %llu %llu %d\n", gen[i], exp[i], hash[i], value[i]);
   return 0;
 }

@@ -1,17 +1,27 @@
-// The GPU's IDA* pass (search.h): one persistent thread a worker, each taking roots until
-// the pass is over. Compiled to PTX by go generate (gen.go).
+// The GPU's IDA* pass (search.h, set.h): one persistent thread a worker, each taking roots
+// until the pass is over. Compiled to PTX by go generate (internal/genptx).
 #include "search.h"
 
-// ida_pass searches one pass below the frontier p->roots with the tables t.
-extern "C" __global__ void ida_pass(tk::Pass* p, const tk::Tables* t) {
+// The step of each kind of search.
+__device__ __forceinline__ int stepOf(tk::Worker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) {
+  return tk::step(w, p, t, budget);
+}
+__device__ __forceinline__ int stepOf(tk::SetWorker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) {
+  return tk::stepSet(w, p, t, budget);
+}
+
+// run is a thread's loop: it takes roots and searches below them until the pass is over.
+template <class W>
+__device__ void run(tk::Pass* p, const tk::Tables* t) {
   __shared__ tk::Tables st;
-  // The tables are small but for the automaton, which stays in global memory.
+  // The tables are small but for the automaton and a set's tables, which stay in global
+  // memory.
   const uint8_t* src = reinterpret_cast<const uint8_t*>(t);
   uint8_t* dst = reinterpret_cast<uint8_t*>(&st);
   for (uint32_t i = threadIdx.x; i < sizeof(tk::Tables); i += blockDim.x) dst[i] = src[i];
   __syncthreads();
 
-  tk::Worker w;
+  W w;
   w.active = false;
   w.idle = false;
   w.started = false;
@@ -35,7 +45,7 @@ extern "C" __global__ void ida_pass(tk::Pass* p, const tk::Tables* t) {
       wait = 128;
       took = clock64();
     }
-    if (tk::step(&w, p, &st, 1u << 20)) {
+    if (stepOf(&w, p, &st, 1u << 20)) {
       tk::finish(&w, p);
       busy += clock64() - took;
     }
@@ -43,6 +53,12 @@ extern "C" __global__ void ida_pass(tk::Pass* p, const tk::Tables* t) {
   atomicAdd(&p->busy, (unsigned long long)busy);
   atomicAdd(&p->cycles, (unsigned long long)(clock64() - begin));
 }
+
+// ida_pass searches one pass below the frontier p->roots with the Manhattan distance.
+extern "C" __global__ void __launch_bounds__(256, 4) ida_pass(tk::Pass* p, const tk::Tables* t) { run<tk::Worker>(p, t); }
+
+// ida_pass_set searches one pass below the frontier p->roots with a set (set.h).
+extern "C" __global__ void __launch_bounds__(256, 4) ida_pass_set(tk::Pass* p, const tk::Tables* t) { run<tk::SetWorker>(p, t); }
 
 // trap is a kernel that faults, for the tests of a failed launch; it takes ida_pass's
 // arguments, so that it is launched the same way.

@@ -46,6 +46,25 @@ struct Root {
 
 // Tables are what every thread reads: the board's moves in ida's order, the Manhattan
 // distances and the pruning automaton, in the solver's frame.
+enum : uint32_t { kMaxLook = 8, kMaxPart = 4, kMaxTouch = 4 };
+
+// SetLook is one lookup of a set (set.h): the state's tiles it reads in the table's index
+// order and the map from the state's cells to the table's, for a table stored through a
+// mirror the image's too, and the table: 4-bit half excesses, and the entries they cannot
+// hold (escIdx ascending, escVal the whole entry).
+struct SetLook {
+  const uint8_t* nib;
+  const uint32_t* escIdx;
+  const uint8_t* escVal;
+  uint32_t nesc;
+  uint8_t k, mirror, pad[2];
+  uint8_t tiles[8], mtiles[8];
+  uint8_t cell[kMaxCells], mcell[kMaxCells];
+};
+
+// Tables are what every thread reads: the board's moves in ida's order, the Manhattan
+// distances and the pruning automaton, in the solver's frame; for a set, its lookups and
+// partitions (set.h).
 struct Tables {
   uint32_t cells;
   uint8_t nmoves[kMaxCells];
@@ -53,6 +72,14 @@ struct Tables {
   uint8_t mdir[kMaxCells][4];   // its direction (U D L R = 0 1 2 3)
   uint8_t md[kMaxCells][kMaxCells];
   const uint32_t* fsm;  // fsm[s*4+d]: the state after move d from s, or kPruned
+  // A set: nl lookups in np partitions. of[t][p] is the lookup of partition p that holds
+  // tile t, slot[t][p] its place in touch[t], the ntouch[t] distinct lookups that hold t.
+  uint32_t nl, np;
+  SetLook look[kMaxLook];
+  uint8_t of[kMaxCells][kMaxPart];
+  uint8_t slot[kMaxCells][kMaxPart];
+  uint8_t touch[kMaxCells][kMaxTouch];
+  uint8_t ntouch[kMaxCells];
 };
 
 // Pass is one launch's shared state, in device memory (mapped host memory for cancel).
@@ -81,6 +108,7 @@ struct Pass {
   unsigned long long cycles;   // clock cycles of the threads in all (turns, on the host)
   uint32_t donateAfter;        // expansions a thread makes below a root before it donates
   uint32_t pad;
+  int32_t* value;              // per subtree: its root's value as BPMX left it (sets)
 #ifdef TK_HASH
   unsigned long long* hash;  // per subtree: the sum of a hash of each expanded board
 #endif
@@ -92,10 +120,9 @@ struct Frame {
   uint8_t blank, next, h, pad;
 };
 
-// Worker is one thread's search.
-struct Worker {
+// WorkerBase is what every kind of thread's search keeps (Worker, SetWorker).
+struct WorkerBase {
   uint8_t board[kMaxCells];
-  Frame f[kMaxDepth];
   uint32_t g0, g;  // the root's depth, and the current node's
   uint32_t sub;
   bool active;     // a root is being searched
@@ -110,6 +137,11 @@ struct Worker {
 #ifdef TK_HASH
   unsigned long long hash;
 #endif
+};
+
+// Worker is one thread's search with the Manhattan distance.
+struct Worker : WorkerBase {
+  Frame f[kMaxDepth];
 };
 
 #ifdef TK_HASH
@@ -215,16 +247,11 @@ HD bool pop(Pass* p, Root* r) {
   return true;
 }
 
-// start sets w up to search below r.
-HD void start(Worker* w, const Root& r, uint32_t cells) {
+// begin sets up what every kind of search keeps to search below r.
+HD void begin(WorkerBase* w, const Root& r, uint32_t cells) {
   for (uint32_t c = 0; c < kMaxCells; c++) w->board[c] = r.board[c];
   w->g0 = w->g = r.g;
   w->sub = r.sub;
-  Frame& f = w->f[r.g];
-  f.state = r.state;
-  f.blank = r.blank;
-  f.next = 0;
-  f.h = r.h;
   w->gen = 0;
   w->pub = 0;
   w->exp = 1;  // the root is expanded
@@ -237,9 +264,23 @@ HD void start(Worker* w, const Root& r, uint32_t cells) {
   (void)cells;
 }
 
+// start sets w up to search below r.
+HD void start(Worker* w, const Root& r, const Tables* t) {
+  begin(w, r, t->cells);
+  Frame& f = w->f[r.g];
+  f.state = r.state;
+  f.blank = r.blank;
+  f.next = 0;
+  f.h = r.h;
+}
+
+// result records what a search leaves beside its counts: nothing, with the Manhattan
+// distance (its values are consistent: BPMX raises none).
+HD void result(Worker*, Pass*) {}
+
 // publish adds w's nodes generated since it last did to the pass's count, and stops the
 // pass at the node limit.
-HD void publish(Worker* w, Pass* p) {
+HD void publish(WorkerBase* w, Pass* p) {
   unsigned long long n = w->gen - w->pub;
   if (n == 0 || p->limit == 0) return;
   w->pub = w->gen;
@@ -248,8 +289,10 @@ HD void publish(Worker* w, Pass* p) {
 }
 
 // finish adds the current root's work to its subtree's counts.
-HD void finish(Worker* w, Pass* p) {
+template <class W>
+HD void finish(W* w, Pass* p) {
   publish(w, p);
+  result(w, p);
   atomAdd64(&p->gen[w->sub], w->gen);
   atomAdd64(&p->exp[w->sub], w->exp);
 #ifdef TK_HASH
@@ -265,7 +308,8 @@ HD void finish(Worker* w, Pass* p) {
 // The pass is over when every thread that has started is idle, the frontier is handed out
 // and the queue is empty: a thread that has not started holds no work, and finds none when
 // it starts. (So the launch may hold more threads than can run at once.)
-HD bool take(Worker* w, Pass* p, const Tables* t, bool* over) {
+template <class W>
+HD bool take(W* w, Pass* p, const Tables* t, bool* over) {
   Root r;
   if (!w->started) {
     w->started = true;
@@ -312,7 +356,7 @@ HD bool take(Worker* w, Pass* p, const Tables* t, bool* over) {
     if ((int32_t)r.sub <= vloadi(&p->best)) break;
     // A later subtree than the earliest solving one: nothing to search.
   }
-  start(w, r, t->cells);
+  start(w, r, t);
   return true;
 }
 
@@ -450,5 +494,7 @@ HD int step(Worker* w, Pass* p, const Tables* t, uint32_t budget) {
 }
 
 }  // namespace tk
+
+#include "set.h"
 
 #endif

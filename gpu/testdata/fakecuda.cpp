@@ -25,6 +25,40 @@ static const char* mode() {
 static bool is(const char* m) { return strcmp(mode(), m) == 0; }
 
 static bool sticky = false;  // a kernel faulted: every call fails
+
+static int stepOf(tk::Worker* w, tk::Pass* p, const tk::Tables* t) { return tk::step(w, p, t, 7); }
+static int stepOf(tk::SetWorker* w, tk::Pass* p, const tk::Tables* t) { return tk::stepSet(w, p, t, 7); }
+
+// emulate runs a launch's threads as virtual threads stepped in turn.
+template <class W>
+static void emulate(tk::Pass* p, const tk::Tables* t, uint32_t threads) {
+  std::vector<W> ws(threads);
+  std::vector<bool> over(threads);
+  for (uint32_t k = 0; k < threads; k++) {
+    memset(static_cast<void*>(&ws[k]), 0, sizeof(W));
+    ws[k].rng = k;
+  }
+  uint32_t left = threads;
+  while (left > 0) {
+    for (uint32_t k = 0; k < threads; k++) {
+      if (over[k]) continue;
+      W* w = &ws[k];
+      if (!w->active) {
+        bool done = false;
+        if (!tk::take(w, p, t, &done)) {
+          if (done) {
+            over[k] = true;
+            left--;
+          }
+          continue;
+        }
+      }
+      p->busy++;
+      if (stepOf(w, p, t)) tk::finish(w, p);
+    }
+    p->cycles += left;
+  }
+}
 static uint64_t allocated = 0;
 
 extern "C" {
@@ -66,6 +100,7 @@ CUresult cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* opts
 CUresult cuModuleGetFunction(void** fn, void*, const char* name) {
   if (strcmp(name, "ida_pass") == 0) *fn = (void*)0x10;
   else if (strcmp(name, "trap") == 0) *fn = (void*)0x11;
+  else if (strcmp(name, "ida_pass_set") == 0) *fn = (void*)0x12;
   else return 500;  // CUDA_ERROR_NOT_FOUND
   return 0;
 }
@@ -111,29 +146,10 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   const tk::Tables* t = (const tk::Tables*)args[1];
   uint32_t threads = gx * gy * gz * bx * by * bz;
   if (p->threads != 0) return 1;  // the threads count themselves
-  std::vector<tk::Worker> ws(threads);
-  std::vector<bool> over(threads);
-  memset(ws.data(), 0, sizeof(tk::Worker) * threads);
-  for (uint32_t k = 0; k < threads; k++) ws[k].rng = k;
-  uint32_t left = threads;
-  while (left > 0) {
-    for (uint32_t k = 0; k < threads; k++) {
-      if (over[k]) continue;
-      tk::Worker* w = &ws[k];
-      if (!w->active) {
-        bool done = false;
-        if (!tk::take(w, p, t, &done)) {
-          if (done) {
-            over[k] = true;
-            left--;
-          }
-          continue;
-        }
-      }
-      p->busy++;
-      if (tk::step(w, p, t, 7)) tk::finish(w, p);
-    }
-    p->cycles += left;
+  if (fn == (void*)0x12) {
+    emulate<tk::SetWorker>(p, t, threads);
+  } else {
+    emulate<tk::Worker>(p, t, threads);
   }
   return 0;
 }

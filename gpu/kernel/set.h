@@ -1,0 +1,244 @@
+// The search with an additive set of tables in nibbles that are not zero-aware (Korf &
+// Felner 2002: 5-5-5, 6-6-3 and 7-8 on 4x4, 6-6-6-6 on 5x5), with their reflection about
+// the main diagonal: ida's catalogue loop for such a set, node for node (docs/SEARCH.md,
+// sections 2, 4 and 5). Included by search.h.
+//
+// A node's children are all made and counted first, each looked up in full (the lookups
+// that hold the moved tile, in every partition); h = md + 2 * the largest partition sum of
+// half excesses. BPMX: a node's value is raised to a child's less one, before its children
+// are searched and after each; a value above the bound ends the node. The values are
+// inconsistent, so a donated subtree's raised value would have to reach its donor: threads
+// searching a set do not donate. A root's value as BPMX left it goes to Pass.value.
+#ifndef TILEKIT_GPU_SET_H
+#define TILEKIT_GPU_SET_H
+
+namespace tk {
+
+// SetChild is one child of a node while the node is searched.
+struct SetChild {
+  uint32_t state;
+  uint8_t q, tile, dir, h;
+  uint8_t md;
+  uint8_t ex[kMaxTouch];  // the half excesses of the lookups that hold tile (touch order)
+  uint8_t pad[3];
+};
+
+// SetFrame is one node of a thread's path.
+struct SetFrame {
+  uint32_t state;
+  uint8_t blank, h, hb, md;
+  uint8_t next, nc, entered, pad;
+  uint8_t ex[kMaxLook];  // every lookup's half excess at the node
+  int16_t sum[kMaxPart];
+  SetChild c[4];
+};
+
+// SetWorker is one thread's search with a set.
+struct SetWorker : WorkerBase {
+  uint8_t pos[kMaxCells];  // the cell of each tile, pos[0] the blank's
+  int32_t value;           // the root's value as BPMX left it, once searched
+  SetFrame f[kMaxDepth];
+};
+
+// popc counts the bits of x.
+HD uint32_t popc(uint32_t x) {
+#ifdef __CUDA_ARCH__
+  return __popc(x);
+#else
+  return __builtin_popcount(x);
+#endif
+}
+
+// rankOf is the k-permutation index of the tiles' cells under the cell map.
+HD uint32_t rankOf(const uint8_t* tiles, const uint8_t* cell, uint32_t k, uint32_t n, const uint8_t* pos) {
+  uint32_t used = 0, idx = 0;
+  for (uint32_t i = 0; i < k; i++) {
+    uint32_t c = cell[pos[tiles[i]]];
+    idx = idx * (n - i) + c - popc(used & ((1u << c) - 1));
+    used |= 1u << c;
+  }
+  return idx;
+}
+
+// lookIndex is where the lookup's table stores the entry of the positions pos: for a table
+// stored through a mirror, the smaller of the placement's index and its image's.
+HD uint32_t lookIndex(const SetLook& l, uint32_t n, const uint8_t* pos) {
+  if (l.mirror) {
+    uint8_t a = l.cell[pos[l.tiles[0]]], b = l.mcell[pos[l.mtiles[0]]];
+    if (a > b) return rankOf(l.mtiles, l.mcell, l.k, n, pos);
+    if (a == b) {
+      uint32_t x = rankOf(l.tiles, l.cell, l.k, n, pos), y = rankOf(l.mtiles, l.mcell, l.k, n, pos);
+      return x < y ? x : y;
+    }
+  }
+  return rankOf(l.tiles, l.cell, l.k, n, pos);
+}
+
+// lookExcess is half the excess of the lookup's entry for the positions pos over its
+// tiles' Manhattan distance: the nibble, or for an escape the listed entry's.
+HD uint8_t lookExcess(const SetLook& l, const Tables* t, const uint8_t* pos) {
+  uint32_t i = lookIndex(l, t->cells, pos);
+  uint8_t e = (l.nib[i >> 1] >> (4 * (i & 1))) & 0xF;
+  if (e != 15) return e;
+  uint32_t lo = 0, hi = l.nesc;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (l.escIdx[mid] < i) lo = mid + 1;
+    else hi = mid;
+  }
+  int md = 0;
+  for (uint32_t j = 0; j < l.k; j++) md += t->md[l.tiles[j]][pos[l.tiles[j]]];
+  return (uint8_t)((l.escVal[lo] - md) / 2);
+}
+
+// start sets w up to search below r: its lookups from scratch, its value as given.
+HD void start(SetWorker* w, const Root& r, const Tables* t) {
+  begin(w, r, t->cells);
+  for (uint32_t c = 0; c < t->cells; c++) w->pos[w->board[c]] = (uint8_t)c;
+  SetFrame& f = w->f[r.g];
+  f.state = r.state;
+  f.blank = r.blank;
+  f.h = r.h;
+  f.entered = 0;
+  int md = 0;
+  for (uint32_t tile = 1; tile < t->cells; tile++) md += t->md[tile][w->pos[tile]];
+  f.md = (uint8_t)md;
+  for (uint32_t k = 0; k < t->nl; k++) f.ex[k] = lookExcess(t->look[k], t, w->pos);
+  for (uint32_t p = 0; p < t->np; p++) {
+    int s = 0;
+    for (uint32_t tile = 1; tile < t->cells; tile++) {
+      // Each lookup once: at the first of its tiles.
+      const SetLook& l = t->look[t->of[tile][p]];
+      if (l.tiles[0] == tile) s += f.ex[t->of[tile][p]];
+    }
+    f.sum[p] = (int16_t)s;
+  }
+  w->value = r.h;
+}
+
+// result records the root's value as BPMX left it.
+HD void result(SetWorker* w, Pass* p) {
+  if (p->value != nullptr) p->value[w->sub] = w->value;
+}
+
+// children makes and counts the children of the node f at depth g, each looked up in full,
+// and returns its value as BPMX raises it from theirs.
+HD int children(SetWorker* w, SetFrame* f, const Tables* t) {
+  int hb = f->h;
+  f->nc = 0;
+  for (uint8_t m = 0; m < t->nmoves[f->blank]; m++) {
+    uint8_t i = TK_MOVE(m, t->nmoves[f->blank]);
+    uint32_t ns = t->fsm[f->state * 4 + t->mdir[f->blank][i]];
+    if (ns == kPruned) continue;
+    w->gen++;
+    SetChild& c = f->c[f->nc++];
+    uint8_t q = t->mcell[f->blank][i];
+    uint8_t tile = w->board[q];
+    c.q = q;
+    c.tile = tile;
+    c.dir = t->mdir[f->blank][i];
+    c.state = ns;
+    c.md = (uint8_t)(f->md + t->md[tile][f->blank] - t->md[tile][q]);
+    w->pos[tile] = f->blank;
+    w->pos[0] = q;
+    for (uint32_t j = 0; j < t->ntouch[tile]; j++) c.ex[j] = lookExcess(t->look[t->touch[tile][j]], t, w->pos);
+    w->pos[tile] = q;
+    w->pos[0] = f->blank;
+    int best = -1;
+    for (uint32_t p = 0; p < t->np; p++) {
+      int v = f->sum[p] - f->ex[t->of[tile][p]] + c.ex[t->slot[tile][p]];
+      if (v > best) best = v;
+    }
+    c.h = (uint8_t)(c.md + 2 * best);
+    if (c.h - 1 > hb) hb = c.h - 1;
+  }
+  return hb;
+}
+
+// stepSet searches below w's root for at most budget expansions, as step does.
+HD int stepSet(SetWorker* w, Pass* p, const Tables* t, uint32_t budget) {
+  const uint32_t bound = p->bound;
+  uint32_t g = w->g;
+  int ret = -1;  // a node's value on its way back to its parent, or -1
+  for (;;) {
+    SetFrame* f = &w->f[g];
+    if (ret >= 0) {
+      // Back from child f->next - 1, whose value is ret.
+      SetChild& c = f->c[f->next - 1];
+      w->board[c.q] = c.tile;
+      w->board[f->blank] = 0;
+      w->pos[c.tile] = c.q;
+      w->pos[0] = f->blank;
+      int v = ret;
+      ret = -1;
+      if (v - 1 > f->hb) {
+        f->hb = (uint8_t)(v - 1);
+        if (g + f->hb > bound) ret = f->hb;  // a cut: the later children are left
+      }
+    } else if (!f->entered) {
+      f->entered = 1;
+      int hb = children(w, f, t);
+      f->hb = (uint8_t)hb;
+      f->next = 0;
+      if (g + hb > bound) ret = hb;
+    }
+    if (ret < 0) {
+      // The next child within the bound.
+      while (f->next < f->nc && g + 1 + f->c[f->next].h > bound) f->next++;
+      if (f->next == f->nc) {
+        ret = f->hb;
+      } else {
+        SetChild& c = f->c[f->next++];
+        if (c.h == 0) {
+          atomMin(&p->best, (int32_t)w->sub);
+          w->value = f->hb;
+          w->g = g;
+          return 1;
+        }
+        // Move to the child: expand it.
+        if (budget-- == 0) {
+          f->next--;
+          w->g = g;
+          return 0;
+        }
+        w->board[f->blank] = c.tile;
+        w->board[c.q] = 0;
+        w->pos[c.tile] = f->blank;
+        w->pos[0] = c.q;
+        SetFrame* n = &w->f[g + 1];
+        n->state = c.state;
+        n->blank = c.q;
+        n->h = c.h;
+        n->md = c.md;
+        n->entered = 0;
+        for (uint32_t k = 0; k < t->nl; k++) n->ex[k] = f->ex[k];
+        for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) n->ex[t->touch[c.tile][j]] = c.ex[j];
+        for (uint32_t q = 0; q < t->np; q++) n->sum[q] = (int16_t)(f->sum[q] - f->ex[t->of[c.tile][q]] + c.ex[t->slot[c.tile][q]]);
+        g++;
+        w->exp++;
+        TK_EXPANDED(w, t->cells);
+        if (++w->since >= kPollEvery) {
+          w->since = 0;
+          publish(w, p);
+          if (p->cancel != 0 && ++w->polls % kCancelEvery == 0 && *p->cancel != 0) vstore(&p->stop, 1);
+          if (vload(&p->stop) || (int32_t)w->sub > vloadi(&p->best)) {
+            w->g = g;
+            return 1;
+          }
+        }
+        continue;
+      }
+    }
+    // ret is the value of the node at depth g: back to its parent.
+    if (g == w->g0) {
+      w->value = ret;
+      w->g = g;
+      return 1;
+    }
+    g--;
+  }
+}
+
+}  // namespace tk
+
+#endif
