@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,6 +24,13 @@ import (
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 )
+
+// hosts are the host builds made so far, by their flags: each is built once a test run.
+var hosts struct {
+	sync.Mutex
+	dir  string
+	bins map[string]string
+}
 
 // buildHost compiles the kernel's search as host C++ (kernel/host.cpp) with g++ and the
 // given flags, and returns the program; without g++ the test is skipped, or fails under
@@ -36,12 +44,33 @@ func buildHost(t *testing.T, flags ...string) string {
 		}
 		t.Skipf("no g++ to build the kernel's search on the host: %v", err)
 	}
-	bin := filepath.Join(t.TempDir(), "host")
+	hosts.Lock()
+	defer hosts.Unlock()
+	key := strings.Join(flags, " ")
+	if bin, ok := hosts.bins[key]; ok {
+		return bin
+	}
+	if hosts.dir == "" {
+		hosts.dir, err = os.MkdirTemp("", "tilekit-gpu-host")
+		require.NoError(t, err)
+		hosts.bins = map[string]string{}
+	}
+	bin := filepath.Join(hosts.dir, fmt.Sprintf("host%d", len(hosts.bins)))
 	args := append([]string{"-std=c++17", "-O2", "-pthread", "-Wall", "-Wextra", "-Werror", "-DTK_HASH"}, flags...)
 	args = append(args, "-o", bin, "kernel/host.cpp")
 	out, err := exec.Command(gxx, args...).CombinedOutput()
 	require.NoError(t, err, "g++ %s:\n%s", strings.Join(args, " "), out)
+	hosts.bins[key] = bin
 	return bin
+}
+
+// TestMain removes the host builds once the tests are done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if hosts.dir != "" {
+		os.RemoveAll(hosts.dir)
+	}
+	os.Exit(code)
 }
 
 // hostRunner is an ida.Runner that searches each batch with the host build of the
