@@ -320,6 +320,7 @@ type Engine struct {
 	roots       uint64 // the frontier, gen, exp and value: grown as needed
 	gen, exp    uint64
 	value       uint64
+	order       uint64
 	pass        uint64
 	capacity    int // subtrees the frontier buffers hold
 	grid        uint32
@@ -412,7 +413,7 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 // free releases the engine's device memory (on any goroutine).
 func (e *Engine) free() {
 	e.dv.do(func() error {
-		for _, p := range []*uint64{&e.tables, &e.fsm, &e.queue, &e.seq, &e.roots, &e.gen, &e.exp, &e.value, &e.pass} {
+		for _, p := range []*uint64{&e.tables, &e.fsm, &e.queue, &e.seq, &e.roots, &e.gen, &e.exp, &e.value, &e.order, &e.pass} {
 			if *p != 0 {
 				e.dv.d.cuMemFree(*p)
 				*p = 0
@@ -439,10 +440,22 @@ func (e *Engine) Stats() Stats {
 	return e.stats
 }
 
-// SearchSubtrees searches the batch's subtrees on the device (ida.Runner).
+// SearchSubtrees searches the batch's subtrees on the device (ida.Runner), handing them to
+// the threads in serial order.
 func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+	return e.SearchOrdered(ctx, b, nil)
+}
+
+// SearchOrdered searches the batch's subtrees on the device as SearchSubtrees does,
+// handing them to the threads in the given order of their serial indices (nil: serial
+// order): the largest expected first, so that the pass does not end with a few threads on
+// large subtrees. The results, the solution and the serial counts do not depend on it.
+func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32) ([]ida.SubtreeResult, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if order != nil && len(order) != len(b.Paths) {
+		return nil, fmt.Errorf("gpu: an order of %d subtrees for a batch of %d", len(order), len(b.Paths))
+	}
 	roots := b.Roots()
 	if roots == nil && len(b.Paths) > 0 {
 		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
@@ -460,6 +473,7 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Subtre
 	}
 	var out [passSize]byte
 	var upload, search time.Duration
+	le := binary.LittleEndian
 	err := e.dv.do(func() error {
 		begin := time.Now()
 		if err := e.reserve(n); err != nil {
@@ -468,6 +482,18 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Subtre
 		d := e.dv.d
 		if err := e.dv.upload(e.roots, encodeRoots(roots)); err != nil {
 			return err
+		}
+		if order != nil {
+			ob := make([]byte, 4*n)
+			for i, k := range order {
+				if int(k) >= n {
+					return fmt.Errorf("gpu: the order names subtree %d of %d", k, n)
+				}
+				le.PutUint32(ob[4*i:], k)
+			}
+			if err := e.dv.upload(e.order, ob); err != nil {
+				return err
+			}
 		}
 		for _, z := range []struct {
 			p uint64
@@ -478,7 +504,6 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Subtre
 			}
 		}
 		var p [passSize]byte
-		le := binary.LittleEndian
 		le.PutUint32(p[passBound:], uint32(b.Bound))
 		le.PutUint64(p[passRoots:], e.roots)
 		le.PutUint32(p[passNRoots:], uint32(n))
@@ -491,6 +516,9 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Subtre
 		le.PutUint64(p[passLimit:], b.MaxNodes)
 		le.PutUint64(p[passCancel:], e.dv.hostDev+hostCancel)
 		le.PutUint32(p[passDonateAfter:], donateAfter)
+		if order != nil {
+			le.PutUint64(p[passOrder:], e.order)
+		}
 		if e.model.Set != nil {
 			// A set's values are inconsistent: its threads do not donate (set.h).
 			le.PutUint32(p[passDonateAfter:], 0xFFFFFFFF)
@@ -550,7 +578,6 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Subtre
 	if err != nil {
 		return nil, err
 	}
-	le := binary.LittleEndian
 	l.best = int(int32(le.Uint32(out[passBest:])))
 	l.stopped = le.Uint32(out[passStop:]) != 0
 	if l.best < 0 || l.best > n {
@@ -585,7 +612,7 @@ func (e *Engine) reserve(n int) error {
 		return nil
 	}
 	d := e.dv.d
-	for _, p := range []*uint64{&e.roots, &e.gen, &e.exp, &e.value} {
+	for _, p := range []*uint64{&e.roots, &e.gen, &e.exp, &e.value, &e.order} {
 		if *p != 0 {
 			d.cuMemFree(*p)
 			*p = 0
@@ -603,6 +630,9 @@ func (e *Engine) reserve(n int) error {
 		return err
 	}
 	if e.value, err = e.dv.alloc(uint64(n)*4, "the subtrees' values"); err != nil {
+		return err
+	}
+	if e.order, err = e.dv.alloc(uint64(n)*4, "the subtrees' order"); err != nil {
 		return err
 	}
 	e.capacity = n

@@ -34,6 +34,11 @@ func (*Engine) SearchSubtrees(context.Context, *ida.Batch) ([]ida.SubtreeResult,
 	return nil, ErrUnsupported
 }
 
+// SearchOrdered searches the batch's subtrees on the device in the given order.
+func (*Engine) SearchOrdered(context.Context, *ida.Batch, []uint32) ([]ida.SubtreeResult, error) {
+	return nil, ErrUnsupported
+}
+
 // Stats returns what the engine's launches have done so far.
 func (*Engine) Stats() Stats { return Stats{} }
 

@@ -126,6 +126,25 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want.Moves, got.Moves)
 		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+		// Handed out last first, the same.
+		got, err = s.Run(context.Background(), start, ida.Plan{
+			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+				if p.Bound < want.H0+2 {
+					return 0, nil
+				}
+				return 200, nil
+			},
+			Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+				order := make([]uint32, len(b.Paths))
+				for i := range order {
+					order[i] = uint32(len(order) - 1 - i)
+				}
+				return e.SearchOrdered(ctx, b, order)
+			}),
+		})
+		require.NoError(t, err)
+		assert.Equal(t, want.Moves, got.Moves)
+		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 	}
 	st := e.Stats()
 	assert.Positive(t, st.Passes)

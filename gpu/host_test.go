@@ -436,7 +436,7 @@ func TestLayout(t *testing.T) {
 		"tk::Pass.tail": passTail, "tk::Pass.idle": passIdle, "tk::Pass.threads": passThreads,
 		"tk::Pass.stop": passStop, "tk::Pass.nodes": passNodes, "tk::Pass.limit": passLimit,
 		"tk::Pass.cancel": passCancel, "tk::Pass.donated": passDonated, "tk::Pass.busy": passBusy,
-		"tk::Pass.cycles": passCycles, "tk::Pass.donateAfter": passDonateAfter, "tk::Pass.value": passValue,
+		"tk::Pass.cycles": passCycles, "tk::Pass.donateAfter": passDonateAfter, "tk::Pass.value": passValue, "tk::Pass.order": passOrder,
 		"tk::Pass.hash": passSize,
 		"tk::Tables.nl": tablesNL, "tk::Tables.np": tablesNP, "tk::Tables.look": tablesLook, "tk::Tables.of": tablesOf,
 		"tk::Tables.slot": tablesSlot, "tk::Tables.touch": tablesTouch, "tk::Tables.ntouch": tablesNTouch,

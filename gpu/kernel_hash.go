@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "a4a66909fa36d30e75e8ef91ab5e592a7afe3017815855f4b58eb3e4be145e21"
+const kernelHash = "898a5471948e8c4cc89218a1281769d26050bc3679f85c9aa902f0cd59a6ec28"

@@ -15,7 +15,7 @@ import (
 const (
 	rootSize    = 36
 	tablesSize  = 2032
-	passSize    = 152 // without the tests' hash
+	passSize    = 160 // without the tests' hash
 	setLookSize = 104
 
 	tablesNMoves = 4
@@ -67,6 +67,7 @@ const (
 	// (then again after as many more).
 	passDonateAfter = 136
 	passValue       = 144
+	passOrder       = 152 // the order to take the roots in (0: serial order)
 )
 
 // donateAfter is the GPU's Pass.donateAfter: a thread donates only from roots that have

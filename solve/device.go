@@ -1,9 +1,11 @@
 package solve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -199,9 +201,12 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	onGPU := false // the pass under way is the GPU's
 	var began time.Time
 	var cpuRate float64 // serial nodes a second of the CPU's last large pass
+	var lastSplit *ida.SplitPass
+	var passes []ida.Pass
 	plan := ida.Plan{
 		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
 			began, onGPU = time.Now(), false
+			lastSplit, passes = p.LastSplit, p.Passes
 			var last uint64
 			if n := len(p.Passes); n > 0 {
 				last = p.Passes[n-1].Nodes
@@ -224,7 +229,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 		},
 		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 			if onGPU {
-				return engine.SearchSubtrees(ctx, b)
+				return engine.SearchOrdered(ctx, b, largestFirst(b, lastSplit, passes))
 			}
 			return local.SearchSubtrees(ctx, b)
 		}),
@@ -270,4 +275,26 @@ func (d *device) isSlower() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.slower != ""
+}
+
+// largestFirst orders a GPU pass's subtrees by the nodes expected below each, largest first
+// (ties in serial order), from the last split pass's subtrees (as the cluster's policy
+// estimates them: their work times the passes' growth); nil, for serial order, without
+// one.
+func largestFirst(b *ida.Batch, last *ida.SplitPass, passes []ida.Pass) []uint32 {
+	n := len(passes)
+	if last == nil || n < 2 {
+		return nil
+	}
+	est := estimate(subtreeSizes(last.Paths, last.Results), passes[n-1].Nodes, passes[n-2].Nodes)
+	if est == nil {
+		return nil
+	}
+	size := make([]float64, len(b.Paths))
+	order := make([]uint32, len(b.Paths))
+	for i, p := range b.Paths {
+		size[i], order[i] = est(p), uint32(i)
+	}
+	slices.SortStableFunc(order, func(x, y uint32) int { return cmp.Compare(size[y], size[x]) })
+	return order
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/gpu"
+	"github.com/tilekit/tilekit/ida"
 )
 
 // fakeGPU builds package gpu's fake driver (its launches run the kernel's search on the
@@ -123,4 +124,16 @@ func TestDeviceAutoChoosesTheFaster(t *testing.T) {
 	require.NotNil(t, got.Device, "a pass went to the GPU")
 	assert.Equal(t, 1, got.Device.Passes, "one, then back to the CPU")
 	assert.Contains(t, s.Device(), "searching on the CPU")
+}
+
+// A GPU pass's subtrees go out largest first, by the last split pass's sizes: a subtree
+// under a large one of the last pass before one under a small one, ties in serial order.
+func TestLargestFirst(t *testing.T) {
+	dirs := func(s string) []board.Dir { d, err := board.ParseDirs(s); require.NoError(t, err); return d }
+	last := &ida.SplitPass{Paths: [][]board.Dir{dirs("U"), dirs("L"), dirs("R")},
+		Results: []ida.SubtreeResult{{Work: ida.Work{Nodes: 10}}, {Work: ida.Work{Nodes: 1000}}, {Work: ida.Work{Nodes: 100}}}}
+	passes := []ida.Pass{{Bound: 40, Nodes: 1000}, {Bound: 42, Nodes: 5000}}
+	b := &ida.Batch{Paths: [][]board.Dir{dirs("UL"), dirs("UR"), dirs("LU"), dirs("LD"), dirs("RU"), dirs("DD")}}
+	assert.Equal(t, []uint32{2, 3, 4, 0, 1, 5}, largestFirst(b, last, passes))
+	assert.Nil(t, largestFirst(b, nil, passes), "no split pass before: serial order")
 }

@@ -52,7 +52,7 @@ static void layout() {
   OFF(tk::Pass, next); OFF(tk::Pass, best); OFF(tk::Pass, queue); OFF(tk::Pass, seq); OFF(tk::Pass, cap);
   OFF(tk::Pass, head); OFF(tk::Pass, tail); OFF(tk::Pass, idle); OFF(tk::Pass, threads); OFF(tk::Pass, stop);
   OFF(tk::Pass, nodes); OFF(tk::Pass, limit); OFF(tk::Pass, cancel); OFF(tk::Pass, donated); OFF(tk::Pass, busy);
-  OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value); OFF(tk::Pass, hash);
+  OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value); OFF(tk::Pass, order); OFF(tk::Pass, hash);
 }
 
 static int stepOf(tk::Worker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) { return tk::step(w, p, t, budget); }

@@ -109,6 +109,7 @@ struct Pass {
   uint32_t donateAfter;        // expansions a thread makes below a root before it donates
   uint32_t pad;
   int32_t* value;              // per subtree: its root's value as BPMX left it (sets)
+  const uint32_t* order;       // the frontier's roots in the order to take them (null: in order)
 #ifdef TK_HASH
   unsigned long long* hash;  // per subtree: the sum of a hash of each expanded board
 #endif
@@ -332,7 +333,7 @@ HD bool take(W* w, Pass* p, const Tables* t, bool* over) {
     } else if (vload(&p->next) < p->nroots) {
       uint32_t i = atomAdd(&p->next, 1);
       if (i < p->nroots) {
-        r = p->roots[i];
+        r = p->roots[p->order != nullptr ? p->order[i] : i];
         got = true;
       }
     }
