@@ -287,8 +287,7 @@ func TestCatalogueTravels(t *testing.T) {
 	s, err := solve.New(context.Background(), goal, opt)
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
-	// Lanes are the worker's own choice (they change no count): it searches with three.
-	startWorker(t, nc, &Worker{Name: "w", Threads: 1, Tables: dir, Lanes: 3})
+	startWorker(t, nc, &Worker{Name: "w", Threads: 1, Tables: dir})
 	starts := []board.State{korf[0].Start, korf[11].Start}
 	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s}, entries(goal, starts...))
 	for k, start := range starts {

@@ -310,7 +310,23 @@ func (r *run) publish(ctx context.Context, units []Unit) error {
 		if _, err := r.js.PublishAsync(unitsSubject+r.job.ID, data); err != nil {
 			return fmt.Errorf("cluster: handing out %s: %w", units[i].ID, err)
 		}
+		// A pass of many thousand units goes out in batches: past its pending limit
+		// (4,000), an asynchronous publish stalls and then fails on a loaded server.
+		if (i+1)%publishBatch == 0 {
+			if err := r.published(ctx); err != nil {
+				return err
+			}
+		}
 	}
+	return r.published(ctx)
+}
+
+// publishBatch is how many units go out before the coordinator waits for the server to
+// take them.
+const publishBatch = 1024
+
+// published waits until the server has taken every unit published.
+func (r *run) published(ctx context.Context) error {
 	select {
 	case <-r.js.PublishAsyncComplete():
 		return nil

@@ -28,9 +28,6 @@ type Worker struct {
 	Name    string // how results name the worker ("": host:pid)
 	Tables  string // the directory of tables to use ("" for the usual places)
 	Threads int    // units searched at once (0: one per core)
-	// Lanes is the subtrees each unit's search interleaves (solve.Options.Lanes): this
-	// machine's choice, like Tables, for it changes no result or count; 0 or 1: one.
-	Lanes int
 	// Log hears of what people should know: units refused or failed, with the reason.
 	Log func(msg string)
 	// Units, if set, hears of each unit finished, with its work.
@@ -264,7 +261,9 @@ func (w *Worker) solver(job Job, goal board.Goal) (*solve.Solver, error) {
 	}
 	e := &solverEntry{}
 	opt := job.Options
-	opt.Tables, opt.Workers, opt.Lanes = w.Tables, 1, w.Lanes
+	// The tables' place and the goroutines are this worker's; an older coordinator's lanes
+	// are ignored.
+	opt.Tables, opt.Workers, opt.Lanes = w.Tables, 1, 0
 	if job.Split {
 		opt.MaxNodes = 0 // the coordinator counts a split search's nodes
 	}

@@ -24,7 +24,7 @@ import (
 // tables: TILEKIT_BENCH_TABLES names their directory, TILEKIT_BENCH_SET the set (small-t by
 // default) and TILEKIT_BENCH_INSTANCES the instances of instances/korf24-twelve.txt
 // (k24-38,k24-40 by default), and TILEKIT_BENCH_DEPTH the depth of the pruning automaton
-// (0, the default: the move-back rule), and TILEKIT_BENCH_LANES the lanes (1 by default). It reports expanded nodes and their rate; without tables it
+// (0, the default: the move-back rule). It reports expanded nodes and their rate; without tables it
 // is skipped. For a profile:
 //
 //	TILEKIT_BENCH_TABLES=DIR go test -run '^$' -bench Catalogue24 -benchtime 1x -cpuprofile cpu.out ./ida
@@ -59,9 +59,7 @@ func BenchmarkCatalogue24(b *testing.B) {
 		fsm, _, _, err = data.Automaton(context.Background(), board.Size5x5, depth, []string{dir})
 	}
 	require.NoError(b, err)
-	lanes, err := strconv.Atoi(cmp.Or(os.Getenv("TILEKIT_BENCH_LANES"), "1"))
-	require.NoError(b, err)
-	s, err := New(goal, Options{Set: set, Pruning: fsm, Lanes: lanes})
+	s, err := New(goal, Options{Set: set, Pruning: fsm})
 	require.NoError(b, err)
 	var expanded, total uint64
 	for b.Loop() {
@@ -80,7 +78,7 @@ func BenchmarkCatalogue24(b *testing.B) {
 
 // BenchmarkSet16 measures Korf's 100 with a 4x4 set of installed tables on one worker, with
 // the board's default automaton: TILEKIT_BENCH_TABLES names their directory,
-// TILEKIT_BENCH_SET the set (7-8z by default) and TILEKIT_BENCH_LANES the lanes. It reports nodes and their rate; without
+// TILEKIT_BENCH_SET the set (7-8z by default). It reports nodes and their rate; without
 // tables it is skipped. For a profile:
 //
 //	TILEKIT_BENCH_TABLES=DIR go test -run '^$' -bench Set16 -benchtime 5x -cpuprofile cpu.out ./ida
@@ -94,9 +92,7 @@ func BenchmarkSet16(b *testing.B) {
 	fsm, _, _, err := data.Automaton(context.Background(), board.Size4x4, 0, []string{dir})
 	require.NoError(b, err)
 	korf := corpus.Korf100()
-	lanes, err := strconv.Atoi(cmp.Or(os.Getenv("TILEKIT_BENCH_LANES"), "1"))
-	require.NoError(b, err)
-	s, err := New(korf[0].Goal, Options{Set: set, Pruning: fsm, Lanes: lanes})
+	s, err := New(korf[0].Goal, Options{Set: set, Pruning: fsm})
 	require.NoError(b, err)
 	benchKorf(b, s, korf)
 }

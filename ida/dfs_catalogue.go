@@ -7,8 +7,7 @@ import (
 	"github.com/tilekit/tilekit/prune"
 )
 
-// The loop of a catalogue, or a set in bits (catalogue.go prepares its tables); its steps
-// are methods that the lanes (lanes.go) call too.
+// The loop of a catalogue, or a set (catalogue.go prepares its tables), in steps.
 
 // dfsCat runs the pass below a node at depth g whose heuristic value is h and whose
 // partition sums are sum, the largest that of partition bp, with the blank on cell blank
@@ -20,9 +19,6 @@ import (
 // looked up in full. A pruned child's value is then a lower bound (its partition bp's),
 // which prunes it as the full value would; only BPMX may see less of it, and a
 // consistent catalogue (zero-aware tables) gives BPMX nothing to see.
-//
-// The steps are methods that the lanes (lanes.go) call too, with prefetches between
-// them: dfsCat is the search of one lane.
 func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int16, bp int) (bool, int) {
 	if g >= st.collectAt && st.collectHere(g) {
 		if st.replay != nil {

@@ -198,16 +198,16 @@ func (s *Solver) Run(ctx context.Context, start board.State, plan Plan) (*Result
 	return res, err
 }
 
-// workersPlan is the plan of Solve: with several workers (or lanes), a pass past
+// workersPlan is the plan of Solve: with several workers, a pass past
 // parallelFrom nodes (judged by the pass before: a pass is a few times the last) is split
 // into itemsPerWorker subtrees a worker; a small tree is not worth splitting, since
 // finding enough subtrees in it would search it again and again.
 func (s *Solver) workersPlan(p PassPlan) (int, func([]board.Dir) bool) {
-	workers, lanes := max(s.opt.Workers, 1), s.lanes()
-	if workers*lanes < 2 || p.Bound <= 8 || len(p.Passes) == 0 || p.Passes[len(p.Passes)-1].Nodes < parallelFrom {
+	workers := max(s.opt.Workers, 1)
+	if workers < 2 || p.Bound <= 8 || len(p.Passes) == 0 || p.Passes[len(p.Passes)-1].Nodes < parallelFrom {
 		return 0, nil
 	}
-	return itemsPerWorker * workers * lanes, nil
+	return itemsPerWorker * workers, nil
 }
 
 // ErrRunner is matched by the errors of a split pass whose runner broke its contract
@@ -256,7 +256,7 @@ func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r
 	var results []SubtreeResult
 	var err error
 	if r == nil {
-		results = st.searchItems(items, max(s.opt.Workers, 1), s.lanes())
+		results = st.searchItems(items, max(s.opt.Workers, 1))
 	} else {
 		if st.nodeCap != math.MaxUint64 {
 			b.MaxNodes = max(st.nodeCap-min(st.nodes, st.nodeCap), 1)
@@ -393,7 +393,7 @@ func (st *search) replayTop(items *frontier, results []SubtreeResult) (Work, int
 	rs := *st
 	rs.nodes, rs.expanded, rs.published = 0, 0, 0
 	rs.setBudget(0)
-	rs.budget, rs.rep, rs.frontier, rs.frames, rs.best = nil, nil, frontier{}, nil, nil
+	rs.budget, rs.rep, rs.frontier, rs.best = nil, nil, frontier{}, nil
 	if rs.kids != nil { // the children of each depth: the replay's own
 		rs.kids = make([][4]catChild, len(rs.kids))
 	}

@@ -31,10 +31,6 @@
 // driver turns the runners' results into the serial search's solution and counts, so that
 // neither depends on the split.
 //
-// Options.Lanes runs several subtrees of a pass on each worker, a step of each in turn,
-// with their table reads prefetched (lanes.go): the same solutions and serial counts, but
-// on the machine measured no faster, so one lane is the default.
-//
 // The package only searches: its tables come loaded in Options (package data reads them,
 // package solve decides which), and it reads neither the disk nor the environment.
 //
@@ -106,28 +102,7 @@ type Options struct {
 	// Workers is the number of goroutines searching each instance (0 or 1: one). The
 	// solution is the same for any number; node counts then vary from run to run.
 	Workers int
-	// Lanes is the number of subtrees each worker searches at once, a step of each in
-	// turn, so that their table reads overlap (lanes.go); 0 or 1: one, the fastest
-	// measured on a quiet machine. Only the searches with catalogues and sets (without
-	// dual lookups) have lanes; the others search one subtree at a time. As with workers,
-	// the solution and the serial counts are the same for any number.
-	Lanes int
 }
-
-// Lanes returns the number of lanes the solver's search runs on each worker: 1 unless
-// Options.Lanes asked for more and the heuristic is a catalogue or a set without dual
-// lookups.
-func (s *Solver) Lanes() int { return s.lanes() }
-
-func (s *Solver) lanes() int {
-	if s.t.cat == nil || s.opt.Lanes < 2 {
-		return 1
-	}
-	return min(s.opt.Lanes, MaxLanes)
-}
-
-// MaxLanes is the most lanes a worker runs.
-const MaxLanes = 64
 
 // A Solver solves instances for one goal. It is safe for concurrent use.
 type Solver struct {
@@ -194,7 +169,7 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 		// reflection's). Tables in the bit encoding are read with their parents' values,
 		// which only that loop keeps; a set in nibbles is searched in the same nodes and
 		// order as by the set loop (TestCatalogueLoopIsTheSetLoop), faster (5-5-5 and 6-6-3:
-		// 2x; 7-8 and 6-6-6-6: 1.2x; docs/RESULTS.md), and with lanes. A zero-aware set's values are
+		// 2x; 7-8 and 6-6-6-6: 1.2x; docs/RESULTS.md). A zero-aware set's values are
 		// consistent, so the loop's lazy lookups change nothing; another set is looked up
 		// eagerly, as the set loop does.
 		if t.cat, err = newCatalogue(opt.Set, opt.Lookups); err != nil {

@@ -80,16 +80,16 @@ func (st *search) collectFrontier(first, want int) (*frontier, Work) {
 }
 
 // searchItems searches below the frontier items of the current pass on several goroutines
-// (workers of lanes lanes each), adds all their work to st's counts, and returns each
+// (workers), adds all their work to st's counts, and returns each
 // item's result. Workers take the items in
 // serial order; once an item has a solution, items after it are abandoned (their results
 // hold the work done, not Searched), items before it finished. The node budget is shared:
 // workers take it a chunk at a time.
-func (st *search) searchItems(items *frontier, workers, lanes int) []SubtreeResult {
+func (st *search) searchItems(items *frontier, workers int) []SubtreeResult {
 	p := &pass{items: items, results: make([]SubtreeResult, len(items.nodes))}
 	p.best.Store(math.MaxInt64)
 	best := &p.best
-	searches := make([]*search, workers*lanes)
+	searches := make([]*search, workers)
 	var budget atomic.Int64
 	limited := st.nodeCap != math.MaxUint64
 	budget.Store(math.MaxInt64)
@@ -99,7 +99,7 @@ func (st *search) searchItems(items *frontier, workers, lanes int) []SubtreeResu
 	var wg sync.WaitGroup
 	for w := range searches {
 		ws := *st
-		ws.nodes, ws.expanded, ws.published, ws.frontier, ws.kids, ws.frames = 0, 0, 0, frontier{}, nil, nil
+		ws.nodes, ws.expanded, ws.published, ws.frontier, ws.kids = 0, 0, 0, frontier{}, nil
 		ws.best = best
 		ws.nodeCap, ws.budget = 0, &budget
 		searches[w] = &ws
@@ -108,10 +108,6 @@ func (st *search) searchItems(items *frontier, workers, lanes int) []SubtreeResu
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if lanes > 1 {
-				p.runLanes(searches[w*lanes : (w+1)*lanes])
-				return
-			}
 			ws := searches[w]
 			for !ws.aborted {
 				it := p.take(ws)
@@ -186,37 +182,6 @@ func (p *pass) done(ws *search, found bool, value int) {
 	}
 }
 
-// runLanes searches the pass's items on one goroutine with the searches ls as lanes
-// (lanes.go), round robin, until no item is left or one lane is aborted.
-func (p *pass) runLanes(ls []*search) {
-	busy := make([]bool, len(ls))
-	active := 0
-	for k, l := range ls {
-		if it := p.take(l); it != nil {
-			l.startLane(int(it.g), it.blank, it.state)
-			busy[k] = true
-			active++
-		}
-	}
-	for active > 0 {
-		for k, l := range ls {
-			if !busy[k] || !l.stepLane() {
-				continue
-			}
-			p.done(l, l.laneFound, l.laneH)
-			if l.aborted {
-				return
-			}
-			if it := p.take(l); it != nil {
-				l.startLane(int(it.g), it.blank, it.state)
-			} else {
-				busy[k] = false
-				active--
-			}
-		}
-	}
-}
-
 // Workers returns a runner that searches a batch's subtrees on n goroutines of this
 // process (0: Options.Workers), as Solve's split passes do: for a plan whose runner
 // chooses, pass by pass, between them and another (a GPU). It searches batches that this
@@ -234,7 +199,7 @@ func (s *Solver) Workers(n int) Runner {
 		st.stop, st.ctx = &stop, ctx
 		st.setBudget(b.MaxNodes)
 		st.bound = b.Bound
-		results := st.searchItems(b.items, n, s.lanes())
+		results := st.searchItems(b.items, n)
 		switch {
 		case !st.aborted:
 			return results, nil

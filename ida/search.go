@@ -42,14 +42,8 @@ type search struct {
 	seed *catState     // where init takes cat from, when set (a parallel pass's frontier node)
 	kids [][4]catChild // the children of each depth's node (dfsCat)
 
-	// A lane (lanes.go): the nodes on its path from its subtree's root at depth g0 down
-	// to the current one at depth g, the results of the last node it returned from, and
-	// room for the addresses it prefetches.
-	frames    []catFrame
-	g0, g     int
-	laneFound bool
-	laneH     int
-	fetch     [128]uintptr
+	// Room for the addresses of the automaton's rows it prefetches (prefetchRows).
+	fetch [128]uintptr
 
 	// Parallel passes (parallel.go): at depth collectAt (never: not at all) the search records
 	// the node in frontier instead of expanding it; a worker searching item of a pass gives

@@ -13,7 +13,7 @@ import (
 // TestEveryLoopVariant runs every loop that can compute one heuristic, the zero-aware
 // 5-5-5 set, on the same positions: the set loop on its tables in nibbles (additive.go,
 // kept for dual lookups), the catalogue loop on the same tables in nibbles and in bits
-// (catalogue.go), split among workers (parallel.go) and interleaved in lanes (lanes.go).
+// (catalogue.go), and split among workers (parallel.go).
 // Each must find the same solution with the same serial counts, to the node, as the set
 // loop.
 func TestEveryLoopVariant(t *testing.T) {
@@ -32,7 +32,6 @@ func TestEveryLoopVariant(t *testing.T) {
 		{"catalogue loop, nibbles", Options{Set: plain}, "cat"},
 		{"catalogue loop, bits", Options{Set: bits}, "cat"},
 		{"catalogue loop, bits, 2 workers", Options{Set: bits, Workers: 2}, "cat"},
-		{"catalogue loop, bits, 3 lanes", Options{Set: bits, Lanes: 3}, "cat"},
 		{"set loop, nibbles, 2 workers", Options{Set: plain, Workers: 2}, "set"},
 	}
 	solvers := make([]*Solver, len(variants))

@@ -116,7 +116,6 @@ type BenchRun struct {
 type BenchTotal struct {
 	Heuristic      string  `json:"heuristic"`
 	Workers        int     `json:"workers"`
-	Lanes          int     `json:"lanes"` // each search's (1 where the heuristic has none)
 	Instances      int     `json:"instances"`
 	AllOptimal     bool    `json:"all_optimal"`
 	LengthSum      int     `json:"length_sum"`
@@ -146,18 +145,18 @@ func BenchHeader(n int, goal board.Goal, workers int) string {
 	return fmt.Sprintf("# %d instances, goal %s, %d worker(s), %s, GOMAXPROCS %d", n, goal.Name(), workers, runtime.Version(), runtime.GOMAXPROCS(0))
 }
 
-// BenchOptions configure Bench: instances solved at once, each search's lanes, and the
-// device it searches on (solve.Options.Device and GPU).
+// BenchOptions configure Bench: instances solved at once, and the device each search
+// runs on (solve.Options.Device and GPU).
 type BenchOptions struct {
-	Workers, Lanes int
-	Device         string
-	GPU            int
+	Workers int
+	Device  string
+	GPU     int
 }
 
 // Bench solves every instance with each heuristic through package solve's Batch (a
 // heuristic may name a set's lookups after a slash, "7-8/dual", and the fast search's
-// pruning after an at sign, "7-8@parent"), workers instances at a time, each searched
-// with lanes (solve.Options.Lanes), and calls each for every instance in order and total
+// pruning after an at sign, "7-8@parent"), workers instances at a time, and calls each for
+// every instance in order and total
 // for every heuristic. Options that do not fit are reported before anything is solved
 // (solve.ErrOptions).
 func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances []*instance.Instance, opt BenchOptions,
@@ -167,7 +166,7 @@ func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances 
 	for i, name := range heuristics {
 		name, pruning, _ := strings.Cut(name, "@")
 		h, lookups, _ := strings.Cut(name, "/")
-		s, err := solve.New(ctx, goal, solve.Options{Heuristic: h, Lookups: lookups, Pruning: pruning, Lanes: opt.Lanes,
+		s, err := solve.New(ctx, goal, solve.Options{Heuristic: h, Lookups: lookups, Pruning: pruning,
 			Device: opt.Device, GPU: opt.GPU})
 		if err != nil {
 			for _, done := range solvers[:i] {
@@ -180,7 +179,7 @@ func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances 
 	}
 	for k, s := range solvers {
 		h := heuristics[k]
-		tot := BenchTotal{Heuristic: h, Workers: workers, Lanes: s.Lanes(), Instances: len(instances), AllOptimal: true}
+		tot := BenchTotal{Heuristic: h, Workers: workers, Instances: len(instances), AllOptimal: true}
 		begin := time.Now()
 		var failure error
 		entries := make(chan instance.Entry)
@@ -242,12 +241,8 @@ func (r BenchRun) Text() string {
 
 // Text is the total as one line of a benchmark's human output.
 func (t BenchTotal) Text() string {
-	lanes := ""
-	if t.Lanes > 1 {
-		lanes = fmt.Sprintf(" (%d lanes)", t.Lanes)
-	}
-	return fmt.Sprintf("total %-4s%s: %d instances, lengths sum %d, all optimal: %v; %s nodes, %.2fs wall, %.1f M nodes/s per worker; slowest %s %.2fs",
-		t.Heuristic, lanes, t.Instances, t.LengthSum, t.AllOptimal, format.Thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
+	return fmt.Sprintf("total %-4s: %d instances, lengths sum %d, all optimal: %v; %s nodes, %.2fs wall, %.1f M nodes/s per worker; slowest %s %.2fs",
+		t.Heuristic, t.Instances, t.LengthSum, t.AllOptimal, format.Thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
 }
 
 // BenchMarkdown writes totals as a markdown table, for docs/RESULTS.md.
@@ -257,9 +252,6 @@ func BenchMarkdown(totals []BenchTotal) string {
 	fmt.Fprintf(&b, "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- |\n")
 	for _, t := range totals {
 		h := t.Heuristic
-		if t.Lanes > 1 {
-			h += fmt.Sprintf(" (%d lanes)", t.Lanes)
-		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %v | %d | %s | %.2f | %.1f | %s (%.2f s) |\n",
 			h, t.Workers, t.Instances, t.AllOptimal, t.LengthSum, format.Thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
 	}

@@ -25,7 +25,7 @@ func TestBench(t *testing.T) {
 	require.Len(t, ins, 3)
 	var runs []BenchRun
 	var totals []BenchTotal
-	require.NoError(t, Bench(context.Background(), goal, []string{"6-6-3/regular"}, ins, BenchOptions{Workers: 2, Lanes: 1},
+	require.NoError(t, Bench(context.Background(), goal, []string{"6-6-3/regular"}, ins, BenchOptions{Workers: 2},
 		func(r BenchRun) { runs = append(runs, r) }, func(tot BenchTotal) { totals = append(totals, tot) }))
 	require.Len(t, runs, 3)
 	require.Len(t, totals, 1)
@@ -41,17 +41,7 @@ func TestBench(t *testing.T) {
 	assert.Equal(t, 57+55+59, totals[0].LengthSum)
 	assert.Contains(t, BenchMarkdown(totals), "| 6-6-3/regular | 2 | 3 | true | 171 |")
 
-	// Lanes: a set has them and a total names them; wd has none, and says nothing.
-	totals = nil
-	require.NoError(t, Bench(context.Background(), goal, []string{"6-6-3", "wd"}, ins[:1], BenchOptions{Workers: 1, Lanes: 3},
-		func(r BenchRun) { assert.True(t, r.OK, r.ID) }, func(tot BenchTotal) { totals = append(totals, tot) }))
-	require.Len(t, totals, 2)
-	assert.Equal(t, [2]int{3, 1}, [2]int{totals[0].Lanes, totals[1].Lanes})
-	assert.Contains(t, totals[0].Text(), "total 6-6-3 (3 lanes): 1 instances, lengths sum 57")
-	assert.NotContains(t, totals[1].Text(), "lanes")
-	assert.Contains(t, BenchMarkdown(totals), "| 6-6-3 (3 lanes) | 1 | 1 | true | 57 |")
-
-	err = Bench(context.Background(), goal, []string{"7-8/sideways"}, ins, BenchOptions{Workers: 1, Lanes: 1}, func(BenchRun) {}, func(BenchTotal) {})
+	err = Bench(context.Background(), goal, []string{"7-8/sideways"}, ins, BenchOptions{Workers: 1}, func(BenchRun) {}, func(BenchTotal) {})
 	assert.ErrorIs(t, err, solve.ErrOptions)
 	assert.Equal(t, []string{"md", "lc", "wd", "pdb", "max"}, BenchAll())
 	_, err = BenchInstances(context.Background(), strings.NewReader("# nothing\n"), "empty", goal, 0)

@@ -96,18 +96,23 @@ type Options struct {
 	MaxExpansions uint64 // general search: stop after this many expansions; 0 for none
 	MaxStates     int    // A* and BA*: most states stored at once; 0 for the default
 	Workers       int    // goroutines searching one position (fast IDA*); 0 or 1: one
-	// Lanes is the number of subtrees each of those goroutines searches at once,
-	// prefetching their table reads (ida.Options.Lanes: catalogues and sets); 0 or 1: one,
-	// the fastest measured on a quiet machine.
-	Lanes int
 	// Device is where the fast IDA* searches: "" or "cpu", "gpu" (an NVIDIA GPU: package
 	// gpu; New fails without one, or for a heuristic it does not search) or "auto" (the
 	// GPU once a pass is large, when there is one and it searches the heuristic).
-	Device string
-	GPU    int // which GPU, for gpu and auto (0: the first)
+	//
+	// The device is this process's choice, as Tables and Workers are: a cluster's job does
+	// not carry it (json "-"), and a worker searches on its own.
+	Device string `json:"-"`
+	GPU    int    `json:"-"` // which GPU, for gpu and auto (0: the first)
 	// GPULibrary is the NVIDIA driver library to load; "" for libcuda.so.1 where the
 	// loader finds it.
-	GPULibrary string
+	GPULibrary string `json:"-"`
+
+	// Lanes is ignored: lanes were retired (docs/RESULTS.md, "Lanes retired"). It stays,
+	// always 0 in a cluster's job, so that a job's id, a hash of its options, is the one
+	// earlier versions gave it, and a coordinator restarted with this version finds the
+	// results of the run before.
+	Lanes int
 }
 
 // The ways the fast search prunes duplicate paths (Options.Pruning).
@@ -239,9 +244,6 @@ func resolveNames(goal board.Goal, opt Options) (names, error) {
 	default:
 		return n, badOptions("unknown pruning %q (choose from %s, %s)", opt.Pruning, PruneAutomaton, PruneParent)
 	}
-	if opt.Lanes < 0 || opt.Lanes > ida.MaxLanes {
-		return n, badOptions("lanes %d out of range 0 to %d", opt.Lanes, ida.MaxLanes)
-	}
 	if opt.PruningDepth < 0 || opt.PruningDepth > prune.MaxDepth {
 		return n, badOptions("pruning depth %d out of range 0 to %d", opt.PruningDepth, prune.MaxDepth)
 	}
@@ -326,7 +328,7 @@ func (s *Solver) planFast(ctx context.Context, name string, lookups ida.Lookups,
 	info.Set = info.Set || set != nil
 	s.heuristic, s.tables = name, "embedded"
 	opt := ida.Options{Heuristic: fastKinds[name], Lookups: lookups, WithWD: s.opt.WithWD,
-		MaxNodes: s.opt.MaxNodes, Workers: s.opt.Workers, Lanes: s.opt.Lanes}
+		MaxNodes: s.opt.MaxNodes, Workers: s.opt.Workers}
 	if info.Set {
 		if set == nil {
 			var err error
@@ -548,22 +550,10 @@ func (s *Solver) About() string {
 	if s.pruningFrom != "" {
 		about += " (" + s.pruningFrom + ")"
 	}
-	if n := s.Lanes(); n > 1 {
-		about += fmt.Sprintf(", %d lanes", n)
-	}
 	if d := s.Device(); d != "" {
 		about += "; " + d
 	}
 	return about
-}
-
-// Lanes returns the number of lanes each search goroutine runs: 1 unless Options.Lanes
-// asked for more and the heuristic has them (ida.Solver.Lanes).
-func (s *Solver) Lanes() int {
-	if s.fast == nil {
-		return 1
-	}
-	return s.fast.Lanes()
 }
 
 // Hint is advice for people about the solver's choice, "" when there is none: on 5x5

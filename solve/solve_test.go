@@ -2,11 +2,11 @@ package solve
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,7 +15,6 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/hermetic"
 	"github.com/tilekit/tilekit/pdb"
@@ -291,30 +290,6 @@ func TestCatalogueInBits(t *testing.T) {
 	assert.ErrorContains(t, err, "not zero-aware")
 }
 
-// TestLanes: lanes out of range are refused; a set has them and says so, a heuristic
-// without lanes (md) searches one subtree at a time and says nothing of them; both solve
-// the same.
-func TestLanes(t *testing.T) {
-	korf := corpus.Korf100()
-	goal := korf[0].Goal
-	for _, n := range []int{-1, ida.MaxLanes + 1} {
-		_, err := New(context.Background(), goal, Options{Lanes: n})
-		assert.ErrorIs(t, err, ErrOptions, "lanes %d", n)
-	}
-	for _, c := range []struct {
-		heuristic string
-		lanes     int
-	}{{"", 8}, {"md", 1}} {
-		s, err := New(context.Background(), goal, Options{Heuristic: c.heuristic, Lanes: 8})
-		require.NoError(t, err)
-		assert.Equal(t, c.lanes, s.Lanes(), c.heuristic)
-		assert.Equal(t, c.lanes > 1, strings.Contains(s.About(), "8 lanes"), s.About())
-		res, err := s.Solve(context.Background(), korf[0].Start)
-		require.NoError(t, err)
-		assert.Equal(t, korf[0].Optimal, res.Length())
-	}
-}
-
 // BA* searches with its own heuristic: another one, or a board it does not serve, is
 // refused as bad options rather than ignored or failed at search time.
 func TestBAStarOptions(t *testing.T) {
@@ -328,4 +303,18 @@ func TestBAStarOptions(t *testing.T) {
 	s, err := New(context.Background(), goal4, Options{Algorithm: "bastar", Heuristic: "hh"})
 	require.NoError(t, err)
 	assert.Equal(t, "hh", s.Heuristic())
+}
+
+// A cluster's job is identified by a hash of its options' JSON: the keys are those of
+// earlier versions, so that a coordinator restarted with this one finds the results of the
+// run before (a new field that changes results must say so here, and change the ids).
+func TestOptionsJSONKeepsJobIDs(t *testing.T) {
+	b, err := json.Marshal(Options{Device: DeviceGPU, GPU: 1, GPULibrary: "x", Lanes: 0})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"Algorithm":"","Heuristic":"","Lookups":"","WithWD":false,"Tables":"","Catalogue":"",
+		"CatalogueText":"","Pruning":"","PruningDepth":0,"MaxNodes":0,"MaxExpansions":0,"MaxStates":0,"Workers":0,
+		"Lanes":0}`, string(b))
+	var old Options
+	require.NoError(t, json.Unmarshal([]byte(`{"Heuristic":"7-8","Lanes":3}`), &old), "an older coordinator's job, with lanes")
+	assert.Equal(t, "7-8", old.Heuristic)
 }

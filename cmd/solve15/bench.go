@@ -19,7 +19,7 @@ func benchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
 		Usage:     "solve Korf's 100 with each heuristic and report nodes, time and optimality",
-		UsageText: "solve15 bench [--heuristic LIST] [--workers N] [--lanes N] [-f FILE --goal GOAL] [--markdown FILE] [--json]",
+		UsageText: "solve15 bench [--heuristic LIST] [--workers N] [--device D] [-f FILE --goal GOAL] [--markdown FILE] [--json]",
 		Description: `Solves every instance of Korf's 100 (built in; or -f FILE with --goal) with each
 listed heuristic, and prints one line per instance and a total per heuristic: nodes
 generated, seconds, nodes per second, and whether every length equals the known
@@ -27,10 +27,9 @@ optimum. --markdown writes the totals as a table for docs/RESULTS.md.
 
 With --workers 1 (the default) instances run one after another on one core, so the
 per-instance times are comparable; with --workers N they run N at a time and the
-total is wall time. --lanes N searches each instance's large passes as N interleaved
-subtrees (catalogues and sets). --device gpu searches the large passes on a GPU (md and
-the sets that are not zero-aware so far; solve15 device checks it), auto on the GPU when
-it is faster.
+total is wall time. --device gpu searches the large passes on a GPU (md and the sets
+that are not zero-aware so far; solve15 device checks it), auto on the GPU when it is
+faster.
 
 Examples:
   solve15 bench --heuristic max,pdb
@@ -40,7 +39,6 @@ Examples:
   solve15 bench --heuristic 7-8 -f instances/hard80.txt --goal blank-last
   solve15 bench --heuristic 7-8 --random 1000 --seed 1
   solve15 bench --heuristic 7-8@parent,7-8@automaton
-  solve15 bench --heuristic 7-8z --lanes 2
   solve15 bench --heuristic md@parent --device gpu
 
 A heuristic may name its lookups after a slash (sets only): regular, reflected,
@@ -50,7 +48,6 @@ after an at sign: 7-8@parent (the move back alone, as published node counts assu
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "max,pdb", Usage: "comma-separated heuristics, or all"},
 			cmdline.WorkersFlag(1, 1, "instances solved in parallel"),
-			cmdline.LanesFlag(),
 			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "instances to use instead of Korf's 100 (`FILE`, with known optima)"},
 			&cli.StringFlag{Name: "goal", Aliases: []string{"g"}, Value: "blank-first", Usage: "goal of the instances"},
 			&cli.IntFlag{Name: "limit", Usage: "use only the first N instances (0: all)"},
@@ -94,7 +91,7 @@ func benchAction(c *cli.Context) error {
 		fmt.Fprintln(c.App.Writer, repro.BenchHeader(len(instances), goal, workers))
 	}
 	var totals []repro.BenchTotal
-	opt := repro.BenchOptions{Workers: workers, Lanes: c.Int("lanes"), Device: c.String("device"), GPU: c.Int("gpu")}
+	opt := repro.BenchOptions{Workers: workers, Device: c.String("device"), GPU: c.Int("gpu")}
 	err = repro.Bench(c.Context, goal, list, instances, opt, func(r repro.BenchRun) {
 		if c.Bool("json") || !c.Bool("quiet") {
 			cmdline.Print(c, r, func(w io.Writer) { fmt.Fprintln(w, r.Text()) })

@@ -106,7 +106,7 @@ func clusterAction(c *cli.Context) error {
 	out := cmdline.NewResults(c, "solve15 cluster: ", goal)
 	stop := func() error { return nil }
 	if n := c.Int("local-workers"); n > 0 {
-		w := &cluster.Worker{Tables: tables, Threads: n, Lanes: c.Int("lanes"), Local: true, Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker: %s\n", msg) }}
+		w := &cluster.Worker{Tables: tables, Threads: n, Local: true, Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker: %s\n", msg) }}
 		if stop, err = conn.StartWorker(c.Context, w); err != nil {
 			return err
 		}
@@ -181,7 +181,6 @@ Examples:
 		Flags: []cli.Flag{natsFlag, tokenFlag,
 			&cli.StringFlag{Name: "tables", Usage: "read the tables from `DIR` instead of the usual places"},
 			cmdline.WorkersFlag(runtime.GOMAXPROCS(0), 1, "units searched at once"),
-			cmdline.LanesFlag(),
 			&cli.StringFlag{Name: "name", Usage: "how results name this worker (default: host:pid)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no status line"},
 		},
@@ -202,7 +201,7 @@ Examples:
 			}
 			defer conn.Close()
 			status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
-			w := &cluster.Worker{Name: c.String("name"), Tables: tables, Threads: c.Int("workers"), Lanes: c.Int("lanes"),
+			w := &cluster.Worker{Name: c.String("name"), Tables: tables, Threads: c.Int("workers"),
 				Log: func(msg string) { status.Println("solve15 worker: " + msg) }}
 			w.Units = func(u *cluster.Unit, o *cluster.Outcome) {
 				if status.Live() {

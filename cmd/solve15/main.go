@@ -116,6 +116,6 @@ func searchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "lookups", Usage: "for a set: regular, reflected, dual or all (default: reflected, the fastest measured)"},
 		&cli.BoolFlag{Name: "with-wd", Usage: "for a set on 4x4: also take the maximum with walking distance"},
 		&cli.StringFlag{Name: "catalogue", Usage: "the heuristic is the catalogue of partitions in `FILE` (pdbgen build --catalogue FILE builds its tables)"},
-		cmdline.PruningFlag(), cmdline.PruningDepthFlag(false), cmdline.LanesFlag(),
+		cmdline.PruningFlag(), cmdline.PruningDepthFlag(false),
 	)
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/solve"
 )
@@ -103,17 +102,6 @@ func PruningFlag() cli.Flag {
 		Action: func(_ *cli.Context, s string) error {
 			if s != solve.PruneAutomaton && s != solve.PruneParent {
 				return Usagef("--pruning must be %s or %s, not %q", solve.PruneAutomaton, solve.PruneParent, s)
-			}
-			return nil
-		}}
-}
-
-// LanesFlag is --lanes: the subtrees one goroutine searches at once.
-func LanesFlag() cli.Flag {
-	return &cli.IntFlag{Name: "lanes", Value: 1, Usage: fmt.Sprintf("catalogues and sets: subtrees each search goroutine interleaves, prefetching their table reads (1 to %d; 1 was the fastest measured on a quiet machine)", ida.MaxLanes),
-		Action: func(_ *cli.Context, n int) error {
-			if n < 1 || n > ida.MaxLanes {
-				return Usagef("--lanes must be from 1 to %d", ida.MaxLanes)
 			}
 			return nil
 		}}

@@ -127,7 +127,7 @@ func SolveOptions(c *cli.Context, tables string, threads int) solve.Options {
 		Algorithm: c.String("algo"), Heuristic: c.String("heuristic"), Lookups: c.String("lookups"),
 		WithWD: c.Bool("with-wd"), Tables: tables, Workers: threads, Catalogue: c.String("catalogue"),
 		MaxNodes: c.Uint64("max-nodes"), MaxExpansions: c.Uint64("max-expansions"), MaxStates: c.Int("max-states"),
-		Pruning: c.String("pruning"), PruningDepth: c.Int("pruning-depth"), Lanes: c.Int("lanes"),
+		Pruning: c.String("pruning"), PruningDepth: c.Int("pruning-depth"),
 		Device: c.String("device"), GPU: c.Int("gpu"),
 	}
 }
