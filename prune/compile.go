@@ -10,7 +10,9 @@ import (
 
 // Build finds the duplicate strings of at most depth moves on the board and compiles them
 // into a minimal automaton. Depth 0 and 1 give the move-back rule (Parent). The result
-// does not depend on the machine: the same depth gives the same automaton.
+// does not depend on the machine: the same depth gives the same automaton. A depth whose
+// build would not fit the memory available (BuildBytes) is refused before it starts, with
+// an error matching ErrMemory.
 func Build(ctx context.Context, size board.Size, depth int) (*Automaton, error) {
 	if err := size.Check(); err != nil {
 		return nil, err
@@ -20,6 +22,9 @@ func Build(ctx context.Context, size board.Size, depth int) (*Automaton, error) 
 	}
 	if depth < 2 {
 		return Parent(size), nil
+	}
+	if err := checkMemory(size, depth); err != nil {
+		return nil, err
 	}
 	dups, err := duplicates(ctx, size, depth)
 	if err != nil {

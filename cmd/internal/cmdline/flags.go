@@ -11,6 +11,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/internal/sysmem"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/solve"
 )
@@ -130,7 +131,8 @@ func DeviceFlags() []cli.Flag {
 // PruningDepthFlag is --pruning-depth: the depth of the duplicate-path automaton, that
 // pdbgen build installs (install) or a search takes.
 func PruningDepthFlag(install bool) cli.Flag {
-	usage := fmt.Sprintf("the automaton's depth, 2 to %d (0: the deepest installed, else %d, or %d on 5x5, built in memory)", prune.MaxDepth, data.PruningDepth(board.Size4x4), data.PruningDepth(board.Size5x5))
+	usage := fmt.Sprintf("the automaton's depth, 2 to %d (0: the deepest installed, else %d, or %d on 5x5, built in memory; a depth whose build would not fit the memory available is refused: about %s for 20 on 4x4, %s for 18 on 5x5)",
+		prune.MaxDepth, data.PruningDepth(board.Size4x4), data.PruningDepth(board.Size5x5), sysmem.Format(prune.BuildBytes(board.Size4x4, 20)), sysmem.Format(prune.BuildBytes(board.Size5x5, 18)))
 	if install {
 		usage = fmt.Sprintf("the automaton's depth, 2 to %d (0: %d, or %d on 5x5)", prune.MaxDepth, data.InstallDepth(board.Size4x4), data.InstallDepth(board.Size5x5))
 	}

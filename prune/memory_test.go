@@ -1,0 +1,46 @@
+package prune
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/sysmem"
+)
+
+// The estimate grows with the depth and holds the measured peaks within a factor of 1.5.
+func TestBuildBytes(t *testing.T) {
+	for _, m := range []struct {
+		size  board.Size
+		depth int
+		peak  float64
+	}{{board.Size4x4, 18, 334e6}, {board.Size4x4, 19, 713e6}, {board.Size4x4, 20, 1.28e9}, {board.Size4x4, 21, 2.53e9},
+		{board.Size5x5, 16, 509e6}, {board.Size5x5, 18, 2.8e9}} {
+		got := float64(BuildBytes(m.size, m.depth))
+		assert.InDelta(t, 1, got/m.peak, 0.5, "%s depth %d: %.3g against %.3g measured", m.size, m.depth, got, m.peak)
+	}
+	for _, size := range []board.Size{board.Size4x4, board.Size5x5} {
+		for d := 2; d < MaxDepth; d++ {
+			assert.LessOrEqual(t, BuildBytes(size, d), BuildBytes(size, d+1))
+		}
+	}
+}
+
+// A depth whose build cannot fit the machine is refused at once, with the figures, rather
+// than dying of want of memory half-way (depth 24 on 5x5: hundreds of GB).
+func TestBuildRefusesWhatCannotFit(t *testing.T) {
+	avail := sysmem.Available()
+	if avail == 0 {
+		t.Skip("the system does not say how much memory is available")
+	}
+	require.Greater(t, BuildBytes(board.Size5x5, 24), avail, "a machine with room for it")
+	begin := time.Now()
+	_, err := Build(context.Background(), board.Size5x5, 24)
+	assert.ErrorIs(t, err, ErrMemory)
+	assert.ErrorContains(t, err, "depth 24 on 5x5 needs about")
+	assert.Less(t, time.Since(begin), time.Second)
+}
