@@ -175,7 +175,7 @@ func (o *Outcome) Text(u *Unit) string {
 	case o.Failed || o.Error != "":
 		what = "failed: " + o.Error
 	case o.Record != nil && o.Record.Solved:
-		what = fmt.Sprintf("%d moves", o.Record.Length)
+		what = format.Count(o.Record.Length, "move")
 		if o.Record.Optimal {
 			what += " (optimal)"
 		}

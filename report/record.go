@@ -146,7 +146,7 @@ func (r *Record) WriteText(w io.Writer) {
 	case !r.Optimal:
 		note = fmt.Sprintf("not proven optimal: %s with %s", r.Algorithm, r.Heuristic)
 	}
-	fmt.Fprintf(w, "%s: %d moves (%s)\n  blank: %s\n  tiles: %s\n", r.Label(), r.Length, note, r.Moves, format.Ints(r.Tiles, " "))
+	fmt.Fprintf(w, "%s: %s (%s)\n  blank: %s\n  tiles: %s\n", r.Label(), format.Count(r.Length, "move"), note, r.Moves, format.Ints(r.Tiles, " "))
 	fmt.Fprintf(w, "  %s nodes (%s expanded, %s stored at most), %.3fs, %.1f M nodes/s, h0 %d\n",
 		format.Thousands(r.Nodes), format.Thousands(r.Expanded), format.Thousands(uint64(r.PeakStored)), r.Seconds, r.NodesPerSecond/1e6, r.H0)
 }

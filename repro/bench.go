@@ -179,6 +179,12 @@ func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances 
 	}
 	for k, s := range solvers {
 		h := heuristics[k]
+		if name, pruning, at := strings.Cut(h, "@"); name == "" || name == "auto" {
+			h = s.Heuristic() // what auto chose
+			if at {
+				h += "@" + pruning
+			}
+		}
 		tot := BenchTotal{Heuristic: h, Workers: workers, Instances: len(instances), AllOptimal: true}
 		begin := time.Now()
 		var failure error
@@ -241,7 +247,7 @@ func (r BenchRun) Text() string {
 
 // Text is the total as one line of a benchmark's human output.
 func (t BenchTotal) Text() string {
-	return fmt.Sprintf("total %-4s: %d instances, lengths sum %d, all optimal: %v; %s nodes, %.2fs wall, %.1f M nodes/s per worker; slowest %s %.2fs",
+	return fmt.Sprintf("total %s: %d instances, lengths sum %d, all optimal: %v; %s nodes, %.2fs wall, %.1f M nodes/s per worker; slowest %s %.2fs",
 		t.Heuristic, t.Instances, t.LengthSum, t.AllOptimal, format.Thousands(t.Nodes), t.Seconds, t.NodesPerSecond/1e6, t.MaxInstance, t.MaxSeconds)
 }
 

@@ -41,6 +41,16 @@ func TestBench(t *testing.T) {
 	assert.Equal(t, 57+55+59, totals[0].LengthSum)
 	assert.Contains(t, BenchMarkdown(totals), "| 6-6-3/regular | 2 | 3 | true | 171 |")
 
+	// auto (the command's default) is named by what it chose, as solve15 chooses it.
+	def, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	totals = nil
+	require.NoError(t, Bench(context.Background(), goal, []string{"auto", "@parent"}, ins[:1], BenchOptions{Workers: 1},
+		func(BenchRun) {}, func(tot BenchTotal) { totals = append(totals, tot) }))
+	require.Len(t, totals, 2)
+	assert.Equal(t, def.Heuristic(), totals[0].Heuristic)
+	assert.Equal(t, def.Heuristic()+"@parent", totals[1].Heuristic)
+
 	err = Bench(context.Background(), goal, []string{"7-8/sideways"}, ins, BenchOptions{Workers: 1}, func(BenchRun) {}, func(BenchTotal) {})
 	assert.ErrorIs(t, err, solve.ErrOptions)
 	assert.Equal(t, []string{"md", "lc", "wd", "pdb", "max"}, BenchAll())

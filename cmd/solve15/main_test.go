@@ -36,6 +36,10 @@ func TestSolveOne(t *testing.T) {
 	assert.Contains(t, out, "tiles: ")
 	assert.NotContains(t, out, "summary", "no summary for one instance")
 
+	out, _, code = run(t, "", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "#1: 1 move (optimal)", "one move, not 1 moves")
+
 	_, errOut, code := run(t, "", "-v", "--heuristic", "max", worked)
 	require.Equal(t, 0, code)
 	assert.Contains(t, errOut, "#1: pass with bound 23, 0 nodes so far", "h0 of the worked example is 23")
@@ -165,7 +169,7 @@ func TestEval(t *testing.T) {
 func TestBenchSmall(t *testing.T) {
 	out, _, code := run(t, "", "bench", "--heuristic", "max", "--limit", "3", "--quiet")
 	require.Equal(t, 0, code)
-	assert.Contains(t, out, "total max : 3 instances, lengths sum 171, all optimal: true")
+	assert.Contains(t, out, "total max: 3 instances, lengths sum 171, all optimal: true")
 }
 
 // TestPruning solves with both prunings: the same answer, fewer nodes with the automaton,
