@@ -156,11 +156,19 @@ func parseGoal(size board.Size, v any) (board.Goal, error) {
 }
 
 // Heuristics lists the heuristics offered, from heuristic.Registry: auto (the strongest
-// available), the set embedded in the binary, the sets loaded with LoadSet, and every
-// heuristic of the general search.
+// available), the set embedded in the binary, the sets loaded with LoadSet or installed
+// where the process finds sets (data.Installed), and every heuristic of the general
+// search.
 func Heuristics() []string {
 	names := []string{heuristic.Auto, data.EmbeddedSet.Name}
-	for _, n := range data.Loaded() {
+	// The sets this process has loaded (the page's, downloaded), and those installed where
+	// it would find them (the server's): every set the command line takes here.
+	sets := data.Loaded()
+	for n := range data.Installed(nil) {
+		sets = append(sets, n)
+	}
+	slices.Sort(sets)
+	for _, n := range slices.Compact(sets) {
 		if n != data.EmbeddedSet.Name {
 			names = append(names, n)
 		}

@@ -189,3 +189,17 @@ func TestLoadSetNotStandard(t *testing.T) {
 	assert.Contains(t, err.Error(), "the site's owner")
 	assert.True(t, errors.Is(err, data.ErrNotStandard))
 }
+
+// A set installed where the server finds sets is offered by name, as on the command line:
+// a request naming it is prepared, not refused as unknown.
+func TestInstalledSetsAreOffered(t *testing.T) {
+	dir := t.TempDir()
+	_, err := data.InstallSet(context.Background(), pdb.Set555, dir, data.BuildOptions{})
+	require.NoError(t, err)
+	t.Setenv("TILEKIT_TABLES", dir)
+	assert.Contains(t, Heuristics(), "5-5-5")
+	req := SolveRequest{Puzzle: Puzzle{State: "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"}, Heuristic: "5-5-5"}
+	job, err := req.Prepare(time.Second, time.Minute)
+	require.NoError(t, err)
+	assert.Equal(t, "5-5-5", job.Heuristic)
+}
