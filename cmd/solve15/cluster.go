@@ -103,6 +103,9 @@ func clusterAction(c *cli.Context) error {
 	if c.Bool("verbose") {
 		fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: %s; NATS at %s\n", s.About(), conn.ConnectedUrlRedacted())
 	}
+	if hint := s.Hint(); hint != "" && !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: %s\n", hint) // as solve15 warns
+	}
 	out := cmdline.NewResults(c, "solve15 cluster: ", goal)
 	stop := func() error { return nil }
 	if n := c.Int("local-workers"); n > 0 {

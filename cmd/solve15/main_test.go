@@ -335,3 +335,13 @@ func TestTimeoutCountsTheTables(t *testing.T) {
 	assert.Equal(t, cmdline.ExitUnsolved, code)
 	assert.Less(t, time.Since(begin), 4*time.Second, "%s", out)
 }
+
+// solve15 cluster warns as solve15 does when its tables cannot finish hard positions.
+func TestClusterWarnsAsSolve15(t *testing.T) {
+	goal := "1 2 3 4 9 5 6 7 8 14 10 11 12 13 19 15 16 17 18 24 20 21 22 23 0"
+	_, errOut, code := run(t, "", "cluster", "--board", "5x5", "--goal", "blank-first", "--tables", t.TempDir(), "--store", t.TempDir(), goal)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "finishes only easy positions")
+	_, plain, _ := run(t, "", "--board", "5x5", "--goal", "blank-first", "--tables", t.TempDir(), goal)
+	assert.Contains(t, plain, "finishes only easy positions")
+}
