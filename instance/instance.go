@@ -44,6 +44,7 @@ func (in *Instance) Name() string {
 // LineError is a line that could not be read. Reading goes on after it.
 type LineError struct {
 	Line int
+	ID   string // the id the line gave, when it could be read
 	Err  error
 }
 
@@ -82,7 +83,7 @@ func (r *Reader) Next() (*Instance, error) {
 		}
 		r.line++
 		if long {
-			return nil, &LineError{r.line, fmt.Errorf("%w: longer than %d bytes", board.ErrSyntax, MaxLine)}
+			return nil, &LineError{Line: r.line, Err: fmt.Errorf("%w: longer than %d bytes", board.ErrSyntax, MaxLine)}
 		}
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
@@ -90,9 +91,9 @@ func (r *Reader) Next() (*Instance, error) {
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
-		in, err := ParseLine(r.size, text)
+		in, id, err := parseLine(r.size, text)
 		if err != nil {
-			return nil, &LineError{r.line, err}
+			return nil, &LineError{Line: r.line, ID: id, Err: err}
 		}
 		in.Line = r.line
 		return in, nil
@@ -120,6 +121,20 @@ func (r *Reader) readLine() (text string, long bool, err error) {
 
 // ParseLine reads one instance line (without comments).
 func ParseLine(size board.Size, text string) (*Instance, error) {
+	in, _, err := parseLine(size, text)
+	return in, err
+}
+
+// parseLine is ParseLine, which also returns the line's id when it gave one, even where
+// the rest is wrong.
+func parseLine(size board.Size, text string) (_ *Instance, id string, err error) {
+	in, err := parseInstance(size, text, &id)
+	return in, id, err
+}
+
+// parseInstance reads one instance line, and the id it gives into id as soon as it is
+// read.
+func parseInstance(size board.Size, text string, id *string) (*Instance, error) {
 	if err := size.Check(); err != nil {
 		return nil, err
 	}
@@ -128,6 +143,7 @@ func ParseLine(size board.Size, text string) (*Instance, error) {
 	// A first word that starts with a letter is an id; a trailing ':' is dropped.
 	if word, rest, _ := strings.Cut(text, " "); word != "" && isLetter(word[0]) {
 		in.ID = strings.TrimSuffix(strings.TrimSuffix(word, ","), ":")
+		*id = in.ID
 		text = rest
 	}
 	sc, err := board.ScanNumbers(text)

@@ -17,7 +17,8 @@ import (
 type Entry struct {
 	In   *Instance // nil for a bad line
 	Line int
-	Err  error // the bad line's problem, naming the input and line
+	ID   string // a bad line's id, when it gave one that could be read
+	Err  error  // the bad line's problem, naming the input and line
 	// Other is the named goal the bad line's state is solvable for, when it is only
 	// unsolvable for the goal asked ("blank-first" for Korf's file read as blank-last).
 	Other string
@@ -141,13 +142,13 @@ func (s *Stream) read(ctx context.Context, r io.Reader, goal board.Goal, ch chan
 		var e Entry
 		switch {
 		case errors.As(err, &le):
-			e = Entry{Line: le.Line, Err: s.describe(le)}
+			e = Entry{Line: le.Line, ID: le.ID, Err: s.describe(le)}
 		case err != nil:
 			return fmt.Errorf("reading %s: %w", s.name, err)
 		default:
 			e = Entry{In: in, Line: in.Line}
 			if err := goal.Check(in.State); err != nil {
-				e = Entry{Line: in.Line, Err: s.describe(&LineError{Line: in.Line, Err: err}), Other: otherGoal(goal, in.State)}
+				e = Entry{Line: in.Line, ID: in.ID, Err: s.describe(&LineError{Line: in.Line, ID: in.ID, Err: err}), Other: otherGoal(goal, in.State)}
 			}
 		}
 		select {

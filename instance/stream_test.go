@@ -79,3 +79,17 @@ func TestReadAll(t *testing.T) {
 	_, err = ReadAll(ctx, strings.NewReader("1 2 3\n"), "l", goal, 0, 2, false)
 	assert.ErrorContains(t, err, "l:1: ")
 }
+
+// A bad line keeps the id it gave, whether its numbers are wrong or its state does not fit
+// the goal; a line whose id could not be read has none.
+func TestBadLinesKeepTheirIDs(t *testing.T) {
+	text := "k7 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15\nk8 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n1 2 3\n"
+	s, err := Open(context.Background(), "-", nil, strings.NewReader(text), board.BlankLast(board.Size4x4))
+	require.NoError(t, err)
+	var ids []string
+	for e := range s.All() {
+		require.Nil(t, e.In)
+		ids = append(ids, e.ID)
+	}
+	assert.Equal(t, []string{"k7", "k8", ""}, ids)
+}

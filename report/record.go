@@ -67,9 +67,10 @@ type UnitRecord struct {
 	Audited  bool    `json:"audited,omitempty"` // searched again by the coordinator, which agreed
 }
 
-// BadLine is the JSON form of an input line that is not a valid state: its line, the
-// board and goal it was read for, and why.
+// BadLine is the JSON form of an input line that is not a valid state: its id (when it
+// gave one), its line, the board and goal it was read for, and why.
 type BadLine struct {
+	ID    string `json:"id,omitempty"` // the line's id, when it gave one that could be read
 	Line  int    `json:"line"`
 	Board string `json:"board"`
 	Goal  string `json:"goal"`
@@ -78,7 +79,7 @@ type BadLine struct {
 
 // NewBadLine describes a bad entry of a stream read for goal.
 func NewBadLine(goal board.Goal, e instance.Entry) BadLine {
-	return BadLine{Line: e.Line, Board: goal.Size().String(), Goal: goal.Name(), Error: format.Message(e.Err)}
+	return BadLine{ID: e.ID, Line: e.Line, Board: goal.Size().String(), Goal: goal.Name(), Error: format.Message(e.Err)}
 }
 
 // NewRecord describes a search of start for goal: its result (nil when the search did not
