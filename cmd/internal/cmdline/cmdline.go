@@ -86,21 +86,39 @@ func NewApp(name, usage string) *cli.App {
 // badValue is how the flag package reports a value it cannot parse.
 var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -+([\w-]+): (.*)$`)
 
+// unknownFlag is how the flag package reports a flag it does not know.
+var unknownFlag = regexp.MustCompile(`^flag provided but not defined: -+([\w-]+)$`)
+
 // flagError rewrites the flag package's message for a value it cannot parse so that it
-// names the flag as it is written and shows the form expected.
+// names the flag as it is written and shows the form expected, and for an unknown flag
+// names the nearest one, as a mistyped command is answered.
 func flagError(c *cli.Context, err error) error {
-	m := badValue.FindStringSubmatch(err.Error())
-	if m == nil {
-		return err
-	}
-	value, name := m[1], m[2]
-	form := "a value of another form"
 	var flags []cli.Flag
 	if c != nil && c.Command != nil && c.Command.Name != "" {
 		flags = c.Command.Flags
 	} else if c != nil {
 		flags = c.App.Flags
 	}
+	if m := unknownFlag.FindStringSubmatch(err.Error()); m != nil {
+		var names []string
+		for _, f := range flags {
+			for _, n := range f.Names() {
+				if len(n) > 1 {
+					names = append(names, n)
+				}
+			}
+		}
+		if near := format.Closest(m[1], names); near != "" {
+			return fmt.Errorf("unknown flag --%s: did you mean --%s?", m[1], near)
+		}
+		return fmt.Errorf("unknown flag --%s", m[1])
+	}
+	m := badValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	value, name := m[1], m[2]
+	form := "a value of another form"
 	for _, f := range flags {
 		if !slices.Contains(f.Names(), name) {
 			continue

@@ -161,3 +161,19 @@ func TestCompletion(t *testing.T) {
 	assert.Equal(t, ExitUsage, code)
 	assert.Contains(t, errOut, "did you mean eval?")
 }
+
+// A mistyped flag is answered with the nearest flag, as a mistyped command is.
+func TestMistypedFlag(t *testing.T) {
+	app := NewApp("tool", "a test")
+	app.Flags = []cli.Flag{&cli.StringFlag{Name: "heuristic"}, &cli.IntFlag{Name: "workers", Aliases: []string{"j"}}}
+	app.Action = func(*cli.Context) error { return nil }
+	Prepare(app)
+	var errOut bytes.Buffer
+	app.ErrWriter = &errOut
+	assert.Equal(t, ExitUsage, Main(app, []string{"tool", "--heurstic", "md"}))
+	assert.Contains(t, errOut.String(), "unknown flag --heurstic: did you mean --heuristic?")
+	errOut.Reset()
+	assert.Equal(t, ExitUsage, Main(app, []string{"tool", "--zzzz"}))
+	assert.Contains(t, errOut.String(), "unknown flag --zzzz")
+	assert.NotContains(t, errOut.String(), "did you mean")
+}
