@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -18,20 +19,24 @@ func solveAction(c *cli.Context) error {
 		return err
 	}
 	threads := 1 // workers split a batch by instance; a single instance gets them all
-	ctx := c.Context
+	ctx, timeout := c.Context, c.Duration("timeout")
+	begin := time.Now()
 	if in.Single() {
 		threads = c.Int("workers")
 		// One instance's --timeout counts everything it waits for: the tables' loading
 		// and the automaton's building too.
-		if d := c.Duration("timeout"); d > 0 {
+		if timeout > 0 {
 			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, d)
+			ctx, cancel = context.WithTimeout(ctx, timeout)
 			defer cancel()
 		}
 	}
 	s, err := solve.New(ctx, goal, cmdline.SolveOptions(c, tables, threads))
 	if ctx.Err() != nil && c.Context.Err() == nil {
-		return &cmdline.ExitError{Code: cmdline.ExitUnsolved, Err: fmt.Errorf("not solved within --timeout %v: the tables were still being prepared", c.Duration("timeout"))}
+		return &cmdline.ExitError{Code: cmdline.ExitUnsolved, Err: fmt.Errorf("not solved within --timeout %v: the tables were still being prepared", timeout)}
+	}
+	if in.Single() && timeout > 0 {
+		timeout = max(timeout-time.Since(begin), time.Nanosecond) // what is left for the search
 	}
 	if errors.Is(err, solve.ErrOptions) {
 		return cmdline.Usagef("%v", err)
@@ -45,6 +50,6 @@ func solveAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "solve15: %s\n", hint)
 	}
 	out := cmdline.NewResults(c, "solve15: ", goal)
-	sum := report.Batch(ctx, s, in.All(), report.BatchOptions{Workers: c.Int("workers"), Timeout: c.Duration("timeout"), Progress: out.Progress}, out.Add)
+	sum := report.Batch(c.Context, s, in.All(), report.BatchOptions{Workers: c.Int("workers"), Timeout: timeout, Progress: out.Progress}, out.Add)
 	return out.Finish(sum, in)
 }
