@@ -345,3 +345,16 @@ func TestClusterWarnsAsSolve15(t *testing.T) {
 	_, plain, _ := run(t, "", "--board", "5x5", "--goal", "blank-first", "--tables", t.TempDir(), goal)
 	assert.Contains(t, plain, "finishes only easy positions")
 }
+
+// The man page describes the program, not the machine that printed it: no table
+// directory, no count of its cores.
+func TestManPageHasNoMachineState(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TILEKIT_TABLES", dir)
+	out, _, code := run(t, "", "man")
+	require.Equal(t, 0, code)
+	assert.NotContains(t, out, dir)
+	assert.NotContains(t, out, "no set is installed")
+	assert.Contains(t, out, "--help says which sets are installed")
+	assert.Contains(t, out, "(default: the cores this process may use)")
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -78,14 +79,25 @@ const MaxWorkers = 1024
 // WorkersFlag is --workers (-j), defaulting to def; values below min (0 means all cores
 // where min is 0) or above MaxWorkers are usage errors.
 func WorkersFlag(def, min int, usage string) cli.Flag {
-	return &cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: def, Usage: usage,
+	cores := def == AllCores
+	if cores {
+		def = runtime.GOMAXPROCS(0)
+	}
+	f := &cli.IntFlag{Name: "workers", Aliases: []string{"j"}, Value: def, Usage: usage,
 		Action: func(_ *cli.Context, n int) error {
 			if n < min || n > MaxWorkers {
 				return Usagef("--workers must be from %d to %d", min, MaxWorkers)
 			}
 			return nil
 		}}
+	if cores {
+		f.DefaultText = "the cores this process may use" // not this machine's count, in the man page
+	}
+	return f
 }
+
+// AllCores as WorkersFlag's default is the cores this process may use (GOMAXPROCS).
+const AllCores = -1
 
 // Print writes v on standard output: as a line of JSON with --json, else as text writes it.
 func Print(c *cli.Context, v any, text func(w io.Writer)) error {

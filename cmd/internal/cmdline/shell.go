@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/data"
 )
 
 // ShellCommands are the commands every tool offers for its shell, for the program name:
@@ -61,6 +63,8 @@ Examples:
 				if err != nil {
 					return err
 				}
+				// A page describes the program, not the machine that printed it.
+				page = strings.ReplaceAll(page, data.InstalledSummary(), "--help says which sets are installed on the machine it runs on.")
 				_, err = fmt.Fprint(c.App.Writer, page)
 				return err
 			},
