@@ -59,7 +59,7 @@ func (v *additiveTable) exactness(ctx context.Context, opt Options) Check {
 	if c := opt.afford(Exactness, v.p, int64(v.p.Len())/2); c != nil {
 		return *c
 	}
-	fresh, err := pdb.Build(ctx, v.p, pdb.Options{Workers: opt.workers()})
+	fresh, err := opt.build(ctx, Exactness, v.p)
 	if err != nil {
 		return Check{Name: Exactness, Status: Fail, Detail: "recomputing: " + err.Error()}
 	}

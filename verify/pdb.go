@@ -200,7 +200,7 @@ func (v *pdbTable) symmetry(ctx context.Context, opt Options) Check {
 		if err != nil {
 			return Check{Name: Symmetry, Status: Fail, Detail: err.Error()}
 		}
-		direct, err := pdb.Build(ctx, p, pdb.Options{Workers: opt.workers()})
+		direct, err := opt.build(ctx, Symmetry, p)
 		if err != nil {
 			return Check{Name: Symmetry, Status: Fail, Detail: err.Error()}
 		}
@@ -256,7 +256,7 @@ func (v *pdbTable) rebuild(ctx context.Context, opt Options) Check {
 	if c := opt.afford(Rebuild, v.t.Pattern, 0); c != nil {
 		return *c
 	}
-	fresh, err := pdb.Build(ctx, v.t.Pattern, pdb.Options{Workers: opt.workers()})
+	fresh, err := opt.build(ctx, Rebuild, v.t.Pattern)
 	if err != nil {
 		return Check{Name: Rebuild, Status: Fail, Detail: err.Error()}
 	}

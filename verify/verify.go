@@ -32,6 +32,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/instance"
@@ -132,6 +133,18 @@ type Options struct {
 	// Record writes, beside a file that passes and is not a table pdbgen builds, the record
 	// that it was proven (data.RecordVerified), which loaders then accept it by.
 	Record bool
+	// Progress, if set, hears of a check's rebuild of a table (minutes for the 7-8 set), a
+	// breadth-first layer at a time: the check's name and the layer.
+	Progress func(check string, l bfs.Layer)
+}
+
+// build rebuilds p for the named check, reporting its progress.
+func (o Options) build(ctx context.Context, check string, p *pdb.Pattern) (*pdb.Table, error) {
+	po := pdb.Options{Workers: o.workers()}
+	if o.Progress != nil {
+		po.Progress = func(l bfs.Layer) { o.Progress(check, l) }
+	}
+	return pdb.Build(ctx, p, po)
 }
 
 // afford returns a failed check named name when rebuilding p (and extra bytes beside it)

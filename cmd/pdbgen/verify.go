@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/internal/format"
@@ -55,7 +58,7 @@ Examples:
 			&cli.StringFlag{Name: "instances", Usage: "instances with known optimal lengths, for the admissibility check (`FILE`)"},
 			&cli.StringFlag{Name: "instances-goal", Value: "blank-first", Usage: "goal of the --instances file"},
 			&cli.StringFlag{Name: "max-memory", Usage: "the most memory a rebuild may take, such as 12G (default: the memory available now)"},
-			workersFlag,
+			workersFlag, quietFlag,
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("embedded") == (c.NArg() > 0) {
@@ -79,26 +82,42 @@ Examples:
 					return err
 				}
 			}
-			var reports []*verify.Report
-			if c.Bool("embedded") {
-				reports = verify.Embedded(c.Context, opt)
-			} else {
-				opt.Record = true
-				for _, path := range c.Args().Slice() {
-					reports = append(reports, verify.File(c.Context, path, opt))
-				}
+			// A rebuild takes minutes: its progress shows, and each file's report as soon as
+			// it is done.
+			progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
+			defer progress.Done()
+			start := time.Now()
+			file := ""
+			opt.Progress = func(check string, l bfs.Layer) {
+				progress.Update(file+" "+check, l.Reached, l.Total, fmt.Sprintf("distance %d, %.0fs", l.Depth, time.Since(start).Seconds()))
 			}
-			failed := 0
-			for _, r := range reports {
+			failed, total := 0, 0
+			show := func(r *verify.Report) error {
+				progress.Done()
+				total++
 				if !r.OK {
 					failed++
 				}
-				if err := cmdline.Print(c, r, r.WriteText); err != nil {
-					return err
+				return cmdline.Print(c, r, r.WriteText)
+			}
+			if c.Bool("embedded") {
+				file = "embedded"
+				for _, r := range verify.Embedded(c.Context, opt) {
+					if err := show(r); err != nil {
+						return err
+					}
+				}
+			} else {
+				opt.Record = true
+				for _, path := range c.Args().Slice() {
+					file = filepath.Base(path)
+					if err := show(verify.File(c.Context, path, opt)); err != nil {
+						return err
+					}
 				}
 			}
 			if failed > 0 {
-				return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d of %s failed verification", failed, format.Count(len(reports), "table"))}
+				return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%d of %s failed verification", failed, format.Count(total, "table"))}
 			}
 			return c.Context.Err()
 		},
