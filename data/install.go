@@ -18,6 +18,9 @@ type BuildOptions struct {
 	Workers int // goroutines for each build (0: all cores); the bytes are the same for any number
 	// Progress hears of each table's build: its file name and the breadth-first layers.
 	Progress func(file string, l bfs.Layer)
+	// Step, if set, hears of the steps after a set's table is built, which take a minute or
+	// two for the 7-8 set: "packing", then "compressing, writing and reading back".
+	Step func(file, step string)
 	// Wrote is told of each file once the whole install is written, read back and in place.
 	Wrote func(path string, t *tablefile.Table) error
 	// Bits stores a zero-aware set's tables in the bit encoding (pdb.ZeroAwareBits): a
@@ -162,9 +165,11 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 		}
 		var f *tablefile.Table
 		if err == nil {
+			step(opt, SetFile(spec, t), "packing")
 			f, err = packed.File()
 		}
 		if err == nil {
+			step(opt, SetFile(spec, t), "compressing, writing and reading back")
 			err = g.add(ctx, paths[t], f)
 		}
 		if err != nil {
@@ -217,6 +222,13 @@ func prepare(dir string, paths []string) error {
 	}
 	atomicfile.RemoveStale(dir)
 	return CheckTargets(paths...)
+}
+
+// step tells opt.Step, if set, that the file's build has reached a step.
+func step(opt BuildOptions, file, what string) {
+	if opt.Step != nil {
+		opt.Step(file, what)
+	}
 }
 
 func progress(opt BuildOptions, file string) func(bfs.Layer) {

@@ -177,6 +177,9 @@ func buildAction(c *cli.Context) error {
 		Progress: func(file string, l bfs.Layer) {
 			progress.Update(file, l.Reached, l.Total, fmt.Sprintf("distance %d, %.0fs", l.Depth, time.Since(start).Seconds()))
 		},
+		Step: func(file, step string) {
+			progress.Update(file, 1, 1, fmt.Sprintf("%s, %.0fs", step, time.Since(start).Seconds()))
+		},
 		Wrote: func(path string, t *tablefile.Table) error {
 			progress.Done()
 			return cmdline.Wrote(c, path, t, -1)
