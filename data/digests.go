@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -143,6 +144,16 @@ func readRecord(path string) (string, error) {
 		return "", fmt.Errorf("%s: not a verification record", path)
 	}
 	return digest, nil
+}
+
+// RemoveRecord removes the record beside the table file at path, if there is one: a file
+// found false must no longer be vouched for. It reports whether there was one.
+func RemoveRecord(path string) (bool, error) {
+	err := os.Remove(path + VerifiedSuffix)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // RecordVerified writes, beside the table file at path, the record that it was proven

@@ -194,6 +194,15 @@ func File(ctx context.Context, path string, opt Options) *Report {
 			r.Recorded = path + data.VerifiedSuffix
 		}
 	}
+	if opt.Record && !r.OK {
+		// A record that vouched for a file found false goes: the loaders would trust it.
+		switch removed, err := data.RemoveRecord(path); {
+		case err != nil:
+			r.add(Check{Name: Record, Status: Fail, Detail: "could not remove the record that vouches for this false table: " + err.Error()})
+		case removed:
+			r.add(Check{Name: Record, Status: Fail, Detail: "removed " + path + data.VerifiedSuffix + ", which vouched for this table"})
+		}
+	}
 	return r
 }
 

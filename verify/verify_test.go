@@ -399,6 +399,17 @@ func TestRecord(t *testing.T) {
 	assert.Empty(t, r.Recorded, "a standard table needs no record")
 	_, err = os.Stat(std + data.VerifiedSuffix)
 	assert.True(t, os.IsNotExist(err))
+
+	// The table changed under its record (an entry raised), and a record written by hand
+	// for it: verify fails the table and removes the record, which no loader must trust.
+	bad := filepath.Join(dir, "bad.tbl")
+	require.NoError(t, os.WriteFile(bad, reseal(t, embedded(t, data.PDBSmall), func(e []uint8) { e[len(e)/3]++ }), 0o644))
+	require.NoError(t, os.WriteFile(bad+data.VerifiedSuffix, []byte("decoded-sha256: "+strings.Repeat("0", 64)+"\n"), 0o644))
+	r = File(ctx, bad, Options{Record: true})
+	require.False(t, r.OK)
+	assert.Contains(t, check(r, Record).Detail, "removed "+bad+data.VerifiedSuffix)
+	_, err = os.Stat(bad + data.VerifiedSuffix)
+	assert.True(t, os.IsNotExist(err), "the record is gone")
 }
 
 // A zero-aware table is proven by its distance equation; one entry raised by 2 fails it,
