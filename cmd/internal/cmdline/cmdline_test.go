@@ -144,6 +144,10 @@ func TestCompletion(t *testing.T) {
 	assert.Equal(t, "--workers\n", out)
 	out, _, _ = runApp("eval", "-", "--generate-bash-completion")
 	assert.Equal(t, "--workers\n-j\n--help\n-h\n", out)
+	// A flag's values, after the flag, where it takes one of a few.
+	app.Flags = append(app.Flags, &cli.StringFlag{Name: "goal"})
+	out, _, _ = runApp("--goal", "--generate-bash-completion")
+	assert.Equal(t, "blank-last\nblank-first\n", out)
 	out, _, code = runApp("completion", "bash")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, "complete -o bashdefault -o default -F _prog_complete prog")

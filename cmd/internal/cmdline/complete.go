@@ -5,14 +5,32 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // completeFlag ends the words of a command line that the completion scripts ask about.
 // urfave/cli's own handling of it panics on a partial flag, so Main answers it here.
 const completeFlag = "--generate-bash-completion"
 
-// complete prints, one a line, the words that may follow words: the flags of the command
-// they name when the last word starts with "-", else its subcommands.
+// flagValues are the values of the flags that take one of a few: completed after the flag.
+var flagValues = map[string]func() []string{
+	"goal":           func() []string { return []string{"blank-last", "blank-first"} },
+	"instances-goal": func() []string { return []string{"blank-last", "blank-first"} },
+	"board":          func() []string { return []string{"3x3", "4x4", "5x5", "2x2", "2x3", "3x4", "4x5"} },
+	"heuristic": func() []string {
+		return append([]string{heuristic.Auto}, heuristic.Names(heuristic.General|heuristic.Fast)...)
+	},
+	"algo":    solve.Algorithms,
+	"pruning": func() []string { return []string{solve.PruneAutomaton, solve.PruneParent} },
+	"lookups": func() []string { return []string{"regular", "reflected", "dual", "all"} },
+	"device":  solve.Devices,
+}
+
+// complete prints, one a line, the words that may follow words: a flag's values when the
+// last word is a flag that takes one of a few (--goal: blank-last, blank-first), the flags
+// of the command they name when the last word starts with "-", else its subcommands.
 func complete(app *cli.App, words []string) {
 	flags, cmds := app.Flags, app.Commands
 	for _, w := range words {
@@ -20,6 +38,16 @@ func complete(app *cli.App, words []string) {
 			if c.HasName(w) {
 				flags, cmds = c.Flags, c.Subcommands
 				break
+			}
+		}
+	}
+	if n := len(words); n > 0 {
+		if name, ok := strings.CutPrefix(words[n-1], "--"); ok {
+			if values, known := flagValues[name]; known && hasFlag(flags, name) {
+				for _, v := range values() {
+					fmt.Fprintln(app.Writer, v)
+				}
+				return
 			}
 		}
 	}
@@ -42,4 +70,16 @@ func complete(app *cli.App, words []string) {
 			fmt.Fprintln(app.Writer, c.Name)
 		}
 	}
+}
+
+// hasFlag reports whether flags has one of that name.
+func hasFlag(flags []cli.Flag, name string) bool {
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
 }
