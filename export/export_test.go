@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -268,12 +270,38 @@ func TestReadersOnHostileInput(t *testing.T) {
 	for _, s := range states {
 		runs = append(runs, []string{good, s})
 	}
+	// And the sidecars a probe found the readers took wrong: 17 to 24 tiles on 5x5 (an
+	// entry count past a long long), a negative width and height whose product is 16, a
+	// sidecar nested too deep for a recursive parser.
+	var sum struct {
+		SHA256 string `json:"sha256"`
+	}
+	require.NoError(t, json.Unmarshal(side, &sum))
+	for k := 17; k <= 24; k++ {
+		tiles := make([]string, k)
+		for i := range tiles {
+			tiles[i] = strconv.Itoa(i + 1)
+		}
+		for _, index := range []string{`"kperm-v1","zero_aware":false`, `"zperm-v1","zero_aware":true`} {
+			sides = append(sides, fmt.Appendf(nil, `{"kind":"pdb","width":5,"height":5,"tiles":[%s],"blank_in_index":false,"index":%s,"entries":%d,"sha256":"%s"}`,
+				strings.Join(tiles, ","), index, len(values), sum.SHA256))
+		}
+	}
+	sides = append(sides, []byte(strings.Replace(strings.Replace(string(side), `"width":4`, `"width":-4`, 1), `"height":4`, `"height":-4`, 1)))
+	sides = append(sides, []byte(`{"kind":`+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+`}`))
 	for i, s := range sides {
 		path := filepath.Join(dir, fmt.Sprintf("side%d.raw", i))
 		require.NoError(t, os.WriteFile(path, values, 0o644))
 		require.NoError(t, os.WriteFile(path+".json", s, 0o644))
 		runs = append(runs, []string{path, states[0], "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"})
 	}
+	// And values damaged under a good sidecar: one byte flipped.
+	flipped := filepath.Join(dir, "flipped.raw")
+	damaged := slices.Clone(values)
+	damaged[len(damaged)/2] ^= 0x10
+	require.NoError(t, os.WriteFile(flipped, damaged, 0o644))
+	require.NoError(t, os.WriteFile(flipped+".json", side, 0o644))
+	runs = append(runs, []string{flipped, states[0]})
 	var rs [][]string
 	for _, r := range readers(t, dir) {
 		if !strings.HasSuffix(r[0], "pdbread") { // the C reader is taken with the sanitizers
@@ -299,6 +327,9 @@ func TestReadersOnHostileInput(t *testing.T) {
 				require.NoError(t, err)
 			}
 			msg := strings.TrimSpace(stderr.String())
+			if args[0] == flipped {
+				assert.Equal(t, 1, code, "%v: damaged values refused: %s", reader, msg)
+			}
 			switch code {
 			case 0:
 				assert.Empty(t, msg, "%v %q", reader, args)

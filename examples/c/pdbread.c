@@ -13,6 +13,7 @@
  * Public domain: copy it into your solver.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +24,26 @@
 
 /* The sidecar's fields we need. */
 struct sidecar {
-	char kind[8], index[16];
+	char kind[8], index[16], sha256[65];
 	int width, height, n, ntiles, tiles[MAXCELLS], blank_in_index, zero_aware;
 	long long entries;
 };
+
+/* number reads a whole number of at most max at p (no sign); -1 when there is none. */
+static long long number(const char *p, long long max) {
+	char *end;
+	errno = 0;
+	if (*p < '0' || *p > '9') return -1;
+	long long v = strtoll(p, &end, 10);
+	return errno || v > max ? -1 : v;
+}
+
+/* times sets *out to a*b and reports whether it fits (a, b at least 0). */
+static int times(long long a, long long b, long long *out) {
+	if (a != 0 && b > LLONG_MAX / a) return 0;
+	*out = a * b;
+	return 1;
+}
 
 /* slurp reads at most limit bytes of a file (and fails on a longer one). */
 static char *slurp(const char *path, long long limit, long long *size) {
@@ -63,13 +80,14 @@ static int read_sidecar(const char *path, struct sidecar *s) {
 	memset(s, 0, sizeof *s);
 	if ((p = field(json, "kind")) && *p == '"') sscanf(p + 1, "%7[^\"]", s->kind);
 	if ((p = field(json, "index")) && *p == '"') sscanf(p + 1, "%15[^\"]", s->index);
-	if ((p = field(json, "width"))) s->width = atoi(p);
-	if ((p = field(json, "height"))) s->height = atoi(p);
-	if ((p = field(json, "entries"))) s->entries = atoll(p);
+	if ((p = field(json, "sha256")) && *p == '"') sscanf(p + 1, "%64[0-9a-f]", s->sha256);
+	if ((p = field(json, "width"))) s->width = (int)number(p, MAXCELLS);
+	if ((p = field(json, "height"))) s->height = (int)number(p, MAXCELLS);
+	if ((p = field(json, "entries"))) s->entries = number(p, LLONG_MAX);
 	if ((p = field(json, "blank_in_index"))) s->blank_in_index = strncmp(p, "true", 4) == 0;
 	if ((p = field(json, "zero_aware"))) s->zero_aware = strncmp(p, "true", 4) == 0;
 	int ok = s->width > 0 && s->height > 0 && s->width <= MAXCELLS && s->height <= MAXCELLS &&
-		 s->width * s->height <= MAXCELLS && s->entries > 0;
+		 s->width * s->height <= MAXCELLS && s->entries > 0 && strlen(s->sha256) == 64;
 	s->n = ok ? s->width * s->height : 0;
 	if ((p = field(json, "tiles")) && *p == '[') {
 		for (p++; ok && *p && *p != ']';) {
@@ -101,11 +119,60 @@ static long long kperm_index(const struct sidecar *s, const int *cell) {
 	return index;
 }
 
-/* kperm_entries is the number of kperm-v1 entries: n!/(n-m)!. */
+/* kperm_entries is the number of kperm-v1 entries, n!/(n-m)!, or -1 when that is more
+ * than a long long holds (24 tiles of 25 cells: 25!). */
 static long long kperm_entries(const struct sidecar *s) {
 	long long e = 1;
-	for (int i = 0, m = s->ntiles + s->blank_in_index; i < m; i++) e *= s->n - i;
+	for (int i = 0, m = s->ntiles + s->blank_in_index; i < m; i++)
+		if (!times(e, s->n - i, &e)) return -1;
 	return e;
+}
+
+/* SHA-256 (FIPS 180-4), to check the values against the sidecar's digest. */
+static const uint32_t K256[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+#define ROR(x, n) ((x) >> (n) | (x) << (32 - (n)))
+
+static void sha256_block(uint32_t h[8], const unsigned char *b) {
+	uint32_t w[64], v[8];
+	for (int i = 0; i < 16; i++) w[i] = (uint32_t)b[4 * i] << 24 | b[4 * i + 1] << 16 | b[4 * i + 2] << 8 | b[4 * i + 3];
+	for (int i = 16; i < 64; i++) {
+		uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ w[i - 15] >> 3;
+		uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ w[i - 2] >> 10;
+		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+	}
+	memcpy(v, h, sizeof v);
+	for (int i = 0; i < 64; i++) {
+		uint32_t t1 = v[7] + (ROR(v[4], 6) ^ ROR(v[4], 11) ^ ROR(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6])) + K256[i] + w[i];
+		uint32_t t2 = (ROR(v[0], 2) ^ ROR(v[0], 13) ^ ROR(v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+		memmove(v + 1, v, 7 * sizeof *v);
+		v[4] += t1;
+		v[0] = t1 + t2;
+	}
+	for (int i = 0; i < 8; i++) h[i] += v[i];
+}
+
+/* sha256_hex writes the digest of data[0..n) as 64 hex digits and a NUL into out. */
+static void sha256_hex(const unsigned char *data, long long n, char out[65]) {
+	uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+	long long i = 0;
+	for (; i + 64 <= n; i += 64) sha256_block(h, data + i);
+	unsigned char last[128] = {0};
+	int rest = (int)(n - i), len = rest < 56 ? 64 : 128;
+	memcpy(last, data + i, rest);
+	last[rest] = 0x80;
+	unsigned long long bits = (unsigned long long)n * 8;
+	for (int k = 0; k < 8; k++) last[len - 1 - k] = (unsigned char)(bits >> (8 * k));
+	for (int k = 0; k < len; k += 64) sha256_block(h, last + k);
+	for (int k = 0; k < 8; k++) snprintf(out + 8 * k, 9, "%08x", h[k]);
 }
 
 /*
@@ -216,10 +283,15 @@ int main(int argc, char **argv) {
 			return 1;
 		}
 		long long fact = 1;
-		for (int i = 2; i <= s.ntiles; i++) fact *= i;
-		want = first[binom[s.n][s.ntiles]] * fact;
+		int fits = 1;
+		for (int i = 2; i <= s.ntiles; i++) fits = fits && times(fact, i, &fact);
+		if (!fits || !times(first[binom[s.n][s.ntiles]], fact, &want)) want = -1;
 	} else {
 		want = kperm_entries(&s);
+	}
+	if (want < 0) {
+		fprintf(stderr, "pdbread: %s: an index of %d tiles on %d cells is larger than this reader can hold\n", side, s.ntiles, s.n);
+		return 1;
 	}
 	if (s.entries != want) {
 		fprintf(stderr, "pdbread: %s says %lld entries; its index has %lld\n", side, s.entries, want);
@@ -229,6 +301,14 @@ int main(int argc, char **argv) {
 	unsigned char *values = (unsigned char *)slurp(argv[1], s.entries, &size);
 	if (!values || size != s.entries) {
 		fprintf(stderr, "pdbread: %s does not hold the %lld entries its sidecar says\n", argv[1], s.entries);
+		return 1;
+	}
+	char digest[65];
+	sha256_hex(values, size, digest);
+	if (strcmp(digest, s.sha256) != 0) {
+		fprintf(stderr, "pdbread: %s does not match its sidecar's sha256 (damaged?)\n", argv[1]);
+		free(values);
+		free(first);
 		return 1;
 	}
 	for (int a = 2; a < argc; a++) {

@@ -86,9 +86,16 @@ def read(path):
     """The sidecar and the values, checked against each other."""
     with open(path + ".json") as f:
         side = json.load(f)
-    n = side["width"] * side["height"]
-    tiles = side.get("tiles") or []
-    if side["kind"] != "pdb" or not 0 < n <= 25 or any(not 0 < t < n for t in tiles) or len(set(tiles)) != len(tiles):
+    whole = lambda x: isinstance(x, int) and not isinstance(x, bool)
+    if not isinstance(side, dict):
+        raise ValueError(f"{path}.json is not a sidecar")
+    width, height, tiles = side.get("width"), side.get("height"), side.get("tiles") or []
+    if not (whole(width) and whole(height) and width > 0 and height > 0 and width * height <= 25
+            and isinstance(tiles, list) and all(whole(t) for t in tiles) and whole(side.get("entries"))
+            and isinstance(side.get("sha256"), str)):
+        raise ValueError(f"{path}.json does not describe a pattern database this reader knows")
+    n = width * height
+    if side["kind"] != "pdb" or any(not 0 < t < n for t in tiles) or len(set(tiles)) != len(tiles):
         raise ValueError(f"{path}.json does not describe a pattern database this reader knows")
     if side["index"] not in ("kperm-v1", "zperm-v1") or (side["index"] == "zperm-v1") != bool(side.get("zero_aware")):
         raise ValueError(f"{path}.json: index {side['index']!r} is not one this reader knows")
@@ -127,9 +134,11 @@ def main(argv):
             if index >= len(values):
                 raise ValueError(f"{text!r}: index {index} beyond the {len(values)} entries")
             print(f"value {text}: {values[index]}")
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError, MemoryError) as e:
         if isinstance(e, KeyError):
             e = f"the sidecar has no {e}"
+        elif isinstance(e, (RecursionError, MemoryError)):
+            e = f"{argv[1]}.json is nested or large beyond what this reader takes"
         sys.exit(f"pdbread: {e}")
     for d, count in sorted(Counter(values).items()):
         print(f"histogram {d} {count}")
