@@ -1,0 +1,61 @@
+package main
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/report"
+	"github.com/tilekit/tilekit/repro"
+	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/tally"
+)
+
+// jsonKeys returns the JSON keys of a struct type's fields, and of the structs it holds.
+func jsonKeys(t reflect.Type, into map[string]bool) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name != "" {
+			into[name] = true
+		}
+		jsonKeys(f.Type, into)
+	}
+}
+
+// Every key of the records --json prints, and every term -v prints, is in
+// docs/GLOSSARY.md, so that no word of the output goes unexplained.
+func TestGlossary(t *testing.T) {
+	b, err := os.ReadFile("../../docs/GLOSSARY.md")
+	require.NoError(t, err)
+	glossary := string(b)
+	keys := map[string]bool{"default": true} // eval's
+	for _, v := range []any{report.Record{}, report.BadLine{}, report.UnitRecord{}, solve.DeviceUse{}, tally.Pass{},
+		repro.BenchRun{}, repro.BenchTotal{}} {
+		jsonKeys(reflect.TypeOf(v), keys)
+	}
+	require.Greater(t, len(keys), 40)
+	for k := range keys {
+		assert.Contains(t, glossary, "`"+k+"`", "the --json key %s", k)
+	}
+	// What -v says of a search (solve.Solver.About, a pass's line) and the words the docs
+	// lean on.
+	for _, term := range []string{"pass with bound", "nodes so far", "automaton", "move back", "states", "lookups",
+		"tables", "pruning", "BPMX", "IDA15", "HH", "zero-aware", "k24-NN", "h0", "serial counts", "catalogue",
+		"small-t", "frontier", "subtree", "reflection", "dual lookup", "half excess"} {
+		assert.Contains(t, glossary, term, "the term %q", term)
+	}
+}
