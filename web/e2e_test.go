@@ -205,6 +205,9 @@ func TestPageEndToEnd(t *testing.T) {
 	visible, err := chromedp.Run(pctx, chromedp.Evaluate[bool](`document.getElementById('solve').getBoundingClientRect().bottom <= window.innerHeight`))
 	require.NoError(t, err)
 	require.True(t, visible, "Solve is in view at 390 px")
+	lead, err := chromedp.Run(pctx, chromedp.Evaluate[bool](`(() => { const r = document.querySelector('.lead').getBoundingClientRect(); return r.height > 0 && r.bottom <= window.innerHeight })()`))
+	require.NoError(t, err)
+	require.True(t, lead, "the instructions show at 390 px")
 	for _, h := range []string{"max", "md", "6-6-3"} { // the widest choices of the menu
 		choose(t, pctx, "heuristic", h)
 		sideways, err := chromedp.Run(pctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth - window.innerWidth`))
