@@ -554,13 +554,13 @@ func TestTokenGivesAWorkersRights(t *testing.T) {
 	}
 }
 
-// The README's configuration for an external server gives workers exactly the embedded
+// The guide's configuration for an external server gives workers exactly the embedded
 // server's rights.
-func TestREADMEGivesWorkersTheirRights(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+func TestGuideGivesWorkersTheirRights(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "docs", "GUIDE.md"))
 	require.NoError(t, err)
 	_, conf, ok := strings.Cut(string(readme), "{ user: worker,")
-	require.True(t, ok, "the README's worker user")
+	require.True(t, ok, "the guide's worker user")
 	conf, _, _ = strings.Cut(conf, "```")
 	for _, s := range append(workerPermissions.Publish.Allow, workerPermissions.Subscribe.Allow...) {
 		assert.Contains(t, conf, `"`+s+`"`)
@@ -569,10 +569,10 @@ func TestREADMEGivesWorkersTheirRights(t *testing.T) {
 	assert.Equal(t, len(workerPermissions.Publish.Allow)+len(workerPermissions.Subscribe.Allow), n, "no subject the code does not allow")
 }
 
-// The README's configuration, given to a NATS server as it stands, runs a batch with a
+// The guide's configuration, given to a NATS server as it stands, runs a batch with a
 // coordinator and a worker connecting as its two users.
-func TestREADMEConfigurationRuns(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+func TestGuideConfigurationRuns(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "docs", "GUIDE.md"))
 	require.NoError(t, err)
 	_, conf, ok := strings.Cut(string(readme), "\n```\njetstream {")
 	require.True(t, ok)

@@ -47,11 +47,15 @@ func TestProgressPlainLines(t *testing.T) {
 	var b bytes.Buffer
 	p := NewProgress(&b, false)
 	p.Update("build", 1, 4, "depth 0")
-	p.Update("build", 2, 4, "depth 1") // within a second: not printed
+	p.Update("build", 2, 4, "depth 1") // within a minute: not printed
 	p.Update("build", 4, 4, "depth 2") // done: always printed
+	p.Update("check", 1, 4, "depth 0") // a new task: printed at once
+	p.Update("check", 2, 4, "depth 1")
+	p.last = time.Now().Add(-time.Minute) // a minute on
+	p.Update("check", 3, 4, "depth 2")
 	p.Done()
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	assert.Equal(t, []string{"build: 25.0% depth 0", "build: 100.0% depth 2"}, lines)
+	assert.Equal(t, []string{"build: 25.0% depth 0", "build: 100.0% depth 2", "check: 25.0% depth 0", "check: 75.0% depth 2"}, lines)
 
 	b.Reset()
 	q := NewProgress(&b, true)

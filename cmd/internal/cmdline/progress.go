@@ -10,19 +10,22 @@ import (
 	"github.com/tilekit/tilekit/internal/format"
 )
 
-// Progress reports long work on standard error: a bar redrawn in place on a terminal,
-// plain lines (at most one every second) otherwise, nothing when quiet.
+// Progress reports long work on standard error: a bar redrawn in place on a terminal;
+// otherwise plain lines for a log, one when a task starts, when it ends, and at most one a
+// minute between; nothing when quiet.
 type Progress struct {
 	w     io.Writer
 	tty   bool
 	quiet bool
+	every time.Duration // between plain lines of one task
+	task  string        // the task of the last plain line
 	last  time.Time
 	shown bool
 }
 
 // NewProgress reports to w; quiet silences it.
 func NewProgress(w io.Writer, quiet bool) *Progress {
-	return &Progress{w: w, tty: IsTerminal(w), quiet: quiet}
+	return &Progress{w: w, tty: IsTerminal(w), quiet: quiet, every: time.Minute}
 }
 
 // Update shows that done of total units of the named task are finished, with a note.
@@ -41,10 +44,10 @@ func (p *Progress) Update(task string, done, total int64, note string) {
 		p.shown = true
 		return
 	}
-	if time.Since(p.last) < time.Second && done < total {
+	if task == p.task && time.Since(p.last) < p.every && done < total {
 		return
 	}
-	p.last = time.Now()
+	p.task, p.last = task, time.Now()
 	fmt.Fprintf(p.w, "%s: %.1f%% %s\n", task, 100*frac, note)
 }
 

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The documents whose figures TestDocFigures holds to their sources.
+var figureDocs = []string{"../../README.md", "../../docs/GUIDE.md"}
+
+var (
+	// A figure: a number with a unit of time, size or ratio, or a count of a million or more.
+	figureRE = regexp.MustCompile(`(\d[\d,]*(?:\.\d+)?(?:ms|s|MB|GB|KB|kB|TB|min|minutes|minute|hours|hour|x|%)|\d{1,3}(?:,\d{3}){2,})(?:[^\w]|$)`)
+	// A figure's source: a section of docs/RESULTS.md, or a command's help.
+	resultsRefRE = regexp.MustCompile(`RESULTS\.md((?:(?:,|;| and)? ?"[^"]+")+)`)
+	quotedRE     = regexp.MustCompile(`"([^"]+)"`)
+	helpRefRE    = regexp.MustCompile("`(solve15|pdbgen) (?:help ([a-z]+)|--help)`")
+	spacedUnitRE = regexp.MustCompile(`(\d) (ms|s|MB|GB|KB|kB|TB|min|minutes|minute|hours|hour|x|%)([^\w]|$)`)
+	inlineCodeRE = regexp.MustCompile("`[^`]*`")
+	// "1.37 / 1.40 / 1.48 s": each of the numbers has the unit.
+	slashListRE = regexp.MustCompile(`\d+(?:\.\d+)?(?: / \d+(?:\.\d+)?)+ ?(?:ms|s|MB|GB|min)(?:[^\w]|$)`)
+	numberRE    = regexp.MustCompile(`\d+(?:\.\d+)?`)
+)
+
+// normFigures writes figures one way: no space before the unit, no emphasis, one line.
+func normFigures(s string) string {
+	s = strings.NewReplacer("**", "", "\n", " ", "\u00a0", " ").Replace(s)
+	s = slashListRE.ReplaceAllStringFunc(s, func(list string) string {
+		last := numberRE.FindAllStringIndex(list, -1)
+		end := last[len(last)-1][1]
+		rest := strings.TrimLeft(list[end:], " ")
+		unit := strings.TrimRight(rest, " ,.;:)|*")
+		return numberRE.ReplaceAllString(list[:end], "${0}"+unit) + rest[len(unit):]
+	})
+	for {
+		t := spacedUnitRE.ReplaceAllString(s, "$1$2$3")
+		if t == s {
+			return s
+		}
+		s = t
+	}
+}
+
+// docBlock is a paragraph of prose with the code blocks that follow it.
+type docBlock struct {
+	line  int    // where it starts
+	text  string // all of it, for the references
+	claim string // where figures are claimed: prose outside inline code, code's comments
+	code  bool   // it ends in a code block, whose sources may follow it
+}
+
+// docBlocks cuts a markdown file into paragraphs. Fenced blocks marked `text` are transcripts
+// of one run, not claims, and are skipped; in other fenced blocks only the comments claim.
+func docBlocks(doc string) []docBlock {
+	var blocks []docBlock
+	var cur *docBlock
+	fence := ""
+	for i, line := range strings.Split(doc, "\n") {
+		trim := strings.TrimSpace(line)
+		if fence == "" && strings.HasPrefix(trim, "```") {
+			fence = strings.TrimPrefix(trim, "```")
+			if len(blocks) == 0 {
+				blocks = append(blocks, docBlock{line: i + 1})
+			}
+			cur = &blocks[len(blocks)-1] // a code block belongs to the paragraph before it
+			continue
+		}
+		if fence != "" {
+			if strings.HasPrefix(trim, "```") {
+				fence = ""
+				cur.code = true
+				continue
+			}
+			if fence == "text" {
+				continue
+			}
+			cur.text += line + "\n"
+			if _, comment, ok := strings.Cut(line, "# "); ok {
+				cur.claim += comment + "\n"
+			}
+			continue
+		}
+		if trim == "" {
+			cur = nil
+			continue
+		}
+		if cur == nil {
+			blocks = append(blocks, docBlock{line: i + 1})
+			cur = &blocks[len(blocks)-1]
+		}
+		cur.text += line + "\n"
+		cur.claim += inlineCodeRE.ReplaceAllString(line, "") + "\n"
+		cur.code = false
+	}
+	return blocks
+}
+
+// sections returns the text of every section of a markdown document whose heading
+// contains title, subsections included.
+func sections(doc, title string) string {
+	var out strings.Builder
+	level := 0
+	for _, line := range strings.Split(doc, "\n") {
+		if h := strings.TrimLeft(line, "#"); len(h) < len(line) && strings.HasPrefix(h, " ") {
+			n := len(line) - len(h)
+			switch {
+			case strings.Contains(h, title):
+				if level == 0 || n <= level {
+					level = n
+				}
+			case level > 0 && n <= level:
+				level = 0
+			}
+		}
+		if level > 0 {
+			out.WriteString(line + "\n")
+		}
+	}
+	return out.String()
+}
+
+// Every figure of the README and the guide (a time, a size, a ratio, a count) names where
+// it comes from, a section of docs/RESULTS.md or a command's help, and is found there as
+// written: the documents cannot drift from the measurements.
+func TestDocFigures(t *testing.T) {
+	b, err := os.ReadFile("../../docs/RESULTS.md")
+	require.NoError(t, err)
+	results := string(b)
+	pdbgenSource := ""
+	files, err := filepath.Glob("../pdbgen/*.go")
+	require.NoError(t, err)
+	for _, f := range files {
+		if !strings.HasSuffix(f, "_test.go") {
+			b, err := os.ReadFile(f)
+			require.NoError(t, err)
+			pdbgenSource += string(b)
+		}
+	}
+	claimed := 0
+	for _, doc := range figureDocs {
+		b, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		blocks := docBlocks(string(b))
+		for i, blk := range blocks {
+			figures := figureRE.FindAllStringSubmatch(normFigures(blk.claim), -1)
+			if len(figures) == 0 {
+				continue
+			}
+			refs := blk.text
+			if (blk.code || strings.HasPrefix(blk.text, "|")) && i+1 < len(blocks) {
+				refs += blocks[i+1].text // the paragraph after a code block or a table names its sources
+			}
+			var sources []string
+			for _, m := range resultsRefRE.FindAllStringSubmatch(strings.ReplaceAll(refs, "\n", " "), -1) {
+				for _, q := range quotedRE.FindAllStringSubmatch(m[1], -1) {
+					s := sections(results, q[1])
+					if s == "" {
+						t.Errorf("%s:%d names the section %q, which docs/RESULTS.md lacks", doc, blk.line, q[1])
+						continue
+					}
+					sources = append(sources, normFigures(s))
+				}
+			}
+			for _, m := range helpRefRE.FindAllStringSubmatch(refs, -1) {
+				if m[1] == "pdbgen" {
+					sources = append(sources, normFigures(pdbgenSource))
+					continue
+				}
+				args := []string{"help", m[2]}
+				if m[2] == "" {
+					args = []string{"--help"}
+				}
+				out, _, code := run(t, "", args...)
+				require.Equal(t, 0, code, "solve15 %v", args)
+				sources = append(sources, normFigures(out))
+			}
+			var names []string
+			for _, f := range figures {
+				names = append(names, f[1])
+			}
+			if len(sources) == 0 {
+				t.Errorf("%s:%d claims %s and names no source (docs/RESULTS.md, \"SECTION\", or `solve15 help CMD`)",
+					doc, blk.line, strings.Join(names, " "))
+				continue
+			}
+			all := strings.Join(sources, "\n")
+			for _, f := range names {
+				claimed++
+				if !strings.Contains(all, f) {
+					t.Errorf("%s:%d: the figure %s is not in the sources it names", doc, blk.line, f)
+				}
+			}
+		}
+	}
+	assert.Greater(t, claimed, 20, "the documents' figures")
+}
+
+// The checker itself: a figure found in its section passes, one from another section or
+// with no source fails.
+func TestDocFiguresChecker(t *testing.T) {
+	results := "# R\n\n## Alpha (issue 1)\n\nKorf's 100 in 0.38 s.\n\n### Sub\n\n1,234,567 nodes\n\n## Beta\n\n2.1x faster\n"
+	assert.Contains(t, normFigures(sections(results, "Alpha")), "0.38s")
+	assert.Contains(t, sections(results, "Alpha"), "1,234,567")
+	assert.NotContains(t, sections(results, "Alpha"), "2.1x")
+	assert.Equal(t, "took 1.37s / 1.40s / 1.48s, then", normFigures("took 1.37 / 1.40 / 1.48 s, then"))
+	doc := "Fast: 0.38 s (docs/RESULTS.md, \"Alpha\").\n\n```sh\nsolve15 --timeout 5s  # 2.1 x\n```\n\n```text\n9.9 s\n```\n\nlate `3 s`\n"
+	blocks := docBlocks(doc)
+	require.Len(t, blocks, 2)
+	var got [][]string
+	for _, b := range blocks {
+		var fs []string
+		for _, m := range figureRE.FindAllStringSubmatch(normFigures(b.claim), -1) {
+			fs = append(fs, m[1])
+		}
+		got = append(got, fs)
+	}
+	assert.Equal(t, [][]string{{"0.38s", "2.1x"}, nil}, got)
+}
