@@ -228,8 +228,8 @@ func checkedAutomaton(path, name string, t *tablefile.Table) (*prune.Automaton, 
 
 // InstallAutomaton builds the board's automaton of the given depth (0: InstallDepth) into
 // dir ("" for InstallDir()), created if missing, written atomically and read back. It
-// returns the file's path and the table.
-func InstallAutomaton(ctx context.Context, size board.Size, depth int, dir string) (string, *tablefile.Table, error) {
+// returns the file's path and the table. progress, if not nil, hears of the build's steps.
+func InstallAutomaton(ctx context.Context, size board.Size, depth int, dir string, progress prune.Progress) (string, *tablefile.Table, error) {
 	if depth == 0 {
 		depth = InstallDepth(size)
 	}
@@ -247,7 +247,7 @@ func InstallAutomaton(ctx context.Context, size board.Size, depth int, dir strin
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", nil, err
 	}
-	a, err := prune.Build(ctx, size, depth)
+	a, err := prune.BuildProgress(ctx, size, depth, progress)
 	if err != nil {
 		return "", nil, err
 	}

@@ -53,9 +53,9 @@ func TestAutomatonInstalled(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	size := board.Size{W: 3, H: 3}
-	_, _, err := InstallAutomaton(ctx, size, 1, dir)
+	_, _, err := InstallAutomaton(ctx, size, 1, dir, nil)
 	require.Error(t, err, "depth 1 is the move-back rule")
-	path, tab, err := InstallAutomaton(ctx, size, 8, dir)
+	path, tab, err := InstallAutomaton(ctx, size, 8, dir, nil)
 	require.NoError(t, err)
 	require.Equal(t, filepath.Join(dir, "prune-3x3-d8.tbl"), path)
 	// Not a standard file: refused until pdbgen verify records it.
@@ -107,7 +107,7 @@ func TestDeepestInstalledAutomaton(t *testing.T) {
 	size := board.Size{W: 3, H: 3}
 	deep := PruningDepth(size) + 2
 	for _, depth := range []int{PruningDepth(size) - 2, deep} {
-		path, tab, err := InstallAutomaton(ctx, size, depth, dir)
+		path, tab, err := InstallAutomaton(ctx, size, depth, dir, nil)
 		require.NoError(t, err)
 		require.NoError(t, RecordVerified(ctx, path, fmt.Sprintf("%x", tab.DecodedSHA)))
 		forget(size, depth)

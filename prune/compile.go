@@ -14,6 +14,27 @@ import (
 // build would not fit the memory available (BuildBytes) is refused before it starts, with
 // an error matching ErrMemory.
 func Build(ctx context.Context, size board.Size, depth int) (*Automaton, error) {
+	return BuildProgress(ctx, size, depth, nil)
+}
+
+// Progress hears how far a build is: done of total steps, a breadth-first search from each
+// cell of the board and then the compilation. Calls do not overlap.
+type Progress func(done, total int)
+
+// StepNote says what a build does after done of total steps: searching from the cells,
+// or compiling.
+func StepNote(done, total int) string {
+	if done < total-1 {
+		return fmt.Sprintf("searched from %d of %d cells", done, total-1)
+	}
+	if done == total-1 {
+		return "compiling"
+	}
+	return "compiled"
+}
+
+// BuildProgress is Build, telling progress (if not nil) of each step as it ends.
+func BuildProgress(ctx context.Context, size board.Size, depth int, progress Progress) (*Automaton, error) {
 	if err := size.Check(); err != nil {
 		return nil, err
 	}
@@ -26,12 +47,15 @@ func Build(ctx context.Context, size board.Size, depth int) (*Automaton, error) 
 	if err := checkMemory(size, depth); err != nil {
 		return nil, err
 	}
-	dups, err := duplicates(ctx, size, depth)
+	dups, err := duplicates(ctx, size, depth, progress)
 	if err != nil {
 		return nil, err
 	}
 	a := compile(size, dups)
 	a.depth = depth
+	if progress != nil {
+		progress(size.Cells()+1, size.Cells()+1)
+	}
 	return a, ctx.Err()
 }
 

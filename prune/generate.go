@@ -48,7 +48,7 @@ const maxLevel = 1 << 30
 // early with ctx's error.
 func Duplicates(ctx context.Context, size board.Size, depth int) ([]Duplicate, error) {
 	var out []Duplicate
-	err := eachCell(ctx, size, depth, true, func(cell int, pruned, kept []dup) {
+	err := eachCell(ctx, size, depth, true, nil, func(cell int, pruned, kept []dup) {
 		for i := range pruned {
 			out = append(out, Duplicate{Cell: cell, Pruned: pruned[i].dirs(), Kept: kept[i].dirs()})
 		}
@@ -58,9 +58,9 @@ func Duplicates(ctx context.Context, size board.Size, depth int) ([]Duplicate, e
 
 // duplicates is Duplicates in the compiler's form, without the strings kept: what Build
 // needs, in about half the memory.
-func duplicates(ctx context.Context, size board.Size, depth int) ([]dup, error) {
+func duplicates(ctx context.Context, size board.Size, depth int, progress Progress) ([]dup, error) {
 	var out []dup
-	err := eachCell(ctx, size, depth, false, func(cell int, pruned, _ []dup) {
+	err := eachCell(ctx, size, depth, false, progress, func(cell int, pruned, _ []dup) {
 		out = append(out, pruned...)
 	})
 	return out, err
@@ -77,8 +77,9 @@ func (d dup) dirs() []board.Dir {
 
 // eachCell runs the breadth-first search from every cell, several at once, and hands each
 // cell's duplicates to each in the order of cells, with the strings they duplicate when
-// kept is asked for (nil otherwise).
-func eachCell(ctx context.Context, size board.Size, depth int, kept bool, each func(cell int, pruned, kept []dup)) error {
+// kept is asked for (nil otherwise). progress, if not nil, hears of each cell searched, as
+// done of the cells and one more step (the compilation that follows).
+func eachCell(ctx context.Context, size board.Size, depth int, kept bool, progress Progress, each func(cell int, pruned, kept []dup)) error {
 	if err := size.Check(); err != nil {
 		return err
 	}
@@ -89,6 +90,8 @@ func eachCell(ctx context.Context, size board.Size, depth int, kept bool, each f
 	pruned, firsts := make([][]dup, n), make([][]dup, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	searched := 0
 	next := make(chan int)
 	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Add(1)
@@ -96,6 +99,12 @@ func eachCell(ctx context.Context, size board.Size, depth int, kept bool, each f
 			defer wg.Done()
 			for c := range next {
 				pruned[c], firsts[c], errs[c] = duplicatesFrom(ctx, size, c, depth, kept)
+				if progress != nil {
+					mu.Lock()
+					searched++
+					progress(searched, n+1)
+					mu.Unlock()
+				}
 			}
 		}()
 	}

@@ -301,3 +301,23 @@ func TestBuildRefuses(t *testing.T) {
 	_, err = Build(ctx, board.Size5x5, 12)
 	require.ErrorIs(t, err, context.Canceled)
 }
+
+// A build reports a step for each cell searched, then the compilation, in order, and
+// builds the automaton it builds without a listener.
+func TestBuildProgress(t *testing.T) {
+	size := board.Size{W: 3, H: 3}
+	var steps []string
+	a, err := BuildProgress(context.Background(), size, 8, func(done, total int) {
+		require.Equal(t, size.Cells()+1, total)
+		require.Len(t, steps, done-1, "steps in order, none twice")
+		steps = append(steps, StepNote(done, total))
+	})
+	require.NoError(t, err)
+	require.Len(t, steps, 10)
+	require.Equal(t, "searched from 1 of 9 cells", steps[0])
+	require.Equal(t, "compiling", steps[8])
+	require.Equal(t, "compiled", steps[9])
+	b, err := Build(context.Background(), size, 8)
+	require.NoError(t, err)
+	require.Equal(t, b.Transitions(), a.Transitions())
+}

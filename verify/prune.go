@@ -42,8 +42,12 @@ func (v *pruneTable) admissibility(Options) Check {
 	return skip(Admissibility, "an automaton has no values; the rebuild shows it is the generator's, which keeps a shortest path to every position")
 }
 
-func (v *pruneTable) rebuild(ctx context.Context, _ Options) Check {
-	fresh, err := prune.Build(ctx, v.a.Size(), v.a.Depth())
+func (v *pruneTable) rebuild(ctx context.Context, o Options) Check {
+	var progress prune.Progress
+	if o.Progress != nil {
+		progress = func(done, total int) { o.Progress(Rebuild, int64(done), int64(total), prune.StepNote(done, total)) }
+	}
+	fresh, err := prune.BuildProgress(ctx, v.a.Size(), v.a.Depth(), progress)
 	if err != nil {
 		return Check{Name: Rebuild, Status: Fail, Detail: err.Error()}
 	}

@@ -133,16 +133,17 @@ type Options struct {
 	// Record writes, beside a file that passes and is not a table pdbgen builds, the record
 	// that it was proven (data.RecordVerified), which loaders then accept it by.
 	Record bool
-	// Progress, if set, hears of a check's rebuild of a table (minutes for the 7-8 set), a
-	// breadth-first layer at a time: the check's name and the layer.
-	Progress func(check string, l bfs.Layer)
+	// Progress, if set, hears of a check's rebuild of a table (minutes for the 7-8 set): the
+	// check's name, done of total units of work, and what the units are ("distance 21": a
+	// breadth-first layer of a table; "cells": an automaton's searches from each cell).
+	Progress func(check string, done, total int64, note string)
 }
 
 // build rebuilds p for the named check, reporting its progress.
 func (o Options) build(ctx context.Context, check string, p *pdb.Pattern) (*pdb.Table, error) {
 	po := pdb.Options{Workers: o.workers()}
 	if o.Progress != nil {
-		po.Progress = func(l bfs.Layer) { o.Progress(check, l) }
+		po.Progress = func(l bfs.Layer) { o.Progress(check, l.Reached, l.Total, fmt.Sprintf("distance %d", l.Depth)) }
 	}
 	return pdb.Build(ctx, p, po)
 }

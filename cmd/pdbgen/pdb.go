@@ -12,6 +12,7 @@ import (
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/tablefile"
 )
 
@@ -251,8 +252,14 @@ func buildAutomaton(c *cli.Context, dir string, start time.Time) error {
 	if c.IsSet("pruning-depth") {
 		depths = []int{c.Int("pruning-depth")}
 	}
+	progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
+	defer progress.Done()
 	for _, depth := range depths {
-		path, t, err := data.InstallAutomaton(c.Context, size, depth, dir)
+		task := data.AutomatonFile(size, depth)
+		path, t, err := data.InstallAutomaton(c.Context, size, depth, dir, func(done, total int) {
+			progress.Update(task, int64(done), int64(total), fmt.Sprintf("%s, %.0fs", prune.StepNote(done, total), time.Since(start).Seconds()))
+		})
+		progress.Done()
 		if err != nil {
 			return err
 		}

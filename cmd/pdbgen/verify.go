@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/internal/format"
@@ -88,8 +87,8 @@ Examples:
 			defer progress.Done()
 			start := time.Now()
 			file := ""
-			opt.Progress = func(check string, l bfs.Layer) {
-				progress.Update(file+" "+check, l.Reached, l.Total, fmt.Sprintf("distance %d, %.0fs", l.Depth, time.Since(start).Seconds()))
+			opt.Progress = func(check string, done, total int64, note string) {
+				progress.Update(file+" "+check, done, total, fmt.Sprintf("%s, %.0fs", note, time.Since(start).Seconds()))
 			}
 			failed, total := 0, 0
 			show := func(r *verify.Report) error {
