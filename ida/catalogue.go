@@ -19,8 +19,10 @@ import (
 // A move changes one tile, so in each partition one lookup changes: the distinct lookups
 // of the moved tile (touch) are computed for every child first and the tables read
 // together, so that the memory accesses of a node's children overlap; then each
-// partition's sum is updated from them. (A set of one partition has its own loop,
-// additive.go: these general loops cost a plain set 15% of its speed.)
+// partition's sum is updated from them. A set is a catalogue of one partition (and the
+// reflection's); its dual lookups (Zahavi, Felner et al. 2007) are those partitions read on
+// the dual state (dualH), inconsistent, taken for a child that the others did not prune
+// and propagated with BPMX (Felner et al. 2005).
 
 // The limits of a catalogue, counting reflected lookups and partitions.
 const (
@@ -43,11 +45,11 @@ type catTables struct {
 	goal    [maxCells]uint8           // the canonical goal: the tile on each cell
 	wd      bool                      // also the maximum with walking distance (4x4)
 	zero    bool                      // zero-aware tables
-	plain   bool                      // a set, not a catalogue (its tables in the bit encoding)
-	// eager looks every child up in full, as the set loop does: a set of tables that are
-	// not zero-aware, searched here rather than by the set loop. Their values are not
-	// consistent, so a child looked up in one partition alone would give BPMX less than
-	// the set loop's, and the search other nodes.
+	plain   bool                      // a set, not a catalogue
+	dual    bool                      // a set's dual lookups too (dualH)
+	// eager looks every child up in full: a set of tables that are not zero-aware. Their
+	// values are not consistent, so a child looked up in one partition alone would give
+	// BPMX less than its full value (docs/SEARCH.md), and the search other nodes.
 	eager bool
 }
 
@@ -76,14 +78,15 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
 	}
-	if lookups.dual() {
+	if lookups.dual() && (spec.Partitions != nil || hasBits(set)) {
 		return nil, badOptions("ida: %s is a catalogue or has tables in the bit encoding: its lookups are regular or reflected, not dual", spec.Name)
 	}
 	s := &catTables{name: spec.Name, lookups: lookups, plain: spec.Partitions == nil}
 	if s.plain {
-		// A set takes the lookups a set takes (additive.go): by default its reflection too.
+		// A set takes by default its reflection too; dual lookups are the set's partitions
+		// read on the dual state (dualH).
 		lookups = lookups.resolve()
-		s.lookups = lookups
+		s.lookups, s.dual = lookups, lookups.dual()
 	}
 	w := size.W
 	n := size.Cells()
@@ -133,7 +136,7 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 	for _, reflected := range []bool{false, true} {
 		// A catalogue holds the reflections it wants (pdb.NewCatalogue adds them): only
 		// asked for by name are they added here.
-		if reflected && lookups != Reflected {
+		if reflected && lookups&Reflected != Reflected {
 			break
 		}
 		for _, part := range spec.Parts() {
@@ -277,14 +280,90 @@ func (ss *catState) best(np int) int {
 	return int(b)
 }
 
-// catH returns the catalogue's heuristic at the current node.
-func (st *search) catH() int {
+// catH returns the catalogue's heuristic at the current node, with the dual lookups when
+// the options ask for them.
+func (st *search) catH() int { return st.catValue(st.t.cat.dual) }
+
+// catValue returns the catalogue's heuristic at the current node, with the dual lookups
+// if dual.
+func (st *search) catValue(dual bool) int {
 	h := st.md + 2*st.cat.best(st.t.cat.np)
 	if st.t.cat.wd {
 		h = max(h, st.wd())
 	}
+	if dual {
+		h = max(h, st.dualH())
+	}
 	return h
 }
+
+// valueBelow returns the heuristic value of the current node as the search meets it as a
+// child (not the root): the dual lookups are taken only where the blank is within
+// dualReach of its home, as the loop takes them.
+func (st *search) valueBelow() int {
+	if st.t.cat == nil || !st.t.cat.dual {
+		return st.h()
+	}
+	h := st.catValue(false)
+	if h > 0 && int(st.t.md[0][st.pos[0]]) <= dualReach {
+		h = max(h, st.dualH())
+	}
+	return h
+}
+
+// dualH returns a lower bound from the dual state (Zahavi, Felner et al. 2007): in the
+// canonical frame, where a tile's label is its goal cell, the dual swaps the roles of tiles
+// and cells: tile t stands on the home of the tile that stands on t's home. A solution of a
+// state whose blank is home, its moves taken in reverse order as swaps of cells, solves the
+// dual, so the two are equally far from the goal; with the blank elsewhere that fails
+// (the dual may even be unsolvable). So the blank is first taken home along a fixed path
+// (rows, then columns) and the dual is that of the state reached, S': the state is at
+// least d(S') - |path| from the goal, and d(S') = d(dual(S')) is at least the set's value
+// on dual(S'): the largest sum of a partition's (the regular lookups' and the reflected).
+func (st *search) dualH() int {
+	s := st.t.cat
+	t := st.t
+	var b [maxCells]uint8
+	copy(b[:t.n], st.board[:t.n])
+	blank := int(st.pos[0])
+	b[blank] = 0
+	home := int(t.homes[0])
+	hr, hc := home/t.w, home%t.w
+	moves := 0
+	for blank != home {
+		next := blank
+		switch r, c := blank/t.w, blank%t.w; {
+		case r < hr:
+			next += t.w
+		case r > hr:
+			next -= t.w
+		case c < hc:
+			next++
+		default:
+			next--
+		}
+		b[blank], b[next] = b[next], 0
+		blank = next
+		moves++
+	}
+	var dpos [maxCells]uint8
+	dpos[0] = t.homes[0] // the dual's blank is home, as the state's was made to be
+	for c := 0; c < t.n; c++ {
+		if tile := s.goal[c]; tile != 0 { // tile's home is c
+			dpos[tile] = t.homes[b[c]]
+		}
+	}
+	best := 0
+	for p := 0; p < s.np; p++ {
+		best = max(best, st.partSum(p, func(k uint8) int { return s.look[k].value(&dpos) }))
+	}
+	return best - moves
+}
+
+// dualReach is how far the blank may be from home for dualH to be tried: the farther,
+// the weaker the dual value (it pays the blank's way home) and the less it prunes for its
+// cost.
+const dualReach = 6
 
 // initCat computes the lookups of the current node from scratch, or takes them from seed.
 func (st *search) initCat() {

@@ -56,10 +56,15 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 		st.catMove(c, blank)
 		st.path[g] = c.dir
 		hc := c.h
-		found := hc == 0
-		if found {
-			st.depth = g + 1
-		} else {
+		if st.t.cat.dual && hc > 0 && int(st.t.md[0][st.pos[0]]) <= dualReach {
+			hc = max(hc, st.dualH())
+		}
+		found := false
+		switch {
+		case g+1+hc > st.bound:
+		case hc == 0:
+			st.depth, found = g+1, true
+		default:
 			found, hc = st.dfsCat(g+1, hc, c.q, c.state, &c.sum, c.bp)
 		}
 		st.catUnmove(c, blank)

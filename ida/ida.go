@@ -15,13 +15,12 @@
 // and wd) on 4x4; and the additive sets of Korf & Felner (2002) on both boards (5-5-5,
 // 6-6-3 and 7-8 on 4x4, 6-6-6-6 on 5x5), with the reflection about the main diagonal and
 // the dual lookups of Zahavi, Felner et al. (2007), whose inconsistent values the search
-// propagates with BPMX (additive.go). Zero-aware tables (Clausecker & Reinefeld 2017)
+// propagates with BPMX (catalogue.go). Zero-aware tables (Clausecker & Reinefeld 2017)
 // keep a value per region of the blank, their index stepped per move (package zindex);
 // in the bit encoding a child's value follows from its parent's and one bit. Catalogues
 // of partitions (the same authors: small-t) take the largest partition sum, reading the
 // best partition first (catalogue.go). The catalogues' loop searches every set too, as a
-// catalogue of its one partition and the reflection's (faster: 2x on 5-5-5 and 6-6-3,
-// 1.2x on 7-8 and 6-6-6-6); the set loop (additive.go) remains for the dual lookups.
+// catalogue of its one partition and the reflection's.
 //
 // docs/SEARCH.md writes down the node protocol every search here keeps: the order of
 // children, what counts as generated and expanded, each heuristic's update, BPMX, and what
@@ -162,27 +161,16 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	for c := 0; c < size.Cells(); c++ {
 		t.fsmStart[c] = opt.Pruning.Start(c)
 	}
-	switch {
-	case opt.Set != nil && (opt.Set.Partitions != nil || hasBits(opt.Set) || !opt.Lookups.dual() && !setLoop):
-		// A catalogue, and every set but one with dual lookups, is searched by the
-		// catalogue's loop, a set as a catalogue of its one partition (and the
-		// reflection's). Tables in the bit encoding are read with their parents' values,
-		// which only that loop keeps; a set in nibbles is searched in the same nodes and
-		// order as by the set loop (TestCatalogueLoopIsTheSetLoop), faster (5-5-5 and 6-6-3:
-		// 2x; 7-8 and 6-6-6-6: 1.2x; docs/RESULTS.md). A zero-aware set's values are
-		// consistent, so the loop's lazy lookups change nothing; another set is looked up
-		// eagerly, as the set loop does.
+	if opt.Set != nil {
+		// A set is searched as a catalogue of its one partition (and the reflection's). A
+		// zero-aware set's values are consistent, so the loop's lazy lookups change
+		// nothing; another set is looked up eagerly, so that BPMX sees every child's value
+		// (docs/SEARCH.md).
 		if t.cat, err = newCatalogue(opt.Set, opt.Lookups); err != nil {
 			return nil, err
 		}
 		t.cat.wd = wantWD
 		t.cat.eager = t.cat.plain && !t.cat.zero
-	case opt.Set != nil:
-		// Dual lookups (Zahavi, Felner et al. 2007), which only the set loop has.
-		if t.set, err = newSetTables(opt.Set, opt.Lookups); err != nil {
-			return nil, err
-		}
-		t.set.wd = wantWD
 	}
 	return &Solver{goal: goal, frame: f, opt: opt, t: t}, nil
 }
@@ -203,10 +191,7 @@ func (s *Solver) Lookups() string {
 	if s.t.cat != nil {
 		return s.t.cat.lookups.reflectedString()
 	}
-	if s.t.set == nil {
-		return ""
-	}
-	return s.t.set.lookups.String()
+	return ""
 }
 
 // Goal returns the solver's goal.

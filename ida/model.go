@@ -80,7 +80,7 @@ func (s *Solver) Model() (*Model, error) {
 		if set, err = t.cat.model(); err != nil {
 			return nil, fmt.Errorf("%w: %s: %v", ErrNoModel, s.describe(), err)
 		}
-	case t.set != nil || s.opt.Heuristic != MD:
+	case s.opt.Heuristic != MD:
 		return nil, fmt.Errorf("%w: %s", ErrNoModel, s.describe())
 	}
 	m := &Model{Heuristic: MD, Set: set, Size: t.size, NMoves: t.nmoves, MD: t.md, Pruning: t.fsm}

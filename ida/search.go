@@ -15,10 +15,6 @@ import (
 // from scratch. Tests turn it on; it costs a predictable branch per node otherwise.
 var debugCheck = false
 
-// setLoop makes solvers made from now on search sets in nibbles with the set loop
-// (dfs_set.go), which otherwise serves dual lookups alone: tests compare the two loops.
-var setLoop = false
-
 // pollEvery is how many expansions pass between checks for cancellation (a power of 2).
 const pollEvery = 1 << 16
 
@@ -37,8 +33,7 @@ type search struct {
 	part             [4]uint8
 	pdbSum           int
 
-	set  setState      // the additive set's lookups (additive.go)
-	cat  catState      // a catalogue's (catalogue.go)
+	cat  catState      // an additive set's or a catalogue's lookups (catalogue.go)
 	seed *catState     // where init takes cat from, when set (a parallel pass's frontier node)
 	kids [][4]catChild // the children of each depth's node (dfsCat)
 
@@ -153,9 +148,6 @@ func (st *search) init() {
 			st.pdbSum += int(st.part[k])
 		}
 	}
-	if t.set != nil {
-		st.initSet()
-	}
 	if t.cat != nil {
 		st.initCat()
 	}
@@ -202,10 +194,7 @@ func (st *search) h() int {
 	case Max:
 		return max(st.pdbSum, st.wd())
 	}
-	if st.t.cat != nil {
-		return st.catH()
-	}
-	return st.setH()
+	return st.catH()
 }
 
 func (st *search) wd() int { return st.t.wdOf(st.wdRow, st.wdCol) }
@@ -266,9 +255,6 @@ func (st *search) root() bool {
 	switch {
 	case st.kind == MD:
 		return st.dfsMD(0, st.md, st.pos[0], st.t.fsmStart[st.pos[0]])
-	case st.t.set != nil:
-		found, _ := st.dfsSet(0, st.h(), st.pos[0], st.t.fsmStart[st.pos[0]])
-		return found
 	case st.t.cat != nil:
 		found, _ := st.dfsCat(0, st.h(), st.pos[0], st.t.fsmStart[st.pos[0]], &st.cat.sum, st.cat.bestPart(st.t.cat.np))
 		return found
@@ -284,21 +270,14 @@ func (st *search) root() bool {
 // 3.2 MB: no change), and 4x4's (0.2 MB) is not asked for.
 const prefetchRowsAbove = 1 << 18
 
-// prefetchRows asks for the automaton's rows of the children ch (of the sets' loop or
-// the catalogues'), in one call.
-func prefetchRows[C any, P interface {
-	*C
-	fsmState() uint32
-}](st *search, ch []C) {
+// prefetchRows asks for the automaton's rows of the children ch, in one call.
+func prefetchRows(st *search, ch []catChild) {
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(st.t.fsm)))
 	for j := range ch {
-		st.fetch[j] = base + uintptr(P(&ch[j]).fsmState())*16
+		st.fetch[j] = base + uintptr(ch[j].state)*16
 	}
 	prefetch.Addrs(st.fetch[:len(ch)])
 }
-
-func (c *child) fsmState() uint32    { return c.state }
-func (c *catChild) fsmState() uint32 { return c.state }
 
 // countCut counts a BPMX cut at a node at depth g: its child j of nc raised its value above
 // the bound. It counts only when a later child (whose value h(k) gives) was within the

@@ -142,8 +142,6 @@ func (st *search) below(g, h int, blank uint8, state uint32) (bool, int) {
 	switch {
 	case st.kind == MD:
 		return st.dfsMD(g, h, blank, state), h
-	case st.t.set != nil:
-		return st.dfsSet(g, h, blank, state)
 	case st.t.cat != nil:
 		return st.dfsCat(g, h, blank, state, &st.cat.sum, st.cat.bestPart(st.t.cat.np))
 	}

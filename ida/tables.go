@@ -105,8 +105,7 @@ type tables struct {
 	fsm      []uint32
 	fsmStart [maxCells]uint32
 
-	set *setTables // an additive set (canonical frame only)
-	cat *catTables // a catalogue of them
+	cat *catTables // an additive set or a catalogue of them (canonical frame only)
 }
 
 // newTables prepares what every heuristic needs (moves, md, lc) and, on demand, the
