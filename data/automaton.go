@@ -2,7 +2,6 @@ package data
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -16,39 +15,6 @@ import (
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/tablefile"
 )
-
-// PruningDepth returns the depth of the duplicate-pruning automaton a board's searches
-// build in memory when none is installed, and the page takes with a set: 14 on 5x5, 12 on
-// every other board. docs/RESULTS.md ("Pruning duplicate paths") measures the depths: on
-// 4x4 deeper automata leave the caches and each node costs more; on 5x5 this is the
-// deepest built in seconds.
-func PruningDepth(size board.Size) int {
-	if size == board.Size5x5 {
-		return 14
-	}
-	return 12
-}
-
-// InstallDepth returns the depth of the automaton pdbgen build installs for a board by
-// default: 18 on 5x5 (1.5 minutes and 2.7 GB to build, 69 MB in memory; 14% fewer
-// expanded nodes than depth 14 on twelve of Korf's instances, though each costs more),
-// PruningDepth on the others.
-func InstallDepth(size board.Size) int {
-	if size == board.Size5x5 {
-		return 18
-	}
-	return PruningDepth(size)
-}
-
-// InstallDepths returns the depths of the automata pdbgen build installs for a board when
-// not told one: InstallDepth for the searches and, when it differs, PruningDepth for the
-// page, which takes that one with a set (SetFiles).
-func InstallDepths(size board.Size) []int {
-	if d := InstallDepth(size); d != PruningDepth(size) {
-		return []int{d, PruningDepth(size)}
-	}
-	return []int{PruningDepth(size)}
-}
 
 // AutomatonFile names the file of a board's automaton of the given depth:
 // prune-5x5-d14.tbl.
@@ -89,52 +55,37 @@ const embedAutomatonBytes = 64 << 10
 // prunes the move back alone.
 const inBrowser = runtime.GOOS == "js"
 
-// Automaton returns the board's duplicate-pruning automaton of the given depth and where
-// it came from: the first of dirs (nil: TableDirs) that holds its file (AutomatonFile),
-// checked as every table is (a known digest or a record of pdbgen verify); else it is
-// built here (package prune: milliseconds on 4x4, seconds on 5x5 at PruningDepth), and
-// note says why, for people. Either way it is kept for the process. Depth 0 asks for the
-// deepest automaton installed in dirs, if it is deeper than the board's PruningDepth, and
-// else for PruningDepth. In the page (WebAssembly) an automaton of more than 16 cells is
-// not built: Automaton returns nil and a note, and the search prunes the move back alone.
+// Automaton returns the board's duplicate-pruning automaton of the given depth (2 to
+// prune.MaxDepth: which depth a search takes is package solve's choice) and where it came
+// from: the first of dirs (nil: TableDirs) that holds its file (AutomatonFile), checked as
+// every table is (a known digest or a record of pdbgen verify); else the embedded one; else
+// it is built here (package prune: milliseconds on 4x4, seconds on 5x5 at
+// prune.DefaultDepth), and note says why, for people. Either way it is kept for the
+// process. In the page (WebAssembly) an automaton of more than 16 cells is not built:
+// Automaton returns nil and a note, and the search prunes the move back alone.
 func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (a *prune.Automaton, from, note string, err error) {
+	if err := prune.CheckDepth(depth); err != nil {
+		return nil, "", "", err
+	}
 	if dirs == nil {
 		dirs = TableDirs()
 	}
 	automata.Lock()
 	defer automata.Unlock()
-	var deeper string // why an installed deeper automaton was passed over
-	if depth == 0 {
-		depth = PruningDepth(size)
-		for d := prune.MaxDepth; d > depth; d-- {
-			if !installed(dirs, size, d) {
-				continue
-			}
-			a, from, problem := fromDirs(automatonKey{size, d}, dirs)
-			if a != nil {
-				return a, from, "", nil
-			}
-			if deeper == "" && problem != "" {
-				deeper = fmt.Sprintf("%s; depth %d instead", problem, depth)
-			}
-		}
-	}
 	key := automatonKey{size, depth}
 	if k, ok := automata.got[key]; ok {
-		return k.a, k.from, cmp.Or(deeper, k.note), nil
+		return k.a, k.from, k.note, nil
 	}
 	a, from, problem := fromDirs(key, dirs)
 	if a != nil {
-		return a, from, deeper, nil
+		return a, from, "", nil
 	}
 	name := AutomatonFile(size, depth)
 	switch {
-	case deeper != "":
-		note = deeper
 	case problem != "":
 		note = problem + "; built again instead"
-	case InstallDepth(size) != depth && depth == PruningDepth(size):
-		note = fmt.Sprintf("no automaton installed (pdbgen build --pruning --board %s installs the one of depth %d, which prunes more)", size, InstallDepth(size))
+	case prune.InstallDepth(size) != depth && depth == prune.DefaultDepth(size):
+		note = fmt.Sprintf("no automaton installed (pdbgen build --pruning --board %s installs the one of depth %d, which prunes more)", size, prune.InstallDepth(size))
 	default:
 		note = fmt.Sprintf("no %s installed (pdbgen build --pruning --board %s --pruning-depth %d installs it)", name, size, depth)
 	}
@@ -146,7 +97,7 @@ func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (
 		if err != nil {
 			return nil, "", "", fmt.Errorf("the embedded %s: %w", name, err)
 		}
-		return remember(key, a, AutomatonEmbedded, ""), AutomatonEmbedded, deeper, nil
+		return remember(key, a, AutomatonEmbedded, ""), AutomatonEmbedded, "", nil
 	}
 	if inBrowser && size.Cells() > 16 {
 		return nil, "", note + "; the page prunes the move back alone", nil
@@ -183,14 +134,41 @@ func fromDirs(key automatonKey, dirs []string) (a *prune.Automaton, dir, problem
 	return nil, "", ""
 }
 
-// installed reports whether one of dirs holds a file of the board's automaton of depth.
-func installed(dirs []string, size board.Size, depth int) bool {
-	for _, dir := range dirs {
-		if _, err := os.Stat(filepath.Join(dir, AutomatonFile(size, depth))); err == nil {
-			return true
+// OpenAutomaton returns the board's automaton of the given depth from the first of dirs
+// (nil: TableDirs) that holds its file, and that directory: ErrNotInstalled when none
+// does, and what is wrong with the file when it is refused. It builds nothing.
+func OpenAutomaton(size board.Size, depth int, dirs []string) (*prune.Automaton, string, error) {
+	if dirs == nil {
+		dirs = TableDirs()
+	}
+	automata.Lock()
+	defer automata.Unlock()
+	a, dir, problem := fromDirs(automatonKey{size, depth}, dirs)
+	switch {
+	case a != nil:
+		return a, dir, nil
+	case problem != "":
+		return nil, "", errors.New(problem)
+	}
+	return nil, "", fmt.Errorf("%w: %s", ErrNotInstalled, AutomatonFile(size, depth))
+}
+
+// InstalledDepths returns the depths of the board's automata whose files dirs (nil:
+// TableDirs) hold, deepest first.
+func InstalledDepths(size board.Size, dirs []string) []int {
+	if dirs == nil {
+		dirs = TableDirs()
+	}
+	var out []int
+	for d := prune.MaxDepth; d >= 2; d-- {
+		for _, dir := range dirs {
+			if _, err := os.Stat(filepath.Join(dir, AutomatonFile(size, d))); err == nil {
+				out = append(out, d)
+				break
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // remember keeps an automaton for the process; the caller holds automata's lock.
@@ -226,12 +204,15 @@ func checkedAutomaton(path, name string, t *tablefile.Table) (*prune.Automaton, 
 	return a, nil
 }
 
-// InstallAutomaton builds the board's automaton of the given depth (0: InstallDepth) into
+// InstallAutomaton builds the board's automaton of the given depth (0: prune.InstallDepth) into
 // dir ("" for InstallDir()), created if missing, written atomically and read back. It
 // returns the file's path and the table. progress, if not nil, hears of the build's steps.
 func InstallAutomaton(ctx context.Context, size board.Size, depth int, dir string, progress prune.Progress) (string, *tablefile.Table, error) {
 	if depth == 0 {
-		depth = InstallDepth(size)
+		depth = prune.InstallDepth(size)
+	}
+	if err := prune.CheckDepth(depth); err != nil {
+		return "", nil, err
 	}
 	if depth < 2 {
 		return "", nil, fmt.Errorf("no automaton to install for the %s board at depth %d: its searches prune the move back alone", size, depth)

@@ -20,7 +20,7 @@ import (
 // whose digests are known too (depth 18 takes 1.5 minutes and 2.8 GB).
 func TestAutomatonDigests(t *testing.T) {
 	if os.Getenv("TILEKIT_DEEP_AUTOMATA") != "" {
-		for _, depth := range []int{16, 17, InstallDepth(board.Size5x5)} {
+		for _, depth := range []int{16, 17, prune.InstallDepth(board.Size5x5)} {
 			a, err := prune.Build(context.Background(), board.Size5x5, depth)
 			require.NoError(t, err)
 			f, err := a.File()
@@ -30,11 +30,11 @@ func TestAutomatonDigests(t *testing.T) {
 		}
 	}
 	for _, size := range []board.Size{board.Size4x4, board.Size5x5} {
-		a, err := prune.Build(context.Background(), size, PruningDepth(size))
+		a, err := prune.Build(context.Background(), size, prune.DefaultDepth(size))
 		require.NoError(t, err)
 		f, err := a.File()
 		require.NoError(t, err)
-		name := AutomatonFile(size, PruningDepth(size))
+		name := AutomatonFile(size, prune.DefaultDepth(size))
 		require.Equal(t, digests[name], fmt.Sprintf("%x", f.DecodedSHA), name)
 		if b, err := embedded.ReadFile(name); err == nil {
 			require.LessOrEqual(t, len(b), embedAutomatonBytes, name)
@@ -83,11 +83,11 @@ func TestAutomatonInstalled(t *testing.T) {
 	require.Contains(t, note, "checksum")
 	require.Equal(t, a.Transitions(), a3.Transitions())
 	// The embedded one.
-	a4, from, _, err := Automaton(ctx, board.Size4x4, 0, []string{t.TempDir()})
+	a4, from, _, err := Automaton(ctx, board.Size4x4, prune.DefaultDepth(board.Size4x4), []string{t.TempDir()})
 	require.NoError(t, err)
 	require.Equal(t, AutomatonEmbedded, from)
-	require.Equal(t, PruningDepth(board.Size4x4), a4.Depth())
-	_, from, _, err = Automaton(ctx, board.Size4x4, 0, nil)
+	require.Equal(t, prune.DefaultDepth(board.Size4x4), a4.Depth())
+	_, from, _, err = Automaton(ctx, board.Size4x4, prune.DefaultDepth(board.Size4x4), nil)
 	require.NoError(t, err)
 	require.Equal(t, AutomatonEmbedded, from, "a later call says where the kept automaton came from")
 }
@@ -99,36 +99,39 @@ func forget(size board.Size, depth int) {
 	automata.Unlock()
 }
 
-// TestDeepestInstalledAutomaton: depth 0 takes the deepest trusted automaton installed
-// above the board's default, and the default when the deeper one is damaged.
-func TestDeepestInstalledAutomaton(t *testing.T) {
+// TestOpenAutomaton: the depths installed are listed deepest first; an installed
+// automaton is opened, one not installed is ErrNotInstalled, a damaged one refused with its
+// path, and none is built.
+func TestOpenAutomaton(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	size := board.Size{W: 3, H: 3}
-	deep := PruningDepth(size) + 2
-	for _, depth := range []int{PruningDepth(size) - 2, deep} {
+	for _, depth := range []int{6, 9} {
 		path, tab, err := InstallAutomaton(ctx, size, depth, dir, nil)
 		require.NoError(t, err)
 		require.NoError(t, RecordVerified(ctx, path, fmt.Sprintf("%x", tab.DecodedSHA)))
 		forget(size, depth)
 	}
-	a, from, _, err := Automaton(ctx, size, 0, []string{dir})
+	require.Equal(t, []int{9, 6}, InstalledDepths(size, []string{dir}))
+	require.Empty(t, InstalledDepths(board.Size5x5, []string{dir}))
+	a, from, err := OpenAutomaton(size, 9, []string{dir})
 	require.NoError(t, err)
 	require.Equal(t, dir, from)
-	require.Equal(t, deep, a.Depth(), "the deepest installed, not the shallower one")
-	forget(size, deep)
+	require.Equal(t, 9, a.Depth())
+	_, _, err = OpenAutomaton(size, 7, []string{dir})
+	require.ErrorIs(t, err, ErrNotInstalled)
 
-	path := filepath.Join(dir, AutomatonFile(size, deep))
+	path := filepath.Join(dir, AutomatonFile(size, 6))
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	b[len(b)-3] ^= 0xFF
 	require.NoError(t, os.WriteFile(path, b, 0o644))
-	a, from, note, err := Automaton(ctx, size, 0, []string{dir})
-	require.NoError(t, err)
-	require.Equal(t, AutomatonBuilt, from)
-	require.Equal(t, PruningDepth(size), a.Depth(), "a damaged deeper file is passed over")
-	require.Contains(t, note, path, "and named")
-	require.Contains(t, note, fmt.Sprintf("depth %d instead", PruningDepth(size)))
-	require.Equal(t, []int{18, 14}, InstallDepths(board.Size5x5))
-	require.Equal(t, []int{12}, InstallDepths(board.Size4x4))
+	_, _, err = OpenAutomaton(size, 6, []string{dir})
+	require.ErrorContains(t, err, path)
+	automata.Lock()
+	_, kept := automata.got[automatonKey{size, 6}]
+	automata.Unlock()
+	require.False(t, kept, "nothing built")
+	_, _, _, err = Automaton(ctx, size, prune.MaxDepth+1, []string{dir})
+	require.Error(t, err)
 }

@@ -56,9 +56,9 @@ var digests = map[string]string{
 	"zpdb-5x5-3-4-7-8-9-12.tbl":        "a29fac7c5e7275bba60e300706809e32861bdcf4619c2b72de83807148e1c7cb",
 	"zpdb-5x5-3-4-9-14-19-24.tbl":      "1742f37a99ed3c9b3835cac199354ae78116788025adb26ea87679cbdda5950e",
 	"zpdb-5x5-7-8-12-13-18-23.tbl":     "6e48c610aa4ab00971d3a2fb5e80a20785c8a4bf4eb943112710e9f69366eb55",
-	// The duplicate-path automata of PruningDepth (package prune; TestAutomatonDigests
+	// The duplicate-path automata of prune.DefaultDepth (TestAutomatonDigests
 	// builds them again), and the deeper ones of 5x5, 18 of them installed by default
-	// (InstallDepth). Those were built by two generators, before and after the build's
+	// (prune.InstallDepth). Those were built by two generators, before and after the build's
 	// rewrite (docs/RESULTS.md), to the same bytes, and proven by pdbgen verify;
 	// TILEKIT_DEEP_AUTOMATA=1 makes TestAutomatonDigests build them again (1.5 minutes and
 	// 2.8 GB for depth 18).

@@ -44,7 +44,7 @@ func AddSet(name string, files map[string][]byte) (*pdb.Set, error) {
 		}
 	}
 	// The board's automaton may come with the set (SetFiles): checked as a file would be.
-	depth := PruningDepth(spec.Size())
+	depth := prune.DefaultDepth(spec.Size())
 	if file := AutomatonFile(spec.Size(), depth); files[file] != nil {
 		t, err := tablefile.Decode(bytes.NewReader(files[file]))
 		var a *prune.Automaton
@@ -100,7 +100,7 @@ func fromMemory(name string) *pdb.Set {
 // SetFiles returns the raw contents of an installed set's files, by file name, after
 // LoadSet has read and checked them (so that a copy is of trusted files), and the
 // directory they came from; with them the board's automaton (AutomatonFile of its
-// PruningDepth), when it is installed beside them and trusted, so that the set's searches
+// prune.DefaultDepth), when it is installed beside them and trusted, so that the set's searches
 // need not build it.
 func SetFiles(name string, dirs []string) (map[string][]byte, string, error) {
 	spec, err := pdb.SetByName(name)
@@ -126,7 +126,7 @@ func SetFiles(name string, dirs []string) (map[string][]byte, string, error) {
 		out[file] = b
 	}
 	if from != "embedded" {
-		file := AutomatonFile(spec.Size(), PruningDepth(spec.Size()))
+		file := AutomatonFile(spec.Size(), prune.DefaultDepth(spec.Size()))
 		path := filepath.Join(from, file)
 		if _, err := readAutomaton(path, file); err == nil {
 			if b, err := os.ReadFile(path); err == nil {

@@ -36,11 +36,9 @@ func TestCatalogueIsSetWithReflection(t *testing.T) {
 			require.Equal(t, 5, c.t.cat.nl, "8-11-12-14-15 is its own reflection: one lookup")
 		}
 		for _, i := range []int{0, 2, 11, 41} {
-			debugCheck = i == 11
 			want, err := plain.Solve(context.Background(), korf[i].Start)
 			require.NoError(t, err)
 			got, err := c.Solve(context.Background(), korf[i].Start)
-			debugCheck = false
 			require.NoError(t, err)
 			assert.Equal(t, want.Moves, got.Moves, "Korf %d", i+1)
 			assert.GreaterOrEqual(t, got.Nodes, want.Nodes, "Korf %d", i+1)
@@ -70,7 +68,6 @@ func TestZeroAwareCatalogue(t *testing.T) {
 		require.NoError(t, err)
 		p, err := New(g, Options{Set: plain})
 		require.NoError(t, err)
-		debugCheck = true
 		for i := 0; i < 6; i++ {
 			start, _ := g.RandomWalk(45, rng)
 			want, err := p.Solve(context.Background(), start)
@@ -80,7 +77,6 @@ func TestZeroAwareCatalogue(t *testing.T) {
 			assert.Len(t, got.Moves, len(want.Moves))
 			assert.GreaterOrEqual(t, got.H0, want.H0)
 		}
-		debugCheck = false
 	}
 	// Split among workers, the search finds the same solutions, and counts the serial work.
 	defer SplitSmallTrees()()
@@ -142,7 +138,6 @@ func TestBitTables(t *testing.T) {
 			got, err := New(g, Options{Set: bits, Workers: workers})
 			require.NoError(t, err)
 			assert.Equal(t, want.Lookups(), got.Lookups(), set.Name)
-			debugCheck = workers == 1
 			for i := 0; i < 3; i++ {
 				start, _ := g.RandomWalk(50, rng)
 				if i == 0 {
@@ -156,7 +151,6 @@ func TestBitTables(t *testing.T) {
 				assert.Equal(t, a.Nodes, b.Nodes, "%s %v", set.Name, start)
 				assert.Equal(t, a.Serial, b.Serial)
 			}
-			debugCheck = false
 		}
 	}
 }

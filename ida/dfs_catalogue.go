@@ -20,18 +20,10 @@ import (
 // which prunes it as the full value would; only BPMX may see less of it, and a
 // consistent catalogue (zero-aware tables) gives BPMX nothing to see.
 func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int16, bp int) (bool, int) {
-	if g >= st.collectAt && st.collectHere(g) {
-		if st.replay != nil {
-			return st.collect(g, blank, state, h)
-		}
-		st.collect(g, blank, state, h)
-		// The worker that searches below it starts from this state, not from scratch (a
-		// table in the bit encoding would walk to its goal for every lookup).
-		st.frontier.cats = append(st.frontier.cats, catState{ex: st.cat.ex, hm: st.cat.hm, sum: *sum, z: st.cat.z})
-		return false, h
+	if st.atFrontier(g) {
+		return st.collect(g, blank, state, h, sum)
 	}
-	st.expanded++
-	if st.expanded&(pollEvery-1) == 0 && st.poll() {
+	if st.expand() {
 		return true, h
 	}
 	nc, ok := st.catChildren(g, blank, state, bp)
@@ -91,17 +83,15 @@ func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bo
 	ch := &st.kids[g]
 	bp &= maxParts - 1
 	nc := 0
-	fsm := t.fsm
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
 		mv := t.moves[blank][i]
-		ns := fsm[state*4+uint32(mv.dir)]
+		ns := t.fsm[state*4+uint32(mv.dir)]
 		if ns == prune.Pruned {
 			continue
 		}
-		if st.nodes >= st.nodeCap && st.overBudget() {
+		if !st.generate() {
 			return nc, false
 		}
-		st.nodes++
 		q := mv.cell
 		tile := st.board[q]
 		c := &ch[nc]
@@ -116,7 +106,7 @@ func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bo
 		c.idx[j], c.z[j] = s.look[k].step(st.cat.z[k], q, blank, &st.pos, &st.board)
 		st.pos[tile], st.pos[0] = q, blank
 	}
-	if len(fsm) > prefetchRowsAbove {
+	if len(t.fsm) > prefetchRowsAbove {
 		prefetchRows(st, ch[:nc])
 	}
 	return nc, true

@@ -9,29 +9,26 @@ import (
 // dfsMD is the pass for the Manhattan distance alone, kept apart because it is the
 // baseline whose speed (nodes per second) the benchmarks report.
 func (st *search) dfsMD(g, h int, blank uint8, state uint32) bool {
-	if g >= st.collectAt && st.collectHere(g) {
-		found, _ := st.collect(g, blank, state, h)
+	if st.atFrontier(g) {
+		found, _ := st.collect(g, blank, state, h, nil)
 		return found
 	}
-	st.expanded++
-	if st.expanded&(pollEvery-1) == 0 && st.poll() {
+	if st.expand() {
 		return true
 	}
 	t := st.t
-	fsm := t.fsm
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
 		mv := t.moves[blank][i]
-		ns := fsm[state*4+uint32(mv.dir)]
+		ns := t.fsm[state*4+uint32(mv.dir)]
 		if ns == prune.Pruned {
 			continue
+		}
+		if !st.generate() {
+			return true
 		}
 		q := mv.cell
 		tile := st.board[q]
 		nh := h + int(t.md[tile][blank]) - int(t.md[tile][q])
-		if st.nodes >= st.nodeCap && st.overBudget() {
-			return true
-		}
-		st.nodes++
 		if g+1+nh > st.bound {
 			continue
 		}

@@ -11,28 +11,25 @@ import (
 // dfs is the pass for every other heuristic: each move updates only the components the
 // heuristic uses, and restores them on the way back.
 func (st *search) dfs(g int, blank uint8, state uint32) bool {
-	if g >= st.collectAt && st.collectHere(g) {
-		found, _ := st.collect(g, blank, state, st.h())
+	if st.atFrontier(g) {
+		found, _ := st.collect(g, blank, state, st.h(), nil)
 		return found
 	}
-	st.expanded++
-	if st.expanded&(pollEvery-1) == 0 && st.poll() {
+	if st.expand() {
 		return true
 	}
 	t := st.t
-	fsm := t.fsm
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
 		mv := t.moves[blank][i]
-		ns := fsm[state*4+uint32(mv.dir)]
+		ns := t.fsm[state*4+uint32(mv.dir)]
 		if ns == prune.Pruned {
 			continue
 		}
-		q := mv.cell
-		tile := st.board[q]
-		if st.nodes >= st.nodeCap && st.overBudget() {
+		if !st.generate() {
 			return true
 		}
-		st.nodes++
+		q := mv.cell
+		tile := st.board[q]
 		vertical := mv.dir < 2
 
 		// Save what the move changes, then update it.

@@ -2,32 +2,103 @@ package ida
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/pdb"
 )
 
-// Heuristic says which estimate of the moves left a Solver computes. It names no
-// heuristic for people: the names are registered once, in package heuristic, and package
-// solve maps them to these.
+// Heuristic says which estimate of the moves left a Solver computes: one of the kinds
+// below (Kinds), by the names package heuristic registers them under.
 //
 // Every heuristic here has the parity of the Manhattan distance, so IDA*'s bound rises by 2.
 type Heuristic uint8
 
-// The heuristics other than an additive set (Options.Set), which needs no constant.
+// The heuristics.
 const (
-	MD  Heuristic = iota // Manhattan distance (any board)
-	LC                   // Manhattan distance plus linear conflicts, admissible form (4x4)
-	WD                   // walking distance, rows plus columns (4x4; Options.WD)
-	PDB                  // IDA15's additive pattern databases (4x4; Options.IDA15)
-	Max                  // the larger of PDB and WD (4x4; Options.WD and Options.IDA15)
-
-	additive // an additive set: Options.Set
+	MD       Heuristic = iota // Manhattan distance (any board)
+	LC                        // Manhattan distance plus linear conflicts, admissible form (4x4)
+	WD                        // walking distance, rows plus columns (4x4; Options.WD)
+	PDB                       // IDA15's additive pattern databases (4x4; Options.IDA15)
+	Max                       // the larger of PDB and WD (4x4; Options.WD and Options.IDA15)
+	Additive                  // an additive set or a catalogue of them: Options.Set
 )
 
-// needsPDB reports whether h uses the IDA15 tables.
-func (h Heuristic) needsPDB() bool { return h == PDB || h == Max }
+// Needs says which of Options' tables a heuristic takes.
+type Needs uint8
 
-// needsWD reports whether h uses walking distance.
-func (h Heuristic) needsWD() bool { return h == WD || h == Max }
+// The tables.
+const (
+	NeedsWD    Needs = 1 << iota // Options.WD (built when nil)
+	NeedsIDA15                   // Options.IDA15
+	NeedsSet                     // Options.Set
+)
+
+// A Kind is a heuristic the solver computes: its name (package heuristic's), the boards it
+// serves, and the tables it needs.
+type Kind struct {
+	Heuristic Heuristic
+	Name      string
+	Boards    []board.Size
+	Needs     Needs
+}
+
+var (
+	both    = []board.Size{board.Size4x4, board.Size5x5}
+	only4x4 = []board.Size{board.Size4x4}
+)
+
+// kinds is the table of the solver's heuristics but the sets. A new one is a row here and
+// its update in a loop (dfs_table.go: a component of search and its step); the test
+// TestRegistryIsTheEngines holds package heuristic's registry to this table.
+var kinds = []Kind{
+	{MD, "md", both, 0},
+	{LC, "lc", only4x4, 0},
+	{WD, "wd", only4x4, NeedsWD},
+	{PDB, "pdb", only4x4, NeedsIDA15},
+	{Max, "max", only4x4, NeedsWD | NeedsIDA15},
+}
+
+// Kinds returns the heuristics the solver computes: the table above, then each set of
+// pdb.Sets on its board (a catalogue is a set the user writes: Additive too).
+func Kinds() []Kind {
+	out := slices.Clone(kinds)
+	for _, s := range pdb.Sets {
+		out = append(out, Kind{Additive, s.Name, []board.Size{s.Size()}, NeedsSet})
+	}
+	return out
+}
+
+// ParseHeuristic returns the heuristic of that name (a set's name gives Additive, whose
+// tables Options.Set then carries).
+func ParseHeuristic(name string) (Heuristic, error) {
+	for _, k := range Kinds() {
+		if k.Name == name {
+			return k.Heuristic, nil
+		}
+	}
+	return 0, badOptions("ida: unknown heuristic %q", name)
+}
+
+// String returns the heuristic's name ("set" for Additive).
+func (h Heuristic) String() string {
+	if int(h) < len(kinds) {
+		return kinds[h].Name
+	}
+	if h == Additive {
+		return "set"
+	}
+	return fmt.Sprintf("heuristic(%d)", uint8(h))
+}
+
+// Needs returns the tables the heuristic takes.
+func (h Heuristic) Needs() Needs {
+	if int(h) < len(kinds) {
+		return kinds[h].Needs
+	}
+	return NeedsSet
+}
 
 // Lookups chooses which of a set's lookups a search takes the maximum of. The zero value
 // is the recommended choice (Recommended).
@@ -77,8 +148,7 @@ func (l Lookups) resolve() Lookups {
 	return l | Regular
 }
 
-func (l Lookups) reflect() bool { return l.resolve()&2 != 0 }
-func (l Lookups) dual() bool    { return l.resolve()&4 != 0 }
+func (l Lookups) dual() bool { return l.resolve()&4 != 0 }
 
 // ParseLookups reads "regular", "reflected", "dual" or "all" ("" or "recommended": the
 // recommended ones).

@@ -42,6 +42,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -127,20 +128,20 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	}
 	f := newFrame(goal)
 	if opt.Set != nil {
-		opt.Heuristic = additive
+		opt.Heuristic = Additive
 		if !f.canonical {
 			return nil, ErrGoal
 		}
 		if opt.Set.Size() != size {
 			return nil, badOptions("ida: set %s is for the %s board, not %s", opt.Set.Name, opt.Set.Size(), size)
 		}
-	} else if opt.Heuristic >= additive {
-		return nil, badOptions("ida: unknown heuristic %d", opt.Heuristic)
-	} else if opt.Heuristic != MD && size != board.Size4x4 {
-		return nil, badOptions("ida: on %s the solver takes md or a set", size)
+	} else if int(opt.Heuristic) >= len(kinds) {
+		return nil, badOptions("ida: heuristic %v needs its tables (Options.Set)", opt.Heuristic)
+	} else if !slices.Contains(kinds[opt.Heuristic].Boards, size) {
+		return nil, badOptions("ida: %v is not computed on %s", opt.Heuristic, size)
 	}
-	wantWD := opt.Heuristic.needsWD() || opt.Set != nil && opt.WithWD && size == board.Size4x4
-	wantPDB := opt.Heuristic.needsPDB()
+	wantWD := opt.Heuristic.Needs()&NeedsWD != 0 || opt.Set != nil && opt.WithWD && size == board.Size4x4
+	wantPDB := opt.Heuristic.Needs()&NeedsIDA15 != 0
 	if wantPDB && opt.IDA15 == nil {
 		return nil, badOptions("ida: pdb and max need the IDA15 tables (Options.IDA15)")
 	}

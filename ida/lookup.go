@@ -61,7 +61,6 @@ func (l *lookupTab) setMirror() {
 	}
 }
 
-
 // index returns the index at which the lookup's table stores the entry of the tile
 // positions pos.
 func (l *lookupTab) index(pos *[maxCells]uint8) uint32 {

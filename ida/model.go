@@ -85,7 +85,7 @@ func (s *Solver) Model() (*Model, error) {
 	}
 	m := &Model{Heuristic: MD, Set: set, Size: t.size, NMoves: t.nmoves, MD: t.md, Pruning: t.fsm}
 	if set != nil {
-		m.Heuristic = additive
+		m.Heuristic = Additive
 	}
 	for c := 0; c < t.n; c++ {
 		for i := 0; i < int(t.nmoves[c]); i++ {

@@ -75,9 +75,7 @@ func TestPruningEveryLoop(t *testing.T) {
 				for _, start := range c.starts {
 					want, err := parent.Solve(ctx, start)
 					require.NoError(t, err)
-					debugCheck = workers == 1
 					got, err := pruned.Solve(ctx, start)
-					debugCheck = false
 					require.NoError(t, err)
 					require.Len(t, got.Moves, len(want.Moves), "%v", start)
 					require.Equal(t, len(want.Passes), len(got.Passes))

@@ -11,10 +11,6 @@ import (
 	"github.com/tilekit/tilekit/internal/prefetch"
 )
 
-// debugCheck makes every node compare its incrementally updated heuristic with one computed
-// from scratch. Tests turn it on; it costs a predictable branch per node otherwise.
-var debugCheck = false
-
 // pollEvery is how many expansions pass between checks for cancellation (a power of 2).
 const pollEvery = 1 << 16
 
@@ -220,6 +216,30 @@ func (st *search) poll() bool {
 // never is the collectAt of a search that records no frontier.
 const never = 1 << 30
 
+// The steps of the node protocol (docs/SEARCH.md) that every loop takes alike: a node
+// is first asked whether it is a frontier node (atFrontier, then collect), else expanded
+// (expand); each child the automaton allows is generated (generate) before its value is
+// computed.
+
+// atFrontier reports whether the node at depth g is a frontier node of a split pass.
+func (st *search) atFrontier(g int) bool { return g >= st.collectAt && st.collectHere(g) }
+
+// expand counts the current node as expanded and reports whether the search must stop
+// (polling every pollEvery expansions).
+func (st *search) expand() bool {
+	st.expanded++
+	return st.expanded&(pollEvery-1) == 0 && st.poll()
+}
+
+// generate counts a child as generated, or reports false when the node budget is spent.
+func (st *search) generate() bool {
+	if st.nodes >= st.nodeCap && st.overBudget() {
+		return false
+	}
+	st.nodes++
+	return true
+}
+
 // collectHere reports whether a node at depth g (at least collectAt) is a frontier node:
 // unless refine asks to go deeper, which stops two moves above the bound.
 func (st *search) collectHere(g int) bool {
@@ -232,11 +252,16 @@ func (st *search) collectHere(g int) bool {
 
 // collect records the current node, at depth g and of value h, as a frontier item of a
 // split pass, and returns the loops' (found, value) for it: (false, h). The board's blank
-// cell is set (dfsMD keeps only the board, and not the blank's cell). In a replay
-// (driver.go) it returns the subtree's result instead.
-func (st *search) collect(g int, blank uint8, state uint32, h int) (bool, int) {
+// cell is set (dfsMD keeps only the board, and not the blank's cell). A catalogue's node
+// gives its partition sums, so that the worker that searches below it starts from its
+// lookups, not from scratch (a table in the bit encoding would walk to its goal for every
+// lookup). In a replay (driver.go) it returns the subtree's result instead.
+func (st *search) collect(g int, blank uint8, state uint32, h int, sum *[maxParts]int16) (bool, int) {
 	if st.replay != nil {
 		return st.replay.reach(st, g, h)
+	}
+	if sum != nil {
+		st.frontier.cats = append(st.frontier.cats, catState{ex: st.cat.ex, hm: st.cat.hm, sum: *sum, z: st.cat.z})
 	}
 	f := &st.frontier
 	f.nodes = append(f.nodes, frontierNode{board: st.board, g: uint8(g), h: uint8(h), blank: blank, state: state,

@@ -149,9 +149,7 @@ func TestSetLookups(t *testing.T) {
 		require.NoError(t, err)
 		for _, i := range []int{0, 2, 11, 15, 41, 54, 78} {
 			in := korf[i]
-			debugCheck = i == 11 || i == 41
 			res, err := s.Solve(context.Background(), in.Start)
-			debugCheck = false
 			require.NoError(t, err)
 			assert.Equal(t, in.Optimal, len(res.Moves), "%s with %v", in.Name, l)
 			assert.LessOrEqual(t, res.H0, in.Optimal)
@@ -211,8 +209,6 @@ func TestMirroredTables(t *testing.T) {
 		st := board.BlankLast(board.Size4x4).Random(rng)
 		assert.Equal(t, set.Eval(st), s.newSearch(st).h(), "%v", st)
 	}
-	debugCheck = true
-	defer func() { debugCheck = false }()
 	korf := corpus.Korf100()
 	rs, err := New(korf[0].Goal, Options{Set: set, Lookups: Reflected})
 	require.NoError(t, err)
@@ -254,8 +250,6 @@ func TestFiveByFiveIncremental(t *testing.T) {
 	goal := board.BlankLast(board.Size5x5)
 	s, err := New(goal, Options{Set: set, Lookups: All})
 	require.NoError(t, err)
-	debugCheck = true
-	defer func() { debugCheck = false }()
 	rng := newRand(25)
 	for i := 0; i < 3; i++ {
 		start, _ := goal.RandomWalk(30, rng)
@@ -275,8 +269,6 @@ func TestZeroAwareSet(t *testing.T) {
 	require.NoError(t, err)
 	plain := testSet555(t)
 	korf := corpus.Korf100()
-	debugCheck = true
-	defer func() { debugCheck = false }()
 	rng := newRand(11)
 	for _, goal := range []board.Goal{board.BlankLast(board.Size4x4), board.BlankFirst(board.Size4x4)} {
 		for _, lookups := range []Lookups{Regular, Reflected, All} {
@@ -296,7 +288,6 @@ func TestZeroAwareSet(t *testing.T) {
 			}
 		}
 	}
-	debugCheck = false
 	s, err := New(korf[0].Goal, Options{Set: set, Lookups: Regular})
 	require.NoError(t, err)
 	for _, i := range []int{0, 1, 2} {

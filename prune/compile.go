@@ -38,8 +38,8 @@ func BuildProgress(ctx context.Context, size board.Size, depth int, progress Pro
 	if err := size.Check(); err != nil {
 		return nil, err
 	}
-	if depth < 0 || depth > MaxDepth {
-		return nil, fmt.Errorf("prune: depth %d out of range 0 to %d", depth, MaxDepth)
+	if err := CheckDepth(depth); err != nil {
+		return nil, err
 	}
 	if depth < 2 {
 		return Parent(size), nil

@@ -13,6 +13,49 @@ import (
 // strings (about 2.4^depth from each cell on 5x5) outgrows the memory of a machine.
 const MaxDepth = 24
 
+// CheckDepth reports whether Build takes depth: 0 to MaxDepth (below 2, the move back
+// alone). It is the one check of a depth's range; a depth in range may still be refused
+// by Build when its build would not fit the memory available (BuildBytes).
+func CheckDepth(depth int) error {
+	if depth < 0 || depth > MaxDepth {
+		return fmt.Errorf("prune: depth %d out of range 0 to %d", depth, MaxDepth)
+	}
+	return nil
+}
+
+// DefaultDepth returns the depth of the automaton a board's searches take when no deeper
+// one is installed (built in memory when not installed), and the page takes with a set:
+// 14 on 5x5, 12 on every other board. docs/RESULTS.md ("Pruning duplicate paths")
+// measures the depths: on 4x4 deeper automata leave the caches and each node costs more;
+// on 5x5 this is the deepest built in seconds.
+func DefaultDepth(size board.Size) int {
+	if size == board.Size5x5 {
+		return 14
+	}
+	return 12
+}
+
+// InstallDepth returns the depth of the automaton pdbgen build installs for a board by
+// default: 18 on 5x5 (1.5 minutes and 2.7 GB to build, 69 MB in memory; 14% fewer
+// expanded nodes than depth 14 on twelve of Korf's instances, though each costs more),
+// DefaultDepth on the others.
+func InstallDepth(size board.Size) int {
+	if size == board.Size5x5 {
+		return 18
+	}
+	return DefaultDepth(size)
+}
+
+// InstallDepths returns the depths of the automata pdbgen build installs for a board when
+// not told one: InstallDepth for the searches and, when it differs, DefaultDepth for the
+// page, which takes that one with a set.
+func InstallDepths(size board.Size) []int {
+	if d := InstallDepth(size); d != DefaultDepth(size) {
+		return []int{d, DefaultDepth(size)}
+	}
+	return []int{DefaultDepth(size)}
+}
+
 // A Duplicate is a string of blank moves from a cell that has the same effect as an
 // earlier string (Kept) from the same cell: shorter, or as long and first in the order
 // U < D < L < R. Every proper prefix of Pruned is the first string of its effect.
@@ -83,8 +126,8 @@ func eachCell(ctx context.Context, size board.Size, depth int, kept bool, progre
 	if err := size.Check(); err != nil {
 		return err
 	}
-	if depth < 0 || depth > MaxDepth {
-		return fmt.Errorf("prune: depth %d out of range 0 to %d", depth, MaxDepth)
+	if err := CheckDepth(depth); err != nil {
+		return err
 	}
 	n := size.Cells()
 	pruned, firsts := make([][]dup, n), make([][]dup, n)

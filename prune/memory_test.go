@@ -44,3 +44,21 @@ func TestBuildRefusesWhatCannotFit(t *testing.T) {
 	assert.ErrorContains(t, err, "depth 24 on 5x5 needs about")
 	assert.Less(t, time.Since(begin), time.Second)
 }
+
+// The depths a board's searches take by default and pdbgen installs, and the one range
+// check: 0 to MaxDepth.
+func TestDepthPolicy(t *testing.T) {
+	require.Equal(t, 12, DefaultDepth(board.Size4x4))
+	require.Equal(t, 14, DefaultDepth(board.Size5x5))
+	require.Equal(t, 12, DefaultDepth(board.Size{W: 3, H: 3}))
+	require.Equal(t, []int{18, 14}, InstallDepths(board.Size5x5))
+	require.Equal(t, []int{12}, InstallDepths(board.Size4x4))
+	for _, d := range []int{0, 1, 2, MaxDepth} {
+		require.NoError(t, CheckDepth(d), d)
+	}
+	for _, d := range []int{-1, MaxDepth + 1} {
+		require.ErrorContains(t, CheckDepth(d), "out of range", d)
+		_, err := Build(context.Background(), board.Size{W: 3, H: 3}, d)
+		require.Error(t, err, d)
+	}
+}

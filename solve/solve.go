@@ -167,14 +167,15 @@ type Solver struct {
 	tables    string // where the tables came from, for people
 	pruning   string // what the fast search prunes, for people and fingerprints
 	// where the automaton came from (data.Automaton), for people
-	pruningFrom string
-	fsm         *prune.Automaton // the general search's IDA* and RBFS prune with it
-	fast        *ida.Solver
-	h           *heuristic.Heuristic
-	progress    func(bound int, nodes uint64)
-	every       time.Duration
-	digests     [][32]byte // of the tables' values, for Fingerprint
-	dev         *device    // the GPU, when the options ask for one
+	pruningFrom  string
+	pruningDepth int              // the automaton's depth (0: the move back), for Options
+	fsm          *prune.Automaton // the general search's IDA* and RBFS prune with it
+	fast         *ida.Solver
+	h            *heuristic.Heuristic
+	progress     func(bound int, nodes uint64)
+	every        time.Duration
+	digests      [][32]byte // of the tables' values, for Fingerprint
+	dev          *device    // the GPU, when the options ask for one
 }
 
 // New prepares a solver for the goal; ctx cancels the building of tables (the general
@@ -244,8 +245,8 @@ func resolveNames(goal board.Goal, opt Options) (names, error) {
 	default:
 		return n, badOptions("unknown pruning %q (choose from %s, %s)", opt.Pruning, PruneAutomaton, PruneParent)
 	}
-	if opt.PruningDepth < 0 || opt.PruningDepth > prune.MaxDepth {
-		return n, badOptions("pruning depth %d out of range 0 to %d", opt.PruningDepth, prune.MaxDepth)
+	if err := prune.CheckDepth(opt.PruningDepth); err != nil {
+		return n, badOptions("pruning %v", strings.TrimPrefix(err.Error(), "prune: "))
 	}
 	switch {
 	case n.algo == "bastar" && n.heuristic != heuristic.Auto && n.heuristic != heuristic.HH:
@@ -277,10 +278,6 @@ func strongest(size board.Size) []pdb.SetSpec {
 	}
 	return out
 }
-
-// fastKinds maps the registry's names to the fast engine's heuristics.
-var fastKinds = map[string]ida.Heuristic{heuristic.MD: ida.MD, heuristic.LC: ida.LC, heuristic.WD: ida.WD,
-	heuristic.PDB: ida.PDB, heuristic.Max: ida.Max}
 
 // planFast resolves the fast IDA*: the heuristic (auto: the strongest set installed for a
 // corner goal, else max on 4x4 corner goals, wd on other 4x4 goals, md on 5x5) and its
@@ -327,8 +324,13 @@ func (s *Solver) planFast(ctx context.Context, name string, lookups ida.Lookups,
 	info, _ := heuristic.Lookup(name)
 	info.Set = info.Set || set != nil
 	s.heuristic, s.tables = name, "embedded"
-	opt := ida.Options{Heuristic: fastKinds[name], Lookups: lookups, WithWD: s.opt.WithWD,
-		MaxNodes: s.opt.MaxNodes, Workers: s.opt.Workers}
+	opt := ida.Options{Lookups: lookups, WithWD: s.opt.WithWD, MaxNodes: s.opt.MaxNodes, Workers: s.opt.Workers}
+	if !info.Set {
+		var err error
+		if opt.Heuristic, err = ida.ParseHeuristic(name); err != nil {
+			return optionsError{err.Error()}
+		}
+	}
 	if info.Set {
 		if set == nil {
 			var err error
@@ -350,7 +352,7 @@ func (s *Solver) planFast(ctx context.Context, name string, lookups ida.Lookups,
 			s.tables += " in " + setFrom
 		}
 	}
-	if opt.Heuristic == ida.WD || opt.Heuristic == ida.PDB || opt.Heuristic == ida.Max || info.Set && s.opt.WithWD && size == board.Size4x4 {
+	if opt.Heuristic.Needs()&(ida.NeedsWD|ida.NeedsIDA15) != 0 || info.Set && s.opt.WithWD && size == board.Size4x4 {
 		def, err := src.defaults()
 		if err != nil {
 			return err
@@ -453,21 +455,45 @@ func (s *Solver) planGeneral(ctx context.Context, name string, src *sources) err
 	return err
 }
 
-// planPruning finds the automaton that prunes duplicate paths (data.Automaton), unless
-// the options ask for the move-back rule, and says which for people: nil for the move
-// back.
+// planPruning decides which automaton prunes duplicate paths, unless the options ask for
+// the move-back rule (nil): the options' depth; by default the deepest installed if it is
+// deeper than the board's default (prune.DefaultDepth: an installed automaton was built to
+// be used), else the default, read or built (data.Automaton). It records the automaton in
+// the plan (pruning, pruningDepth, and pruningFrom for people).
 func (s *Solver) planPruning(ctx context.Context, src *sources) (*prune.Automaton, error) {
 	s.pruning = "move back"
 	if strings.EqualFold(s.opt.Pruning, PruneParent) {
 		return nil, nil
 	}
-	fsm, from, note, err := data.Automaton(ctx, s.goal.Size(), s.opt.PruningDepth, src.dirs)
-	if err != nil {
-		return nil, err
+	size := s.goal.Size()
+	depth := s.opt.PruningDepth
+	var fsm *prune.Automaton
+	var from, note string
+	if depth == 0 {
+		depth = prune.DefaultDepth(size)
+		for _, d := range data.InstalledDepths(size, src.dirs) {
+			if d <= depth {
+				break
+			}
+			a, dir, err := data.OpenAutomaton(size, d, src.dirs)
+			if err == nil {
+				fsm, from = a, dir
+				break
+			}
+			if note == "" {
+				note = fmt.Sprintf("%v; depth %d instead", err, depth)
+			}
+		}
+	}
+	if fsm == nil {
+		a, f, n, err := data.Automaton(ctx, size, depth, src.dirs)
+		if err != nil {
+			return nil, err
+		}
+		fsm, from, note = a, f, cmp.Or(note, n)
 	}
 	if fsm != nil {
-		s.pruning = fsm.Name()
-		s.opt.PruningDepth = fsm.Depth() // the depth found, for a cluster's workers (Options)
+		s.pruning, s.pruningDepth = fsm.Name(), fsm.Depth()
 	}
 	switch {
 	case from == "":
@@ -572,7 +598,13 @@ func (s *Solver) Goal() board.Goal { return s.goal }
 // the same solver (with Portable, and its own Tables and Workers): with the automaton's
 // depth it found (PruningDepth), so that a process with other automata installed prunes
 // the same paths.
-func (s *Solver) Options() Options { return s.opt }
+func (s *Solver) Options() Options {
+	o := s.opt
+	if s.pruningDepth > 0 {
+		o.PruningDepth = s.pruningDepth
+	}
+	return o
+}
 
 // Fingerprint identifies what the solver computes: the algorithm, heuristic, lookups,
 // pruning and the SHA-256 of every table's values. Two solvers with the same fingerprint, on any

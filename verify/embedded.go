@@ -7,6 +7,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/tablefile"
 )
 
@@ -40,7 +41,7 @@ func Embedded(ctx context.Context, opt Options) []*Report {
 		reports = append(reports, Bytes(ctx, "embedded:"+spec.File, raw, opt))
 	}
 	// The 4x4 board's duplicate-pruning automaton, proven by a rebuild.
-	fsm := data.AutomatonFile(board.Size4x4, data.PruningDepth(board.Size4x4))
+	fsm := data.AutomatonFile(board.Size4x4, prune.DefaultDepth(board.Size4x4))
 	if raw, err := data.Embedded(fsm); err == nil {
 		reports = append(reports, Bytes(ctx, "embedded:"+fsm, raw, opt))
 	}

@@ -248,7 +248,7 @@ func buildAutomaton(c *cli.Context, dir string, start time.Time) error {
 	if !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "building the %s automaton...\n", size)
 	}
-	depths := data.InstallDepths(size)
+	depths := prune.InstallDepths(size)
 	if c.IsSet("pruning-depth") {
 		depths = []int{c.Int("pruning-depth")}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/tablefile"
 )
 
@@ -66,7 +67,7 @@ func WriteSets(ctx context.Context, dir string, names []string) ([]string, error
 			names = append(names, data.SetFile(spec, t))
 		}
 		// The board's automaton, when SetFiles found it installed, goes with the set.
-		if fsm := data.AutomatonFile(spec.Size(), data.PruningDepth(spec.Size())); files[fsm] != nil {
+		if fsm := data.AutomatonFile(spec.Size(), prune.DefaultDepth(spec.Size())); files[fsm] != nil {
 			names = append(names, fsm)
 		}
 		for _, file := range names {

@@ -11,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/sysmem"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/solve"
@@ -144,13 +143,13 @@ func DeviceFlags() []cli.Flag {
 // pdbgen build installs (install) or a search takes.
 func PruningDepthFlag(install bool) cli.Flag {
 	usage := fmt.Sprintf("the automaton's depth, 2 to %d (0: the deepest installed, else %d, or %d on 5x5, built in memory; a depth whose build would not fit the memory available is refused: about %s for 20 on 4x4, %s for 18 on 5x5)",
-		prune.MaxDepth, data.PruningDepth(board.Size4x4), data.PruningDepth(board.Size5x5), sysmem.Format(prune.BuildBytes(board.Size4x4, 20)), sysmem.Format(prune.BuildBytes(board.Size5x5, 18)))
+		prune.MaxDepth, prune.DefaultDepth(board.Size4x4), prune.DefaultDepth(board.Size5x5), sysmem.Format(prune.BuildBytes(board.Size4x4, 20)), sysmem.Format(prune.BuildBytes(board.Size5x5, 18)))
 	if install {
-		usage = fmt.Sprintf("the automaton's depth, 2 to %d (0: %d, or %d on 5x5)", prune.MaxDepth, data.InstallDepth(board.Size4x4), data.InstallDepth(board.Size5x5))
+		usage = fmt.Sprintf("the automaton's depth, 2 to %d (0: %d, or %d on 5x5)", prune.MaxDepth, prune.InstallDepth(board.Size4x4), prune.InstallDepth(board.Size5x5))
 	}
 	return &cli.IntFlag{Name: "pruning-depth", Usage: usage,
 		Action: func(_ *cli.Context, n int) error {
-			if n < 0 || n > prune.MaxDepth {
+			if err := prune.CheckDepth(n); err != nil {
 				return Usagef("--pruning-depth must be from 0 to %d", prune.MaxDepth)
 			}
 			return nil
