@@ -30,11 +30,11 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 	if !ok {
 		return true, h
 	}
-	st.catIndexBest(g, bp, nc)
-	st.catReadBest(g, blank, sum, bp, nc)
+	st.catIndex(g, bp, nc, false)
+	st.catRead(g, h, blank, sum, bp, nc, false)
 	st.catStepRest(g, blank, bp, nc)
-	st.catIndexRest(g, bp, nc)
-	hb := st.catReadRest(g, h, blank, sum, bp, nc)
+	st.catIndex(g, bp, nc, true)
+	hb := st.catRead(g, h, blank, sum, bp, nc, true)
 	if g+hb > st.bound {
 		return false, hb
 	}
@@ -112,102 +112,68 @@ func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bo
 	return nc, true
 }
 
-// catIndexBest completes the indices of the nc children in partition bp.
-func (st *search) catIndexBest(g, bp, nc int) {
+// slots returns which of child c's lookups (its places in touch[c.tile]) a step takes,
+// as [lo, hi) less skip: partition bp's alone, or (rest) the others, none when c is not
+// marked full.
+func (st *search) slots(c *catChild, bp int, rest bool) (lo, hi, skip int) {
+	s := st.t.cat
+	slot := int(s.slot[c.tile][bp&(maxParts-1)])
+	switch {
+	case !rest:
+		return slot, slot + 1, -1
+	case !c.full:
+		return 0, 0, -1
+	}
+	return 0, int(s.ntouch[c.tile]), slot
+}
+
+// catIndex completes the indices of the nc children's lookups that step left to it
+// (zero-aware tables): in partition bp, or (rest) the others of the children marked full.
+func (st *search) catIndex(g, bp, nc int, rest bool) {
 	s := st.t.cat
 	if !s.zero {
 		return
 	}
 	ch := &st.kids[g]
-	bp &= maxParts - 1
 	for j := 0; j < nc; j++ {
 		c := &ch[j]
-		i, k := s.slot[c.tile][bp]&(maxTouch-1), s.of[c.tile][bp]&(maxCatLookups-1)
-		c.idx[i] = s.look[k].indexOf(c.idx[i], c.z[i], c.q)
-	}
-}
-
-// catReadBest is step 2: it reads the nc children's entries in partition bp, and marks
-// the children that the bound does not prune by them for a full lookup.
-func (st *search) catReadBest(g int, blank uint8, sum *[maxParts]int16, bp, nc int) {
-	t := st.t
-	s := t.cat
-	ch := &st.kids[g]
-	bp &= maxParts - 1
-	for j := 0; j < nc; j++ {
-		c := &ch[j]
-		tile := c.tile
-		k, i := s.of[tile][bp]&(maxCatLookups-1), s.slot[tile][bp]&(maxTouch-1)
-		if s.look[k].bits != nil {
-			c.ex[i], c.hm[i] = s.look[k].readBit(c.idx[i], st.cat.ex[k], st.cat.hm[k], c.md-st.md)
-		} else if c.ex[i] = s.look[k].nibble(c.idx[i]); c.ex[i] == pdb.EscapeNibble {
-			st.pos[tile], st.pos[0] = blank, c.q
-			c.ex[i] = s.look[k].excess(c.idx[i], c.ex[i], &st.pos)
-			st.pos[tile], st.pos[0] = c.q, blank
+		lo, hi, skip := st.slots(c, bp, rest)
+		for i := lo; i < hi; i++ {
+			if i != skip {
+				i := i & (maxTouch - 1)
+				c.idx[i] = s.look[s.touch[c.tile][i]&(maxCatLookups-1)].indexOf(c.idx[i], c.z[i], c.q)
+			}
 		}
-		c.h = c.md + 2*int(sum[bp]-int16(st.cat.ex[k])+int16(c.ex[i]))
-		if s.wd {
-			c.h = max(c.h, t.wdOf(c.wdRow, c.wdCol))
-		}
-		c.full = s.eager || g+1+c.h <= st.bound
 	}
 }
 
 // catStepRest is the first part of step 3: the ranks (or indices) of the other lookups
-// of the children marked full. It returns how many.
-func (st *search) catStepRest(g int, blank uint8, bp, nc int) int {
+// of the children marked full.
+func (st *search) catStepRest(g int, blank uint8, bp, nc int) {
 	s := st.t.cat
 	ch := &st.kids[g]
-	bp &= maxParts - 1
-	count := 0
 	for j := 0; j < nc; j++ {
 		c := &ch[j]
-		if !c.full {
-			continue
-		}
-		tile := c.tile
-		st.pos[tile], st.pos[0] = blank, c.q
-		tl, n, skip := &s.touch[tile], int(s.ntouch[tile]), int(s.slot[tile][bp])
-		for i := 0; i < n; i++ {
+		lo, hi, skip := st.slots(c, bp, true)
+		st.pos[c.tile], st.pos[0] = blank, c.q
+		for i := lo; i < hi; i++ {
 			if i != skip {
 				i := i & (maxTouch - 1)
-				k := tl[i] & (maxCatLookups - 1)
+				k := s.touch[c.tile][i] & (maxCatLookups - 1)
 				c.idx[i], c.z[i] = s.look[k].step(st.cat.z[k], c.q, blank, &st.pos, &st.board)
 			}
 		}
-		count += n - 1
-		st.pos[tile], st.pos[0] = c.q, blank
-	}
-	return count
-}
-
-// catIndexRest completes the indices of catStepRest.
-func (st *search) catIndexRest(g, bp, nc int) {
-	s := st.t.cat
-	if !s.zero {
-		return
-	}
-	ch := &st.kids[g]
-	bp &= maxParts - 1
-	for j := 0; j < nc; j++ {
-		c := &ch[j]
-		if !c.full {
-			continue
-		}
-		tl, n, skip := &s.touch[c.tile], int(s.ntouch[c.tile]), int(s.slot[c.tile][bp])
-		for i := 0; i < n; i++ {
-			if i != skip {
-				i := i & (maxTouch - 1)
-				c.idx[i] = s.look[tl[i]&(maxCatLookups-1)].indexOf(c.idx[i], c.z[i], c.q)
-			}
-		}
+		st.pos[c.tile], st.pos[0] = c.q, blank
 	}
 }
 
-// catReadRest is the last part of step 3: it reads the other entries of the children
-// marked full and sums their partitions, and returns the node's value h as BPMX raises it
-// from its children's.
-func (st *search) catReadRest(g, h int, blank uint8, sum *[maxParts]int16, bp, nc int) int {
+// catRead reads the nc children's entries and returns the node's value h as BPMX raises
+// it from its children's. Step 2 (not rest) reads their entries in partition bp and marks
+// the children that the bound does not prune by them for a full lookup; step 3 (rest)
+// reads the other entries of the children marked full and sums their partitions. A table
+// in the bit encoding gives an entry from the node's value and one bit, another its nibble
+// or, for an escape, the escape list.
+func (st *search) catRead(g, h int, blank uint8, sum *[maxParts]int16, bp, nc int, rest bool) int {
 	t := st.t
 	s := t.cat
 	ch := &st.kids[g]
@@ -215,18 +181,14 @@ func (st *search) catReadRest(g, h int, blank uint8, sum *[maxParts]int16, bp, n
 	hb := h
 	for j := 0; j < nc; j++ {
 		c := &ch[j]
-		if !c.full {
-			hb = max(hb, c.h-1)
-			continue
-		}
 		tile := c.tile
-		tl, n, skip := &s.touch[tile], int(s.ntouch[tile]), int(s.slot[tile][bp])
-		for i := 0; i < n; i++ {
+		lo, hi, skip := st.slots(c, bp, rest)
+		for i := lo; i < hi; i++ {
 			if i == skip {
 				continue
 			}
 			i := i & (maxTouch - 1)
-			k := tl[i] & (maxCatLookups - 1)
+			k := s.touch[tile][i] & (maxCatLookups - 1)
 			if s.look[k].bits != nil {
 				c.ex[i], c.hm[i] = s.look[k].readBit(c.idx[i], st.cat.ex[k], st.cat.hm[k], c.md-st.md)
 			} else if c.ex[i] = s.look[k].nibble(c.idx[i]); c.ex[i] == pdb.EscapeNibble {
@@ -235,20 +197,29 @@ func (st *search) catReadRest(g, h int, blank uint8, sum *[maxParts]int16, bp, n
 				st.pos[tile], st.pos[0] = c.q, blank
 			}
 		}
-		best, bestP := int16(-1), 0
-		of, slot := &s.of[tile], &s.slot[tile]
-		for p := 0; p < s.np; p++ {
-			p := p & (maxParts - 1)
-			v := sum[p] - int16(st.cat.ex[of[p]&(maxCatLookups-1)]) + int16(c.ex[slot[p]&(maxTouch-1)])
-			c.sum[p] = v
-			if v > best {
-				best, bestP = v, p
+		switch {
+		case !rest:
+			k := s.of[tile][bp] & (maxCatLookups - 1)
+			c.h = c.md + 2*int(sum[bp]-int16(st.cat.ex[k])+int16(c.ex[s.slot[tile][bp]&(maxTouch-1)]))
+		case c.full:
+			best, bestP := int16(-1), 0
+			of, slot := &s.of[tile], &s.slot[tile]
+			for p := 0; p < s.np; p++ {
+				p := p & (maxParts - 1)
+				v := sum[p] - int16(st.cat.ex[of[p]&(maxCatLookups-1)]) + int16(c.ex[slot[p]&(maxTouch-1)])
+				c.sum[p] = v
+				if v > best {
+					best, bestP = v, p
+				}
 			}
+			c.bp = bestP
+			c.h = c.md + 2*int(best)
 		}
-		c.bp = bestP
-		c.h = c.md + 2*int(best)
-		if s.wd {
+		if s.wd && (!rest || c.full) {
 			c.h = max(c.h, t.wdOf(c.wdRow, c.wdCol))
+		}
+		if !rest {
+			c.full = s.eager || g+1+c.h <= st.bound
 		}
 		hb = max(hb, c.h-1)
 	}

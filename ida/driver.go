@@ -231,15 +231,7 @@ var ErrRunner = errors.New("ida: the runner's results break its contract")
 //     top is then searched again with the subtrees' results in place of their searches,
 //     which gives the serial counts exactly (replay).
 func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r Runner, want int, refine func([]board.Dir) bool) (bool, Work, *SplitPass, error) {
-	if refine != nil {
-		var buf [256]board.Dir
-		st.refine = func(path []uint8) bool {
-			for i, d := range path {
-				buf[i] = board.Dir(s.frame.dirMap[d])
-			}
-			return refine(buf[:len(path)])
-		}
-	}
+	st.refine = s.frame.refiner(refine)
 	items, top := st.collectFrontier(1, want)
 	st.refine = nil
 	if st.aborted || len(items.nodes) == 0 {
@@ -326,6 +318,20 @@ func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r
 	}
 	st.depth = copy(st.path[:], results[first].path)
 	return true, serial, sp, nil
+}
+
+// refiner returns refine (nil: nil) asked of paths of the frame.
+func (f *frame) refiner(refine func([]board.Dir) bool) func([]uint8) bool {
+	if refine == nil {
+		return nil
+	}
+	var buf [256]board.Dir
+	return func(path []uint8) bool {
+		for i, d := range path {
+			buf[i] = board.Dir(f.dirMap[d])
+		}
+		return refine(buf[:len(path)])
+	}
 }
 
 // caller returns a path of the frame as the caller's directions.

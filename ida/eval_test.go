@@ -56,7 +56,7 @@ func (e *Evaluator) Eval(s board.State) (Values, error) {
 		Max:    -1,
 	}
 	v.WD = v.WDRows + v.WDCols
-	if e.t.pdb != nil {
+	if e.t.ida15 != nil {
 		v.PDB = st.pdbSum
 		v.Max = max(v.PDB, v.WD)
 	}

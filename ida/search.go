@@ -3,7 +3,6 @@ package ida
 import (
 	"context"
 	"math"
-	"math/bits"
 	"sync/atomic"
 	"unsafe"
 
@@ -137,7 +136,7 @@ func (st *search) init() {
 	if t.wdRowNext != nil {
 		st.wdRow, st.wdCol = st.wdIDs()
 	}
-	if t.pdb != nil {
+	if t.ida15 != nil {
 		st.pdbSum = 0
 		for k := 0; k < 4; k++ {
 			st.part[k] = st.lookup(k)
@@ -152,29 +151,16 @@ func (st *search) init() {
 // wdIDs finds the walking-distance pattern ids of the current board (once per start; moves
 // then follow the transition tables).
 func (st *search) wdIDs() (uint16, uint16) {
-	var rows, cols [4][4]uint8
-	for tile := 1; tile < 16; tile++ {
-		c := st.pos[tile]
-		rows[c/4][st.t.goalRow[tile]]++
-		cols[c%4][st.t.goalCol[tile]]++
+	state := make(board.State, st.t.n)
+	for tile := 1; tile < st.t.n; tile++ {
+		state[st.pos[tile]] = uint8(tile)
 	}
-	return st.t.wdRowID(rows, int(st.pos[0]/4)), st.t.wdColID(cols, int(st.pos[0]%4))
+	row, col := st.t.wd.IDs(state)
+	return uint16(row), uint16(col)
 }
 
 // lookup returns the IDA15 entry of lookup k for the current positions.
-func (st *search) lookup(k int) uint8 {
-	t := st.t
-	cellMap := &t.patCell[k]
-	tiles := &t.patTiles[k]
-	n := int(t.patLen[k])
-	var used, idx uint32
-	for i := 0; i < n; i++ {
-		c := uint32(cellMap[st.pos[tiles[i]]])
-		idx = idx*uint32(16-i) + c - uint32(bits.OnesCount32(used&(1<<c-1)))
-		used |= 1 << c
-	}
-	return t.patTab[k][idx]
-}
+func (st *search) lookup(k int) uint8 { return st.t.ida15.Lookup(k, st.pos[:16]) }
 
 // h returns the current heuristic value.
 func (st *search) h() int {

@@ -44,15 +44,7 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 		return nil, Work{}, err
 	}
 	st := s.newSearch(start)
-	if refine != nil {
-		var buf [256]board.Dir
-		st.refine = func(path []uint8) bool {
-			for i, d := range path {
-				buf[i] = board.Dir(s.frame.dirMap[d])
-			}
-			return refine(buf[:len(path)])
-		}
-	}
+	st.refine = s.frame.refiner(refine)
 	var stop atomic.Bool
 	st.stop, st.ctx = &stop, ctx
 	st.setBudget(0)

@@ -25,6 +25,7 @@ type frame struct {
 	dirMap    [4]uint8        // a frame direction d is the caller's direction dirMap[d]
 	home      [maxCells]uint8 // goal cell of each frame tile
 	canonical bool            // the frame goal is the board's canonical goal
+	goal      board.Goal      // the frame's goal: the canonical one, or the caller's
 }
 
 // canonicalGoal is the goal the board's tables are built for.
@@ -58,7 +59,7 @@ func newFrame(goal board.Goal) frame {
 		for e, d := range symDirs[pf.Sym] {
 			f.dirMap[d] = uint8(e)
 		}
-		f.canonical = true
+		f.canonical, f.goal = true, canonicalGoal(size)
 		return f
 	}
 	for p := 0; p < n; p++ {
@@ -67,6 +68,7 @@ func newFrame(goal board.Goal) frame {
 		f.home[p] = uint8(goal.Home(p))
 	}
 	f.dirMap = [4]uint8{0, 1, 2, 3}
+	f.goal = goal
 	return f
 }
 
@@ -87,18 +89,14 @@ type tables struct {
 	colContrib [maxCells][maxCells]uint16 // colContrib[t][c]: tile t on cell c, in its column's code
 
 	// Walking distance (4x4): next[(id*2+dir)*4+g] as in package wd, ids fit in 16 bits.
-	wdRowTable, wdColTable *wd.Table
-	wdRowNext, wdColNext   []uint16
-	wdRowDist, wdColDist   []uint8
-	goalRow, goalCol       [maxCells]uint8
+	wd                   *wd.WD // in the frame
+	wdRowNext, wdColNext []uint16
+	wdRowDist, wdColDist []uint8
+	goalRow, goalCol     [maxCells]uint8
 
 	// IDA15 (4x4, canonical frame only).
-	pdb      *pdb.IDA15
-	patOf    [maxCells]uint8    // which of the four lookups tile t belongs to
-	patTiles [4][5]uint8        // the tiles of each lookup, in index order (blank last)
-	patCell  [4][maxCells]uint8 // cell map of each lookup: identity or a mirror
-	patLen   [4]uint8           // elements ranked: 4 or 5
-	patTab   [4][]uint8         // entries of each lookup
+	ida15 *pdb.IDA15      // IDA15's tables, for PDB and Max
+	patOf [maxCells]uint8 // which of their four lookups tile t belongs to
 
 	// The pruning automaton (package prune): fsm[s*4+d] is the state after move d from
 	// state s, or prune.Pruned; fsmStart[c] is the state at a root whose blank is on c.
@@ -199,24 +197,19 @@ func lineConflict(code int) uint8 {
 	return uint8(2 * (len(goals) - best))
 }
 
-func (t *tables) loadWD(ctx context.Context, f frame, canonical *wd.Table) error {
-	var rows, cols *wd.Table
+// loadWD takes the walking-distance tables of the frame's goal: the canonical goal's
+// rows (when given) for a canonical frame, else built (milliseconds).
+func (t *tables) loadWD(ctx context.Context, f frame, canonical *wd.Table) (err error) {
 	if f.canonical && canonical != nil {
-		rows, cols = canonical, canonical
+		t.wd, err = wd.FromTables(f.goal, canonical, canonical)
 	} else {
-		// Other goals, or no table given: build them (a few milliseconds).
-		home := int(f.home[0])
-		var err error
-		if rows, err = wd.Build(ctx, 4, 4, home/4, 0); err != nil {
-			return err
-		}
-		if cols, err = wd.Build(ctx, 4, 4, home%4, 0); err != nil {
-			return err
-		}
+		t.wd, err = wd.New(ctx, f.goal, 0)
 	}
-	t.wdRowTable, t.wdColTable = rows, cols
-	t.wdRowNext, t.wdRowDist = compact(rows), rows.Dists()
-	t.wdColNext, t.wdColDist = compact(cols), cols.Dists()
+	if err != nil {
+		return err
+	}
+	t.wdRowNext, t.wdRowDist = compact(t.wd.Rows), t.wd.Rows.Dists()
+	t.wdColNext, t.wdColDist = compact(t.wd.Cols), t.wd.Cols.Dists()
 	return nil
 }
 
@@ -230,22 +223,12 @@ func compact(w *wd.Table) []uint16 {
 	return out
 }
 
+// loadPDB takes IDA15's tables.
 func (t *tables) loadPDB(h *pdb.IDA15) {
-	t.pdb = h
-	groups := [4][]int{pdb.IDA15Small, pdb.IDA15Large, pdb.IDA15MirrorCols, pdb.IDA15MirrorRows}
-	maps := [4]func(int) int{func(c int) int { return c }, func(c int) int { return c }, pdb.MirrorCols, pdb.MirrorRows}
-	for k, tiles := range groups {
-		for i, tile := range tiles {
-			t.patOf[tile] = uint8(k)
-			t.patTiles[k][i] = uint8(tile)
-		}
-		t.patTiles[k][len(tiles)] = 0
-		t.patLen[k] = uint8(len(tiles) + 1)
-		for c := 0; c < 16; c++ {
-			t.patCell[k][c] = uint8(maps[k](c))
-		}
+	t.ida15 = h
+	for tile := 1; tile < 16; tile++ {
+		t.patOf[tile] = uint8(pdb.IDA15Lookup(tile))
 	}
-	t.patTab = [4][]uint8{h.Small.Entries, h.Large.Entries, h.Large.Entries, h.Large.Entries}
 }
 
 func abs(x int) int {
@@ -253,26 +236,6 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// wdRowID and wdColID return the WD pattern id of a matrix and blank line.
-func (t *tables) wdRowID(m [4][4]uint8, blank int) uint16 { return t.wdID(t.wdRowTable, m, blank) }
-
-func (t *tables) wdColID(m [4][4]uint8, blank int) uint16 { return t.wdID(t.wdColTable, m, blank) }
-
-func (t *tables) wdID(w *wd.Table, m [4][4]uint8, blank int) uint16 {
-	var p wd.Pattern
-	p.Blank = blank
-	for l := 0; l < 4; l++ {
-		for g := 0; g < 4; g++ {
-			p.M[l][g] = m[l][g]
-		}
-	}
-	id, ok := w.ID(&p)
-	if !ok {
-		panic("ida: internal error: a board's WD pattern is not in the table")
-	}
-	return uint16(id)
 }
 
 // wdStep returns the walking-distance pattern ids after tile moves the blank in direction

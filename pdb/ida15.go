@@ -3,6 +3,7 @@ package pdb
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/tilekit/tilekit/board"
 )
@@ -67,32 +68,57 @@ func MirrorCols(c int) int { return c/4*4 + 3 - c%4 }
 // MirrorRows maps (r, c) to (3-r, c).
 func MirrorRows(c int) int { return (3-c/4)*4 + c%4 }
 
+// ida15Lookups are IDA15's four lookups (Parts), each its tiles (the blank follows them
+// in the index) and its map of cells.
+var ida15Lookups = [4]struct {
+	tiles []int
+	cell  func(int) int
+}{
+	{IDA15Small, func(c int) int { return c }},
+	{IDA15Large, func(c int) int { return c }},
+	{IDA15MirrorCols, MirrorCols},
+	{IDA15MirrorRows, MirrorRows},
+}
+
+// IDA15Lookup returns the lookup (Parts' order) that holds tile t, 1 to 15.
+func IDA15Lookup(t int) int {
+	for k, l := range ida15Lookups {
+		if slices.Contains(l.tiles, t) {
+			return k
+		}
+	}
+	return -1
+}
+
+// Lookup returns the entry of lookup k (Parts' order) for the cells of the tiles: cell[t]
+// is tile t's, cell[0] the blank's.
+func (h *IDA15) Lookup(k int, cell []uint8) uint8 {
+	l := &ida15Lookups[k&3]
+	var cells [5]uint8
+	for i, t := range l.tiles {
+		cells[i] = uint8(l.cell(int(cell[t])))
+	}
+	n := len(l.tiles)
+	cells[n] = uint8(l.cell(int(cell[0])))
+	tab := h.Large
+	if k == 0 {
+		tab = h.Small
+	}
+	return tab.Entries[tab.Rank(cells[:n+1])]
+}
+
 // Parts returns the four lookups for a blank-last 4x4 state: Small, Large, Large mirrored
 // by columns, Large mirrored by rows.
 func (h *IDA15) Parts(s board.State) [4]int {
-	var cell [16]int
+	var cell [16]uint8
 	for c, t := range s {
-		cell[t] = c
+		cell[t] = uint8(c)
 	}
-	var small, large, cols, rows [5]uint8
-	for i, t := range IDA15Small {
-		small[i] = uint8(cell[t])
+	var out [4]int
+	for k := range out {
+		out[k] = int(h.Lookup(k, cell[:]))
 	}
-	small[3] = uint8(cell[0])
-	for i := range IDA15Large {
-		large[i] = uint8(cell[IDA15Large[i]])
-		cols[i] = uint8(MirrorCols(cell[IDA15MirrorCols[i]]))
-		rows[i] = uint8(MirrorRows(cell[IDA15MirrorRows[i]]))
-	}
-	large[4] = uint8(cell[0])
-	cols[4] = uint8(MirrorCols(cell[0]))
-	rows[4] = uint8(MirrorRows(cell[0]))
-	return [4]int{
-		int(h.Small.Entries[h.Small.Rank(small[:])]),
-		int(h.Large.Entries[h.Large.Rank(large[:])]),
-		int(h.Large.Entries[h.Large.Rank(cols[:])]),
-		int(h.Large.Entries[h.Large.Rank(rows[:])]),
-	}
+	return out
 }
 
 // Eval returns the IDA15 heuristic of a blank-last 4x4 state.
