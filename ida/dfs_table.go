@@ -6,10 +6,23 @@ import (
 	"github.com/tilekit/tilekit/prune"
 )
 
-// The loop of IDA15's heuristics on 4x4: lc, wd, pdb and max.
+// The loop of Manhattan distance's refinements on 4x4: lc, wd, pdb (IDA15's tables) and
+// max.
 
-// dfs is the pass for every other heuristic: each move updates only the components the
-// heuristic uses, and restores them on the way back.
+// comps are the components of a heuristic that a move updates: the Manhattan distance
+// (which the sets' loop keeps too, with the walking-distance ids), each row's and column's
+// code of tiles in their goal line and their linear conflicts, the walking-distance
+// pattern ids, and IDA15's four lookups and their sum.
+type comps struct {
+	md, lc           int
+	rowCode, colCode [4]uint16
+	wdRow, wdCol     uint16
+	part             [4]uint8
+	pdbSum           int
+}
+
+// dfs is the pass for these heuristics: each move updates only the components the
+// heuristic uses (move), and the components are restored on the way back.
 func (st *search) dfs(g int, blank uint8, state uint32) bool {
 	if st.atFrontier(g) {
 		found, _ := st.collect(g, blank, state, st.h(), nil)
@@ -30,45 +43,9 @@ func (st *search) dfs(g int, blank uint8, state uint32) bool {
 		}
 		q := mv.cell
 		tile := st.board[q]
-		vertical := mv.dir < 2
-
-		// Save what the move changes, then update it.
-		oldMD, oldLC := st.md, st.lc
-		var oldCodes [3]uint16
-		oldRow, oldCol := st.wdRow, st.wdCol
-		var oldPart uint8
-		var k int
-		switch st.kind {
-		case LC:
-			st.md += int(t.md[tile][blank]) - int(t.md[tile][q])
-			if vertical {
-				rq, rb, c := q/4, blank/4, q%4
-				oldCodes = [3]uint16{st.rowCode[rq], st.rowCode[rb], st.colCode[c]}
-				st.rowCode[rq] -= t.rowContrib[tile][q]
-				st.rowCode[rb] += t.rowContrib[tile][blank]
-				st.colCode[c] += t.colContrib[tile][blank] - t.colContrib[tile][q]
-				st.lc += int(t.lcLine[st.rowCode[rq]]) + int(t.lcLine[st.rowCode[rb]]) -
-					int(t.lcLine[oldCodes[0]]) - int(t.lcLine[oldCodes[1]])
-			} else {
-				cq, cb, r := q%4, blank%4, q/4
-				oldCodes = [3]uint16{st.colCode[cq], st.colCode[cb], st.rowCode[r]}
-				st.colCode[cq] -= t.colContrib[tile][q]
-				st.colCode[cb] += t.colContrib[tile][blank]
-				st.rowCode[r] += t.rowContrib[tile][blank] - t.rowContrib[tile][q]
-				st.lc += int(t.lcLine[st.colCode[cq]]) + int(t.lcLine[st.colCode[cb]]) -
-					int(t.lcLine[oldCodes[0]]) - int(t.lcLine[oldCodes[1]])
-			}
-		case WD, Max:
-			st.wdRow, st.wdCol = t.wdStep(st.wdRow, st.wdCol, mv.dir, tile)
-		}
-		if st.kind == PDB || st.kind == Max {
-			st.pos[tile], st.pos[0] = blank, q
-			k = int(t.patOf[tile])
-			oldPart = st.part[k]
-			st.part[k] = st.lookup(k)
-			st.pdbSum += int(st.part[k]) - int(oldPart)
-		}
-
+		saved := st.comps
+		st.pos[tile], st.pos[0] = blank, q
+		st.move(tile, blank, q, mv.dir)
 		nh := st.h()
 		if debugCheck {
 			st.check(nh, tile, blank, q)
@@ -80,32 +57,46 @@ func (st *search) dfs(g int, blank uint8, state uint32) bool {
 				return true
 			}
 			st.board[blank] = tile
-			st.pos[tile], st.pos[0] = blank, q
 			if st.dfs(g+1, q, ns) {
 				return true
 			}
 			st.board[q] = tile
 		}
-
-		// Undo.
 		st.pos[tile], st.pos[0] = q, blank
-		switch st.kind {
-		case LC:
-			st.md, st.lc = oldMD, oldLC
-			if vertical {
-				st.rowCode[q/4], st.rowCode[blank/4], st.colCode[q%4] = oldCodes[0], oldCodes[1], oldCodes[2]
-			} else {
-				st.colCode[q%4], st.colCode[blank%4], st.rowCode[q/4] = oldCodes[0], oldCodes[1], oldCodes[2]
-			}
-		case WD, Max:
-			st.wdRow, st.wdCol = oldRow, oldCol
-		}
-		if st.kind == PDB || st.kind == Max {
-			st.pdbSum += int(oldPart) - int(st.part[k])
-			st.part[k] = oldPart
-		}
+		st.comps = saved
 	}
 	return false
+}
+
+// move updates the components the heuristic uses after the tile on cell q moved (the
+// blank in direction dir) to cell blank; pos is the child's.
+func (st *search) move(tile, blank, q, dir uint8) {
+	t := st.t
+	switch st.kind {
+	case LC:
+		st.md += int(t.md[tile][blank]) - int(t.md[tile][q])
+		// A vertical move changes the codes of two rows and of the tile's column, whose
+		// order of tiles it keeps; a horizontal one two columns and the tile's row.
+		lines, cross, in, across := &st.rowCode, &st.colCode, &t.rowContrib, &t.colContrib
+		a, b, c := q/4, blank/4, q%4
+		if dir >= 2 {
+			lines, cross, in, across = &st.colCode, &st.rowCode, &t.colContrib, &t.rowContrib
+			a, b, c = q%4, blank%4, q/4
+		}
+		oa, ob := lines[a], lines[b]
+		lines[a] -= in[tile][q]
+		lines[b] += in[tile][blank]
+		cross[c] += across[tile][blank] - across[tile][q]
+		st.lc += int(t.lcLine[lines[a]]) + int(t.lcLine[lines[b]]) - int(t.lcLine[oa]) - int(t.lcLine[ob])
+	case WD, Max:
+		st.wdRow, st.wdCol = t.wdStep(st.wdRow, st.wdCol, dir, tile)
+	}
+	if st.kind == PDB || st.kind == Max {
+		k := int(t.patOf[tile])
+		old := st.part[k]
+		st.part[k] = st.lookup(k)
+		st.pdbSum += int(st.part[k]) - int(old)
+	}
 }
 
 // check compares an incrementally updated heuristic value with one computed from scratch

@@ -21,12 +21,7 @@ type search struct {
 	board [maxCells]uint8 // tile on each cell; the blank's cell is not kept up to date
 	pos   [maxCells]uint8 // cell of each tile, pos[0] the blank's
 
-	md               int
-	rowCode, colCode [4]uint16
-	lc               int
-	wdRow, wdCol     uint16
-	part             [4]uint8
-	pdbSum           int
+	comps // the heuristic's components (dfs_table.go)
 
 	cat  catState      // an additive set's or a catalogue's lookups (catalogue.go)
 	seed *catState     // where init takes cat from, when set (a parallel pass's frontier node)
