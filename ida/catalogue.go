@@ -2,7 +2,6 @@ package ida
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 
 	"github.com/tilekit/tilekit/pdb"
@@ -35,7 +34,7 @@ const (
 type catTables struct {
 	name    string
 	lookups Lookups
-	look    [maxCatLookups]lookupTab // the first nl are used
+	look    [maxCatLookups]pdb.Reader // the first nl are used
 	nl      int
 	np      int                       // partitions
 	of      [maxCells][maxParts]uint8 // of[t][p]: the lookup of partition p that holds tile t
@@ -61,11 +60,6 @@ func hasBits(set *pdb.Set) bool {
 		}
 	}
 	return false
-}
-
-// same reports whether two lookups read the same entry for every state.
-func (l *lookupTab) same(o *lookupTab) bool {
-	return l.table == o.table && l.k == o.k && l.tiles == o.tiles && l.cell == o.cell
 }
 
 // newCatalogue prepares set for the canonical frame of its board.
@@ -100,27 +94,25 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 	}
 	// add returns the index of a lookup, adding it unless an equal one is there.
 	add := func(l pdb.Lookup, reflected bool) (uint8, error) {
-		tab := set.Tables[l.Table]
-		lt := lookupTab{k: len(l.Tiles), n: uint32(n), table: tab, nib: tab.Nibbles, zero: tab.Zero, bits: tab.Bitmap}
+		tiles, cells := make([]uint8, len(l.Tiles)), make([]uint8, n)
 		for i, t := range l.Tiles {
 			// The reflected state holds tile sigma(t) on the reflection of t's cell: its
 			// lookup reads the tiles sigma^-1(l.Tiles) = sigma(l.Tiles) of the state.
-			lt.tiles[i] = uint8(t)
+			tiles[i] = uint8(t)
 			if reflected {
-				lt.tiles[i] = sigma[t]
+				tiles[i] = sigma[t]
 			}
 		}
-		for c := 0; c < n; c++ {
+		for c := range cells {
 			if reflected {
-				lt.cell[c] = uint8(l.Map.Apply(w, pdb.Transpose.Apply(w, c)))
+				cells[c] = uint8(l.Map.Apply(w, pdb.Transpose.Apply(w, c)))
 			} else {
-				lt.cell[c] = uint8(l.Map.Apply(w, c))
+				cells[c] = uint8(l.Map.Apply(w, c))
 			}
 		}
-		lt.setMirror()
-		lt.setInverse(n)
+		lt := pdb.NewReader(set.Tables[l.Table], tiles, cells)
 		for k := range s.nl {
-			if s.look[k].same(&lt) {
+			if s.look[k].Same(&lt) {
 				return uint8(k), nil
 			}
 		}
@@ -161,11 +153,11 @@ func newCatalogue(set *pdb.Set, lookups Lookups) (*catTables, error) {
 	}
 	s.np = len(parts)
 	for k := range s.nl {
-		s.zero = s.zero || s.look[k].zero != nil
+		s.zero = s.zero || s.look[k].ZeroAware()
 	}
 	for p, ks := range parts {
 		for _, k := range ks {
-			for _, t := range s.look[k].tiles[:s.look[k].k] {
+			for _, t := range s.look[k].Tiles[:s.look[k].K] {
 				j := slices.Index(s.touch[t][:s.ntouch[t]], k)
 				if j < 0 {
 					if int(s.ntouch[t]) == maxTouch {
@@ -193,71 +185,6 @@ type catState struct {
 	hm  [maxCatLookups]uint8
 	sum [maxParts]int16
 	z   [maxCatLookups]zindex.State
-}
-
-// place returns a zero-aware lookup's ranks of the positions pos (0 for another lookup).
-func (l *lookupTab) place(pos *[maxCells]uint8) zindex.State {
-	if l.zero == nil {
-		return 0
-	}
-	var cells [8]uint8
-	for i := 0; i < l.k; i++ {
-		cells[i] = l.cell[pos[l.tiles[i]]]
-	}
-	return l.zero.Place(cells[:l.k])
-}
-
-// step returns a child's index and ranks, the tile on cell q moved to the parent's blank
-// cell blank: z is the parent's ranks, pos the child's positions, board the parent's
-// board. A zero-aware lookup's index is left to indexOf (0 here), so that a search can
-// prefetch what that reads first.
-func (l *lookupTab) step(z zindex.State, q, blank uint8, pos, board *[maxCells]uint8) (uint32, zindex.State) {
-	if l.zero == nil {
-		return l.index(pos), 0
-	}
-	from, to := l.cell[q], l.cell[blank]
-	// The lookup's tiles the move passes (up or down, at most width-1 cells), in
-	// increasing order of the table's cells.
-	var passed [8]uint8
-	n := 0
-	lo, hi := min(from, to), max(from, to)
-	for x := z.Occupied() & (1<<hi - 1<<(lo+1)); x != 0; x &= x - 1 {
-		passed[n&7] = l.num[board[l.inv[bits.TrailingZeros32(x)]]]
-		n++
-	}
-	return 0, l.zero.Step(z, from, to, l.num[board[q]], passed[:n&7])
-}
-
-// indexOf returns the index of a child whose blank is on cell q from the index and ranks
-// step returned.
-func (l *lookupTab) indexOf(i uint32, z zindex.State, q uint8) uint32 {
-	if l.zero == nil {
-		return i
-	}
-	return l.zero.IndexOf(z, l.cell[q])
-}
-
-// readBit returns the half excess and the value modulo 4 of a child's entry i of a lookup
-// in the bit encoding, from the parent's (ex, hm) and the change dmd of the Manhattan
-// distance (the moved tile's, the same in every frame: the cell maps are isometries).
-func (l *lookupTab) readBit(i uint32, ex, hm uint8, dmd int) (uint8, uint8) {
-	dh := pdb.NextValue(hm, l.bits[i>>3]>>(i&7)&1)
-	return uint8(int(ex) + (dh-dmd)/2), uint8(int(hm)+dh) & 3
-}
-
-// fresh returns the half excess and the value modulo 4 of the lookup at the positions pos,
-// from scratch (a table in the bit encoding descends to its goal).
-func (l *lookupTab) fresh(pos *[maxCells]uint8) (ex, hm uint8) {
-	if l.bits == nil {
-		i := l.index(pos)
-		return l.excess(i, l.nibble(i), pos), 0
-	}
-	var cells [maxCells]uint8
-	for j := 0; j < l.k; j++ {
-		cells[j] = l.cell[pos[l.tiles[j]]]
-	}
-	v := l.value(pos)
-	return uint8((v - l.table.MD(cells[:])) / 2), uint8(v) & 3
 }
 
 // bestPart returns the partition of the largest sum.
@@ -355,7 +282,7 @@ func (st *search) dualH() int {
 	}
 	best := 0
 	for p := 0; p < s.np; p++ {
-		best = max(best, st.partSum(p, func(k uint8) int { return s.look[k].value(&dpos) }))
+		best = max(best, st.partSum(p, func(k uint8) int { return s.look[k].Value(&dpos) }))
 	}
 	return best - moves
 }
@@ -373,8 +300,8 @@ func (st *search) initCat() {
 	} else {
 		st.cat = catState{}
 		for k := range s.nl {
-			st.cat.ex[k], st.cat.hm[k] = s.look[k].fresh(&st.pos)
-			st.cat.z[k] = s.look[k].place(&st.pos)
+			st.cat.ex[k], st.cat.hm[k] = s.look[k].Fresh(&st.pos)
+			st.cat.z[k] = s.look[k].Place(&st.pos)
 		}
 		for p := 0; p < s.np; p++ {
 			st.cat.sum[p] = int16(st.partSum(p, func(k uint8) int { return int(st.cat.ex[k]) }))

@@ -13,9 +13,10 @@ import (
 )
 
 // TestDebugChecksCatchAWrongStep: with the debug checks on (-tags idadebug), a lookup
-// whose incremental step is wrong (two of its tiles' numbers swapped, which only stepping
-// the ranks uses) makes the search panic at the first node where the step and the value
-// from scratch part, instead of searching on with wrong values.
+// whose incremental step is wrong (two of its tiles swapped in the order a lookup from
+// scratch ranks them, which stepping the ranks does not see) makes the search panic at the
+// first node where the step and the value from scratch part, instead of searching on with
+// wrong values.
 func TestDebugChecksCatchAWrongStep(t *testing.T) {
 	set, err := pdb.NewSet(context.Background(), pdb.ZeroAwareOf(pdb.Set555, ""), 0)
 	require.NoError(t, err)
@@ -29,7 +30,6 @@ func TestDebugChecksCatchAWrongStep(t *testing.T) {
 	bad, err := New(korf[0].Goal, Options{Set: set})
 	require.NoError(t, err)
 	l := &bad.t.cat.look[0]
-	a, b := l.tiles[0], l.tiles[1]
-	l.num[a], l.num[b] = l.num[b], l.num[a]
+	l.Tiles[0], l.Tiles[1] = l.Tiles[1], l.Tiles[0]
 	require.Panics(t, func() { _, _ = bad.Solve(context.Background(), korf[11].Start) })
 }

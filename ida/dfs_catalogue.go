@@ -84,8 +84,7 @@ func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bo
 	bp &= maxParts - 1
 	nc := 0
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
-		mv := t.moves[blank][i]
-		ns := t.fsm[state*4+uint32(mv.dir)]
+		mv, ns := t.step(blank, state, i)
 		if ns == prune.Pruned {
 			continue
 		}
@@ -103,7 +102,7 @@ func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bo
 		}
 		st.pos[tile], st.pos[0] = blank, q
 		j, k := s.slot[tile][bp]&(maxTouch-1), s.of[tile][bp]&(maxCatLookups-1)
-		c.idx[j], c.z[j] = s.look[k].step(st.cat.z[k], q, blank, &st.pos, &st.board)
+		c.idx[j], c.z[j] = s.look[k].Step(st.cat.z[k], q, blank, &st.pos, &st.board)
 		st.pos[tile], st.pos[0] = q, blank
 	}
 	if len(t.fsm) > prefetchRowsAbove {
@@ -141,7 +140,7 @@ func (st *search) catIndex(g, bp, nc int, rest bool) {
 		for i := lo; i < hi; i++ {
 			if i != skip {
 				i := i & (maxTouch - 1)
-				c.idx[i] = s.look[s.touch[c.tile][i]&(maxCatLookups-1)].indexOf(c.idx[i], c.z[i], c.q)
+				c.idx[i] = s.look[s.touch[c.tile][i]&(maxCatLookups-1)].IndexOf(c.idx[i], c.z[i], c.q)
 			}
 		}
 	}
@@ -160,7 +159,7 @@ func (st *search) catStepRest(g int, blank uint8, bp, nc int) {
 			if i != skip {
 				i := i & (maxTouch - 1)
 				k := s.touch[c.tile][i] & (maxCatLookups - 1)
-				c.idx[i], c.z[i] = s.look[k].step(st.cat.z[k], c.q, blank, &st.pos, &st.board)
+				c.idx[i], c.z[i] = s.look[k].Step(st.cat.z[k], c.q, blank, &st.pos, &st.board)
 			}
 		}
 		st.pos[c.tile], st.pos[0] = c.q, blank
@@ -189,11 +188,11 @@ func (st *search) catRead(g, h int, blank uint8, sum *[maxParts]int16, bp, nc in
 			}
 			i := i & (maxTouch - 1)
 			k := s.touch[tile][i] & (maxCatLookups - 1)
-			if s.look[k].bits != nil {
-				c.ex[i], c.hm[i] = s.look[k].readBit(c.idx[i], st.cat.ex[k], st.cat.hm[k], c.md-st.md)
-			} else if c.ex[i] = s.look[k].nibble(c.idx[i]); c.ex[i] == pdb.EscapeNibble {
+			if s.look[k].InBits() {
+				c.ex[i], c.hm[i] = s.look[k].ReadBit(c.idx[i], st.cat.ex[k], st.cat.hm[k], c.md-st.md)
+			} else if c.ex[i] = s.look[k].Nibble(c.idx[i]); c.ex[i] == pdb.EscapeNibble {
 				st.pos[tile], st.pos[0] = blank, c.q
-				c.ex[i] = s.look[k].excess(c.idx[i], c.ex[i], &st.pos)
+				c.ex[i] = s.look[k].Excess(c.idx[i], c.ex[i], &st.pos)
 				st.pos[tile], st.pos[0] = c.q, blank
 			}
 		}

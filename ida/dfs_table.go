@@ -6,8 +6,8 @@ import (
 	"github.com/tilekit/tilekit/prune"
 )
 
-// The loop of Manhattan distance's refinements on 4x4: lc, wd, pdb (IDA15's tables) and
-// max.
+// The loop of the Manhattan distance and its refinements on 4x4: lc, wd, pdb (IDA15's
+// tables) and max.
 
 // comps are the components of a heuristic that a move updates: the Manhattan distance
 // (which the sets' loop keeps too, with the walking-distance ids), each row's and column's
@@ -21,20 +21,23 @@ type comps struct {
 	pdbSum           int
 }
 
-// dfs is the pass for these heuristics: each move updates only the components the
-// heuristic uses (move), and the components are restored on the way back.
-func (st *search) dfs(g int, blank uint8, state uint32) bool {
+// dfs is the pass of a node at depth g of value h whose blank is on cell blank, the
+// automaton in state, for the Manhattan distance and these heuristics: a child's
+// Manhattan distance alone is its parent's and one table difference; the others update
+// only the components the heuristic uses (move), saved before the move and restored after
+// it (undo). It reports whether the search found the goal or must stop.
+func (st *search) dfs(g, h int, blank uint8, state uint32) bool {
 	if st.atFrontier(g) {
-		found, _ := st.collect(g, blank, state, st.h(), nil)
+		found, _ := st.collect(g, blank, state, h, nil)
 		return found
 	}
 	if st.expand() {
 		return true
 	}
 	t := st.t
+	md := st.kind == MD
 	for i := uint8(0); i < t.nmoves[blank]; i++ {
-		mv := t.moves[blank][i]
-		ns := t.fsm[state*4+uint32(mv.dir)]
+		mv, ns := t.step(blank, state, i)
 		if ns == prune.Pruned {
 			continue
 		}
@@ -43,12 +46,16 @@ func (st *search) dfs(g int, blank uint8, state uint32) bool {
 		}
 		q := mv.cell
 		tile := st.board[q]
-		saved := st.comps
-		st.pos[tile], st.pos[0] = blank, q
-		st.move(tile, blank, q, mv.dir)
-		nh := st.h()
-		if debugCheck {
-			st.check(nh, tile, blank, q)
+		var nh int
+		if md {
+			nh = h + int(t.md[tile][blank]) - int(t.md[tile][q])
+		} else {
+			st.undo[g] = st.comps
+			st.pos[tile], st.pos[0] = blank, q
+			st.move(tile, blank, q, mv.dir)
+			if nh = st.h(); debugCheck {
+				st.check(nh, tile, blank, q)
+			}
 		}
 		if g+1+nh <= st.bound {
 			st.path[g] = mv.dir
@@ -57,13 +64,15 @@ func (st *search) dfs(g int, blank uint8, state uint32) bool {
 				return true
 			}
 			st.board[blank] = tile
-			if st.dfs(g+1, q, ns) {
+			if st.dfs(g+1, nh, q, ns) {
 				return true
 			}
 			st.board[q] = tile
 		}
-		st.pos[tile], st.pos[0] = q, blank
-		st.comps = saved
+		if !md {
+			st.pos[tile], st.pos[0] = q, blank
+			st.comps = st.undo[g]
+		}
 	}
 	return false
 }

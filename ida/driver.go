@@ -364,16 +364,12 @@ func (f *frame) own(moves []board.Dir, prefix []uint8, bound int) ([]uint8, erro
 	if len(moves) != bound {
 		return nil, fmt.Errorf("a solution of %d moves in the pass of bound %d", len(moves), bound)
 	}
-	var inverse [4]uint8
-	for d, e := range f.dirMap {
-		inverse[e] = uint8(d)
-	}
 	out := make([]uint8, len(moves))
 	for i, e := range moves {
 		if e > board.Right {
 			return nil, fmt.Errorf("move %d is not a direction", i+1)
 		}
-		out[i] = inverse[e]
+		out[i] = f.inverse[e]
 		if i < len(prefix) && out[i] != prefix[i] {
 			return nil, fmt.Errorf("the solution %s does not begin with the subtree's path", board.FormatDirs(moves))
 		}
@@ -403,6 +399,7 @@ func (st *search) replayTop(items *frontier, results []SubtreeResult) (Work, int
 	if rs.kids != nil { // the children of each depth: the replay's own
 		rs.kids = make([][4]catChild, len(rs.kids))
 	}
+	rs.undo = make([]comps, len(rs.path))
 	var stop atomic.Bool
 	rs.stop, rs.ctx = &stop, context.Background()
 	rp := &replay{index: make(map[string]int, len(items.nodes)), results: results, found: -1}

@@ -20,26 +20,13 @@ const (
 // SEARCH.md, section 4). Its values are inconsistent, so a search of it propagates them
 // with BPMX (section 5), looking every child up in full.
 type SetModel struct {
-	Lookups []LookupModel
+	Lookups []pdb.Reader // each lookup: its tiles, map of cells, table (Nibbles and Escapes) and mirror
 	Parts   int
 	// Of[t][p] is the lookup of partition p that holds tile t; Touch[t][:NTouch[t]] the
 	// distinct lookups that hold it.
 	Of     [maxCells][MaxModelParts]uint8
 	Touch  [maxCells][MaxModelTouch]uint8
 	NTouch [maxCells]uint8
-}
-
-// LookupModel is one lookup: the state's tiles it reads in the table's index order, the
-// map from the state's cells to the table's, and for a table stored through a mirror the
-// image's tiles and map (the entry is at the smaller of the two indices).
-type LookupModel struct {
-	K      int
-	Tiles  [8]uint8
-	Cell   [maxCells]uint8
-	Mirror bool
-	MTiles [8]uint8
-	MCell  [maxCells]uint8
-	Table  *pdb.Packed // its Nibbles and Escapes; lookups may share one
 }
 
 // A Model is what an implementation of the node protocol outside this package (the GPU
@@ -143,10 +130,10 @@ func (s *catTables) model() (*SetModel, error) {
 	m := &SetModel{Parts: s.np}
 	for k := 0; k < s.nl; k++ {
 		l := &s.look[k]
-		if l.bits != nil || l.zero != nil {
+		if l.InBits() || l.ZeroAware() {
 			return nil, fmt.Errorf("tables in the bit encoding")
 		}
-		m.Lookups = append(m.Lookups, LookupModel{K: l.k, Tiles: l.tiles, Cell: l.cell, Mirror: l.mirror, MTiles: l.mtiles, MCell: l.mcell, Table: l.table})
+		m.Lookups = append(m.Lookups, *l)
 	}
 	for t := range maxCells {
 		if int(s.ntouch[t]) > MaxModelTouch {

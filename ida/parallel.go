@@ -99,7 +99,7 @@ func (st *search) searchItems(items *frontier, workers int) []SubtreeResult {
 	var wg sync.WaitGroup
 	for w := range searches {
 		ws := *st
-		ws.nodes, ws.expanded, ws.published, ws.frontier, ws.kids = 0, 0, 0, frontier{}, nil
+		ws.nodes, ws.expanded, ws.published, ws.frontier, ws.kids, ws.undo = 0, 0, 0, frontier{}, nil, nil
 		ws.best = best
 		ws.nodeCap, ws.budget = 0, &budget
 		searches[w] = &ws

@@ -12,7 +12,7 @@ import (
 	"github.com/tilekit/tilekit/prune"
 )
 
-// TestPruningEveryLoop runs every loop of the search (dfsMD, dfs with each heuristic, the
+// TestPruningEveryLoop runs every loop of the search (dfs with md and each 4x4 heuristic, the
 // additive set, the catalogue; 4x4 and 5x5; one and two goroutines) on the same positions
 // with the move-back rule and with an automaton: the same optimal lengths, each solution
 // replayed (Solve does), and never more nodes with the automaton; fewer over the lot. The

@@ -21,7 +21,8 @@ type search struct {
 	board [maxCells]uint8 // tile on each cell; the blank's cell is not kept up to date
 	pos   [maxCells]uint8 // cell of each tile, pos[0] the blank's
 
-	comps // the heuristic's components (dfs_table.go)
+	comps         // the heuristic's components (dfs_table.go)
+	undo  []comps // what dfs restores at each depth (a search's own: init makes it)
 
 	cat  catState      // an additive set's or a catalogue's lookups (catalogue.go)
 	seed *catState     // where init takes cat from, when set (a parallel pass's frontier node)
@@ -141,6 +142,9 @@ func (st *search) init() {
 	if t.cat != nil {
 		st.initCat()
 	}
+	if st.undo == nil {
+		st.undo = make([]comps, len(st.path))
+	}
 }
 
 // wdIDs finds the walking-distance pattern ids of the current board (once per start; moves
@@ -233,7 +237,7 @@ func (st *search) collectHere(g int) bool {
 
 // collect records the current node, at depth g and of value h, as a frontier item of a
 // split pass, and returns the loops' (found, value) for it: (false, h). The board's blank
-// cell is set (dfsMD keeps only the board, and not the blank's cell). A catalogue's node
+// cell is set (dfs keeps only the board, and not the blank's cell). A catalogue's node
 // gives its partition sums, so that the worker that searches below it starts from its
 // lookups, not from scratch (a table in the bit encoding would walk to its goal for every
 // lookup). In a replay (driver.go) it returns the subtree's result instead.
@@ -259,13 +263,11 @@ func (st *search) root() bool {
 		return true
 	}
 	switch {
-	case st.kind == MD:
-		return st.dfsMD(0, st.md, st.pos[0], st.t.fsmStart[st.pos[0]])
 	case st.t.cat != nil:
 		found, _ := st.dfsCat(0, st.h(), st.pos[0], st.t.fsmStart[st.pos[0]], &st.cat.sum, st.cat.bestPart(st.t.cat.np))
 		return found
 	}
-	return st.dfs(0, st.pos[0], st.t.fsmStart[st.pos[0]])
+	return st.dfs(0, st.h(), st.pos[0], st.t.fsmStart[st.pos[0]])
 }
 
 // prefetchRowsAbove is the size of an automaton (in transitions) from which the loops of

@@ -77,13 +77,9 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 		return SubtreeResult{}, fmt.Errorf("%w: %d moves at bound %d", ErrPath, len(path), bound)
 	}
 	st := s.newSearch(start)
-	inverse := [4]uint8{}
-	for d, e := range s.frame.dirMap {
-		inverse[e] = uint8(d)
-	}
 	blank, state := st.pos[0], st.t.fsmStart[st.pos[0]]
 	for i, e := range path {
-		d := inverse[e&3]
+		d := s.frame.inverse[e&3]
 		var mv *move
 		for k := range st.t.nmoves[blank] {
 			if st.t.moves[blank][k].dir == d {
@@ -132,10 +128,8 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 // raised it (h where the loop has no BPMX).
 func (st *search) below(g, h int, blank uint8, state uint32) (bool, int) {
 	switch {
-	case st.kind == MD:
-		return st.dfsMD(g, h, blank, state), h
 	case st.t.cat != nil:
 		return st.dfsCat(g, h, blank, state, &st.cat.sum, st.cat.bestPart(st.t.cat.np))
 	}
-	return st.dfs(g, blank, state), h
+	return st.dfs(g, h, blank, state), h
 }

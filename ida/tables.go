@@ -23,6 +23,7 @@ type frame struct {
 	cell      [maxCells]uint8 // cell p of the caller's board is cell[p] in the frame
 	label     [maxCells]uint8 // tile t of the caller's goal is tile label[t] in the frame
 	dirMap    [4]uint8        // a frame direction d is the caller's direction dirMap[d]
+	inverse   [4]uint8        // and the caller's direction e is the frame's inverse[e]
 	home      [maxCells]uint8 // goal cell of each frame tile
 	canonical bool            // the frame goal is the board's canonical goal
 	goal      board.Goal      // the frame's goal: the canonical one, or the caller's
@@ -56,7 +57,8 @@ func newFrame(goal board.Goal) frame {
 			f.home[f.label[t]] = f.cell[goal.Home(t)]
 		}
 		// A frame direction d is the caller's direction e with sym(e) = d.
-		for e, d := range symDirs[pf.Sym] {
+		f.inverse = symDirs[pf.Sym]
+		for e, d := range f.inverse {
 			f.dirMap[d] = uint8(e)
 		}
 		f.canonical, f.goal = true, canonicalGoal(size)
@@ -67,8 +69,7 @@ func newFrame(goal board.Goal) frame {
 		f.label[p] = uint8(p)
 		f.home[p] = uint8(goal.Home(p))
 	}
-	f.dirMap = [4]uint8{0, 1, 2, 3}
-	f.goal = goal
+	f.dirMap, f.inverse, f.goal = [4]uint8{0, 1, 2, 3}, [4]uint8{0, 1, 2, 3}, goal
 	return f
 }
 
@@ -118,12 +119,13 @@ func newTables(ctx context.Context, f frame, size board.Size, wantWD, wantPDB bo
 			}
 		}
 	}
-	for tile := 1; tile < t.n; tile++ {
+	// md[0] is the blank's distance from its home (not part of the Manhattan distance).
+	for tile := 0; tile < t.n; tile++ {
 		hr, hc := int(f.home[tile])/t.w, int(f.home[tile])%t.w
 		t.goalRow[tile], t.goalCol[tile] = uint8(hr), uint8(hc)
 		for c := 0; c < t.n; c++ {
 			t.md[tile][c] = uint8(abs(c/t.w-hr) + abs(c%t.w-hc))
-			if size == board.Size4x4 {
+			if size == board.Size4x4 && tile > 0 {
 				if c/4 == hr {
 					t.rowContrib[tile][c] = uint16(1+hc) * pow5[c%4]
 				}
@@ -132,10 +134,6 @@ func newTables(ctx context.Context, f frame, size board.Size, wantWD, wantPDB bo
 				}
 			}
 		}
-	}
-	// md[0] is the blank's distance from its home (not part of the Manhattan distance).
-	for c := 0; c < t.n; c++ {
-		t.md[0][c] = uint8(abs(c/t.w-int(f.home[0])/t.w) + abs(c%t.w-int(f.home[0])%t.w))
 	}
 	for code := range t.lcLine {
 		t.lcLine[code] = lineConflict(code)
@@ -248,4 +246,11 @@ func (t *tables) wdStep(row, col uint16, dir, tile uint8) (uint16, uint16) {
 }
 
 // wdOf is the walking distance of the pattern ids row and col.
+// step returns move i of the blank on cell blank and the automaton's state after it from
+// state (prune.Pruned: the automaton prunes the move).
+func (t *tables) step(blank uint8, state uint32, i uint8) (move, uint32) {
+	mv := t.moves[blank][i]
+	return mv, t.fsm[state*4+uint32(mv.dir)]
+}
+
 func (t *tables) wdOf(row, col uint16) int { return int(t.wdRowDist[row]) + int(t.wdColDist[col]) }
