@@ -95,6 +95,13 @@ type run struct {
 	err      error // the results' consumer failed
 	// Audits (split instances): the coordinator's own solver without limits, the subtrees
 	// waiting for it, those not yet checked, how many were, and the first disagreement.
+	// out holds the units handed out and not yet answered, by id (watch).
+	out map[string]*handed
+	// closed holds the units of the passes decided: they are not handed out again.
+	closed map[string]bool
+	// sent holds the hand-outs published and not yet confirmed by the server.
+	sent []sent
+
 	auditor    *solve.Solver
 	auditQueue chan audit
 	auditing   sync.WaitGroup
@@ -123,7 +130,7 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 		return nil, err
 	}
 	r := &run{c: c, js: js, units: units, queue: q, goal: c.Solver.Goal(), begin: time.Now(),
-		got: map[string]*Outcome{}, workers: map[string]bool{}}
+		got: map[string]*Outcome{}, workers: map[string]bool{}, out: map[string]*handed{}, closed: map[string]bool{}}
 	r.changed = sync.NewCond(&r.mu)
 	opt, err := c.Solver.Options().Portable() // a catalogue file travels as its text
 	if err != nil {
@@ -143,6 +150,9 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 		return nil, err
 	}
 	defer stop()
+	watching := make(chan struct{})
+	defer close(watching)
+	go r.watch(ctx, watching)
 	if c.Status != nil {
 		done := make(chan struct{})
 		defer close(done)
@@ -220,13 +230,14 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 	}
 	read := 0
 	cc, err := cons.Consume(func(m jetstream.Msg) {
-		var o Outcome
-		if json.Unmarshal(m.Data(), &o) != nil || o.Job != r.job.ID {
-			return
-		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		read++
+		read++ // every message on the subject, junk included: the restart waits for them all
+		var o Outcome
+		if json.Unmarshal(m.Data(), &o) != nil || o.Job != r.job.ID || o.Unit == "" {
+			r.changed.Broadcast()
+			return
+		}
 		if meta, err := m.Metadata(); o.Failed && !r.c.KeepFailed && err == nil && meta.Sequence.Stream <= last {
 			r.changed.Broadcast()
 			return
@@ -285,19 +296,25 @@ func (r *run) givenUp(ctx context.Context, advisory []byte) {
 	if json.Unmarshal(raw.Data, &u) != nil || u.Job.ID != r.job.ID {
 		return
 	}
-	o := Outcome{Job: u.Job.ID, Unit: u.ID, Index: u.Index, Seq: u.Seq, Failed: true,
-		Error: fmt.Sprintf("handed out %d times without a result: each worker that took it stopped, or went silent for longer than the ack wait (%s)", a.Deliveries, r.queue.AckWait)}
-	data, _ := json.Marshal(o)
-	r.js.Publish(ctx, deadSubject+u.Job.ID, raw.Data)
-	r.js.Publish(ctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(u.ID))
+	r.fail(ctx, u, a.Seq, raw.Data, fmt.Sprintf("handed out %d times without a result: each worker that took it stopped, or went silent for longer than the ack wait (%s)", a.Deliveries, r.queue.AckWait))
 	r.units.DeleteMsg(ctx, a.Seq)
+}
+
+// fail stores a failed outcome of unit u, handed out as message seq of the queue (data),
+// and moves the unit to the dead letters. Its message id is that hand-out's, so that a
+// later hand-out's result is never taken for a repeat of it.
+func (r *run) fail(ctx context.Context, u Unit, seq uint64, data []byte, why string) {
+	o := Outcome{Job: u.Job.ID, Unit: u.ID, Index: u.Index, Seq: u.Seq, Failed: true, Error: why}
+	out, _ := json.Marshal(o)
+	r.js.Publish(ctx, deadSubject+u.Job.ID, data)
+	r.js.Publish(ctx, resultSubject+u.Job.ID, out, jetstream.WithMsgID(fmt.Sprintf("%s/%d/failed", u.ID, seq)))
 }
 
 // publish hands out the units that have no outcome yet.
 func (r *run) publish(ctx context.Context, units []Unit) error {
 	for i := range units {
 		r.mu.Lock()
-		done := r.got[units[i].ID] != nil
+		done := r.got[units[i].ID] != nil || r.closed[units[i].ID]
 		r.mu.Unlock()
 		if done {
 			continue
@@ -307,9 +324,13 @@ func (r *run) publish(ctx context.Context, units []Unit) error {
 		if err != nil {
 			return err
 		}
-		if _, err := r.js.PublishAsync(unitsSubject+r.job.ID, data); err != nil {
+		f, err := r.js.PublishAsync(unitsSubject+r.job.ID, data)
+		if err != nil {
 			return fmt.Errorf("cluster: handing out %s: %w", units[i].ID, err)
 		}
+		r.mu.Lock()
+		r.sent = append(r.sent, sent{units[i], f})
+		r.mu.Unlock()
 		// A pass of many thousand units goes out in batches: past its pending limit
 		// (4,000), an asynchronous publish stalls and then fails on a loaded server.
 		if (i+1)%publishBatch == 0 {
@@ -325,13 +346,132 @@ func (r *run) publish(ctx context.Context, units []Unit) error {
 // take them.
 const publishBatch = 1024
 
-// published waits until the server has taken every unit published.
+// published waits until the server has taken every unit published, and has watch keep
+// each hand-out's place in the queue.
 func (r *run) published(ctx context.Context) error {
 	select {
 	case <-r.js.PublishAsyncComplete():
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+	r.mu.Lock()
+	batch := r.sent
+	r.sent = nil
+	r.mu.Unlock()
+	seqs := make([]uint64, len(batch))
+	for i, s := range batch {
+		select {
+		case ack := <-s.f.Ok():
+			seqs[i] = ack.Sequence
+		case err := <-s.f.Err():
+			return fmt.Errorf("cluster: handing out %s: %w", s.unit.ID, err)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, s := range batch {
+		if r.closed[s.unit.ID] {
+			continue
+		}
+		h := r.out[s.unit.ID]
+		if h == nil {
+			h = &handed{unit: s.unit}
+			r.out[s.unit.ID] = h
+		}
+		h.seq, h.tries, h.gone = seqs[i], h.tries+1, time.Time{}
+	}
+	return nil
+}
+
+// sent is a unit published and not yet confirmed.
+type sent struct {
+	unit Unit
+	f    jetstream.PubAckFuture
+}
+
+// handed is a unit handed out and not yet answered: its place in the queue, how many
+// times it went out, and since when it has been missing from the queue.
+type handed struct {
+	unit  Unit
+	seq   uint64
+	tries int
+	gone  time.Time
+}
+
+// watch hands out again the units that left the queue without a result, until done: a
+// worker stores a unit's result before it acknowledges the unit, so one acknowledged
+// without a result was dropped (a worker that takes units and discards them). After
+// Queue.MaxDeliver hand-outs such a unit is reported failed. A unit being searched stays
+// in the queue (its worker says it is in progress), and so does one waiting.
+func (r *run) watch(ctx context.Context, done <-chan struct{}) {
+	tick := time.NewTicker(min(max(r.queue.AckWait/3, 50*time.Millisecond), 5*time.Second))
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		r.lost(ctx)
+	}
+}
+
+// lostGrace is how long a unit is missing from the queue without a result before it is
+// taken for lost: a result is stored before its unit is acknowledged, and reaches the
+// coordinator within milliseconds.
+const lostGrace = time.Second
+
+// lost finds the units that left the queue without a result, and hands them out again or
+// reports them failed.
+func (r *run) lost(ctx context.Context) {
+	r.mu.Lock()
+	var missing []handed
+	for id, h := range r.out {
+		if r.got[id] != nil {
+			delete(r.out, id)
+			continue
+		}
+		missing = append(missing, *h)
+	}
+	r.mu.Unlock()
+	if len(missing) == 0 {
+		return
+	}
+	subject := unitsSubject + r.job.ID
+	info, err := r.units.Info(ctx, jetstream.WithSubjectFilter(subject))
+	if err != nil || int(info.State.Subjects[subject]) >= len(missing) {
+		return // every unit unanswered is still in the queue
+	}
+	var again []Unit
+	for _, m := range missing {
+		if _, err := r.units.GetMsg(ctx, m.seq); !errors.Is(err, jetstream.ErrMsgNotFound) {
+			continue
+		}
+		r.mu.Lock()
+		h := r.out[m.unit.ID]
+		switch {
+		case h == nil || h.seq != m.seq || r.got[m.unit.ID] != nil:
+			// answered, or handed out again, meanwhile
+		case h.gone.IsZero():
+			h.gone = time.Now()
+		case time.Since(h.gone) < lostGrace:
+		case h.tries >= max(r.queue.MaxDeliver, 1):
+			delete(r.out, m.unit.ID)
+			r.mu.Unlock()
+			data, _ := json.Marshal(&m.unit)
+			r.fail(ctx, m.unit, m.seq, data, fmt.Sprintf("taken %d times and acknowledged without a result each time: a worker took it and dropped it", m.tries))
+			continue
+		default:
+			again = append(again, m.unit)
+		}
+		r.mu.Unlock()
+	}
+	if len(again) > 0 {
+		r.publish(ctx, again)
 	}
 }
 
@@ -526,6 +666,12 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, b *sol
 		return true
 	})
 	// Decided, or given up (a timeout): what is left of the pass goes.
+	r.mu.Lock()
+	for _, id := range ids {
+		delete(r.out, id)
+		r.closed[id] = true
+	}
+	r.mu.Unlock()
 	r.js.Conn().Publish(cancelSubject+r.job.ID, fmt.Appendf(nil, "%s/%d", r.job.ID, b.Bound))
 	pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	r.units.Purge(pctx, jetstream.WithPurgeSubject(unitsSubject+r.job.ID))

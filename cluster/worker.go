@@ -350,7 +350,9 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 			return err
 		}
 	}
-	if _, err := js.Publish(pctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(u.ID)); err != nil {
+	// The result's message id is the delivery's: the server drops a repeat of this publish,
+	// never the result of a later delivery or of a retry after the unit failed.
+	if _, err := js.Publish(pctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(fmt.Sprintf("%s/%d/%d", u.ID, meta.Sequence.Stream, meta.NumDelivered))); err != nil {
 		return fmt.Errorf("worker: publishing the result of %s: %w", u.ID, err)
 	}
 	w.mu.Lock()

@@ -245,5 +245,17 @@ func (r *Record) Check(goal board.Goal, start board.State, optimal bool) error {
 	if r.Optimal && (!optimal || r.LowerBound != r.Length || r.H0 > r.Length) {
 		return fmt.Errorf("report: the record claims %d moves optimal (lower bound %d, h0 %d) where that is not proven", r.Length, r.LowerBound, r.H0)
 	}
+	if r.Optimal {
+		// A solution that comes back to a state it passed is not shortest: the moves
+		// between can go (a padded answer).
+		seen := map[string]int{}
+		for k := 0; k <= len(moves); k++ {
+			s, _ := size.Replay(start, moves[:k])
+			if i, ok := seen[string(s)]; ok {
+				return fmt.Errorf("report: the record claims %d moves optimal, but after move %d it is back where it was after move %d: a shorter solution leaves the moves between out", r.Length, k, i)
+			}
+			seen[string(s)] = k
+		}
+	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/solve"
 )
@@ -25,6 +26,23 @@ func TestRecordCheck(t *testing.T) {
 	unsolved := NewRecord(in.Goal, in.Start, nil, context.DeadlineExceeded)
 	require.NoError(t, unsolved.Check(in.Goal, in.Start, true))
 	other := korf[1].Start
+	// pad makes a record of a longer solution, consistent but for its claim: the real one
+	// and a move there and back (a cluster worker's forgery).
+	pad := func(r *Record) {
+		r.Moves += "DU"
+		r.Length += 2
+		r.LowerBound = r.Length
+		moves, err := board.ParseDirs(r.Moves)
+		require.NoError(t, err)
+		r.Tiles, err = in.Goal.Size().DirsToTiles(in.Start, moves)
+		require.NoError(t, err)
+	}
+	padded := good
+	padded.Tiles = slices.Clone(good.Tiles)
+	pad(&padded)
+	assert.ErrorContains(t, padded.Check(in.Goal, in.Start, true), "after move 58 it is back where it was after move 56")
+	padded.Optimal = false
+	assert.NoError(t, padded.Check(in.Goal, in.Start, true), "a longer solution not claimed optimal is a solution")
 	for _, c := range []struct {
 		name    string
 		forge   func(r *Record)
@@ -40,6 +58,7 @@ func TestRecordCheck(t *testing.T) {
 		{"optimal from a solver that is not", func(r *Record) {}, false},
 		{"a lower bound below the length", func(r *Record) { r.LowerBound -= 2 }, true},
 		{"an unsolved record with moves", func(r *Record) { r.Solved = false }, true},
+		{"a solution padded with a move there and back, claimed optimal", pad, true},
 	} {
 		r := good
 		r.Start, r.Tiles = slices.Clone(good.Start), slices.Clone(good.Tiles)
