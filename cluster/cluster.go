@@ -187,5 +187,10 @@ func (o *Outcome) Text(u *Unit) string {
 	return fmt.Sprintf("unit %s (%s): %s; %s nodes, %.2fs", u.ID, u.Label, what, format.Thousands(o.Work.Nodes), o.Seconds)
 }
 
+// passKey names a split pass, in the messages that stop its units once it is decided: its
+// job, its instance (a batch split instance by instance has passes of the same bound) and
+// its bound.
+func passKey(job string, index, bound int) string { return fmt.Sprintf("%s/%d/%d", job, index, bound) }
+
 // ErrFailed is matched by the error of a unit given up after MaxDeliver tries.
 var ErrFailed = errors.New("cluster: unit failed")

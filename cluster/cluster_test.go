@@ -32,7 +32,7 @@ func TestMain(m *testing.M) { hermetic.Main(m) }
 
 // testServer starts an embedded server on a free loopback port, with a store in a
 // temporary directory, and connects to it.
-func testServer(t *testing.T, store string) (*Server, *nats.Conn) {
+func testServer(t testing.TB, store string) (*Server, *nats.Conn) {
 	t.Helper()
 	if store == "" {
 		store = t.TempDir()
@@ -46,7 +46,7 @@ func testServer(t *testing.T, store string) (*Server, *nats.Conn) {
 }
 
 // startWorker runs a worker until the test ends.
-func startWorker(t *testing.T, nc *nats.Conn, w *Worker) {
+func startWorker(t testing.TB, nc *nats.Conn, w *Worker) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx, nc) }()

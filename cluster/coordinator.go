@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +42,10 @@ type Coordinator struct {
 	// the workers go on. A subtree's search is deterministic, so the two must agree on the
 	// solution and to the node; a disagreement fails the instance and names the worker.
 	Audit float64
+	// TrustProof leaves the pass that proves a split instance's solution optimal (the last
+	// that finds nothing) to the audit's sample; by default the coordinator searches all
+	// of it again, so that no worker can hide a shorter solution there.
+	TrustProof bool
 	// KeepFailed reports the units that failed in an earlier run on the store as failed
 	// again, rather than handing them out anew.
 	KeepFailed bool
@@ -101,6 +106,10 @@ type run struct {
 	closed map[string]bool
 	// sent holds the hand-outs published and not yet confirmed by the server.
 	sent []sent
+
+	// proof is the current instance's last split pass that found nothing: when the next
+	// finds a solution, the pass that proves it optimal.
+	proof *proofPass
 
 	auditor    *solve.Solver
 	auditQueue chan audit
@@ -166,7 +175,7 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	})
 	defer quit()
 
-	if c.Split && c.Audit > 0 {
+	if c.Split && (c.Audit > 0 || !c.TrustProof) {
 		aopt := c.Solver.Options()
 		aopt.MaxNodes = 0 // a subtree is searched to its end, as the workers do
 		if r.auditor, err = solve.New(ctx, r.goal, aopt); err != nil {
@@ -176,7 +185,9 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 			return nil, fmt.Errorf("cluster: the auditor's solver is not the coordinator's: %s against %s", r.auditor.About(), c.Solver.About())
 		}
 		r.auditQueue = make(chan audit, 1024)
-		go r.runAuditor(ctx)
+		for range runtime.GOMAXPROCS(0) {
+			go r.runAuditor(ctx)
+		}
 		defer close(r.auditQueue)
 	}
 	sum := &report.Summary{}
@@ -558,6 +569,9 @@ func (r *run) record(e instance.Entry, o *Outcome) (report.Record, error) {
 	}
 	rec := *o.Record
 	rec.Worker = o.Worker
+	if rec.Optimal {
+		rec.Trust = "as reported by 1 worker"
+	}
 	return rec, nil
 }
 
@@ -588,6 +602,7 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.S
 			continue
 		}
 		var units []report.UnitRecord
+		r.proof = nil
 		ictx, cancel := ctx, context.CancelFunc(func() {})
 		if c.Timeout > 0 {
 			ictx, cancel = context.WithTimeout(ctx, c.Timeout)
@@ -606,6 +621,9 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.S
 		}
 		rec := report.NewRecord(r.goal, e.In.State, res, err)
 		rec.Units = units
+		if rec.Optimal {
+			rec.Trust = r.trust(len(res.Moves), units)
+		}
 		each(e, sum.Entry(r.goal, e, rec), err)
 	}
 	return nil
@@ -672,7 +690,7 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, b *sol
 		r.closed[id] = true
 	}
 	r.mu.Unlock()
-	r.js.Conn().Publish(cancelSubject+r.job.ID, fmt.Appendf(nil, "%s/%d", r.job.ID, b.Bound))
+	r.js.Conn().Publish(cancelSubject+r.job.ID, []byte(passKey(r.job.ID, index, b.Bound)))
 	pctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	r.units.Purge(pctx, jetstream.WithPurgeSubject(unitsSubject+r.job.ID))
 	cancel()
@@ -691,10 +709,75 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, b *sol
 		upto = first
 	}
 	picked := r.chooseAudits(units, ids, upto, b)
+	if first < 0 {
+		r.proof = &proofPass{b: b, units: units, ids: ids, picked: picked}
+	} else {
+		r.auditProof(b.Bound)
+	}
 	for i := range done {
 		done[i].Audited = picked[done[i].Seq] // checked at the instance's end: one that disagrees fails it
 	}
 	return results, done, nil
+}
+
+// proofPass is a split pass that found nothing, and its subtrees audited.
+type proofPass struct {
+	b       *solve.Batch
+	units   []Unit
+	ids     []string
+	picked  map[int]bool
+	audited bool // all of it
+}
+
+// auditProof has the auditor search again every subtree of the pass that proves a
+// solution found in the pass of bound optimal (the pass of bound-2, when it was split),
+// unless TrustProof.
+func (r *run) auditProof(bound int) {
+	p := r.proof
+	if p == nil || p.b.Bound != bound-2 || r.c.TrustProof || r.auditor == nil {
+		return
+	}
+	var chosen []audit
+	r.mu.Lock()
+	for k, id := range p.ids {
+		if o := r.got[id]; o != nil && !o.Failed && !p.picked[k] {
+			chosen = append(chosen, audit{unit: p.units[k], of: *o, b: p.b, path: p.b.Paths[k]})
+			p.picked[k] = true
+		}
+	}
+	r.audited += len(chosen)
+	r.mu.Unlock()
+	r.auditing.Add(len(chosen))
+	for _, a := range chosen {
+		r.auditQueue <- a
+	}
+	p.audited = true
+}
+
+// trust says what an optimal solution of length moves rests on (Record.Trust), and
+// marks the units of the pass that proves it audited when they all were.
+func (r *run) trust(moves int, units []report.UnitRecord) string {
+	p := r.proof
+	if p == nil || p.b.Bound != moves-2 {
+		return "proven here" // the coordinator searched the pass that proves it
+	}
+	if p.audited {
+		for i := range units {
+			if units[i].Bound == p.b.Bound && p.picked[units[i].Seq] {
+				units[i].Audited = true
+			}
+		}
+		return "audited"
+	}
+	workers := map[string]bool{}
+	r.mu.Lock()
+	for _, id := range p.ids {
+		if o := r.got[id]; o != nil {
+			workers[o.Worker] = true
+		}
+	}
+	r.mu.Unlock()
+	return fmt.Sprintf("as reported by %s", format.Count(len(workers), "worker"))
 }
 
 // gather reads a decided pass's outcomes: each subtree's result, the first subtree in

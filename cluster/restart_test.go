@@ -3,10 +3,12 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -185,4 +187,120 @@ func TestDroppedSubtreesAreHandedOutAgain(t *testing.T) {
 	assert.Equal(t, want.Nodes, recs[0].SerialNodes)
 	assert.Equal(t, want.Expanded, recs[0].SerialExpanded)
 	assert.Equal(t, int64(20), dropped.Load())
+}
+
+// hider is a worker that searches each unit but hides the solution of every subtree of
+// the pass of bound hideAt ("no solution", with the search's true work): a forger that
+// would make the answer two moves longer than the optimum.
+func hider(t *testing.T, nc *nats.Conn, s *solve.Solver, hideAt int) {
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		var cons jetstream.Consumer
+		for ctx.Err() == nil {
+			if cons, err = js.Consumer(ctx, unitsStream, workersName); err == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		for ctx.Err() == nil {
+			msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+			if err != nil {
+				continue
+			}
+			tk, err := decodeUnit(msg.Data())
+			if err != nil {
+				msg.Term()
+				continue
+			}
+			u := tk.Unit
+			res, err := s.SearchBelow(ctx, tk.start, tk.path, u.Bound)
+			if err != nil {
+				msg.Nak()
+				continue
+			}
+			o := Outcome{Job: u.Job.ID, Unit: u.ID, Index: u.Index, Seq: u.Seq, Worker: "hider", Work: res.Work, Value: res.Value}
+			if res.Moves != nil && u.Bound != hideAt {
+				o.Found, o.Moves = true, board.FormatDirs(res.Moves)
+			}
+			data, _ := json.Marshal(o)
+			meta, _ := msg.Metadata()
+			js.Publish(ctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(fmt.Sprintf("%s/%d", u.ID, meta.Sequence.Stream)))
+			msg.Ack()
+		}
+	}()
+}
+
+// At the default settings a worker that hides the solutions of the pass at the optimum is
+// caught: the pass that proves the answer (the last that finds nothing) is searched again
+// in full, so no answer two moves too long is printed as optimal. An honest run says it
+// was audited, and a run told to trust that pass says on whose word the answer rests.
+func TestHiddenSolutionsAreCaught(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	start, opt := korf[2].Start, korf[2].Optimal
+	split := func() *Coordinator {
+		return &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64, Audit: DefaultAudit}
+	}
+
+	_, nc := testServer(t, "")
+	hider(t, nc, s, opt)
+	recs, errs, _ := collect(t, nc, split(), entries(goal, start))
+	require.ErrorIs(t, errs[0], ErrAudit)
+	assert.False(t, recs[0].Solved)
+	assert.Contains(t, recs[0].Error, `worker "hider" says of unit`)
+
+	_, nc = testServer(t, "")
+	hider(t, nc, s, opt)
+	trusting := split()
+	trusting.TrustProof, trusting.Audit = true, 0
+	recs, errs, _ = collect(t, nc, trusting, entries(goal, start))
+	require.NoError(t, errs[0])
+	assert.Equal(t, opt+2, recs[0].Length, "the lie, believed")
+	assert.Equal(t, "as reported by 1 worker", recs[0].Trust)
+
+	_, nc = testServer(t, "")
+	startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
+	recs, errs, _ = collect(t, nc, split(), entries(goal, start))
+	require.NoError(t, errs[0])
+	assert.Equal(t, opt, recs[0].Length)
+	assert.Equal(t, "audited", recs[0].Trust)
+	proof := 0
+	for _, u := range recs[0].Units {
+		if u.Bound == opt-2 {
+			assert.True(t, u.Audited, "the pass that proves the answer, all of it: %+v", u)
+			proof++
+		}
+	}
+	assert.Positive(t, proof)
+}
+
+// A batch split instance by instance, whose instances pass the same bounds, is solved
+// whole: a pass decided stopped the units of that bound of every later instance (the
+// workers knew a pass by its job and bound alone), which then were never answered.
+func TestSplitBatchWithTheSameBounds(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	startWorker(t, nc, &Worker{Name: "w", Threads: 1})
+	start := korf[2].Start
+	want, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	c := &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64, Queue: Queue{AckWait: 5 * time.Second, MaxDeliver: 3}}
+	recs, errs, _ := collect(t, nc, c, entries(goal, start, start))
+	require.Len(t, recs, 2)
+	for k := range recs {
+		require.NoError(t, errs[k])
+		assert.Equal(t, board.FormatDirs(want.Moves), recs[k].Moves)
+		assert.Equal(t, want.Nodes, recs[k].SerialNodes)
+		assert.NotEmpty(t, recs[k].Units)
+	}
 }

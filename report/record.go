@@ -51,6 +51,10 @@ type Record struct {
 	// or the units of its split passes.
 	Worker string       `json:"worker,omitempty"`
 	Units  []UnitRecord `json:"units,omitempty"`
+	// Trust says what an optimal solution of solve15 cluster rests on: "proven here" (the
+	// coordinator searched the pass that proves it), "audited" (it searched that pass
+	// again, and agreed) or "as reported by N workers".
+	Trust string `json:"trust,omitempty"`
 	// Device is what a GPU did, when one searched (solve15 --device).
 	Device *solve.DeviceUse `json:"device,omitempty"`
 }
@@ -141,6 +145,9 @@ func (r *Record) WriteText(w io.Writer) {
 		return
 	}
 	note := "optimal"
+	if r.Trust != "" {
+		note += ", " + r.Trust
+	}
 	switch {
 	case r.Error != "":
 		note = "MISMATCH: " + r.Error

@@ -39,9 +39,17 @@ cores here. Workers on other machines join with 'solve15 worker --nats URL' once
 --listen makes the server reachable (it then needs --token, or TILEKIT_NATS_TOKEN).
 --nats uses an existing NATS server instead; see the README for TLS.
 
-A unit whose worker goes silent for --ack-wait is handed to another; one handed out
---max-deliver times without a result is reported failed, with the reason. Workers
-refuse units whose tables differ from the coordinator's.
+A unit whose worker goes silent for --ack-wait, or drops it, is handed to another;
+one handed out --max-deliver times without a result is reported failed, with the
+reason. Workers refuse units whose tables differ from the coordinator's.
+
+The coordinator checks its workers: every solution replays, and one claimed optimal
+must not pass a state twice. A split instance's pass that proves its solution
+optimal (the last that finds nothing) is searched again here in full, and --audit
+of the other subtree results, at random. Each optimal answer says what it rests on:
+"proven here", "audited", or "as reported by N workers" (--trust-proof, or a whole
+instance). With workers you do not trust, give --audit 1: every result is then
+searched again here.
 
 On a terminal a status line shows units done, queued and in flight, the workers
 results came from, nodes and rate; elsewhere -v prints it as a line a minute. --json records carry the worker of each instance, or each
@@ -71,6 +79,7 @@ Examples:
 				}
 				return nil
 			}},
+			&cli.BoolFlag{Name: "trust-proof", Usage: "leave the pass that proves a split instance's solution optimal to --audit's sample, rather than search it all again here"},
 		),
 		Action: clusterAction,
 	}
@@ -116,7 +125,7 @@ func clusterAction(c *cli.Context) error {
 	}
 	coord := &cluster.Coordinator{Solver: s, Timeout: c.Duration("timeout"),
 		Split: c.Bool("split") || in.Single(), Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes"),
-		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}, Audit: c.Float64("audit"), KeepFailed: c.Bool("keep-failed")}
+		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}, Audit: c.Float64("audit"), TrustProof: c.Bool("trust-proof"), KeepFailed: c.Bool("keep-failed")}
 	if c.Bool("verbose") {
 		// Off a terminal too, a log shows the run going on.
 		out.Status().PlainEvery(time.Minute, "solve15 cluster: ")
