@@ -175,9 +175,10 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	})
 	defer quit()
 
-	if c.Split && (c.Audit > 0 || !c.TrustProof) {
+	if c.Audit > 0 || c.Split && !c.TrustProof {
 		aopt := c.Solver.Options()
 		aopt.MaxNodes = 0 // a subtree is searched to its end, as the workers do
+		aopt.Workers = 1  // and an instance on one goroutine, so that its counts are theirs
 		if r.auditor, err = solve.New(ctx, r.goal, aopt); err != nil {
 			return nil, fmt.Errorf("cluster: the auditor: %w", err)
 		}
@@ -542,6 +543,9 @@ func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *report.S
 				return err
 			}
 			rec, err := r.record(e, o)
+			if err == nil {
+				rec, err = r.auditWhole(ctx, e, rec)
+			}
 			each(e, sum.Entry(r.goal, e, rec), err)
 		}
 		r.mu.Lock()
@@ -571,6 +575,36 @@ func (r *run) record(e instance.Entry, o *Outcome) (report.Record, error) {
 	rec.Worker = o.Worker
 	if rec.Optimal {
 		rec.Trust = "as reported by 1 worker"
+	}
+	return rec, nil
+}
+
+// auditWhole solves a whole instance again here, with probability Audit, and checks the
+// worker's record against it: the same solution and counts, to the node. An instance
+// whose audit cannot finish (Timeout) keeps its worker's record.
+func (r *run) auditWhole(ctx context.Context, e instance.Entry, rec report.Record) (report.Record, error) {
+	if r.auditor == nil || !rec.Solved || rand.Float64() >= r.c.Audit {
+		return rec, nil
+	}
+	actx, cancel := ctx, context.CancelFunc(func() {})
+	if r.c.Timeout > 0 {
+		actx, cancel = context.WithTimeout(ctx, r.c.Timeout)
+	}
+	defer cancel()
+	res, err := r.auditor.Solve(actx, e.In.State)
+	if err != nil {
+		return rec, nil
+	}
+	mine := report.NewRecord(r.goal, e.In.State, res, nil)
+	if mine.Moves != rec.Moves || mine.Nodes != rec.Nodes || mine.Expanded != rec.Expanded || mine.Optimal != rec.Optimal {
+		err := fmt.Errorf("%w: worker %q says of instance %s: %s in %d nodes (%d expanded); solved again here: %s in %d nodes (%d expanded)",
+			ErrAudit, rec.Worker, label(e.In), format.Count(rec.Length, "move"), rec.Nodes, rec.Expanded, format.Count(mine.Length, "move"), mine.Nodes, mine.Expanded)
+		bad := report.NewRecord(r.goal, e.In.State, nil, err)
+		bad.Worker = rec.Worker
+		return bad, err
+	}
+	if rec.Optimal {
+		rec.Trust = "audited"
 	}
 	return rec, nil
 }

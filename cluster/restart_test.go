@@ -304,3 +304,78 @@ func TestSplitBatchWithTheSameBounds(t *testing.T) {
 		assert.NotEmpty(t, recs[k].Units)
 	}
 }
+
+// A whole instance's answer padded by its worker (the real solution and a move there and
+// back, claimed optimal, consistent otherwise) is refused, naming the worker: it replays,
+// so only the check that an optimal solution passes no state twice sees it.
+func TestPaddedAnswerIsRefused(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	c := &Coordinator{Solver: s, Queue: Queue{AckWait: time.Second, MaxDeliver: 1}}
+	in := entries(goal, korf[0].Start)
+	res, err := s.Solve(context.Background(), korf[0].Start)
+	require.NoError(t, err)
+	padded := report.NewRecord(goal, korf[0].Start, res, nil)
+	padded.Moves += "DU"
+	padded.Length += 2
+	padded.LowerBound = padded.Length
+	moves, err := board.ParseDirs(padded.Moves)
+	require.NoError(t, err)
+	padded.Tiles, err = goal.Size().DirsToTiles(korf[0].Start, moves)
+	require.NoError(t, err)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	job := knownJob(t, js, c, in)
+	data, err := json.Marshal(Outcome{Job: job.ID, Unit: job.ID + ".0", Worker: "mallory", Record: &padded})
+	require.NoError(t, err)
+	_, err = js.Publish(context.Background(), resultSubject+job.ID, data)
+	require.NoError(t, err)
+	recs, errs, _ := collect(t, nc, c, in)
+	require.Len(t, recs, 1)
+	assert.False(t, recs[0].Solved)
+	assert.ErrorIs(t, errs[0], ErrFailed)
+	assert.Contains(t, recs[0].Error, `worker "mallory" sent a result that fails its check`)
+	assert.Contains(t, recs[0].Error, "back where it was")
+}
+
+// Whole instances are audited too: at --audit 1 every answer is solved again here and
+// said to be audited; a record whose counts are not the search's is caught, naming its
+// worker.
+func TestWholeInstancesAreAudited(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	in := entries(goal, korf[0].Start, korf[2].Start)
+
+	_, nc := testServer(t, "")
+	startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
+	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Audit: 1}, in)
+	for k := range recs {
+		require.NoError(t, errs[k])
+		assert.Equal(t, "audited", recs[k].Trust)
+	}
+
+	_, nc = testServer(t, "")
+	c := &Coordinator{Solver: s, Audit: 1, Queue: Queue{AckWait: time.Second, MaxDeliver: 1}}
+	one := in[:1]
+	res, err := s.Solve(context.Background(), korf[0].Start)
+	require.NoError(t, err)
+	forged := report.NewRecord(goal, korf[0].Start, res, nil)
+	forged.Nodes /= 2 // a worker that says it worked less, or searched otherwise
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	job := knownJob(t, js, c, one)
+	data, err := json.Marshal(Outcome{Job: job.ID, Unit: job.ID + ".0", Worker: "mallory", Record: &forged})
+	require.NoError(t, err)
+	_, err = js.Publish(context.Background(), resultSubject+job.ID, data)
+	require.NoError(t, err)
+	recs, errs, _ = collect(t, nc, c, one)
+	require.ErrorIs(t, errs[0], ErrAudit)
+	assert.False(t, recs[0].Solved)
+	assert.Contains(t, recs[0].Error, `worker "mallory" says of instance`)
+	assert.Contains(t, recs[0].Error, "solved again here")
+}

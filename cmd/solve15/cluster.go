@@ -46,9 +46,9 @@ reason. Workers refuse units whose tables differ from the coordinator's.
 The coordinator checks its workers: every solution replays, and one claimed optimal
 must not pass a state twice. A split instance's pass that proves its solution
 optimal (the last that finds nothing) is searched again here in full, and --audit
-of the other subtree results, at random. Each optimal answer says what it rests on:
-"proven here", "audited", or "as reported by N workers" (--trust-proof, or a whole
-instance). With workers you do not trust, give --audit 1: every result is then
+of the other subtree results and of the whole instances, at random. Each optimal
+answer says what it rests on: "proven here", "audited", or "as reported by N
+workers". With workers you do not trust, give --audit 1: every result is then
 searched again here.
 
 On a terminal a status line shows units done, queued and in flight, the workers
@@ -73,7 +73,7 @@ Examples:
 			&cli.DurationFlag{Name: "ack-wait", Value: cluster.DefaultQueue.AckWait, Usage: "hand a unit to another worker after this long without a word"},
 			&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultQueue.MaxDeliver, Usage: "report a unit failed after handing it out this many times"},
 			&cli.BoolFlag{Name: "keep-failed", Usage: "on a store with an earlier run's results, report its failed units as failed rather than hand them out again"},
-			&cli.Float64Flag{Name: "audit", Value: cluster.DefaultAudit, Usage: "the fraction of subtree results, chosen at random, that the coordinator searches again to check its workers (0: none, 1: all)", Action: func(_ *cli.Context, f float64) error {
+			&cli.Float64Flag{Name: "audit", Value: cluster.DefaultAudit, Usage: "the fraction of results (subtrees, whole instances), chosen at random, that the coordinator searches again to check its workers (0: none, 1: all)", Action: func(_ *cli.Context, f float64) error {
 				if !(f >= 0 && f <= 1) {
 					return cmdline.Usagef("--audit must be from 0 to 1")
 				}
