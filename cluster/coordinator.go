@@ -434,8 +434,9 @@ func (r *run) watch(ctx context.Context, done <-chan struct{}) {
 
 // lostGrace is how long a unit is missing from the queue without a result before it is
 // taken for lost: a result is stored before its unit is acknowledged, and reaches the
-// coordinator within milliseconds.
-const lostGrace = time.Second
+// coordinator within milliseconds. (A queue of a short ack wait, in tests, waits half of
+// it.)
+func (r *run) lostGrace() time.Duration { return min(time.Second, r.queue.AckWait/2) }
 
 // lost finds the units that left the queue without a result, and hands them out again or
 // reports them failed.
@@ -470,7 +471,7 @@ func (r *run) lost(ctx context.Context) {
 			// answered, or handed out again, meanwhile
 		case h.gone.IsZero():
 			h.gone = time.Now()
-		case time.Since(h.gone) < lostGrace:
+		case time.Since(h.gone) < r.lostGrace():
 		case h.tries >= max(r.queue.MaxDeliver, 1):
 			delete(r.out, m.unit.ID)
 			r.mu.Unlock()

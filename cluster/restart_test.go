@@ -108,7 +108,7 @@ func TestDroppedUnitsAreHandedOutAgain(t *testing.T) {
 	goal := korf[0].Goal
 	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
-	q := Queue{AckWait: time.Second, MaxDeliver: 3}
+	q := Queue{AckWait: 400 * time.Millisecond, MaxDeliver: 3}
 
 	// Only a dropper: the unit fails after three hand-outs, saying why.
 	_, nc := testServer(t, "")
@@ -169,7 +169,7 @@ func TestDroppedSubtreesAreHandedOutAgain(t *testing.T) {
 	goal := korf[0].Goal
 	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
-	q := Queue{AckWait: time.Second, MaxDeliver: 5}
+	q := Queue{AckWait: 400 * time.Millisecond, MaxDeliver: 5}
 	_, nc := testServer(t, "")
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
