@@ -316,14 +316,7 @@ func TestForgedResultIsRefused(t *testing.T) {
 	res, err := s.Solve(context.Background(), korf[1].Start)
 	require.NoError(t, err)
 	forged := report.NewRecord(goal, korf[0].Start, res, nil)
-	js, err := jetstream.New(nc)
-	require.NoError(t, err)
-	ctx := context.Background()
-	job := knownJob(t, js, c, in)
-	data, err := json.Marshal(Outcome{Job: job.ID, Unit: job.ID + ".0", Worker: "mallory", Record: &forged})
-	require.NoError(t, err)
-	_, err = js.Publish(ctx, resultSubject+job.ID, data)
-	require.NoError(t, err)
+	plant(t, nc, c, in, Outcome{Worker: "mallory", Record: &forged})
 	recs, errs, sum := collect(t, nc, c, in)
 	require.Len(t, recs, 1)
 	assert.False(t, recs[0].Solved)
@@ -612,6 +605,15 @@ func TestGuideConfigurationRuns(t *testing.T) {
 // mallory is a worker that searches nothing: it answers every unit it takes with "no
 // solution" and made-up work.
 func mallory(t *testing.T, nc *nats.Conn) {
+	fakeWorker(t, nc, func(context.Context, *task) *Outcome {
+		return &Outcome{Worker: "mallory", Work: tally.Work{Nodes: 12345, Expanded: 6789}}
+	})
+}
+
+// fakeWorker takes units from the workers' queue until the test ends, answers each with
+// answer's outcome (nil: hands it back) under the delivery's message id, and acknowledges
+// it.
+func fakeWorker(t *testing.T, nc *nats.Conn, answer func(context.Context, *task) *Outcome) {
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -631,13 +633,21 @@ func mallory(t *testing.T, nc *nats.Conn) {
 			if err != nil {
 				continue
 			}
-			var u Unit
-			if json.Unmarshal(msg.Data(), &u) != nil {
+			tk, err := decodeUnit(msg.Data())
+			if err != nil {
 				msg.Term()
 				continue
 			}
-			data, _ := json.Marshal(Outcome{Job: u.Job.ID, Unit: u.ID, Index: u.Index, Seq: u.Seq, Worker: "mallory", Work: tally.Work{Nodes: 12345, Expanded: 6789}})
-			js.Publish(ctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(u.ID))
+			o := answer(ctx, tk)
+			if o == nil {
+				msg.Nak()
+				continue
+			}
+			u := tk.Unit
+			o.Job, o.Unit, o.Index, o.Seq = u.Job.ID, u.ID, u.Index, u.Seq
+			data, _ := json.Marshal(o)
+			meta, _ := msg.Metadata()
+			js.Publish(ctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(fmt.Sprintf("%s/%d/%d", u.ID, meta.Sequence.Stream, meta.NumDelivered)))
 			msg.Ack()
 		}
 	}()

@@ -418,7 +418,12 @@ type handed struct {
 // Queue.MaxDeliver hand-outs such a unit is reported failed. A unit being searched stays
 // in the queue (its worker says it is in progress), and so does one waiting.
 func (r *run) watch(ctx context.Context, done <-chan struct{}) {
-	tick := time.NewTicker(min(max(r.queue.AckWait/3, 50*time.Millisecond), 5*time.Second))
+	every(ctx, done, min(max(r.queue.AckWait/3, 50*time.Millisecond), 5*time.Second), func() { r.lost(ctx) })
+}
+
+// every calls f every period until done is closed or ctx ends.
+func every(ctx context.Context, done <-chan struct{}, period time.Duration, f func()) {
+	tick := time.NewTicker(period)
 	defer tick.Stop()
 	for {
 		select {
@@ -428,7 +433,7 @@ func (r *run) watch(ctx context.Context, done <-chan struct{}) {
 			return
 		case <-tick.C:
 		}
-		r.lost(ctx)
+		f()
 	}
 }
 
@@ -874,16 +879,7 @@ func (r *run) checkFound(o *Outcome, u Unit, b *solve.Batch) error {
 
 // report calls Status about twice a second until done.
 func (r *run) report(ctx context.Context, done <-chan struct{}) {
-	t := time.NewTicker(500 * time.Millisecond)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
-			return
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+	every(ctx, done, 500*time.Millisecond, func() {
 		var s Status
 		if cons, err := r.js.Consumer(ctx, unitsStream, workersName); err == nil {
 			if info, err := cons.Info(ctx); err == nil {
@@ -897,7 +893,7 @@ func (r *run) report(ctx context.Context, done <-chan struct{}) {
 			s.Rate = float64(s.Nodes) / el
 		}
 		r.c.Status(s)
-	}
+	})
 }
 
 // audit is a subtree's result, to be checked by searching the subtree again here.

@@ -3,7 +3,6 @@ package cluster
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -193,46 +192,17 @@ func TestDroppedSubtreesAreHandedOutAgain(t *testing.T) {
 // the pass of bound hideAt ("no solution", with the search's true work): a forger that
 // would make the answer two moves longer than the optimum.
 func hider(t *testing.T, nc *nats.Conn, s *solve.Solver, hideAt int) {
-	js, err := jetstream.New(nc)
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	t.Cleanup(func() { cancel(); <-done })
-	go func() {
-		defer close(done)
-		var cons jetstream.Consumer
-		for ctx.Err() == nil {
-			if cons, err = js.Consumer(ctx, unitsStream, workersName); err == nil {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
+	fakeWorker(t, nc, func(ctx context.Context, tk *task) *Outcome {
+		res, err := s.SearchBelow(ctx, tk.start, tk.path, tk.Bound)
+		if err != nil {
+			return nil
 		}
-		for ctx.Err() == nil {
-			msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
-			if err != nil {
-				continue
-			}
-			tk, err := decodeUnit(msg.Data())
-			if err != nil {
-				msg.Term()
-				continue
-			}
-			u := tk.Unit
-			res, err := s.SearchBelow(ctx, tk.start, tk.path, u.Bound)
-			if err != nil {
-				msg.Nak()
-				continue
-			}
-			o := Outcome{Job: u.Job.ID, Unit: u.ID, Index: u.Index, Seq: u.Seq, Worker: "hider", Work: res.Work, Value: res.Value}
-			if res.Moves != nil && u.Bound != hideAt {
-				o.Found, o.Moves = true, board.FormatDirs(res.Moves)
-			}
-			data, _ := json.Marshal(o)
-			meta, _ := msg.Metadata()
-			js.Publish(ctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(fmt.Sprintf("%s/%d", u.ID, meta.Sequence.Stream)))
-			msg.Ack()
+		o := &Outcome{Worker: "hider", Work: res.Work, Value: res.Value}
+		if res.Moves != nil && tk.Bound != hideAt {
+			o.Found, o.Moves = true, board.FormatDirs(res.Moves)
 		}
-	}()
+		return o
+	})
 }
 
 // At the default settings a worker that hides the solutions of the pass at the optimum is
@@ -326,13 +296,7 @@ func TestPaddedAnswerIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	padded.Tiles, err = goal.Size().DirsToTiles(korf[0].Start, moves)
 	require.NoError(t, err)
-	js, err := jetstream.New(nc)
-	require.NoError(t, err)
-	job := knownJob(t, js, c, in)
-	data, err := json.Marshal(Outcome{Job: job.ID, Unit: job.ID + ".0", Worker: "mallory", Record: &padded})
-	require.NoError(t, err)
-	_, err = js.Publish(context.Background(), resultSubject+job.ID, data)
-	require.NoError(t, err)
+	plant(t, nc, c, in, Outcome{Worker: "mallory", Record: &padded})
 	recs, errs, _ := collect(t, nc, c, in)
 	require.Len(t, recs, 1)
 	assert.False(t, recs[0].Solved)
@@ -366,16 +330,24 @@ func TestWholeInstancesAreAudited(t *testing.T) {
 	require.NoError(t, err)
 	forged := report.NewRecord(goal, korf[0].Start, res, nil)
 	forged.Nodes /= 2 // a worker that says it worked less, or searched otherwise
-	js, err := jetstream.New(nc)
-	require.NoError(t, err)
-	job := knownJob(t, js, c, one)
-	data, err := json.Marshal(Outcome{Job: job.ID, Unit: job.ID + ".0", Worker: "mallory", Record: &forged})
-	require.NoError(t, err)
-	_, err = js.Publish(context.Background(), resultSubject+job.ID, data)
-	require.NoError(t, err)
+	plant(t, nc, c, one, Outcome{Worker: "mallory", Record: &forged})
 	recs, errs, _ = collect(t, nc, c, one)
 	require.ErrorIs(t, errs[0], ErrAudit)
 	assert.False(t, recs[0].Solved)
 	assert.Contains(t, recs[0].Error, `worker "mallory" says of instance`)
 	assert.Contains(t, recs[0].Error, "solved again here")
+}
+
+// plant stores o as the result of the first unit of c's coming run of in, as a worker
+// holding the token could once the run has started.
+func plant(t *testing.T, nc *nats.Conn, c *Coordinator, in []instance.Entry, o Outcome) {
+	t.Helper()
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	job := knownJob(t, js, c, in)
+	o.Job, o.Unit = job.ID, job.ID+".0"
+	data, err := json.Marshal(o)
+	require.NoError(t, err)
+	_, err = js.Publish(context.Background(), resultSubject+job.ID, data)
+	require.NoError(t, err)
 }
