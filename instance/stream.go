@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/format"
@@ -32,6 +33,8 @@ type Stream struct {
 	name    string // how messages name the input ("" for arguments)
 	single  bool
 	buffer  []Entry
+	skip    func(*Instance) bool // instances All passes over (Skip)
+	skipped atomic.Int64
 }
 
 // ErrNoInput reports a call of Open with both a file and arguments, or neither.
@@ -91,8 +94,25 @@ func NewStream(ctx context.Context, r io.Reader, name string, goal board.Goal) *
 	return s
 }
 
-// Single reports whether the input holds exactly one instance.
-func (s *Stream) Single() bool { return s.single }
+// Single reports whether the input holds exactly one instance (not passed over).
+func (s *Stream) Single() bool { return s.single && (s.skip == nil || !s.skip(s.first())) }
+
+// first is the one instance of a single input.
+func (s *Stream) first() *Instance {
+	for _, e := range s.buffer {
+		if e.In != nil {
+			return e.In
+		}
+	}
+	return nil
+}
+
+// Skip makes All pass over the instances for which done is true (an earlier run's), and
+// count them (Skipped). Call it before All.
+func (s *Stream) Skip(done func(*Instance) bool) { s.skip = done }
+
+// Skipped returns how many instances All has passed over.
+func (s *Stream) Skipped() int { return int(s.skipped.Load()) }
 
 // Name names the input for people: the file, or "the arguments".
 func (s *Stream) Name() string {
@@ -108,13 +128,20 @@ func (s *Stream) Err() error { return s.err }
 // All returns the entries in order: those read ahead, then the rest as they come.
 func (s *Stream) All() <-chan Entry {
 	out := make(chan Entry)
+	send := func(e Entry) {
+		if e.In != nil && s.skip != nil && s.skip(e.In) {
+			s.skipped.Add(1)
+			return
+		}
+		out <- e
+	}
 	go func() {
 		defer close(out)
 		for _, e := range s.buffer {
-			out <- e
+			send(e)
 		}
 		for e := range s.entries {
-			out <- e
+			send(e)
 		}
 	}()
 	return out

@@ -94,6 +94,7 @@ func solveFlags() []cli.Flag {
 func searchFlags() []cli.Flag {
 	return append(solveFlags(),
 		&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"},
+		&cli.StringFlag{Name: "done", Usage: "pass over the states that the records in `FILE` (an earlier --json run's) solved optimally, for a campaign in many sittings"},
 		&cli.StringFlag{Name: "algo", Aliases: []string{"a"}, Value: "idastar", Usage: "idastar, astar, rbfs or bastar"},
 		&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: heuristic.Usage() + " (default: auto, the strongest available)"},
 		&cli.IntFlag{Name: "max-states", Value: search.DefaultMaxStates, Usage: "astar, bastar: most states stored at once (about 150 bytes each)", Action: func(_ *cli.Context, n int) error {

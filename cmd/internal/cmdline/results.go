@@ -1,8 +1,12 @@
 package cmdline
 
 import (
+	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -81,8 +85,11 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 		return r.fatal
 	case ctxErr == nil && in.Err() != nil:
 		return in.Err()
-	case sum.Total()+sum.Invalid == 0 && ctxErr == nil:
+	case sum.Total()+sum.Invalid == 0 && ctxErr == nil && in.Skipped() == 0:
 		return &ExitError{Code: ExitBadInput, Err: fmt.Errorf("no states in %s", in.Name())}
+	}
+	if n := in.Skipped(); n > 0 {
+		fmt.Fprintf(r.c.App.ErrWriter, "%s%s already done in %s, passed over\n", r.prefix, format.Count(n, "instance"), r.c.String("done"))
 	}
 	if !r.c.Bool("json") && (sum.Total()+sum.Invalid > 1 || r.c.Bool("quiet")) {
 		fmt.Fprintln(r.c.App.Writer, sum.Text(time.Since(r.begin)))
@@ -111,13 +118,52 @@ func Instances(c *cli.Context) (board.Goal, string, *instance.Stream, error) {
 	if err != nil {
 		return goal, "", nil, err
 	}
+	var done func(*instance.Instance) bool
+	if path := c.String("done"); path != "" {
+		if done, err = Done(path, goal); err != nil {
+			return goal, "", nil, err
+		}
+	}
 	in, err := instance.Open(c.Context, c.String("file"), c.Args().Slice(), c.App.Reader, goal)
 	if errors.Is(err, instance.ErrNoInput) && c.String("file") == "" {
 		err = Usagef("no states: give STATE arguments or --file FILE")
 	} else if errors.Is(err, instance.ErrNoInput) {
 		err = Usagef("give states as arguments or with --file, not both")
 	}
+	if err == nil && done != nil {
+		in.Skip(done)
+	}
 	return goal, tables, in, err
+}
+
+// Done reads the records of an earlier run (--json output, a record a line) from path and
+// returns whether an instance is done there: solved, optimal, for goal. Other lines (a
+// bench's totals, another goal's records, unsolved ones) count for nothing; a line that is
+// not JSON is an error that names it.
+func Done(path string, goal board.Goal) (func(*instance.Instance) bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--done: %w", err)
+	}
+	defer f.Close()
+	done := map[string]bool{}
+	dec := json.NewDecoder(bufio.NewReader(f))
+	for n := 1; ; n++ {
+		var r struct {
+			Start           []int
+			Board, Goal     string
+			Solved, Optimal bool
+		}
+		if err := dec.Decode(&r); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("--done %s: record %d is not a solve15 --json record: %v", path, n, err)
+		}
+		if r.Solved && r.Optimal && r.Board == goal.Size().String() && r.Goal == goal.Name() {
+			done[fmt.Sprint(r.Start)] = true
+		}
+	}
+	return func(in *instance.Instance) bool { return done[fmt.Sprint(in.State.Ints())] }, nil
 }
 
 // SolveOptions are the solver's options from the flags of solve15, with the tables'
