@@ -113,9 +113,11 @@ type run struct {
 
 	auditor    *solve.Solver
 	auditQueue chan audit
-	auditing   sync.WaitGroup
-	audited    int
-	auditErr   error
+	// stopInstance stops the split instance being solved (an audit found a result wrong).
+	stopInstance context.CancelFunc
+	auditing     sync.WaitGroup
+	audited      int
+	auditErr     error
 }
 
 // Run solves the entries, reporting each, in their order, as soon as it and all before it
@@ -647,14 +649,20 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.S
 		if c.Timeout > 0 {
 			ictx, cancel = context.WithTimeout(ctx, c.Timeout)
 		}
+		// An audit that finds a result wrong stops the instance at once.
+		ictx, stop := context.WithCancel(ictx)
+		r.mu.Lock()
+		r.stopInstance = stop
+		r.mu.Unlock()
 		res, err := c.Solver.SolveSplit(ictx, e.In.State, opt, solve.RunnerFunc(func(ctx context.Context, b *solve.Batch) ([]solve.SubtreeResult, error) {
 			results, done, err := r.pass(ctx, i, e.In, b)
 			units = append(units, done...)
 			return results, err
 		}))
-		if aerr := r.checkAudits(); aerr != nil && err == nil {
+		if aerr := r.checkAudits(); aerr != nil {
 			res, err = nil, aerr // no answer rests on a result an audit contradicts
 		}
+		stop()
 		cancel()
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -956,6 +964,9 @@ func (r *run) runAuditor(ctx context.Context) {
 			r.mu.Lock()
 			if r.auditErr == nil {
 				r.auditErr = bad
+				if r.stopInstance != nil {
+					r.stopInstance()
+				}
 			}
 			r.mu.Unlock()
 		}
