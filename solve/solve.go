@@ -89,7 +89,7 @@ type Options struct {
 	// A* and BA* keep their own sets of states and ignore it.
 	Pruning string
 	// PruningDepth is the automaton's depth; 0 for the deepest installed for the board,
-	// else the board's data.PruningDepth, built in memory.
+	// else the board's prune.DefaultDepth, built in memory (the plan decides: planPruning).
 	PruningDepth int
 
 	MaxNodes      uint64 // stop after generating this many nodes; 0 for no limit
