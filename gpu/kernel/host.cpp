@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "search.h"
+#include "emulate.h"
 
 static void die(const char* what) {
   fprintf(stderr, "host: %s\n", what);
@@ -55,8 +55,6 @@ static void layout() {
   OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value); OFF(tk::Pass, order); OFF(tk::Pass, hash);
 }
 
-static int stepOf(tk::Worker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) { return tk::step(w, p, t, budget); }
-static int stepOf(tk::SetWorker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) { return tk::stepSet(w, p, t, budget); }
 
 // runThread is one real thread's loop, as the kernel's (ida.cu).
 template <class W>
@@ -72,41 +70,11 @@ static void runThread(tk::Pass* p, const tk::Tables* t, uint32_t budget) {
         continue;
       }
     }
-    if (stepOf(w, p, t, budget)) tk::finish(w, p);
+    if (tk::stepOf(w, p, t, budget)) tk::finish(w, p);
   }
   delete w;
 }
 
-// runVirtual steps threads virtual threads in turn until the pass is over.
-template <class W>
-static void runVirtual(tk::Pass* p, const tk::Tables* t, uint32_t threads, uint32_t budget) {
-  std::vector<W> ws(threads);
-  std::vector<bool> over(threads);
-  for (uint32_t k = 0; k < threads; k++) {
-    memset(static_cast<void*>(&ws[k]), 0, sizeof ws[k]);
-    ws[k].rng = k;
-  }
-  uint32_t left = threads;
-  while (left > 0) {
-    for (uint32_t k = 0; k < threads; k++) {
-      if (over[k]) continue;
-      W* w = &ws[k];
-      if (!w->active) {
-        bool done = false;
-        if (!tk::take(w, p, t, &done)) {
-          if (done) {
-            over[k] = true;
-            left--;
-          }
-          continue;
-        }
-      }
-      p->busy++;
-      if (stepOf(w, p, t, budget)) tk::finish(w, p);
-    }
-    p->cycles += left;
-  }
-}
 
 static uint8_t u8() {
   uint8_t b;
@@ -206,9 +174,9 @@ int main(int argc, char** argv) {
     }
     for (auto& th : ts) th.join();
   } else if (kind == 1) {
-    runVirtual<tk::SetWorker>(&p, &t, threads, budget);
+    tk::emulate<tk::SetWorker>(&p, &t, threads, budget);
   } else {
-    runVirtual<tk::Worker>(&p, &t, threads, budget);
+    tk::emulate<tk::Worker>(&p, &t, threads, budget);
   }
   printf("best %d\ndonated %llu\nbusy %llu\ncycles %llu\n", p.best, p.donated, p.busy, p.cycles);
   for (uint32_t i = 0; i < nroots; i++) printf("%llu %llu %llu %d\n", gen[i], exp[i], hash[i], value[i]);

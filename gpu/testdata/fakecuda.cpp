@@ -14,7 +14,7 @@
 
 #include <vector>
 
-#include "../kernel/search.h"
+#include "../kernel/emulate.h"
 
 typedef int CUresult;
 
@@ -26,39 +26,7 @@ static bool is(const char* m) { return strcmp(mode(), m) == 0; }
 
 static bool sticky = false;  // a kernel faulted: every call fails
 
-static int stepOf(tk::Worker* w, tk::Pass* p, const tk::Tables* t) { return tk::step(w, p, t, 7); }
-static int stepOf(tk::SetWorker* w, tk::Pass* p, const tk::Tables* t) { return tk::stepSet(w, p, t, 7); }
 
-// emulate runs a launch's threads as virtual threads stepped in turn.
-template <class W>
-static void emulate(tk::Pass* p, const tk::Tables* t, uint32_t threads) {
-  std::vector<W> ws(threads);
-  std::vector<bool> over(threads);
-  for (uint32_t k = 0; k < threads; k++) {
-    memset(static_cast<void*>(&ws[k]), 0, sizeof(W));
-    ws[k].rng = k;
-  }
-  uint32_t left = threads;
-  while (left > 0) {
-    for (uint32_t k = 0; k < threads; k++) {
-      if (over[k]) continue;
-      W* w = &ws[k];
-      if (!w->active) {
-        bool done = false;
-        if (!tk::take(w, p, t, &done)) {
-          if (done) {
-            over[k] = true;
-            left--;
-          }
-          continue;
-        }
-      }
-      p->busy++;
-      if (stepOf(w, p, t)) tk::finish(w, p);
-    }
-    p->cycles += left;
-  }
-}
 static uint64_t allocated = 0;
 
 extern "C" {
@@ -146,10 +114,12 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   const tk::Tables* t = (const tk::Tables*)args[1];
   uint32_t threads = gx * gy * gz * bx * by * bz;
   if (p->threads != 0) return 1;  // the threads count themselves
+  // A few nodes a step, so that the virtual threads take turns often.
+  const uint32_t budget = 7;
   if (fn == (void*)0x12) {
-    emulate<tk::SetWorker>(p, t, threads);
+    tk::emulate<tk::SetWorker>(p, t, threads, budget);
   } else {
-    emulate<tk::Worker>(p, t, threads);
+    tk::emulate<tk::Worker>(p, t, threads, budget);
   }
   return 0;
 }

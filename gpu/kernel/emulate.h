@@ -1,0 +1,50 @@
+// A launch of the kernel on the host, for the host build (host.cpp) and the tests' fake
+// driver (gpu/testdata/fakecuda.cpp): the launch's threads as virtual threads, stepped in
+// turn until the pass is over. Not part of the kernel (ptxsrc.Sources): nvcc never sees it.
+#pragma once
+
+#include <string.h>
+
+#include <vector>
+
+#include "search.h"
+
+namespace tk {
+
+// stepOf runs one step of a thread of either loop: budget nodes at the most.
+static inline int stepOf(Worker* w, Pass* p, const Tables* t, uint32_t budget) { return step(w, p, t, budget); }
+static inline int stepOf(SetWorker* w, Pass* p, const Tables* t, uint32_t budget) { return stepSet(w, p, t, budget); }
+
+// emulate steps threads virtual threads in turn, budget nodes a step, until the pass is
+// over; p->busy and p->cycles count the steps as the kernel counts its threads' time.
+template <class W>
+static void emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t budget) {
+  std::vector<W> ws(threads);
+  std::vector<bool> over(threads);
+  for (uint32_t k = 0; k < threads; k++) {
+    memset(static_cast<void*>(&ws[k]), 0, sizeof ws[k]);
+    ws[k].rng = k;
+  }
+  uint32_t left = threads;
+  while (left > 0) {
+    for (uint32_t k = 0; k < threads; k++) {
+      if (over[k]) continue;
+      W* w = &ws[k];
+      if (!w->active) {
+        bool done = false;
+        if (!take(w, p, t, &done)) {
+          if (done) {
+            over[k] = true;
+            left--;
+          }
+          continue;
+        }
+      }
+      p->busy++;
+      if (stepOf(w, p, t, budget)) finish(w, p);
+    }
+    p->cycles += left;
+  }
+}
+
+}  // namespace tk
