@@ -396,10 +396,13 @@ func (st *search) replayTop(items *frontier, results []SubtreeResult) (Work, int
 	rs.nodes, rs.expanded, rs.published = 0, 0, 0
 	rs.setBudget(0)
 	rs.budget, rs.rep, rs.frontier, rs.best = nil, nil, frontier{}, nil
-	if rs.kids != nil { // the children of each depth: the replay's own
+	// The per-depth state of the loops (children, saved components): the replay's own.
+	if rs.kids != nil {
 		rs.kids = make([][4]catChild, len(rs.kids))
 	}
-	rs.undo = make([]comps, len(rs.path))
+	if rs.undo != nil {
+		rs.undo = make([]comps, len(rs.undo))
+	}
 	var stop atomic.Bool
 	rs.stop, rs.ctx = &stop, context.Background()
 	rp := &replay{index: make(map[string]int, len(items.nodes)), results: results, found: -1}

@@ -142,7 +142,7 @@ func (st *search) init() {
 	if t.cat != nil {
 		st.initCat()
 	}
-	if st.undo == nil {
+	if st.undo == nil && t.cat == nil { // dfs's (a catalogue's loop keeps its children instead)
 		st.undo = make([]comps, len(st.path))
 	}
 }
