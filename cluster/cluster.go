@@ -9,22 +9,31 @@
 // passes (package solve's SolveSplit), so that the solution is the one a single process
 // finds.
 //
-// Faults: a unit is acknowledged only after its result is stored, so a unit of a worker
-// that dies is handed to another after the ack wait; results are kept by unit, first one
-// wins, so nothing is counted twice; a unit handed out MaxDeliver times without a result
+// Faults: a unit is acknowledged (by the coordinator) only after its result is stored,
+// so a unit of a worker that dies is handed to another after the ack wait; results are
+// kept by unit, first one wins, so nothing is counted twice; a unit handed out MaxDeliver times without a result
 // is reported failed with the reason; a coordinator restarted on the same store reads the
 // results stored so far and hands out only what is missing. Every unit carries the
 // fingerprint of the coordinator's tables (solve.Solver.Fingerprint), and a worker whose
 // tables differ refuses it.
+//
+// Trust: each worker has a name and, on the embedded server, a key (WorkerKey); the
+// server lets it read only its own inbox and publish only under its name, and never
+// acknowledge a unit. Each unit carries a key of its own that only the workers it is
+// handed to see; the coordinator takes a result or progress only with it, and then
+// acknowledges the delivery itself. What a worker answers is replayed where it can be,
+// and audited where it cannot (Coordinator.Audit, Coordinator.TrustProof).
 package cluster
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -37,16 +46,24 @@ import (
 
 // Names on the NATS server.
 const (
-	unitsStream   = "TILEKIT_UNITS"   // the work queue
-	resultsStream = "TILEKIT_RESULTS" // results and dead letters, kept for restarts
-	unitsSubject  = "tilekit.units."  // + job id
-	resultSubject = "tilekit.results."
-	deadSubject   = "tilekit.dead."   // + job id: units that failed for good
-	cancelSubject = "tilekit.cancel." // + job id: stop the units of a finished pass
-	workersName   = "workers"         // the one durable consumer all workers share
-	maxDeliveries = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + unitsStream + "." + workersName
+	unitsStream     = "TILEKIT_UNITS"     // the work queue
+	resultsPrefix   = "TILEKIT_RESULTS_"  // + job id: a job's results, kept for restarts
+	legacyResults   = "TILEKIT_RESULTS"   // the results of every job, before they had keys
+	unitsSubject    = "tilekit.units."    // + job id
+	resultSubject   = "tilekit.results."  // + job id + "." + the worker's name
+	progressSubject = "tilekit.progress." // + job id + "." + the worker's name: Progress
+	cancelSubject   = "tilekit.cancel."   // + job id: stop the units of a finished pass
+	workersName     = "workers"           // the one durable consumer all workers share
+	maxDeliveries   = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + unitsStream + "." + workersName
+
+	// coordinatorName is the name under which the coordinator stores the failures it
+	// declares; no worker may take it (ValidName).
+	coordinatorName = "_coordinator"
 
 	maxMessage = 1 << 20
+	// maxResult is the largest result a job's stream stores: an honest one is about a
+	// kilobyte (a whole instance's record with its moves).
+	maxResult = 16 << 10
 )
 
 // Queue configures the work queue, once, by whoever starts first.
@@ -63,66 +80,142 @@ type Queue struct {
 // DefaultQueue is the queue of solve15 cluster.
 var DefaultQueue = Queue{AckWait: 30 * time.Second, MaxDeliver: 5, Keep: 7 * 24 * time.Hour}
 
-// setup creates the streams and the workers' consumer, or updates them to q.
-func setup(ctx context.Context, js jetstream.JetStream, q Queue) (jetstream.Stream, jetstream.Stream, error) {
-	if q.Keep <= 0 {
-		q.Keep = DefaultQueue.Keep
-	}
+// setup creates the units' stream and the workers' consumer, or updates them to q. The
+// stream of every job's results that an older version kept is deleted: its results have
+// no keys, and its subjects overlap the streams of each job's results.
+func setup(ctx context.Context, js jetstream.JetStream, q Queue) (jetstream.Stream, error) {
 	units, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: unitsStream, Subjects: []string{unitsSubject + ">"},
 		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 2 * time.Minute})
 	if err != nil {
-		return nil, nil, fmt.Errorf("cluster: the units' stream: %w", err)
+		return nil, fmt.Errorf("cluster: the units' stream: %w", err)
 	}
-	results, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: resultsStream,
-		Subjects: []string{resultSubject + ">", deadSubject + ">"}, Storage: jetstream.FileStorage,
-		MaxAge: q.Keep, Duplicates: 2 * time.Minute})
-	if err != nil {
-		return nil, nil, fmt.Errorf("cluster: the results' stream: %w", err)
+	if err := js.DeleteStream(ctx, legacyResults); err != nil && !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return nil, fmt.Errorf("cluster: deleting the results of an older version: %w", err)
 	}
 	if _, err := js.CreateOrUpdateConsumer(ctx, unitsStream, jetstream.ConsumerConfig{Durable: workersName,
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: q.AckWait, MaxDeliver: q.MaxDeliver, MaxAckPending: -1}); err != nil {
-		return nil, nil, fmt.Errorf("cluster: the workers' consumer: %w", err)
+		return nil, fmt.Errorf("cluster: the workers' consumer: %w", err)
 	}
-	return units, results, nil
+	return units, nil
+}
+
+// resultsConfig is the configuration of the stream of job's results, kept for keep, at
+// most maxBytes of them. Every worker publishes to a subject of its own name (the
+// server's permissions see to it), and a full stream refuses what comes next rather than
+// dropping what it holds.
+func resultsConfig(job string, keep time.Duration, maxBytes int64) jetstream.StreamConfig {
+	return jetstream.StreamConfig{Name: resultsPrefix + job, Subjects: []string{resultSubject + job + ".*"},
+		Storage: jetstream.FileStorage, MaxAge: keep, Duplicates: 2 * time.Minute,
+		MaxMsgSize: maxResult, MaxBytes: maxBytes, Discard: jetstream.DiscardNew}
 }
 
 // jobsBucket keeps, for each run's input and options (its key), the random nonce of its
 // job id, as long as its results are kept.
 const jobsBucket = "TILEKIT_JOBS"
 
-// jobID returns the id of the job whose content hashes to key: the key and a random
-// nonce, hashed. The nonce is made by the first run of the job on a store and kept there,
-// so that a run restarted on the store finds the results of the one before, while nobody
-// can know a new run's id, and plant results for it, before it starts.
-func jobID(ctx context.Context, js jetstream.JetStream, q Queue, key string) (string, error) {
+// jobID returns the id of the job whose content hashes to key, and the job's secret:
+// the key and a random nonce, hashed. The nonce is made by the first run of the job on a
+// store and kept there, so that a run restarted on the store finds the results of the one
+// before, while nobody can know a new run's id, and plant results for it, before it
+// starts. The secret makes the units' keys (unitKey); it never leaves the coordinator.
+func jobID(ctx context.Context, js jetstream.JetStream, q Queue, key string) (id string, secret []byte, err error) {
 	if q.Keep <= 0 {
 		q.Keep = DefaultQueue.Keep
 	}
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: jobsBucket, TTL: q.Keep, Storage: jetstream.FileStorage})
 	if err != nil {
-		return "", fmt.Errorf("cluster: the jobs' bucket: %w", err)
+		return "", nil, fmt.Errorf("cluster: the jobs' bucket: %w", err)
 	}
 	for {
 		if e, err := kv.Get(ctx, key); err == nil {
-			return idOf(key, e.Value()), nil
+			id, secret := idOf(key, e.Value())
+			return id, secret, nil
 		} else if !errors.Is(err, jetstream.ErrKeyNotFound) {
-			return "", fmt.Errorf("cluster: the job's nonce: %w", err)
+			return "", nil, fmt.Errorf("cluster: the job's nonce: %w", err)
 		}
 		nonce := make([]byte, 16)
 		rand.Read(nonce)
 		if _, err := kv.Create(ctx, key, nonce); err == nil {
-			return idOf(key, nonce), nil
+			id, secret := idOf(key, nonce)
+			return id, secret, nil
 		} else if !errors.Is(err, jetstream.ErrKeyExists) {
-			return "", fmt.Errorf("cluster: the job's nonce: %w", err)
+			return "", nil, fmt.Errorf("cluster: the job's nonce: %w", err)
 		}
 		// Another coordinator of the same job made it first: take its nonce.
 	}
 }
 
-// idOf is the id of the job of key with nonce.
-func idOf(key string, nonce []byte) string {
+// idOf is the id and the secret of the job of key with nonce.
+func idOf(key string, nonce []byte) (string, []byte) {
 	h := sha256.Sum256(append([]byte(key+"|"), nonce...))
-	return hex.EncodeToString(h[:10])
+	s := sha256.Sum256(append([]byte("secret|"+key+"|"), nonce...))
+	return hex.EncodeToString(h[:10]), s[:]
+}
+
+// unitKey is the key of the unit id of the job with secret: it travels with the unit
+// to the worker that takes it, and back with its result and progress, so that the
+// coordinator takes word of a unit only from a worker it was handed to. (No worker reads
+// another's deliveries: each has an inbox of its own.)
+func unitKey(secret []byte, id string) string {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("unit|" + id))
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// msgID is the message id of a result: the server drops a repeat of its publish, never a
+// result of another delivery, and nobody without the unit's key can make it.
+func msgID(unit, key string, seq, delivery uint64) string {
+	m := hmac.New(sha256.New, []byte(key))
+	fmt.Fprintf(m, "%s/%d/%d", unit, seq, delivery)
+	return unit + "/" + hex.EncodeToString(m.Sum(nil)[:12])
+}
+
+// WorkerKey is the password of the worker name on a server of the token: a worker given
+// its key may connect under its name only, and cannot make another's ('solve15 cluster
+// key' prints it). A worker given the token makes its own.
+func WorkerKey(token, name string) string {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("tilekit worker " + name))
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// maxName is the longest worker name.
+const maxName = 64
+
+// ValidName checks a worker's name: it is the worker's user on the NATS server and a
+// token of the subjects it may publish to, so 1 to 64 letters, digits, '-' and '_',
+// starting with a letter or digit.
+func ValidName(name string) error {
+	if name == "" || len(name) > maxName {
+		return fmt.Errorf("cluster: a worker's name has 1 to %d characters, not %d", maxName, len(name))
+	}
+	for i, c := range name {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || i > 0 && (c == '-' || c == '_')
+		if !ok {
+			return fmt.Errorf("cluster: worker name %q: only letters, digits, '-' and '_' (and not first)", name)
+		}
+	}
+	return nil
+}
+
+// DefaultName is a worker's name when none is given: host-pid, with every character a
+// name may not have replaced by '-'.
+func DefaultName() string {
+	host, _ := os.Hostname()
+	b := []byte(fmt.Sprintf("%s-%d", host, os.Getpid()))
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || i > 0 && (c == '-' || c == '_')) {
+			b[i] = 'w'
+			if i > 0 {
+				b[i] = '-'
+			}
+		}
+	}
+	if len(b) > maxName {
+		b = b[len(b)-maxName:]
+		b[0] = 'w'
+	}
+	return string(b)
 }
 
 // Job is what every unit of one run shares: how to solve, and with which tables.
@@ -146,6 +239,7 @@ type Unit struct {
 	Bound int    `json:"bound,omitempty"` // a subtree's pass; 0 for a whole instance
 	Path  string `json:"path,omitempty"`  // a subtree's moves from the start
 	Seq   int    `json:"seq,omitempty"`   // a subtree's place in its pass's frontier
+	Key   string `json:"key"`             // unitKey: the worker's answers carry it back
 }
 
 // Outcome is a worker's answer to a unit.
@@ -154,7 +248,7 @@ type Outcome struct {
 	Unit   string         `json:"unit"`
 	Index  int            `json:"index"`
 	Seq    int            `json:"seq,omitempty"`
-	Worker string         `json:"worker"`
+	Worker string         `json:"worker"`           // the coordinator sets it from the subject the outcome came on
 	Record *report.Record `json:"record,omitempty"` // a whole instance
 	Moves  string         `json:"moves,omitempty"`  // a subtree's solution, from the start
 	Found  bool           `json:"found,omitempty"`
@@ -166,6 +260,22 @@ type Outcome struct {
 	// Failed marks a unit given up for good (Error says why): tried MaxDeliver times.
 	Failed bool   `json:"failed,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// Key is the unit's key, and Ack the reply subject of the delivery that carried it,
+	// which the coordinator acknowledges once it has the result.
+	Key string `json:"key"`
+	Ack string `json:"ack,omitempty"`
+}
+
+// Progress is a worker's word about a unit it holds, on the progress subject: still
+// searching (the coordinator tells the queue so), or handed back (Back, to be handed out
+// again after Delay). Workers have no right to acknowledge units themselves: a token
+// holder could then acknowledge anyone's.
+type Progress struct {
+	Unit  string        `json:"unit"`
+	Key   string        `json:"key"`
+	Ack   string        `json:"ack"`
+	Back  bool          `json:"back,omitempty"`
+	Delay time.Duration `json:"delay,omitempty"`
 }
 
 // Text says for people what a worker did with unit u: its result, nodes and time.

@@ -3,11 +3,13 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -198,19 +200,6 @@ func TestSilentWorkerUnitsFail(t *testing.T) {
 	recs, _, _ := collect(t, nc, c, entries(korf[0].Goal, korf[0].Start))
 	require.Len(t, recs, 1)
 	assert.Contains(t, recs[0].Error, "handed out 2 times without a result")
-	// The unit is a dead letter now.
-	ctx := context.Background()
-	info, err := js.Stream(ctx, resultsStream)
-	require.NoError(t, err)
-	st, err := info.Info(ctx, jetstream.WithSubjectFilter(deadSubject+">"))
-	require.NoError(t, err)
-	dead := 0
-	for subject, n := range st.State.Subjects {
-		if strings.HasPrefix(subject, deadSubject) {
-			dead += int(n)
-		}
-	}
-	assert.Equal(t, 1, dead)
 }
 
 // A coordinator restarted on the same store hands out only the units without a result:
@@ -264,12 +253,56 @@ func TestServerToken(t *testing.T) {
 	defer s.Close()
 	_, err = nats.Connect(s.URL())
 	assert.Error(t, err, "no token")
-	conn, err := Connect(Endpoint{URL: s.URL(), Server: ServerOptions{Token: "s3cret"}})
-	require.NoError(t, err)
-	conn.Close()
-	nc, err := nats.Connect(strings.Replace(s.URL(), "nats://", "nats://s3cret@", 1))
-	require.NoError(t, err)
-	nc.Close()
+	_, err = nats.Connect(s.URL(), nats.Token("s3cret"))
+	assert.Error(t, err, "a token without a name")
+	for _, ok := range []Endpoint{
+		{URL: s.URL(), User: "w", Server: ServerOptions{Token: "s3cret"}},
+		{URL: s.URL(), User: "alice", Key: WorkerKey("s3cret", "alice")},
+		{URL: strings.Replace(s.URL(), "nats://", "nats://alice:"+WorkerKey("s3cret", "alice")+"@", 1)},
+		{URL: strings.Replace(s.URL(), "nats://", "nats://s3cret@", 1), User: "w"},
+	} {
+		conn, err := Connect(ok)
+		require.NoError(t, err, "%+v", ok)
+		conn.Close()
+	}
+	for _, bad := range []Endpoint{
+		{URL: s.URL(), User: "bob", Key: WorkerKey("s3cret", "alice")}, // another's key
+		{URL: s.URL(), User: "alice", Key: WorkerKey("wrong", "alice")},
+		{URL: s.URL(), User: "al.ice", Server: ServerOptions{Token: "s3cret"}}, // not a name
+		{URL: s.URL(), User: coordinatorName, Server: ServerOptions{Token: "s3cret"}},
+	} {
+		_, err := Connect(bad)
+		assert.ErrorContains(t, err, "Authorization Violation", "%+v", bad)
+	}
+	_, err = Connect(Endpoint{URL: strings.Replace(s.URL(), "nats://", "nats://alice:k@", 1), User: "bob"})
+	assert.ErrorContains(t, err, `the worker's name is "bob", but the URL's user is "alice"`)
+}
+
+// Worker names are checked, and a worker's default name is one.
+func TestWorkerNames(t *testing.T) {
+	for _, tc := range []struct {
+		url, name, want, err string
+	}{
+		{"nats://h:4222", "alice", "alice", ""},
+		{"nats://alice:KEY@h:4222", "", "alice", ""},
+		{"nats://alice:KEY@h:4222", "alice", "alice", ""},
+		{"nats://alice:KEY@h:4222", "bob", "", "the URL's user is alice"},
+		{"nats://TOKEN@h:4222", "", DefaultName(), ""},
+		{"nats://h:4222", "al.ice", "", "only letters, digits"},
+		{"nats://h:4222", "_coordinator", "", "only letters, digits"},
+		{"nats://h:4222", strings.Repeat("a", 65), "", "1 to 64 characters"},
+	} {
+		got, err := WorkerName(tc.url, tc.name)
+		if tc.err != "" {
+			assert.ErrorContains(t, err, tc.err, tc.name)
+			continue
+		}
+		require.NoError(t, err, tc.name)
+		assert.Equal(t, tc.want, got)
+	}
+	assert.NoError(t, ValidName(DefaultName()))
+	assert.NotEqual(t, WorkerKey("t", "alice"), WorkerKey("t", "bob"))
+	assert.NotEqual(t, WorkerKey("t", "alice"), WorkerKey("u", "alice"))
 }
 
 // A catalogue travels to the workers as its text: they need its tables, not its file.
@@ -339,17 +372,13 @@ func TestForgedSubtreeSolutionIsRefused(t *testing.T) {
 	in := entries(goal, start)
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
-	ctx := context.Background()
 	job := knownJob(t, js, c, in)
 	h0, err := s.H0(start)
 	require.NoError(t, err)
 	for b := h0; b <= korf[2].Optimal; b += 2 {
 		for k := range 64 {
 			id := fmt.Sprintf("%s.0.b%d.%d", job.ID, b, k)
-			data, err := json.Marshal(Outcome{Job: job.ID, Unit: id, Seq: k, Worker: "mallory", Found: true, Moves: strings.Repeat("R", b)})
-			require.NoError(t, err)
-			_, err = js.Publish(ctx, resultSubject+job.ID, data)
-			require.NoError(t, err)
+			job.publish(t, js, "mallory", Outcome{Unit: id, Seq: k, Found: true, Moves: strings.Repeat("R", b)})
 		}
 	}
 	recs, errs, _ := collect(t, nc, c, in)
@@ -398,12 +427,8 @@ func TestRestartRetriesFailedUnits(t *testing.T) {
 	in := entries(goal, korf[0].Start)
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
-	ctx := context.Background()
 	job := knownJob(t, js, c, in)
-	data, err := json.Marshal(Outcome{Job: job.ID, Unit: job.ID + ".0", Failed: true, Error: "the tables were missing"})
-	require.NoError(t, err)
-	_, err = js.Publish(ctx, resultSubject+job.ID, data)
-	require.NoError(t, err)
+	job.publish(t, js, "w", Outcome{Unit: job.ID + ".0", Failed: true, Error: "the tables were missing"})
 	keep := *c
 	keep.KeepFailed = true
 	recs, errs, _ := collect(t, nc, &keep, in)
@@ -419,19 +444,40 @@ func TestRestartRetriesFailedUnits(t *testing.T) {
 	assert.Equal(t, "w", recs[0].Worker)
 }
 
-// knownJob is the job of c's run of in on the server of js, its id made as the run will
-// make it: what a worker holding the token could learn once the run has started.
-func knownJob(t *testing.T, js jetstream.JetStream, c *Coordinator, in []instance.Entry) Job {
+// knownJob is the job of c's run of in on the server of js, its id and secret made as
+// the run will make them, and its results' stream made: what a worker that was handed a
+// unit of the run knows of it (its id, and the keys of the units it was handed).
+func knownJob(t *testing.T, js jetstream.JetStream, c *Coordinator, in []instance.Entry) plantedJob {
 	t.Helper()
 	ctx := context.Background()
-	_, _, err := setup(ctx, js, DefaultQueue)
+	_, err := setup(ctx, js, DefaultQueue)
 	require.NoError(t, err)
 	opt, err := c.Solver.Options().Portable()
 	require.NoError(t, err)
-	job := c.job(in, opt)
-	job.ID, err = jobID(ctx, js, DefaultQueue, job.ID)
+	job := plantedJob{Job: c.job(in, opt)}
+	job.ID, job.secret, err = jobID(ctx, js, DefaultQueue, job.ID)
 	require.NoError(t, err)
+	if _, err = js.CreateStream(ctx, resultsConfig(job.ID, DefaultQueue.Keep, 1<<20)); !errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		require.NoError(t, err)
+	}
 	return job
+}
+
+// plantedJob is a job known to a test, with its secret.
+type plantedJob struct {
+	Job
+	secret []byte
+}
+
+// publish stores o, with its unit's key, as the result the worker name sends: what a
+// worker that was handed the unit may send.
+func (j plantedJob) publish(t *testing.T, js jetstream.JetStream, name string, o Outcome) {
+	t.Helper()
+	o.Job, o.Key = j.ID, unitKey(j.secret, o.Unit)
+	data, err := json.Marshal(o)
+	require.NoError(t, err)
+	_, err = js.Publish(context.Background(), resultSubject+j.ID+"."+name, data)
+	require.NoError(t, err)
 }
 
 // A job's id is not a function of its input: two stores give the same run two ids, so
@@ -444,14 +490,17 @@ func TestJobIDsAreFresh(t *testing.T) {
 		_, nc := testServer(t, "")
 		js, err := jetstream.New(nc)
 		require.NoError(t, err)
-		a, err := jobID(ctx, js, DefaultQueue, "same-input")
+		a, as, err := jobID(ctx, js, DefaultQueue, "same-input")
 		require.NoError(t, err)
-		b, err := jobID(ctx, js, DefaultQueue, "same-input")
+		b, bs, err := jobID(ctx, js, DefaultQueue, "same-input")
 		require.NoError(t, err)
 		require.Equal(t, a, b, "one store, one id")
-		c, err := jobID(ctx, js, DefaultQueue, "other-input")
+		require.Equal(t, as, bs, "and one secret")
+		c, cs, err := jobID(ctx, js, DefaultQueue, "other-input")
 		require.NoError(t, err)
 		require.NotEqual(t, a, c)
+		require.NotEqual(t, as, cs)
+		assert.NotEqual(t, unitKey(as, a+".0"), unitKey(as, a+".1"))
 		ids = append(ids, a)
 	}
 	assert.NotEqual(t, ids[0], ids[1], "two stores, two ids")
@@ -464,15 +513,16 @@ func TestWorkerSaysWhatIsWrong(t *testing.T) {
 	s, err := StartServer(ServerOptions{Store: t.TempDir(), Listen: "127.0.0.1:0", Token: "s3cret"})
 	require.NoError(t, err)
 	defer s.Close()
-	conn, err := Connect(Endpoint{URL: s.URL(), Wait: true, Server: ServerOptions{Token: "wrong"}})
+	conn, err := Connect(Endpoint{URL: s.URL(), Wait: true, User: "w", Server: ServerOptions{Token: "wrong"}})
 	require.NoError(t, err, "a worker's connection waits for its server")
 	defer conn.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	err = (&Worker{Threads: 1}).Run(ctx, conn.Conn)
+	err = (&Worker{Name: "w", Threads: 1}).Run(ctx, conn.Conn)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "refused this worker")
-	assert.Contains(t, err.Error(), "--token")
+	assert.Contains(t, err.Error(), "--key")
+	assert.Contains(t, err.Error(), "solve15 cluster key w")
 	assert.NotContains(t, err.Error(), "s3cret")
 
 	nobody, err := Connect(Endpoint{URL: "nats://127.0.0.1:1", Wait: true})
@@ -507,10 +557,12 @@ func TestOutcomeText(t *testing.T) {
 	}
 }
 
-// With a token, the token gives a worker's rights only: the coordinator (with a secret of
-// its own) and a worker in its process solve a batch through those permissions, and a
-// client holding the token may not hand out units, decide passes, fake the server's
-// events or purge the queue.
+// With a token, a worker has a worker's rights, under its own name only: the
+// coordinator (with a secret of its own) and a worker in its process solve a batch and a
+// split instance through those permissions, while a worker holding a key of its own
+// (mallory) cannot read the deliveries or inboxes of others, acknowledge units, publish
+// under another's name, hand out units, decide passes, fake the server's events, purge
+// the queue or read a stream (cases 3 and 7 of issue 41).
 func TestTokenGivesAWorkersRights(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
@@ -519,6 +571,39 @@ func TestTokenGivesAWorkersRights(t *testing.T) {
 	conn, err := Connect(Endpoint{Server: ServerOptions{Store: t.TempDir(), Listen: "127.0.0.1:0", Token: "s3cret"}})
 	require.NoError(t, err)
 	defer conn.Close()
+
+	var mu sync.Mutex
+	var violations []string
+	mallory, err := Connect(Endpoint{URL: conn.Server.URL(), User: "mallory", Key: WorkerKey("s3cret", "mallory")})
+	require.NoError(t, err)
+	defer mallory.Close()
+	mallory.SetErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		mu.Lock()
+		violations = append(violations, err.Error())
+		mu.Unlock()
+	})
+	var heard atomic.Int64
+	for _, subject := range []string{"_INBOX.>", inboxPrefix("local") + ".>", ">", "$JS.ACK.>", resultSubject + ">"} {
+		_, err := mallory.Subscribe(subject, func(*nats.Msg) { heard.Add(1) })
+		require.NoError(t, err)
+	}
+	refused := func(subject string) {
+		t.Helper()
+		require.Eventually(t, func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, v := range violations {
+				if strings.Contains(v, "Permissions Violation") && strings.Contains(v, `"`+subject+`"`) {
+					return true
+				}
+			}
+			return false
+		}, 5*time.Second, 10*time.Millisecond, subject)
+	}
+	for _, subject := range []string{"_INBOX.>", inboxPrefix("local") + ".>", ">", "$JS.ACK.>", resultSubject + ">"} {
+		refused(subject)
+	}
+
 	stop, err := conn.StartWorker(context.Background(), &Worker{Name: "local", Threads: 1, Log: func(m string) { t.Log(m) }})
 	require.NoError(t, err)
 	recs, errs, _ := collect(t, conn.Conn, &Coordinator{Solver: s}, entries(goal, korf[0].Start, korf[2].Start))
@@ -533,17 +618,17 @@ func TestTokenGivesAWorkersRights(t *testing.T) {
 	require.NoError(t, errs[0])
 	assert.Equal(t, korf[2].Optimal, recs[0].Length)
 	assert.NotEmpty(t, recs[0].Units)
+	for _, u := range recs[0].Units {
+		assert.Equal(t, "local", u.Worker)
+	}
+	assert.Zero(t, heard.Load(), "mallory heard nothing of the others' deliveries")
 
-	worker, err := nats.Connect(conn.Server.URL(), nats.Token("s3cret"), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
-	require.NoError(t, err)
-	defer worker.Close()
-	for _, subject := range []string{unitsSubject + "x", cancelSubject + "x", maxDeliveries, "$JS.API.STREAM.PURGE." + unitsStream} {
-		_, err := worker.Request(subject, []byte("{}"), time.Second)
+	for _, subject := range []string{unitsSubject + "x", cancelSubject + "x", maxDeliveries, "$JS.API.STREAM.PURGE." + unitsStream,
+		"$JS.ACK." + unitsStream + "." + workersName + ".1.1.1.1.0", resultSubject + "x.local", progressSubject + "x.local",
+		"$JS.API.STREAM.MSG.GET." + unitsStream, "$JS.API.CONSUMER.CREATE." + unitsStream} {
+		_, err := mallory.Request(subject, []byte("{}"), time.Second)
 		assert.Error(t, err, subject)
-		require.Eventually(t, func() bool {
-			e := worker.LastError()
-			return e != nil && strings.Contains(e.Error(), "Permissions Violation") && strings.Contains(e.Error(), subject)
-		}, 5*time.Second, 10*time.Millisecond, subject)
+		refused(subject)
 	}
 }
 
@@ -552,14 +637,15 @@ func TestTokenGivesAWorkersRights(t *testing.T) {
 func TestGuideGivesWorkersTheirRights(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "docs", "GUIDE.md"))
 	require.NoError(t, err)
-	_, conf, ok := strings.Cut(string(readme), "{ user: worker,")
+	_, conf, ok := strings.Cut(string(readme), "{ user: alice,")
 	require.True(t, ok, "the guide's worker user")
 	conf, _, _ = strings.Cut(conf, "```")
-	for _, s := range append(workerPermissions.Publish.Allow, workerPermissions.Subscribe.Allow...) {
+	p := workerPermissions("alice")
+	for _, s := range append(p.Publish.Allow, p.Subscribe.Allow...) {
 		assert.Contains(t, conf, `"`+s+`"`)
 	}
 	n := strings.Count(conf, `"`) / 2
-	assert.Equal(t, len(workerPermissions.Publish.Allow)+len(workerPermissions.Subscribe.Allow), n, "no subject the code does not allow")
+	assert.Equal(t, len(p.Publish.Allow)+len(p.Subscribe.Allow), n, "no subject the code does not allow")
 }
 
 // The guide's configuration, given to a NATS server as it stands, runs a batch with a
@@ -575,7 +661,7 @@ func TestGuideConfigurationRuns(t *testing.T) {
 	path := filepath.Join(dir, "nats.conf")
 	require.NoError(t, os.WriteFile(path, []byte(conf), 0o600))
 	t.Setenv("COORDINATOR_PASSWORD", "c0ord")
-	t.Setenv("WORKER_PASSWORD", "w0rk")
+	t.Setenv("ALICE_PASSWORD", "w0rk")
 	opts, err := server.ProcessConfigFile(path)
 	require.NoError(t, err)
 	opts.NoLog, opts.NoSigs = true, true
@@ -590,16 +676,17 @@ func TestGuideConfigurationRuns(t *testing.T) {
 	coord, err := nats.Connect(url("coordinator", "c0ord"))
 	require.NoError(t, err)
 	defer coord.Close()
-	worker, err := nats.Connect(url("worker", "w0rk"))
+	worker, err := Connect(Endpoint{URL: url("alice", "w0rk")})
 	require.NoError(t, err)
-	startWorker(t, worker, &Worker{Name: "w", Threads: 1})
+	defer worker.Close()
+	startWorker(t, worker.Conn, &Worker{Name: "alice", Threads: 1})
 	korf := corpus.Korf100()
 	s, err := solve.New(context.Background(), korf[0].Goal, solve.Options{Heuristic: "wd"})
 	require.NoError(t, err)
 	recs, errs, _ := collect(t, coord, &Coordinator{Solver: s}, entries(korf[0].Goal, korf[0].Start))
 	require.NoError(t, errs[0])
 	assert.Equal(t, korf[0].Optimal, recs[0].Length)
-	assert.Equal(t, "w", recs[0].Worker)
+	assert.Equal(t, "alice", recs[0].Worker)
 }
 
 // mallory is a worker that searches nothing: it answers every unit it takes with "no
@@ -644,11 +731,10 @@ func fakeWorker(t *testing.T, nc *nats.Conn, answer func(context.Context, *task)
 				continue
 			}
 			u := tk.Unit
-			o.Job, o.Unit, o.Index, o.Seq = u.Job.ID, u.ID, u.Index, u.Seq
+			o.Job, o.Unit, o.Index, o.Seq, o.Key, o.Ack = u.Job.ID, u.ID, u.Index, u.Seq, u.Key, msg.Reply()
 			data, _ := json.Marshal(o)
 			meta, _ := msg.Metadata()
-			js.Publish(ctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(fmt.Sprintf("%s/%d/%d", u.ID, meta.Sequence.Stream, meta.NumDelivered)))
-			msg.Ack()
+			js.Publish(ctx, resultSubject+u.Job.ID+"."+o.Worker, data, jetstream.WithMsgID(msgID(u.ID, u.Key, meta.Sequence.Stream, meta.NumDelivered)))
 		}
 	}()
 }

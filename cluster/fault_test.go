@@ -169,15 +169,16 @@ func TestForgerAgainstTheBinary(t *testing.T) {
 			ID    string              `json:"id"`
 			Index int                 `json:"index"`
 			Start []int               `json:"start"`
+			Key   string              `json:"key"`
 		}
 		require.NoError(t, json.Unmarshal(msg.Data(), &u))
 		rec := map[string]any{"start": u.Start, "board": "4x4", "goal": "blank-first", "algorithm": "idastar", "heuristic": "6-6-3",
 			"solved": true, "optimal": true, "length": 8, "moves": "UUURRRDD", "tiles": []int{1, 2, 3, 4, 5, 6, 7, 8}, "h0": 8, "lower_bound": 8}
-		data, err := json.Marshal(map[string]any{"job": u.Job.ID, "unit": u.ID, "index": u.Index, "worker": "mallory", "record": rec})
+		data, err := json.Marshal(map[string]any{"job": u.Job.ID, "unit": u.ID, "index": u.Index, "worker": "mallory", "record": rec,
+			"key": u.Key, "ack": msg.Reply()})
 		require.NoError(t, err)
-		_, err = js.Publish(ctx, "tilekit.results."+u.Job.ID, data)
+		_, err = js.Publish(ctx, "tilekit.results."+u.Job.ID+".mallory", data)
 		require.NoError(t, err)
-		require.NoError(t, msg.Ack())
 		forged++
 	}
 	err := cmd.Wait()
@@ -238,21 +239,21 @@ func TestLiarAgainstTheBinary(t *testing.T) {
 			ID    string              `json:"id"`
 			Index int                 `json:"index"`
 			Seq   int                 `json:"seq"`
+			Key   string              `json:"key"`
 		}
 		require.NoError(t, json.Unmarshal(msg.Data(), &u))
 		data, err := json.Marshal(map[string]any{"job": u.Job.ID, "unit": u.ID, "index": u.Index, "seq": u.Seq, "worker": "mallory",
-			"work": map[string]any{"nodes": 1000, "expanded": 500}})
+			"work": map[string]any{"nodes": 1000, "expanded": 500}, "key": u.Key, "ack": msg.Reply()})
 		require.NoError(t, err)
-		if _, err := js.Publish(ctx, "tilekit.results."+u.Job.ID, data); err == nil {
+		if _, err := js.Publish(ctx, "tilekit.results."+u.Job.ID+".mallory", data); err == nil {
 			lies++
 		}
-		msg.Ack()
 	}
 }
 
 // tokenCluster builds solve15 and starts "solve15 cluster --json --goal blank-first" with
-// args, its embedded server on loopback with the token s3cret, and connects to it with
-// that token, as a worker would.
+// args, its embedded server on loopback with the token s3cret, and connects to it as the
+// worker mallory with its key (made by 'solve15 cluster key'), as a worker would.
 func tokenCluster(t *testing.T, ctx context.Context, args ...string) (*exec.Cmd, *nats.Conn, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
@@ -265,9 +266,14 @@ func tokenCluster(t *testing.T, ctx context.Context, args ...string) (*exec.Cmd,
 	stdout, stderr := &bytes.Buffer{}, &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	require.NoError(t, cmd.Start())
+	key, err := exec.Command(bin, "cluster", "key", "--token", "s3cret", "mallory").Output()
+	require.NoError(t, err)
+	name, k, ok := strings.Cut(strings.TrimSpace(string(key)), " ")
+	require.True(t, ok && name == "mallory", "%s", key)
 	var nc *nats.Conn
 	require.Eventually(t, func() bool {
-		nc, err = nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port), nats.Token("s3cret"), nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
+		nc, err = nats.Connect(fmt.Sprintf("nats://127.0.0.1:%d", port), nats.UserInfo("mallory", k), nats.CustomInboxPrefix("_INBOX_mallory"),
+			nats.ErrorHandler(func(*nats.Conn, *nats.Subscription, error) {}))
 		return err == nil
 	}, 20*time.Second, 100*time.Millisecond)
 	t.Cleanup(nc.Close)

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,10 +36,8 @@ func TestRetryAfterAFailureIsNoDuplicate(t *testing.T) {
 	job := knownJob(t, js, c, in)
 	// The failure, stored as the coordinator stores one (givenUp, lost): the unit went out
 	// as the queue's first message.
-	u := Unit{Job: job, ID: job.ID + ".0", Start: korf[0].Start.Ints()}
-	data, err := json.Marshal(&u)
-	require.NoError(t, err)
-	(&run{js: js, job: job}).fail(context.Background(), u, 1, data, "handed out 5 times without a result")
+	u := Unit{Job: job.Job, ID: job.ID + ".0", Start: korf[0].Start.Ints()}
+	(&run{js: js, job: job.Job, secret: job.secret}).fail(context.Background(), u, 1, "handed out 5 times without a result")
 
 	startWorker(t, nc, &Worker{Name: "w", Threads: 1})
 	begin := time.Now()
@@ -49,8 +48,10 @@ func TestRetryAfterAFailureIsNoDuplicate(t *testing.T) {
 	assert.Less(t, time.Since(begin), time.Minute)
 }
 
-// Junk on a job's results subject (not JSON, or JSON of no unit) is passed over: a
-// restart used to wait for it to count among the results stored, forever.
+// Junk on a job's results (not JSON, JSON of no unit, or a unit's result without its
+// key: a forger failing a unit it was never handed, case 3 of issue 41) is passed over
+// and deleted: a restart used to wait for it to count among the results stored, forever,
+// and a forged failure stood in for the unit's result.
 func TestJunkResultsDoNotHangARestart(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
@@ -62,8 +63,11 @@ func TestJunkResultsDoNotHangARestart(t *testing.T) {
 	c := &Coordinator{Solver: s}
 	in := entries(goal, korf[0].Start)
 	job := knownJob(t, js, c, in)
-	for _, junk := range []string{"junk", `{"job":"` + job.ID + `"}`, `[1,2,3]`} {
-		_, err := js.Publish(context.Background(), resultSubject+job.ID, []byte(junk))
+	unit := job.ID + ".0"
+	for _, junk := range []string{"junk", `{"job":"` + job.ID + `"}`, `[1,2,3]`,
+		`{"job":"` + job.ID + `","unit":"` + unit + `","failed":true,"error":"forged"}`,
+		`{"job":"` + job.ID + `","unit":"` + unit + `","key":"00","record":{"solved":false,"error":"node limit"},"work":{"nodes":1000000000000}}`} {
+		_, err := js.Publish(context.Background(), resultSubject+job.ID+".mallory", []byte(junk))
 		require.NoError(t, err)
 	}
 	startWorker(t, nc, &Worker{Name: "w", Threads: 1})
@@ -71,10 +75,18 @@ func TestJunkResultsDoNotHangARestart(t *testing.T) {
 	require.Len(t, recs, 1)
 	require.NoError(t, errs[0])
 	assert.Equal(t, korf[0].Optimal, recs[0].Length)
+	assert.Equal(t, "w", recs[0].Worker)
 	// And once more, with the first run's result among the junk.
 	recs, errs, _ = collect(t, nc, c, in)
 	require.NoError(t, errs[0])
 	assert.Equal(t, korf[0].Optimal, recs[0].Length)
+	// Only the result is kept.
+	results, err := js.Stream(context.Background(), resultsPrefix+job.ID)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		info, err := results.Info(context.Background())
+		return err == nil && info.State.Msgs == 1
+	}, 5*time.Second, 20*time.Millisecond)
 }
 
 // dropper takes units from the workers' queue and acknowledges them without a result,
@@ -127,7 +139,7 @@ func TestDroppedUnitsAreHandedOutAgain(t *testing.T) {
 	_, nc = testServer(t, "")
 	js, err = jetstream.New(nc)
 	require.NoError(t, err)
-	_, _, err = setup(context.Background(), js, q)
+	_, err = setup(context.Background(), js, q)
 	require.NoError(t, err)
 	dropped = dropper(t, js, 2)
 	in := entries(goal, korf[0].Start, korf[2].Start)
@@ -168,11 +180,11 @@ func TestDroppedSubtreesAreHandedOutAgain(t *testing.T) {
 	goal := korf[0].Goal
 	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
-	q := Queue{AckWait: 400 * time.Millisecond, MaxDeliver: 5}
+	q := Queue{AckWait: 400 * time.Millisecond, MaxDeliver: 21} // the dropper drops 20: none fails
 	_, nc := testServer(t, "")
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
-	_, _, err = setup(context.Background(), js, q)
+	_, err = setup(context.Background(), js, q)
 	require.NoError(t, err)
 	dropped := dropper(t, js, 20)
 	startWorker(t, nc, &Worker{Name: "w", Threads: 1})
@@ -345,9 +357,166 @@ func plant(t *testing.T, nc *nats.Conn, c *Coordinator, in []instance.Entry, o O
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
 	job := knownJob(t, js, c, in)
-	o.Job, o.Unit = job.ID, job.ID+".0"
-	data, err := json.Marshal(o)
+	o.Unit = job.ID + ".0"
+	job.publish(t, js, o.Worker, o)
+}
+
+// The coordinator speaks to the queue only for a delivery of the unit whose key came
+// with the word: progress with another unit's delivery, a subject that is no delivery's,
+// or no key is refused, and nothing is published.
+func TestProgressNeedsTheUnitsKey(t *testing.T) {
+	_, nc := testServer(t, "")
+	js, err := jetstream.New(nc)
 	require.NoError(t, err)
-	_, err = js.Publish(context.Background(), resultSubject+job.ID, data)
+	sub, err := nc.SubscribeSync(">")
 	require.NoError(t, err)
+	secret := []byte("s")
+	r := &run{js: js, job: Job{ID: "j"}, secret: secret, seqs: map[uint64]string{7: "j.0", 8: "j.1"}}
+	ack := func(seq int) string {
+		return fmt.Sprintf("$JS.ACK.%s.%s.1.%d.3.1700000000000000000.0", unitsStream, workersName, seq)
+	}
+	for _, tc := range []struct {
+		p    Progress
+		sent string // on the delivery's subject, or "" for nothing
+	}{
+		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: ack(7)}, "+WPI"},
+		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: ack(7), Back: true}, "-NAK"},
+		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: ack(7), Back: true, Delay: time.Second}, `-NAK {"delay": 1000000000}`},
+		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: ack(8), Back: true}, ""},              // the delivery of j.1
+		{Progress{Unit: "j.1", Key: unitKey(secret, "j.0"), Ack: ack(8), Back: true}, ""},              // j.0's key
+		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: cancelSubject + "j", Back: true}, ""}, // no delivery
+		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: ack(9)}, ""},                          // not handed out
+	} {
+		data, err := json.Marshal(tc.p)
+		require.NoError(t, err)
+		r.progress(&nats.Msg{Data: data})
+		require.NoError(t, nc.Flush())
+		m, err := sub.NextMsg(200 * time.Millisecond)
+		if tc.sent == "" {
+			assert.Error(t, err, "%+v", tc.p)
+			continue
+		}
+		require.NoError(t, err, "%+v", tc.p)
+		assert.Equal(t, tc.p.Ack, m.Subject)
+		assert.Equal(t, tc.sent, string(m.Data))
+	}
+	assert.Equal(t, 3, r.refused)
+}
+
+// The place in the queue is read from a delivery's reply subject, in both of the
+// server's forms, and from nothing else.
+func TestAckSeq(t *testing.T) {
+	for _, tc := range []struct {
+		subject string
+		seq     uint64
+	}{
+		{"$JS.ACK.TILEKIT_UNITS.workers.1.42.7.1700000000000000000.3", 42},
+		{"$JS.ACK.hub.ACCHASH.TILEKIT_UNITS.workers.2.43.8.1700000000000000000.0.r4nd", 43},
+		{"$JS.ACK.OTHER.workers.1.42.7.1700000000000000000.3", 0},
+		{"$JS.ACK.TILEKIT_UNITS.other.1.42.7.1700000000000000000.3", 0},
+		{"$JS.ACK.TILEKIT_UNITS.workers.1.x.7.1700000000000000000.3", 0},
+		{"$JS.ACK.TILEKIT_UNITS.workers.1.0.7.1700000000000000000.3", 0},
+		{"$JS.ACK.TILEKIT_UNITS.workers.1.42.7", 0},
+		{"tilekit.cancel.x", 0},
+		{"", 0},
+	} {
+		seq, ok := ackSeq(tc.subject)
+		assert.Equal(t, tc.seq, seq, tc.subject)
+		assert.Equal(t, tc.seq > 0, ok, tc.subject)
+	}
+}
+
+// A job's results have a limit: no result above 16 KiB, and room for what a job's
+// units may need (case 8 of issue 41: 30 MB were stored in seconds).
+func TestResultsHaveALimit(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	startWorker(t, nc, &Worker{Name: "w", Threads: 1})
+	c := &Coordinator{Solver: s}
+	in := entries(goal, korf[0].Start, korf[2].Start)
+	recs, errs, _ := collect(t, nc, c, in)
+	require.Len(t, recs, 2)
+	require.NoError(t, errs[0])
+	job := knownJob(t, js, c, in)
+	results, err := js.Stream(context.Background(), resultsPrefix+job.ID)
+	require.NoError(t, err)
+	info, err := results.Info(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, int32(maxResult), info.Config.MaxMsgSize)
+	assert.GreaterOrEqual(t, info.Config.MaxBytes, int64(1<<20+2*maxResult))
+	assert.LessOrEqual(t, info.Config.MaxBytes, int64(2<<20))
+	assert.Equal(t, jetstream.DiscardNew, info.Config.Discard)
+	_, err = js.Publish(context.Background(), resultSubject+job.ID+".mallory", make([]byte, maxResult+1))
+	assert.Error(t, err, "a result above the limit")
+}
+
+// A unit searched for longer than the ack wait stays with its worker while the worker
+// says it is still working: the coordinator passes the word to the queue, and nobody
+// else is handed the unit.
+func TestProgressKeepsALongUnit(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	q := Queue{AckWait: 300 * time.Millisecond, MaxDeliver: 3}
+	_, err = setup(context.Background(), js, q)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cons, err := js.Consumer(ctx, unitsStream, workersName)
+	require.NoError(t, err)
+	var taken atomic.Int64
+	go func() { // a thief that answers nothing, once the slow worker has the unit
+		for ctx.Err() == nil {
+			if taken.Load() == 0 {
+				time.Sleep(10 * time.Millisecond)
+				continue
+			}
+			if _, err := cons.Next(jetstream.FetchMaxWait(100 * time.Millisecond)); err == nil {
+				taken.Add(1)
+			}
+		}
+	}()
+	go func() { // the slow worker
+		for ctx.Err() == nil {
+			msg, err := cons.Next(jetstream.FetchMaxWait(100 * time.Millisecond))
+			if err != nil {
+				continue
+			}
+			taken.Add(1)
+			tk, err := decodeUnit(msg.Data())
+			if !assert.NoError(t, err) {
+				return
+			}
+			say := func() {
+				data, _ := json.Marshal(Progress{Unit: tk.ID, Key: tk.Key, Ack: msg.Reply()})
+				nc.Publish(progressSubject+tk.Job.ID+".slow", data)
+			}
+			for range 15 { // 1.5 s, five ack waits
+				say()
+				time.Sleep(100 * time.Millisecond)
+			}
+			res, err := s.Solve(ctx, tk.start)
+			if !assert.NoError(t, err) {
+				return
+			}
+			rec := report.NewRecord(goal, tk.start, res, nil)
+			data, _ := json.Marshal(Outcome{Job: tk.Job.ID, Unit: tk.ID, Record: &rec, Key: tk.Key, Ack: msg.Reply()})
+			js.Publish(ctx, resultSubject+tk.Job.ID+".slow", data)
+			return
+		}
+	}()
+	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Queue: q}, entries(goal, korf[0].Start))
+	require.NoError(t, errs[0])
+	assert.Equal(t, korf[0].Optimal, recs[0].Length)
+	assert.Equal(t, "slow", recs[0].Worker)
+	assert.Equal(t, int64(1), taken.Load(), "handed out once")
 }

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -25,9 +27,10 @@ type ServerOptions struct {
 	// Listen is the address for clients, host:port; "" for 127.0.0.1 on a free port.
 	// Only loopback addresses may go without a Token.
 	Listen string
-	// Token is the secret every client must present; "" for none (loopback only). It
-	// gives a worker's rights only (workerPermissions): the coordinator in this process
-	// connects with a secret of its own that never leaves it.
+	// Token is the cluster's secret; "" for none (loopback only). A worker connects under
+	// its name with its key (WorkerKey of the token and the name), or with the token
+	// itself, and gets a worker's rights for that name only (workerPermissions). The
+	// coordinator in this process connects with a secret of its own that never leaves it.
 	Token string
 }
 
@@ -38,44 +41,55 @@ type Server struct {
 	owner string // the coordinator's secret, with every right; "" without a token
 }
 
-// workerPermissions are what a worker may do on the embedded server (and what an
-// external server's configuration should give it, docs/CLUSTER.md): take units from the
-// workers' consumer and acknowledge them, publish results, and hear which passes are
-// decided. It may not publish units, decisions, job control, the server's events or any
-// other JetStream request (purging, deleting).
-var workerPermissions = &server.Permissions{
-	Publish: &server.SubjectPermission{Allow: []string{
-		resultSubject + ">",
-		deadSubject + ">", // a unit it cannot search, on its last delivery
-		"$JS.API.CONSUMER.INFO." + unitsStream + "." + workersName,
-		"$JS.API.CONSUMER.MSG.NEXT." + unitsStream + "." + workersName,
-		"$JS.ACK." + unitsStream + "." + workersName + ".>",
-	}},
-	Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>", cancelSubject + ">"}},
+// workerPermissions are what the worker name may do on the embedded server (and what an
+// external server's configuration should give it, docs/GUIDE.md): take units from the
+// workers' consumer, publish results and progress under its own name, read its own inbox
+// and hear which passes are decided. It may not publish units, acknowledge units
+// (the coordinator does, for the deliveries a worker's word names), publish under
+// another's name, read another's inbox, publish decisions, job control or the server's
+// events, or make any other JetStream request (purging, deleting, reading streams).
+func workerPermissions(name string) *server.Permissions {
+	return &server.Permissions{
+		Publish: &server.SubjectPermission{Allow: []string{
+			resultSubject + "*." + name,
+			progressSubject + "*." + name,
+			"$JS.API.CONSUMER.INFO." + unitsStream + "." + workersName,
+			"$JS.API.CONSUMER.MSG.NEXT." + unitsStream + "." + workersName,
+		}},
+		Subscribe: &server.SubjectPermission{Allow: []string{inboxPrefix(name) + ".>", cancelSubject + ">"}},
+	}
 }
 
-// tokenAuth admits the coordinator's secret with every right and the token with a
-// worker's.
+// inboxPrefix is the prefix of the worker name's inbox: its replies and deliveries,
+// which no other worker may read.
+func inboxPrefix(name string) string { return "_INBOX_" + name }
+
+// tokenAuth admits the coordinator's secret with every right, and a worker under its
+// name with its key or the token, with that name's rights.
 type tokenAuth struct {
-	owner, worker string
-	account       *server.Account
+	owner, token string
+	account      *server.Account
 }
 
 func (a *tokenAuth) Check(c server.ClientAuthentication) bool {
 	o := c.GetOpts()
-	secret := o.Token
+	secret := o.Password
 	if secret == "" {
-		secret = o.Password
+		secret = o.Token
 	}
-	switch {
-	case subtle.ConstantTimeCompare([]byte(secret), []byte(a.owner)) == 1:
+	if subtle.ConstantTimeCompare([]byte(secret), []byte(a.owner)) == 1 {
 		c.RegisterUser(&server.User{Username: "coordinator", Account: a.account})
-	case subtle.ConstantTimeCompare([]byte(secret), []byte(a.worker)) == 1:
-		c.RegisterUser(&server.User{Username: "worker", Account: a.account, Permissions: workerPermissions})
-	default:
+		return true
+	}
+	if ValidName(o.Username) != nil {
 		return false
 	}
-	return true
+	key := WorkerKey(a.token, o.Username)
+	if subtle.ConstantTimeCompare([]byte(secret), []byte(key)) == 1 || subtle.ConstantTimeCompare([]byte(secret), []byte(a.token)) == 1 {
+		c.RegisterUser(&server.User{Username: o.Username, Account: a.account, Permissions: workerPermissions(o.Username)})
+		return true
+	}
+	return false
 }
 
 // ErrNeedsToken is returned for a server that would listen beyond loopback without a token.
@@ -113,7 +127,7 @@ func StartServer(opt ServerOptions) (*Server, error) {
 	if opt.Token != "" {
 		owner := make([]byte, 24)
 		rand.Read(owner)
-		auth = &tokenAuth{owner: hex.EncodeToString(owner), worker: opt.Token}
+		auth = &tokenAuth{owner: hex.EncodeToString(owner), token: opt.Token}
 		sopt.CustomClientAuthentication = auth
 	}
 	ns, err := server.NewServer(sopt)
@@ -156,9 +170,17 @@ func Loopback(host string) bool {
 
 // Endpoint says where the NATS server is: an existing one (URL), or an embedded one.
 type Endpoint struct {
-	URL    string // nats://host:port of an existing server or cluster; "" to embed one
+	// URL is nats://host:port of an existing server or cluster (comma-separated); ""
+	// to embed one. Credentials in it (nats://TOKEN@host, nats://NAME:KEY@host) are
+	// taken as Server.Token, or as User and Key.
+	URL    string
 	Server ServerOptions
 	Name   string // how the connection names itself to the server
+	// User is the connection's user on the server: for a worker, its name (its inbox
+	// and the subjects it publishes to are named for it); for the coordinator, its user
+	// on an external server, or "". Key is the user's password (WorkerKey, or what an
+	// external server's configuration gives it); without one, the token is presented.
+	User, Key string
 	// Wait keeps trying to reach a server that is not up yet (a worker started before
 	// its coordinator), rather than failing at once.
 	Wait bool
@@ -186,10 +208,12 @@ func DefaultStore() (string, error) {
 // Connect connects to e.URL, or starts the embedded server (on DefaultStore when
 // e.Server.Store is "") and connects to it.
 func Connect(e Endpoint) (*Conn, error) {
+	url, err := e.credentials()
+	if err != nil {
+		return nil, err
+	}
 	c := &Conn{e: e}
-	url := e.URL
 	if url == "" && e.Server.Store == "" {
-		var err error
 		if e.Server.Store, err = DefaultStore(); err != nil {
 			return nil, err
 		}
@@ -201,26 +225,64 @@ func Connect(e Endpoint) (*Conn, error) {
 		}
 		c.Server, url = s, s.URL()
 	}
-	owner := e
-	if c.Server != nil && c.Server.owner != "" {
-		owner.Server.Token = c.Server.owner // this process's own connection has every right
+	c.url = url
+	main := c.e
+	if c.Server != nil && c.Server.owner != "" && main.User == "" {
+		main.Server.Token = c.Server.owner // this process's own connection has every right
 	}
-	nc, err := c.dial(url, owner)
+	nc, err := dial(url, main, main.User)
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
-	c.Conn, c.url = nc, url
+	c.Conn = nc
 	return c, nil
 }
 
-func (c *Conn) dial(url string, e Endpoint) (*nats.Conn, error) {
+// credentials moves the credentials of e.URL into e, and returns the URL without them
+// (a URL's credentials would override the options of the connection).
+func (e *Endpoint) credentials() (string, error) {
+	if e.URL == "" {
+		return "", nil
+	}
+	urls := strings.Split(e.URL, ",")
+	for i, u := range urls {
+		p, err := neturl.Parse(strings.TrimSpace(u))
+		if err != nil || p.Host == "" {
+			return "", fmt.Errorf("cluster: %q is not a NATS URL such as nats://host:4222", redact(u))
+		}
+		if p.User == nil {
+			continue
+		}
+		if pass, ok := p.User.Password(); ok {
+			if e.User != "" && e.User != p.User.Username() {
+				return "", fmt.Errorf("cluster: the worker's name is %q, but the URL's user is %q: a worker's name is its user on the server", e.User, p.User.Username())
+			}
+			e.User, e.Key = p.User.Username(), pass
+		} else {
+			e.Server.Token = p.User.Username()
+		}
+		p.User = nil
+		urls[i] = p.String()
+	}
+	return strings.Join(urls, ","), nil
+}
+
+// dial connects to url with e's credentials, its inbox that of the worker name ("": the
+// usual one).
+func dial(url string, e Endpoint, name string) (*nats.Conn, error) {
 	opts := []nats.Option{nats.Name(e.Name), nats.MaxReconnects(-1)}
 	if e.Wait {
 		opts = append(opts, nats.RetryOnFailedConnect(true))
 	}
-	if e.Server.Token != "" {
+	if e.User != "" {
+		opts = append(opts, nats.UserInfo(e.User, e.Key))
+	}
+	if e.Key == "" && e.Server.Token != "" {
 		opts = append(opts, nats.Token(e.Server.Token))
+	}
+	if name != "" {
+		opts = append(opts, nats.CustomInboxPrefix(inboxPrefix(name)))
 	}
 	nc, err := nats.Connect(url, opts...)
 	if err != nil {
@@ -229,12 +291,16 @@ func (c *Conn) dial(url string, e Endpoint) (*nats.Conn, error) {
 	return nc, nil
 }
 
-// Another opens one more connection to the same server (for a worker in this process),
-// closed with c.
+// Another opens one more connection to the same server, for the worker name in this
+// process, closed with c. On the embedded server with a token, it connects as the worker
+// does (under its name, with the token); elsewhere with this process's own credentials.
 func (c *Conn) Another(name string) (*nats.Conn, error) {
 	e := c.e
-	e.Name = name
-	nc, err := c.dial(c.url, e)
+	e.Name = name + " (local worker)"
+	if c.Server != nil && c.Server.owner != "" {
+		e.User, e.Key = name, ""
+	}
+	nc, err := dial(c.url, e, name)
 	if err == nil {
 		c.extra = append(c.extra, nc)
 	}
@@ -244,7 +310,7 @@ func (c *Conn) Another(name string) (*nats.Conn, error) {
 // StartWorker runs w in this process on a connection of its own until ctx ends or stop
 // is called; stop waits for it and returns its error.
 func (c *Conn) StartWorker(ctx context.Context, w *Worker) (stop func() error, err error) {
-	nc, err := c.Another(w.name() + " (local worker)")
+	nc, err := c.Another(w.name())
 	if err != nil {
 		return nil, err
 	}
@@ -265,4 +331,27 @@ func (c *Conn) Close() {
 	if c.Server != nil {
 		c.Server.Close()
 	}
+}
+
+// WorkerName is the name a worker connecting to url goes by: name if given, else the
+// user of url's credentials (nats://NAME:KEY@host), else DefaultName.
+func WorkerName(url, name string) (string, error) {
+	user := ""
+	for _, u := range strings.Split(url, ",") {
+		if p, err := neturl.Parse(strings.TrimSpace(u)); err == nil && p.User != nil {
+			if _, ok := p.User.Password(); ok {
+				user = p.User.Username()
+			}
+		}
+	}
+	switch {
+	case name != "" && user != "" && name != user:
+		return "", fmt.Errorf("cluster: --name %s, but the URL's user is %s: a worker's name is its user on the server", name, user)
+	case name == "":
+		name = user
+	}
+	if name == "" {
+		return DefaultName(), nil
+	}
+	return name, ValidName(name)
 }

@@ -59,6 +59,8 @@ func TestStatusString(t *testing.T) {
 			"units: 3 done, 2 queued, 1 in flight; results from 2 workers; 12,345 nodes, 2.5 M nodes/s"},
 		{Status{Done: 1, Failed: 1, Bound: 100, Workers: 1},
 			"units: 1 done, 0 queued, 0 in flight, 1 failed; bound 100; results from 1 worker; 0 nodes, 0.0 M nodes/s"},
+		{Status{Done: 1, Refused: 7, Workers: 1},
+			"units: 1 done, 0 queued, 0 in flight, 7 messages refused; results from 1 worker; 0 nodes, 0.0 M nodes/s"},
 	} {
 		assert.Equal(t, tc.want, tc.st.String())
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -25,7 +24,10 @@ import (
 
 // Worker takes units from the queue and searches them.
 type Worker struct {
-	Name    string // how results name the worker ("": host:pid)
+	// Name is the worker's name (ValidName; "": DefaultName): its user on a server with
+	// a token, and how results name it. The coordinator takes it from the subject a result
+	// comes on, which the server's permissions tie to the user.
+	Name    string
 	Tables  string // the directory of tables to use ("" for the usual places)
 	Threads int    // units searched at once (0: one per core)
 	// Log hears of what people should know: units refused or failed, with the reason.
@@ -90,6 +92,9 @@ type solverEntry struct {
 // Run takes units until ctx is done, riding out losses of the server. A unit being
 // searched when ctx ends is handed back to the queue at once.
 func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
+	if err := ValidName(w.name()); err != nil {
+		return err
+	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return err
@@ -109,7 +114,7 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 			break
 		}
 		if refused(nc) {
-			return fmt.Errorf("worker: the NATS server at %s refused this worker (%v): give the coordinator's token with --token or TILEKIT_NATS_TOKEN", serverOf(nc), nc.LastError())
+			return fmt.Errorf("worker: the NATS server at %s refused this worker (%v): give this worker's key (--key, or TILEKIT_NATS_KEY, from 'solve15 cluster key %s' where the coordinator runs) or the coordinator's token (--token)", serverOf(nc), nc.LastError(), w.name())
 		}
 		switch {
 		case ctx.Err() != nil:
@@ -180,13 +185,12 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	return nil
 }
 
-// name is w.Name, or host:pid.
+// name is w.Name, or DefaultName.
 func (w *Worker) name() string {
 	if w.Name != "" {
 		return w.Name
 	}
-	host, _ := os.Hostname()
-	return fmt.Sprintf("%s:%d", host, os.Getpid())
+	return DefaultName()
 }
 
 // Progress says how much w has done, for a status line.
@@ -282,19 +286,26 @@ func (w *Worker) solver(job Job, goal board.Goal) (*solve.Solver, error) {
 	return e.s, e.err
 }
 
-// handle searches one unit, publishes its outcome, then acknowledges it. Only a failure
-// to talk to the server is returned (the unit is then handed out again); a unit that
-// cannot be searched is handed back (or, on its last delivery, reported failed).
+// handle searches one unit and publishes its outcome, which the coordinator, once it
+// has it, acknowledges. Only a failure to talk to the server is returned (the unit is then
+// handed out again); a unit that cannot be searched is handed back (or, on its last
+// delivery, reported failed).
 func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg, ackWait time.Duration) error {
 	t, err := decodeUnit(msg.Data())
 	if err != nil {
 		w.log("%v: dropped", err)
-		return msg.TermWithReason("not a unit")
+		return nil
 	}
 	u := t.Unit
 	meta, err := msg.Metadata()
 	if err != nil {
 		return err
+	}
+	name := w.name()
+	say := func(p Progress) {
+		p.Unit, p.Key, p.Ack = u.ID, u.Key, msg.Reply()
+		data, _ := json.Marshal(p)
+		js.Conn().Publish(progressSubject+u.Job.ID+"."+name, data)
 	}
 	// Keep the unit ours while it is searched.
 	done := make(chan struct{})
@@ -307,7 +318,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 			case <-done:
 				return
 			case <-t.C:
-				msg.InProgress()
+				say(Progress{})
 			}
 		}
 	}()
@@ -324,19 +335,21 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	out, err := w.search(uctx, t)
 	switch {
 	case ctx.Err() != nil: // this worker stops: hand the unit back now
-		msg.Nak()
+		say(Progress{Back: true})
 		return nil
-	case uctx.Err() != nil: // its pass is decided
-		return msg.Term()
+	case uctx.Err() != nil: // its pass is decided: the coordinator has taken its units off the queue
+		return nil
 	case err != nil:
 		if meta.NumDelivered < uint64(max(1, w.maxDeliver(js))) {
 			w.log("unit %s (%s): %v; handed back", u.ID, u.Label, err)
-			return msg.NakWithDelay(time.Duration(meta.NumDelivered) * 200 * time.Millisecond)
+			say(Progress{Back: true, Delay: time.Duration(meta.NumDelivered) * 200 * time.Millisecond})
+			return nil
 		}
-		out = &Outcome{Failed: true, Error: fmt.Sprintf("tried %d times; the last worker (%s) said: %v", meta.NumDelivered, w.name(), err)}
+		out = &Outcome{Failed: true, Error: fmt.Sprintf("tried %d times; the last worker (%s) said: %v", meta.NumDelivered, name, err)}
 		w.log("unit %s (%s) failed: %s", u.ID, u.Label, out.Error)
 	}
-	out.Job, out.Unit, out.Index, out.Seq, out.Worker = u.Job.ID, u.ID, u.Index, u.Seq, w.name()
+	out.Job, out.Unit, out.Index, out.Seq, out.Worker = u.Job.ID, u.ID, u.Index, u.Seq, name
+	out.Key, out.Ack = u.Key, msg.Reply()
 	out.Seconds = time.Since(begin).Seconds()
 	data, err := json.Marshal(out)
 	if err != nil {
@@ -345,15 +358,8 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	// A result found is stored even when this worker is stopping.
 	pctx, pcancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer pcancel()
-	if out.Failed {
-		if _, err := js.Publish(pctx, deadSubject+u.Job.ID, msg.Data()); err != nil {
-			return err
-		}
-	}
-	// The result's message id is the delivery's: the server drops a repeat of this publish,
-	// never the result of a later delivery or of a retry after the unit failed.
-	if _, err := js.Publish(pctx, resultSubject+u.Job.ID, data, jetstream.WithMsgID(fmt.Sprintf("%s/%d/%d", u.ID, meta.Sequence.Stream, meta.NumDelivered))); err != nil {
-		return fmt.Errorf("worker: publishing the result of %s: %w", u.ID, err)
+	if _, err := js.Publish(pctx, resultSubject+u.Job.ID+"."+name, data, jetstream.WithMsgID(msgID(u.ID, u.Key, meta.Sequence.Stream, meta.NumDelivered))); err != nil {
+		return fmt.Errorf("worker: publishing the result of %s as %s: %w", u.ID, name, err)
 	}
 	w.mu.Lock()
 	w.units++
@@ -362,7 +368,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	if w.Units != nil {
 		w.Units(&u, out)
 	}
-	return msg.DoubleAck(pctx)
+	return nil
 }
 
 // maxDeliver is the consumer's MaxDeliver, as it is now.

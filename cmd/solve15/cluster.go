@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -18,7 +19,7 @@ import (
 
 var (
 	natsFlag  = &cli.StringFlag{Name: "nats", Usage: "use the NATS server (or cluster) at `URL`, such as nats://TOKEN@host:4222"}
-	tokenFlag = &cli.StringFlag{Name: "token", EnvVars: []string{"TILEKIT_NATS_TOKEN"}, Usage: "the token clients present to the NATS server"}
+	tokenFlag = &cli.StringFlag{Name: "token", EnvVars: []string{"TILEKIT_NATS_TOKEN"}, Usage: "the cluster's secret: the embedded server admits workers with it, or with their keys made from it"}
 )
 
 func clusterCommand() *cli.Command {
@@ -36,8 +37,11 @@ With no flags it starts a NATS server with JetStream inside the process, listeni
 on 127.0.0.1 only, with its store under --store (kept: a coordinator restarted on
 the same store and input hands out only what is not done), and runs workers on all
 cores here. Workers on other machines join with 'solve15 worker --nats URL' once
---listen makes the server reachable (it then needs --token, or TILEKIT_NATS_TOKEN).
---nats uses an existing NATS server instead; see the README for TLS.
+--listen makes the server reachable (it then needs --token, or TILEKIT_NATS_TOKEN):
+each worker connects with the token, or with a key of its own that 'solve15 cluster
+key NAME' makes from it, and may then read only its own deliveries and publish only
+under its name. --nats uses an existing NATS server instead; see docs/GUIDE.md for
+its users and TLS.
 
 A unit whose worker goes silent for --ack-wait, or drops it, is handed to another;
 one handed out --max-deliver times without a result is reported failed, with the
@@ -61,7 +65,8 @@ Examples:
   solve15 cluster --goal blank-first -f instances/korf100.txt
   solve15 cluster --board 5x5 --goal blank-first "$(sed -n 2p instances/korf24.txt)"
   solve15 cluster --listen 0.0.0.0:4222 --token s3cret -f many.txt     # then, elsewhere:
-  solve15 worker --nats nats://s3cret@coordinator:4222`,
+  TILEKIT_NATS_TOKEN=s3cret solve15 worker --nats nats://coordinator:4222
+  solve15 cluster key --token s3cret alice    # a key for a worker you do not trust with the token`,
 		Flags: append(searchFlags(),
 			&cli.StringFlag{Name: "store", Usage: "the embedded server's JetStream `DIR` (default: tilekit/cluster in the user's cache directory)"},
 			&cli.StringFlag{Name: "listen", Usage: "the embedded server's address, `HOST:PORT` (default: 127.0.0.1 on a free port)"},
@@ -81,7 +86,49 @@ Examples:
 			}},
 			&cli.BoolFlag{Name: "trust-proof", Usage: "leave the pass that proves a split instance's solution optimal to --audit's sample, rather than search it all again here"},
 		),
-		Action: clusterAction,
+		Action:      clusterAction,
+		Subcommands: []*cli.Command{keyCommand()},
+	}
+}
+
+func keyCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "key",
+		Usage:     "print each worker's key, made from the cluster's token",
+		UsageText: "solve15 cluster key --token TOKEN NAME...",
+		Description: `A worker given its key connects under its name only: the server then lets it read
+only its own deliveries and publish results only under its name, so that the names in
+results are the workers' own. A worker given the token itself may take any name: give
+the token to your own machines only, and a key to every other.
+
+Examples:
+  TILEKIT_NATS_TOKEN=s3cret solve15 cluster key alice bob     # on the coordinator's machine
+  TILEKIT_NATS_KEY=KEY solve15 worker --name alice --nats nats://coordinator:4222   # on alice's`,
+		Flags: []cli.Flag{tokenFlag, &cli.BoolFlag{Name: "json", Usage: "a JSON object a name: {\"name\": ..., \"key\": ...}"}},
+		Action: func(c *cli.Context) error {
+			token := c.String("token")
+			if token == "" {
+				return cmdline.Usagef("key needs the cluster's token: --token, or TILEKIT_NATS_TOKEN")
+			}
+			if c.NArg() == 0 {
+				return cmdline.Usagef("key needs the name of at least one worker")
+			}
+			for _, name := range c.Args().Slice() {
+				if err := cluster.ValidName(name); err != nil {
+					return cmdline.Usagef("%v", err)
+				}
+			}
+			for _, name := range c.Args().Slice() {
+				key := cluster.WorkerKey(token, name)
+				if c.Bool("json") {
+					data, _ := json.Marshal(map[string]string{"name": name, "key": key})
+					fmt.Fprintf(c.App.Writer, "%s\n", data)
+				} else {
+					fmt.Fprintf(c.App.Writer, "%s %s\n", name, key)
+				}
+			}
+			return nil
+		},
 	}
 }
 
@@ -161,7 +208,12 @@ func clusterAction(c *cli.Context) error {
 // connect reaches the NATS server of --nats, or starts the embedded one of --store and
 // --listen; wait keeps trying a server that is not up yet (a worker's).
 func connect(c *cli.Context, name string, wait bool) (*cluster.Conn, error) {
-	e := cluster.Endpoint{URL: c.String("nats"), Name: name, Wait: wait,
+	return connectAs(c, name, "", "", wait)
+}
+
+// connectAs is connect for the worker user, with its key.
+func connectAs(c *cli.Context, name, user, key string, wait bool) (*cluster.Conn, error) {
+	e := cluster.Endpoint{URL: c.String("nats"), Name: name, User: user, Key: key, Wait: wait,
 		Server: cluster.ServerOptions{Store: c.String("store"), Listen: c.String("listen"), Token: c.String("token")}}
 	if e.URL != "" && (c.IsSet("listen") || c.IsSet("store")) {
 		return nil, cmdline.Usagef("--nats uses an existing server: --listen and --store are for the embedded one")
@@ -179,21 +231,26 @@ func workerCommand() *cli.Command {
 		Usage:     "search units handed out by 'solve15 cluster'",
 		UsageText: "solve15 worker --nats URL [--tables DIR] [--workers N]",
 		Description: `Connects to the NATS server of a 'solve15 cluster' run, takes one unit at a time per
-thread, searches it with the tables of this machine, publishes the result and then
-acknowledges the unit; it says it is still working on long units, so they are not
-handed to another worker meanwhile. A unit whose tables differ from the
+thread, searches it with the tables of this machine and publishes the result, which
+the coordinator acknowledges; it says it is still working on long units, so they are
+not handed to another worker meanwhile. A unit whose tables differ from the
 coordinator's (their fingerprints travel with each unit) is refused, with the reason.
 It runs until interrupted; a unit being searched then goes back to the queue.
+
+The worker connects under its name (--name) with its key (--key, or TILEKIT_NATS_KEY;
+'solve15 cluster key NAME' prints it where the token is), or with the cluster's token;
+the server lets it read only its own deliveries and publish only under its name.
 
 Build the tables the coordinator uses first (pdbgen build --set ...).
 
 Examples:
-  solve15 worker --nats nats://s3cret@coordinator:4222
+  TILEKIT_NATS_KEY=KEY solve15 worker --name alice --nats nats://coordinator:4222
   TILEKIT_NATS_TOKEN=s3cret solve15 worker --nats nats://coordinator:4222 --workers 8`,
 		Flags: []cli.Flag{natsFlag, tokenFlag,
 			&cli.StringFlag{Name: "tables", Usage: "read the tables from `DIR` instead of the usual places"},
 			cmdline.WorkersFlag(cmdline.AllCores, 1, "units searched at once"),
-			&cli.StringFlag{Name: "name", Usage: "how results name this worker (default: host:pid)"},
+			&cli.StringFlag{Name: "name", Usage: "this worker's name: its user on the server, and how results name it (default: the URL's user, else host-pid)"},
+			&cli.StringFlag{Name: "key", EnvVars: []string{"TILEKIT_NATS_KEY"}, Usage: "this worker's key, which 'solve15 cluster key NAME' prints where the token is (instead of the token)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no status line"},
 		},
 		Action: func(c *cli.Context) error {
@@ -207,13 +264,17 @@ Examples:
 			if err != nil {
 				return err
 			}
-			conn, err := connect(c, "solve15 worker", true)
+			name, err := cluster.WorkerName(c.String("nats"), c.String("name"))
+			if err != nil {
+				return cmdline.Usagef("%v", err)
+			}
+			conn, err := connectAs(c, "solve15 worker "+name, name, c.String("key"), true)
 			if err != nil {
 				return err
 			}
 			defer conn.Close()
 			status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
-			w := &cluster.Worker{Name: c.String("name"), Tables: tables, Threads: c.Int("workers"),
+			w := &cluster.Worker{Name: name, Tables: tables, Threads: c.Int("workers"),
 				Log: func(msg string) { status.Println("solve15 worker: " + msg) }}
 			w.Units = func(u *cluster.Unit, o *cluster.Outcome) {
 				if status.Live() {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tilekit/tilekit/cluster"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/corpus"
@@ -357,4 +358,31 @@ func TestManPageHasNoMachineState(t *testing.T) {
 	assert.NotContains(t, out, "no set is installed")
 	assert.Contains(t, out, "--help says which sets are installed")
 	assert.Contains(t, out, "(default: the cores this process may use)")
+}
+
+// solve15 cluster key prints each worker's key, the key the server takes for that name;
+// it needs the token and names that are names.
+func TestClusterKey(t *testing.T) {
+	t.Setenv("TILEKIT_NATS_TOKEN", "")
+	out, errOut, code := run(t, "", "cluster", "key", "--token", "s3cret", "alice", "bob")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, "alice "+cluster.WorkerKey("s3cret", "alice")+"\nbob "+cluster.WorkerKey("s3cret", "bob")+"\n", out)
+	out, _, code = run(t, "", "cluster", "key", "--token", "s3cret", "--json", "alice")
+	require.Equal(t, 0, code)
+	assert.JSONEq(t, `{"name":"alice","key":"`+cluster.WorkerKey("s3cret", "alice")+`"}`, out)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"alice"}, "needs the cluster's token"},
+		{[]string{"--token", "s3cret"}, "at least one worker"},
+		{[]string{"--token", "s3cret", "al.ice"}, "only letters, digits"},
+	} {
+		_, errOut, code := run(t, "", append([]string{"cluster", "key"}, tc.args...)...)
+		assert.Equal(t, cmdline.ExitUsage, code, "%v", tc.args)
+		assert.Contains(t, errOut, tc.want, "%v", tc.args)
+	}
+	_, errOut, code = run(t, "", "worker", "--nats", "nats://alice:k@127.0.0.1:1", "--name", "bob")
+	assert.Equal(t, cmdline.ExitUsage, code)
+	assert.Contains(t, errOut, "the URL's user is alice")
 }
