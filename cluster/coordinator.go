@@ -367,7 +367,7 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 			return
 		}
 		r.ack(o.Unit, o.Ack, "+ACK")
-		if o.Failed && !r.c.KeepFailed && merr == nil && meta.Sequence.Stream <= last || r.got[o.Unit] != nil {
+		if o.Failed && !r.c.KeepFailed && merr == nil && meta.Sequence.Stream <= last || r.got[o.Unit] != nil || !r.failedForGood(ctx, o) {
 			drop()
 			return
 		}
@@ -426,6 +426,31 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 	}
 	r.mu.Unlock()
 	return stop, ctx.Err()
+}
+
+// failedForGood reports whether a failed outcome is the unit's: a worker that could not
+// search a unit handed out in this run fails only that hand-out, and the unit is handed
+// out again until Queue.MaxDeliver hand-outs (so that no one worker, mistaken or
+// malicious, fails a unit); the last one's failure stands, with its reason. r.mu is held.
+func (r *run) failedForGood(ctx context.Context, o *Outcome) bool {
+	if !o.Failed || o.Worker == "" {
+		return true
+	}
+	h := r.out[o.Unit]
+	if h == nil {
+		return !r.closed[o.Unit] // a pass decided takes no failure; an earlier run's may stand
+	}
+	if seq, _ := ackSeq(o.Ack); seq != h.seq || h.failed == seq {
+		return false // an earlier hand-out's, or this one's again
+	}
+	h.failed = h.seq
+	if h.tries < max(r.queue.MaxDeliver, 1) {
+		unit := h.unit
+		go r.publish(ctx, []Unit{unit})
+		return false
+	}
+	o.Error = fmt.Sprintf("tried %d times; the last worker (%s) said: %s", h.tries, o.Worker, o.Error)
+	return true
 }
 
 // progress takes a worker's word about a unit it holds (Progress) to the queue: still
@@ -617,10 +642,11 @@ type sent struct {
 // handed is a unit handed out and not yet answered: its place in the queue, how many
 // times it went out, and since when it has been missing from the queue.
 type handed struct {
-	unit  Unit
-	seq   uint64
-	tries int
-	gone  time.Time
+	unit   Unit
+	seq    uint64
+	tries  int
+	gone   time.Time
+	failed uint64 // the hand-out (seq) a worker said it could not search
 }
 
 // watch hands out again the units that left the queue without a result, until done: a

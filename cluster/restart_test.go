@@ -520,3 +520,38 @@ func TestProgressKeepsALongUnit(t *testing.T) {
 	assert.Equal(t, "slow", recs[0].Worker)
 	assert.Equal(t, int64(1), taken.Load(), "handed out once")
 }
+
+// A worker that says it cannot search a unit fails only its hand-out: the unit goes out
+// again, and a worker that can search it answers it (a saboteur holding the unit's key
+// could otherwise fail any unit it is handed). Only after Queue.MaxDeliver hand-outs does
+// a failure stand (TestRefusedUnitFails).
+func TestAWorkersFailureIsNotTheUnits(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	var sabotaged atomic.Int64
+	fakeWorker(t, nc, func(_ context.Context, tk *task) *Outcome {
+		if sabotaged.Add(1) > 2 {
+			time.Sleep(time.Hour / 1e3) // it stops answering: hands back (Nak) every unit after two
+			return nil
+		}
+		return &Outcome{Worker: "saboteur", Failed: true, Error: "no tables here, honestly"}
+	})
+	in := entries(goal, korf[0].Start, korf[2].Start)
+	c := &Coordinator{Solver: s, Queue: Queue{AckWait: time.Second, MaxDeliver: 3}}
+	done := make(chan struct{})
+	var recs []report.Record
+	var errs []error
+	go func() { defer close(done); recs, errs, _ = collect(t, nc, c, in) }()
+	require.Eventually(t, func() bool { return sabotaged.Load() >= 2 }, 20*time.Second, 10*time.Millisecond)
+	startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
+	<-done
+	require.Len(t, recs, 2)
+	for i, want := range []int{korf[0].Optimal, korf[2].Optimal} {
+		require.NoError(t, errs[i])
+		assert.Equal(t, want, recs[i].Length)
+		assert.Equal(t, "honest", recs[i].Worker)
+	}
+}

@@ -340,13 +340,10 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	case uctx.Err() != nil: // its pass is decided: the coordinator has taken its units off the queue
 		return nil
 	case err != nil:
-		if meta.NumDelivered < uint64(max(1, w.maxDeliver(js))) {
-			w.log("unit %s (%s): %v; handed back", u.ID, u.Label, err)
-			say(Progress{Back: true, Delay: time.Duration(meta.NumDelivered) * 200 * time.Millisecond})
-			return nil
-		}
-		out = &Outcome{Failed: true, Error: fmt.Sprintf("tried %d times; the last worker (%s) said: %v", meta.NumDelivered, name, err)}
-		w.log("unit %s (%s) failed: %s", u.ID, u.Label, out.Error)
+		// The coordinator hands the unit out again, or after Queue.MaxDeliver hand-outs
+		// reports it failed with this reason.
+		out = &Outcome{Failed: true, Error: err.Error()}
+		w.log("unit %s (%s): %v; handed back", u.ID, u.Label, err)
 	}
 	out.Job, out.Unit, out.Index, out.Seq, out.Worker = u.Job.ID, u.ID, u.Index, u.Seq, name
 	out.Key, out.Ack = u.Key, msg.Reply()
@@ -369,15 +366,6 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		w.Units(&u, out)
 	}
 	return nil
-}
-
-// maxDeliver is the consumer's MaxDeliver, as it is now.
-func (w *Worker) maxDeliver(js jetstream.JetStream) int {
-	cons, err := js.Consumer(context.Background(), unitsStream, workersName)
-	if err != nil {
-		return DefaultQueue.MaxDeliver
-	}
-	return cons.CachedInfo().Config.MaxDeliver
 }
 
 // search runs one unit.
