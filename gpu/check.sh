@@ -19,7 +19,7 @@ log() { echo "== $*" | tee -a "$out/check.log"; }
 
 log "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)"
 
-steps=" ${STEPS:-device sanitizer md} " # which of: device sanitizer md sets
+steps=" ${STEPS:-device sanitizer md} " # which of: device sanitizer md sets smallt
 
 # 1. The card, the driver, the kernel's JIT, the self-test against the CPU, a fault.
 device=skipped
@@ -168,6 +168,65 @@ for name in ["k100-78"] + [f"k24-{n}" for n in ("38", "40", "01", "28")]:
 PY
 fi
 
+# 5. small-t (STEPS includes smallt): k24-38, k24-40 and k24-01 with small-t in the bit
+# encoding and the depth-18 automaton (cat.h), on the GPU and on every core, their lengths
+# and serial counts compared (issue 40). The tables come from $TABLES: carry them (the
+# twelve zpdb-5x5-*.tbl of 'pdbgen build --set small-t --bits', 50 MB, and
+# prune-5x5-d18.tbl, 28 MB), or they are built here with the carried pdbgen.
+smallt_rows=""
+if [[ $steps == *" smallt "* ]]; then
+  export TILEKIT_TABLES=${TABLES:-.gpucheck/tables}
+  if ! ls "$TILEKIT_TABLES"/zpdb-5x5-*.tbl >/dev/null 2>&1; then
+    log "building small-t in bits"
+    b=$EPOCHREALTIME
+    .gpucheck/pdbgen build --set small-t --bits --out "$TILEKIT_TABLES" >"$out/build-smallt.txt" 2>&1
+    rc=$?
+    smallt_rows+="| pdbgen build --set small-t --bits | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
+  fi
+  if [ ! -e "$TILEKIT_TABLES/prune-5x5-d18.tbl" ]; then
+    log "building the depth-18 automaton"
+    b=$EPOCHREALTIME
+    .gpucheck/pdbgen build --pruning --board 5x5 --pruning-depth 18 --out "$TILEKIT_TABLES" >"$out/build-d18.txt" 2>&1
+    rc=$?
+    smallt_rows+="| pdbgen build --pruning-depth 18 | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
+  fi
+  for id in k24-38 k24-40 k24-01; do
+    state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
+    for dev in gpu cpu; do
+      log "$id, small-t, $dev"
+      w=1
+      [ "$dev" = cpu ] && w=$cores
+      begin=$EPOCHREALTIME
+      timeout "${SMALLT_SECONDS:-120}" "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth 18 \
+        --device "$([ "$dev" = gpu ] && echo "$gpu" || echo cpu)" --workers "$w" "$state" >"$out/$id-smallt-$dev.json" 2>"$out/$id-smallt-$dev.err"
+      rc=$?
+      smallt_rows+="| $id, small-t, $dev | exit $rc, $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s |"$'\n'
+    done
+  done
+  python3 - "$out" <<'PY' | tee "$out/smallt.txt"
+import json, os, sys
+out = sys.argv[1]
+def load(path):
+    if not os.path.exists(path):
+        return None
+    for line in open(path):
+        r = json.loads(line)
+        if "start" in r:
+            return r
+for id in ("k24-38", "k24-40", "k24-01"):
+    g, c = load(f"{out}/{id}-smallt-gpu.json"), load(f"{out}/{id}-smallt-cpu.json")
+    if not g or not c:
+        print(f"{id}: missing ({'gpu' if not g else 'cpu'})")
+        continue
+    serial = lambda q: (q.get("serial_nodes") or q["nodes"], q.get("serial_expanded") or q["expanded"])
+    same = g["length"] == c["length"] and serial(g) == serial(c)
+    d = g.get("device") or {}
+    print(f"{id}: {'same' if same else 'DIFFER'}: length {g['length']}, serial expanded {serial(g)[1]:,} / {serial(c)[1]:,};"
+          f" GPU launches {d.get('search_seconds', 0):.2f} s, utilisation {d.get('utilisation', 0):.2f},"
+          f" {serial(g)[1] / max(d.get('search_seconds', 0), 1e-9) / 1e6:.0f} M serial expanded/s in launches")
+PY
+fi
+
 log "summary"
 {
   echo "| check | result |"
@@ -177,4 +236,5 @@ log "summary"
   echo "| Korf's 100 md, GPU | exit $gpu_rc, ${gpu_s} s |"
   echo "| Korf's 100 md (first $cpu_instances), $cores cores | exit $cpu_rc, ${cpu_s} s |"
   printf "%s" "$sets_rows"
+  printf "%s" "$smallt_rows"
 } | tee "$out/summary.md"

@@ -44,6 +44,7 @@ type Device struct {
 	mod    uintptr
 	pass   uintptr // the kernel ida_pass
 	set    uintptr // the kernel ida_pass_set
+	cat    uintptr // the kernel ida_pass_cat
 	trap   uintptr // the kernel trap, for the tests of a failed launch
 	calls  chan func()
 	done   chan struct{} // closed by Close
@@ -208,7 +209,7 @@ func (dv *Device) load(ptx []byte) error {
 	for _, k := range []struct {
 		name string
 		to   *uintptr
-	}{{"ida_pass", &dv.pass}, {"ida_pass_set", &dv.set}, {"trap", &dv.trap}} {
+	}{{"ida_pass", &dv.pass}, {"ida_pass_set", &dv.set}, {"ida_pass_cat", &dv.cat}, {"trap", &dv.trap}} {
 		if err := d.check("cuModuleGetFunction", d.cuModuleGetFunction(k.to, dv.mod, k.name)); err != nil {
 			return fmt.Errorf("%w: kernel %s: %v", ErrJIT, k.name, err)
 		}
@@ -313,7 +314,7 @@ type Engine struct {
 	solver *ida.Solver
 	model  *ida.Model
 
-	kernel      uintptr  // ida_pass, or ida_pass_set for a set
+	kernel      uintptr  // ida_pass, or ida_pass_set for a set, ida_pass_cat for a catalogue
 	tables, fsm uint64   // device memory
 	sets        []uint64 // a set's tables (nibbles and escapes)
 	queue, seq  uint64
@@ -321,6 +322,8 @@ type Engine struct {
 	gen, exp    uint64
 	value       uint64
 	order       uint64
+	seeds       uint64 // a catalogue's roots' lookups, capacity * stride bytes
+	stride      int
 	pass        uint64
 	capacity    int // subtrees the frontier buffers hold
 	grid        uint32
@@ -340,34 +343,67 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{dv: dv, solver: s, model: m, kernel: dv.pass}
-	if m.Set != nil {
+	switch {
+	case m.Set != nil && m.Set.Eager:
 		e.kernel = dv.set
+	case m.Set != nil:
+		e.kernel = dv.cat
+		e.stride = seedStride(len(m.Set.Lookups), m.Set.Parts)
 	}
 	err = dv.do(func() error {
 		var err error
-		// A set's tables, each once however many lookups read it.
+		// put uploads data to new device memory, freed with the engine.
+		put := func(data []byte, what string) (uint64, error) {
+			p, err := dv.alloc(uint64(len(data)), what)
+			if err != nil {
+				return 0, err
+			}
+			e.sets = append(e.sets, p)
+			return p, dv.upload(p, data)
+		}
+		// A set's tables, each once however many lookups read it, and the zero-aware
+		// tables' index schemes.
 		var at []tableAt
 		if m.Set != nil {
+			zs, of := schemes(m.Set)
+			zat := make([]uint64, len(zs))
+			for i, z := range zs {
+				_, info, regions := encodeScheme(z, 0, 0)
+				var mi, rg uint64
+				if mi, err = put(info, "an index scheme"); err != nil {
+					return err
+				}
+				if rg, err = put(regions, "an index scheme"); err != nil {
+					return err
+				}
+				head, _, _ := encodeScheme(z, mi, rg)
+				if zat[i], err = put(head, "an index scheme"); err != nil {
+					return err
+				}
+			}
 			up := map[*pdb.Packed]tableAt{}
-			for _, l := range m.Set.Lookups {
+			for k, l := range m.Set.Lookups {
 				if _, ok := up[l.Table]; !ok {
 					var a tableAt
 					idx, val := escapes(l.Table)
 					for _, part := range []struct {
 						to   *uint64
 						data []byte
-					}{{&a.nib, l.Table.Nibbles}, {&a.escIdx, idx}, {&a.escVal, val}} {
-						if *part.to, err = dv.alloc(uint64(len(part.data)), "table "+l.Table.Name()); err != nil {
-							return err
+					}{{&a.nib, l.Table.Nibbles}, {&a.escIdx, idx}, {&a.escVal, val}, {&a.bits, l.Bits()}} {
+						if len(part.data) == 0 {
+							continue
 						}
-						e.sets = append(e.sets, *part.to)
-						if err = dv.upload(*part.to, part.data); err != nil {
+						if *part.to, err = put(part.data, "table "+l.Table.Name()); err != nil {
 							return err
 						}
 					}
 					up[l.Table] = a
 				}
-				at = append(at, up[l.Table])
+				a := up[l.Table]
+				if of[k] >= 0 {
+					a.scheme = zat[of[k]]
+				}
+				at = append(at, a)
 			}
 		}
 		fsm := make([]byte, 4*len(m.Pruning))
@@ -413,7 +449,7 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 // free releases the engine's device memory (on any goroutine).
 func (e *Engine) free() {
 	e.dv.do(func() error {
-		for _, p := range []*uint64{&e.tables, &e.fsm, &e.queue, &e.seq, &e.roots, &e.gen, &e.exp, &e.value, &e.order, &e.pass} {
+		for _, p := range []*uint64{&e.tables, &e.fsm, &e.queue, &e.seq, &e.roots, &e.gen, &e.exp, &e.value, &e.order, &e.seeds, &e.pass} {
 			if *p != 0 {
 				e.dv.d.cuMemFree(*p)
 				*p = 0
@@ -483,6 +519,15 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 		if err := e.dv.upload(e.roots, encodeRoots(roots)); err != nil {
 			return err
 		}
+		if e.stride > 0 {
+			seeds := b.Seeds(e.model)
+			if len(seeds) != n {
+				return fmt.Errorf("gpu: a batch of %d subtrees with %d roots' lookups", n, len(seeds))
+			}
+			if err := e.dv.upload(e.seeds, encodeSeeds(seeds, len(e.model.Set.Lookups), e.model.Set.Parts)); err != nil {
+				return err
+			}
+		}
 		if order != nil {
 			ob := make([]byte, 4*n)
 			for i, k := range order {
@@ -520,9 +565,14 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 			le.PutUint64(p[passOrder:], e.order)
 		}
 		if e.model.Set != nil {
-			// A set's values are inconsistent: its threads do not donate (set.h).
+			// A set's values are inconsistent, and a catalogue's roots carry their lookups:
+			// their threads do not donate (set.h, cat.h).
 			le.PutUint32(p[passDonateAfter:], 0xFFFFFFFF)
 			le.PutUint64(p[passValue:], e.value)
+		}
+		if e.stride > 0 {
+			le.PutUint64(p[passSeeds:], e.seeds)
+			le.PutUint32(p[passSeedStride:], uint32(e.stride))
 		}
 		if err := e.dv.upload(e.pass, p[:]); err != nil {
 			return err
@@ -612,7 +662,7 @@ func (e *Engine) reserve(n int) error {
 		return nil
 	}
 	d := e.dv.d
-	for _, p := range []*uint64{&e.roots, &e.gen, &e.exp, &e.value, &e.order} {
+	for _, p := range []*uint64{&e.roots, &e.gen, &e.exp, &e.value, &e.order, &e.seeds} {
 		if *p != 0 {
 			d.cuMemFree(*p)
 			*p = 0
@@ -634,6 +684,11 @@ func (e *Engine) reserve(n int) error {
 	}
 	if e.order, err = e.dv.alloc(uint64(n)*4, "the subtrees' order"); err != nil {
 		return err
+	}
+	if e.stride > 0 {
+		if e.seeds, err = e.dv.alloc(uint64(n)*uint64(e.stride), "the subtrees' lookups"); err != nil {
+			return err
+		}
 	}
 	e.capacity = n
 	return nil

@@ -223,3 +223,44 @@ func TestSetEngineOnTheFakeDriver(t *testing.T) {
 	}
 	assert.Positive(t, e.Stats().Passes)
 }
+
+// With a catalogue of zero-aware tables in the bit encoding, the engine on the fake driver
+// searches as ida does: the kernel's catalogue search (cat.h), the tables, bits and index
+// schemes uploaded, each root's lookups with it.
+func TestCatalogueEngineOnTheFakeDriver(t *testing.T) {
+	lib := fakeDriver(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	dv, err := Open(Options{Library: lib})
+	require.NoError(t, err)
+	defer dv.Close()
+	spec, err := pdb.NewCatalogue("4x4z", board.BlankLast(board.Size4x4), true, true, [][][]int{
+		{{1, 2, 3, 4, 7}, {5, 6, 9, 10, 13}, {8, 11, 12, 14, 15}},
+		{{1, 2, 5, 6}, {3, 4, 7, 8}, {9, 10, 13, 14}, {11, 12, 15}},
+	})
+	require.NoError(t, err)
+	cat, err := pdb.NewSet(context.Background(), spec, 0)
+	require.NoError(t, err)
+	korf := corpus.Korf100()
+	s, err := ida.New(korf[0].Goal, ida.Options{Set: toBits(t, cat)})
+	require.NoError(t, err)
+	e, err := dv.Engine(s)
+	require.NoError(t, err)
+	defer e.Close()
+	for _, k := range []int{0, 2} {
+		want, err := s.Solve(context.Background(), korf[k].Start)
+		require.NoError(t, err)
+		got, err := s.Run(context.Background(), korf[k].Start, ida.Plan{
+			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+				if len(p.Passes) == 0 {
+					return 0, nil
+				}
+				return 300, nil
+			},
+			Runner: e,
+		})
+		require.NoError(t, err)
+		assert.Equal(t, want.Moves, got.Moves)
+		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "Korf #%d", k+1)
+	}
+	assert.Positive(t, e.Stats().Passes)
+}

@@ -35,10 +35,14 @@
 // display kills a launch after a few seconds (CUDA_ERROR_LAUNCH_TIMEOUT), reported as
 // ErrLaunch.
 //
-// Two searches: the Manhattan distance (search.h), and a set of tables in nibbles that are
+// Three searches: the Manhattan distance (search.h); a set of tables in nibbles that are
 // not zero-aware with its reflection (set.h: all children first, BPMX, each subtree's root
 // value read back for the driver's replay; its threads do not donate, since a donated
-// subtree's raised value would have to reach its donor).
+// subtree's raised value would have to reach its donor); and a catalogue or set of
+// zero-aware tables, in nibbles or in the bit encoding, such as small-t (cat.h: ida's
+// catalogue loop, each lookup's index stepped from its ranks as package zindex steps it,
+// each subtree's root starting from its frontier node's lookups, uploaded with the
+// frontier; its threads do not donate yet, since a donated root would have to carry them).
 //
 // The host build of the same search (kernel/host.cpp) runs the scheme with many virtual
 // threads stepped in turn, or real threads racing; the tests compare it with ida subtree by

@@ -113,6 +113,11 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 	}
 	writeSet(&in, h.m)
 	in.Write(encodeRoots(roots))
+	if set := h.m.Set; set != nil && !set.Eager {
+		nl, np := len(set.Lookups), set.Parts
+		in.Write(le.AppendUint32(nil, uint32(seedStride(nl, np))))
+		in.Write(encodeSeeds(b.Seeds(h.m), nl, np))
+	}
 	cmd := exec.CommandContext(ctx, h.bin)
 	if h.real {
 		cmd.Args = append(cmd.Args, "threads")
@@ -165,7 +170,11 @@ func writeSet(in *bytes.Buffer, m *ida.Model) {
 		return
 	}
 	set := m.Set
-	for _, v := range []uint32{1, uint32(len(set.Lookups)), uint32(set.Parts)} {
+	kind := uint32(1)
+	if !set.Eager {
+		kind = 2
+	}
+	for _, v := range []uint32{kind, uint32(len(set.Lookups)), uint32(set.Parts)} {
 		in.Write(le.AppendUint32(nil, v))
 	}
 	for _, l := range set.Lookups {
@@ -186,10 +195,33 @@ func writeSet(in *bytes.Buffer, m *ida.Model) {
 		in.Write(val)
 	}
 	b := encodeTables(m, 0, make([]tableAt, len(set.Lookups)))
-	in.Write(b[tablesOf : tablesOf+4*cells])
-	in.Write(b[tablesSlot : tablesSlot+4*cells])
-	in.Write(b[tablesTouch : tablesTouch+4*cells])
+	in.Write(b[tablesOf : tablesOf+maxPart*cells])
+	in.Write(b[tablesSlot : tablesSlot+maxPart*cells])
+	in.Write(b[tablesTouch : tablesTouch+maxTouch*cells])
 	in.Write(b[tablesNTouch : tablesNTouch+cells])
+	if set.Eager {
+		return
+	}
+	zs, of := schemes(set)
+	for k := range set.Lookups {
+		l := &set.Lookups[k]
+		o := b[tablesLook+setLookSize*k:]
+		in.Write([]byte{o[lookZero], o[lookInBits]})
+		in.Write(o[lookInv : lookInv+cells])
+		in.Write(o[lookNum : lookNum+cells])
+		in.Write(le.AppendUint32(nil, uint32(len(l.Bits()))))
+		in.Write(l.Bits())
+		in.Write(le.AppendUint32(nil, uint32(of[k])))
+	}
+	in.Write(le.AppendUint32(nil, uint32(len(zs))))
+	for _, z := range zs {
+		head, info, regions := encodeScheme(z, 0, 0)
+		in.Write(head[:zsBinom+4*(cells+1)*(cells+1)]) // n, k, fact, pad, weight, binom
+		in.Write(le.AppendUint32(nil, uint32(len(info)/8)))
+		in.Write(info)
+		in.Write(le.AppendUint32(nil, uint32(len(regions))))
+		in.Write(regions)
+	}
 }
 
 // boardHash is the host build's hash of a board (search.h).
@@ -443,7 +475,12 @@ func TestLayout(t *testing.T) {
 		"SetLook": setLookSize, "tk::SetLook.nib": lookNib, "tk::SetLook.escIdx": lookEscIdx,
 		"tk::SetLook.escVal": lookEscVal, "tk::SetLook.nesc": lookNEsc, "tk::SetLook.k": lookK,
 		"tk::SetLook.mirror": lookMirror, "tk::SetLook.tiles": lookTiles, "tk::SetLook.mtiles": lookMTiles,
-		"tk::SetLook.cell": lookCell, "tk::SetLook.mcell": lookMCell,
+		"tk::SetLook.cell": lookCell, "tk::SetLook.mcell": lookMCell, "tk::SetLook.zero": lookZero,
+		"tk::SetLook.inBits": lookInBits, "tk::SetLook.inv": lookInv, "tk::SetLook.num": lookNum,
+		"tk::SetLook.bits": lookBits, "tk::SetLook.zs": lookZS,
+		"ZScheme": zSchemeSize, "tk::ZScheme.k": zsK, "tk::ZScheme.fact": zsFact, "tk::ZScheme.weight": zsWeight,
+		"tk::ZScheme.binom": zsBinom, "tk::ZScheme.mapInfo": zsMapInfo, "tk::ZScheme.region": zsRegion,
+		"tk::Pass.seeds": passSeeds, "tk::Pass.seedStride": passSeedStride,
 	}
 	got := map[string]int{}
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -545,4 +582,121 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 		})
 	}
 	assert.Positive(t, raised, "BPMX raised some roots' values")
+}
+
+// The kernel's search with a catalogue of zero-aware tables (cat.h), in nibbles and in
+// the bit encoding, on the host with many virtual threads: every pass's serial counts are
+// ida's, and below subtrees before the solving one their counts too; with a catalogue of
+// two 4x4 partitions and their reflections, a zero-aware 5-5-5 with the automaton, and a
+// zero-aware set on 5x5. A child order perturbed (TK_PERTURB) is noticed.
+func TestEmulatedCatalogueIsIDA(t *testing.T) {
+	bin := buildHost(t)
+	goal := board.BlankLast(board.Size4x4)
+	spec, err := pdb.NewCatalogue("4x4z", goal, true, true, [][][]int{
+		{{1, 2, 3, 4, 7}, {5, 6, 9, 10, 13}, {8, 11, 12, 14, 15}},
+		{{1, 2, 5, 6}, {3, 4, 7, 8}, {9, 10, 13, 14}, {11, 12, 15}},
+	})
+	require.NoError(t, err)
+	cat, err := pdb.NewSet(context.Background(), spec, 0)
+	require.NoError(t, err)
+	five, err := pdb.NewSet(context.Background(), pdb.ZeroAwareOf(pdb.Set555, ""), 0)
+	require.NoError(t, err)
+	fiveSpec := pdb.ZeroAwareOf(pdb.SetSpec{Name: "4x6", Goal: board.BlankFirst(board.Size5x5),
+		Tables: [][]int{{1, 2, 5, 6}, {3, 4, 8, 9}, {7, 12, 13, 14}, {10, 11, 15, 16}, {17, 18, 22, 23}, {19, 20, 21, 24}}}, "")
+	fiveSpec.Lookups = pdb.TableLookups(fiveSpec.Tables)
+	small, err := pdb.NewSet(context.Background(), fiveSpec, 0)
+	require.NoError(t, err)
+	fsm, err := prune.Build(context.Background(), board.Size4x4, 12)
+	require.NoError(t, err)
+	korf := corpus.Korf100()
+	fiveGoal := board.BlankFirst(board.Size5x5)
+	fiveStart, _ := fiveGoal.RandomWalk(60, rand.New(rand.NewPCG(9, 9)))
+	cases := []testCase{
+		{"4x4 catalogue, Korf #1", korf[0].Goal, korf[0].Start, ida.Options{Set: cat}},
+		{"4x4 catalogue in bits, Korf #3", korf[2].Goal, korf[2].Start, ida.Options{Set: toBits(t, cat)}},
+		{"zero-aware 5-5-5 in bits, automaton, Korf #3", korf[2].Goal, korf[2].Start, ida.Options{Set: toBits(t, five), Pruning: fsm}},
+		{"zero-aware 4x6 on 5x5 in bits", fiveGoal, fiveStart, ida.Options{Set: toBits(t, small), Lookups: ida.Regular}},
+	}
+	// run searches case c with the host build bin, checks the serial counts pass by pass
+	// and subtrees before the solving one, and returns in how many passes the solving
+	// subtree's counts up to its solution differed from ida's (they depend on the order of
+	// the children).
+	run := func(t *testing.T, bin string, c testCase) (differ int) {
+		s, err := ida.New(c.goal, c.opt)
+		require.NoError(t, err)
+		m, err := s.Model()
+		require.NoError(t, err)
+		require.NotNil(t, m.Set)
+		require.False(t, m.Set.Eager)
+		require.NoError(t, checkModel(m))
+		want, err := s.Solve(context.Background(), c.start)
+		require.NoError(t, err)
+		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5}
+		checked, passes := 0, 0
+		got, err := s.Run(context.Background(), c.start, ida.Plan{
+			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+				if len(p.Passes) == 0 {
+					return 0, nil
+				}
+				return 400, nil
+			},
+			Runner: h,
+			OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+				if sp == nil {
+					return
+				}
+				passes++
+				for _, w := range want.Passes {
+					if w.Bound == p.Bound {
+						assert.Equal(t, w.Work(), sp.Serial, "pass %d", p.Bound)
+					}
+				}
+				for i := 0; i < h.last.best && i < len(sp.Paths) && checked < 200; i += 5 {
+					r, err := s.SearchBelow(context.Background(), c.start, sp.Paths[i], p.Bound)
+					require.NoError(t, err)
+					assert.Equal(t, r.Work, sp.Results[i].Work, "pass %d, subtree %d", p.Bound, i)
+					checked++
+				}
+				if best := h.last.best; best < len(sp.Paths) {
+					if (ida.Work{Nodes: h.last.gen[best], Expanded: h.last.exp[best]}) != sp.Results[best].Work {
+						differ++
+					}
+				}
+			},
+		})
+		require.NoError(t, err)
+		assert.Equal(t, want.Moves, got.Moves)
+		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+		assert.Positive(t, checked)
+		assert.GreaterOrEqual(t, passes, 2)
+		return differ
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.Zero(t, run(t, bin, c), "the solving subtree's counts up to its solution are ida's")
+		})
+	}
+	t.Run("perturbed", func(t *testing.T) {
+		assert.Positive(t, run(t, buildHost(t, "-DTK_PERTURB"), cases[0]), "another order of children is noticed")
+	})
+}
+
+// testCase is a position to search, with the solver's options.
+type testCase struct {
+	name  string
+	goal  board.Goal
+	start board.State
+	opt   ida.Options
+}
+
+// toBits returns the set with its tables in the bit encoding.
+func toBits(t *testing.T, set *pdb.Set) *pdb.Set {
+	t.Helper()
+	out := &pdb.Set{SetSpec: set.SetSpec}
+	for _, tab := range set.Tables {
+		b, err := tab.ToBits(context.Background(), 0)
+		require.NoError(t, err)
+		out.Tables = append(out.Tables, b)
+	}
+	return out
 }

@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "898a5471948e8c4cc89218a1281769d26050bc3679f85c9aa902f0cd59a6ec28"
+const kernelHash = "793dad48d3bfc33167c04318726c914e72b98773cf19ffb2d1414b6e64a8407a"

@@ -4,19 +4,22 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/zindex"
 )
 
 // The kernel's structures (kernel/search.h) as bytes: sizes and offsets, which the host
 // build prints (host layout) and TestLayout compares with these.
 const (
 	rootSize    = 36
-	tablesSize  = 2032
-	passSize    = 160 // without the tests' hash
-	setLookSize = 104
+	tablesSize  = 13656
+	passSize    = 176 // without the tests' hash
+	setLookSize = 168
+	zSchemeSize = 2768
 
 	tablesNMoves = 4
 	tablesMCell  = 29
@@ -26,10 +29,15 @@ const (
 	tablesNL     = 864
 	tablesNP     = 868
 	tablesLook   = 872
-	tablesOf     = 1704
-	tablesSlot   = 1804
-	tablesTouch  = 1904
-	tablesNTouch = 2004
+	tablesOf     = 11624
+	tablesSlot   = 12424
+	tablesTouch  = 13224
+	tablesNTouch = 13624
+
+	// The kernel's limits (search.h): a set or catalogue's lookups, partitions and lookups
+	// of one tile in Tables, and a set's that is not zero-aware (its frames hold them all).
+	maxLook, maxPart, maxTouch = 64, 32, 16
+	setLook, setPart, setTouch = 8, 4, 4
 
 	lookNib    = 0
 	lookEscIdx = 8
@@ -37,10 +45,23 @@ const (
 	lookNEsc   = 24
 	lookK      = 28
 	lookMirror = 29
+	lookZero   = 30
+	lookInBits = 31
 	lookTiles  = 32
 	lookMTiles = 40
 	lookCell   = 48
 	lookMCell  = 73
+	lookInv    = 98
+	lookNum    = 123
+	lookBits   = 152
+	lookZS     = 160
+
+	zsK       = 4
+	zsFact    = 8
+	zsWeight  = 16
+	zsBinom   = 48
+	zsMapInfo = 2752
+	zsRegion  = 2760
 
 	passBound   = 0
 	passRoots   = 8
@@ -68,6 +89,8 @@ const (
 	passDonateAfter = 136
 	passValue       = 144
 	passOrder       = 152 // the order to take the roots in (0: serial order)
+	passSeeds       = 160 // a catalogue's roots' lookups (encodeSeeds)
+	passSeedStride  = 168
 )
 
 // donateAfter is the GPU's Pass.donateAfter: a thread donates only from roots that have
@@ -78,8 +101,8 @@ const donateAfter = 2048
 const cells = board.MaxCells
 
 // tableAt is where a set's table lies on the device: its nibbles, and its escapes' indices
-// and values.
-type tableAt struct{ nib, escIdx, escVal uint64 }
+// and values; a zero-aware table's bits (in the bit encoding) and index scheme.
+type tableAt struct{ nib, escIdx, escVal, bits, scheme uint64 }
 
 // encodeTables lays out a model's tables as the kernel's Tables: fsm is the device address
 // of the automaton's transitions, at that of each of the set's lookups' tables.
@@ -100,7 +123,8 @@ func encodeTables(m *ida.Model, fsm uint64, at []tableAt) []byte {
 	}
 	le.PutUint32(b[tablesNL:], uint32(len(set.Lookups)))
 	le.PutUint32(b[tablesNP:], uint32(set.Parts))
-	for k, l := range set.Lookups {
+	for k := range set.Lookups {
+		l := &set.Lookups[k]
 		o := b[tablesLook+setLookSize*k:]
 		le.PutUint64(o[lookNib:], at[k].nib)
 		le.PutUint64(o[lookEscIdx:], at[k].escIdx)
@@ -110,17 +134,28 @@ func encodeTables(m *ida.Model, fsm uint64, at []tableAt) []byte {
 		if l.Mirror {
 			o[lookMirror] = 1
 		}
+		if l.ZeroAware() {
+			o[lookZero] = 1
+		}
+		if l.InBits() {
+			o[lookInBits] = 1
+		}
 		copy(o[lookTiles:], l.Tiles[:])
 		copy(o[lookMTiles:], l.MTiles[:])
 		copy(o[lookCell:lookCell+cells], l.Cell[:])
 		copy(o[lookMCell:lookMCell+cells], l.MCell[:])
+		inv, num := l.Inverse()
+		copy(o[lookInv:lookInv+cells], inv[:])
+		copy(o[lookNum:lookNum+cells], num[:])
+		le.PutUint64(o[lookBits:], at[k].bits)
+		le.PutUint64(o[lookZS:], at[k].scheme)
 	}
 	for t := 0; t < cells; t++ {
 		for p := 0; p < set.Parts; p++ {
-			b[tablesOf+4*t+p] = set.Of[t][p]
-			b[tablesSlot+4*t+p] = slotOf(set, t, p)
+			b[tablesOf+maxPart*t+p] = set.Of[t][p]
+			b[tablesSlot+maxPart*t+p] = slotOf(set, t, p)
 		}
-		copy(b[tablesTouch+4*t:], set.Touch[t][:])
+		copy(b[tablesTouch+maxTouch*t:tablesTouch+maxTouch*(t+1)], set.Touch[t][:])
 		b[tablesNTouch+t] = set.NTouch[t]
 	}
 	return b
@@ -134,6 +169,75 @@ func slotOf(set *ida.SetModel, t, p int) uint8 {
 		}
 	}
 	return 0
+}
+
+// schemes returns the distinct index schemes of a set's zero-aware lookups, and each
+// lookup's place among them (-1: not zero-aware).
+func schemes(set *ida.SetModel) ([]*zindex.Scheme, []int) {
+	var out []*zindex.Scheme
+	of := make([]int, len(set.Lookups))
+	for k := range set.Lookups {
+		of[k] = -1
+		zs := set.Lookups[k].Scheme()
+		if zs == nil {
+			continue
+		}
+		of[k] = slices.Index(out, zs)
+		if of[k] < 0 {
+			of[k] = len(out)
+			out = append(out, zs)
+		}
+	}
+	return out, of
+}
+
+// encodeScheme lays out an index scheme as the kernel's ZScheme, its maps' information
+// and regions at the device addresses mapInfo and region; encodeScheme's second and third
+// results are those arrays' bytes.
+func encodeScheme(zs *zindex.Scheme, mapInfo, region uint64) (head, info, regions []byte) {
+	le := binary.LittleEndian
+	l := zs.Layout()
+	head = make([]byte, zSchemeSize)
+	le.PutUint32(head, uint32(l.N))
+	le.PutUint32(head[zsK:], uint32(l.K))
+	le.PutUint32(head[zsFact:], l.Fact)
+	for i, w := range l.Weight {
+		le.PutUint32(head[zsWeight+4*i:], w)
+	}
+	for a := range l.Binom {
+		for c := range l.Binom[a] {
+			le.PutUint32(head[zsBinom+4*(a*(cells+1)+c):], l.Binom[a][c])
+		}
+	}
+	le.PutUint64(head[zsMapInfo:], mapInfo)
+	le.PutUint64(head[zsRegion:], region)
+	info = make([]byte, 8*len(l.MapInfo))
+	for i, x := range l.MapInfo {
+		le.PutUint64(info[8*i:], x)
+	}
+	return head, info, l.Region
+}
+
+// seedStride is the bytes of one root's seed (cat.h).
+func seedStride(nl, np int) int { return (10*nl + 2*np + 7) &^ 7 }
+
+// encodeSeeds lays out the roots' lookups under a catalogue as the kernel reads them
+// (cat.h, start): each lookup's ranks, half excess and value modulo 4, each partition's sum.
+func encodeSeeds(seeds []ida.Seed, nl, np int) []byte {
+	stride := seedStride(nl, np)
+	b := make([]byte, stride*len(seeds))
+	for i, sd := range seeds {
+		o := b[stride*i:]
+		for k := range nl {
+			binary.LittleEndian.PutUint64(o[8*k:], sd.Z[k])
+			o[8*nl+k] = sd.Ex[k]
+			o[9*nl+k] = sd.Hm[k]
+		}
+		for p := range np {
+			binary.LittleEndian.PutUint16(o[10*nl+2*p:], uint16(sd.Sum[p]))
+		}
+	}
+	return b
 }
 
 // escapes returns a table's escapes as the kernel reads them: indices, then values.
@@ -163,13 +267,22 @@ func encodeRoots(roots []ida.Root) []byte {
 
 // checkModel refuses what the kernel cannot search.
 func checkModel(m *ida.Model) error {
-	if m.Set != nil {
-		if len(m.Set.Lookups) > ida.MaxModelLookups || m.Set.Parts > ida.MaxModelParts {
-			return fmt.Errorf("%w: a set of %d lookups in %d partitions", ErrHeuristic, len(m.Set.Lookups), m.Set.Parts)
+	if set := m.Set; set != nil {
+		look, part, touch := maxLook, maxPart, maxTouch
+		if set.Eager {
+			look, part, touch = setLook, setPart, setTouch
 		}
-		for _, l := range m.Set.Lookups {
-			if len(l.Table.Nibbles) == 0 {
-				return fmt.Errorf("%w: a set whose tables are not in nibbles", ErrHeuristic)
+		if len(set.Lookups) > look || set.Parts > part {
+			return fmt.Errorf("%w: a set of %d lookups in %d partitions (at most %d in %d)", ErrHeuristic, len(set.Lookups), set.Parts, look, part)
+		}
+		for t := range cells {
+			if int(set.NTouch[t]) > touch {
+				return fmt.Errorf("%w: a set that reads tile %d in %d lookups (at most %d)", ErrHeuristic, t, set.NTouch[t], touch)
+			}
+		}
+		for _, l := range set.Lookups {
+			if len(l.Table.Nibbles) == 0 && !l.InBits() {
+				return fmt.Errorf("%w: a set whose tables are neither in nibbles nor in the bit encoding", ErrHeuristic)
 			}
 		}
 		return nil

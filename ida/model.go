@@ -10,18 +10,25 @@ import (
 
 // The limits of a set's model (SetModel).
 const (
-	MaxModelLookups = 8 // distinct lookups
-	MaxModelParts   = 4 // partitions, with their reflections
-	MaxModelTouch   = 4 // distinct lookups that hold one tile
+	MaxModelLookups = 64 // distinct lookups
+	MaxModelParts   = 32 // partitions, with their reflections
+	MaxModelTouch   = 16 // distinct lookups that hold one tile
 )
 
-// SetModel is an additive set of tables in nibbles that are not zero-aware, as the search
-// reads it: h = md + 2 * the largest of its partitions' sums of half excesses (docs/
-// SEARCH.md, section 4). Its values are inconsistent, so a search of it propagates them
-// with BPMX (section 5), looking every child up in full.
+// SetModel is an additive set of tables, or a catalogue, as the search reads it: h = md + 2
+// * the largest of its partitions' sums of half excesses (docs/SEARCH.md, section 4).
+//
+// Eager marks a set of tables in nibbles that are not zero-aware: its values are
+// inconsistent, so a search of it propagates them with BPMX (section 5), looking every
+// child up in full. Otherwise every table is zero-aware (in nibbles, or in the bit
+// encoding), and a child is first looked up in its parent's best partition alone, in full
+// only if that keeps it within the bound; a zero-aware lookup's index is stepped per move
+// from its ranks (Reader.Scheme, zindex.Layout), a table in the bit encoding read from the
+// parent's value (Reader.Bits), and a subtree's root starts from its Batch.Seeds.
 type SetModel struct {
-	Lookups []pdb.Reader // each lookup: its tiles, map of cells, table (Nibbles and Escapes) and mirror
+	Lookups []pdb.Reader // each lookup: its tiles, map of cells, table and mirror
 	Parts   int
+	Eager   bool
 	// Of[t][p] is the lookup of partition p that holds tile t; Touch[t][:NTouch[t]] the
 	// distinct lookups that hold it.
 	Of     [maxCells][MaxModelParts]uint8
@@ -55,9 +62,11 @@ type Model struct {
 // yet: another implementation cannot search it.
 var ErrNoModel = errors.New("ida: no model of this heuristic for another implementation")
 
-// Model returns the solver's model: for the Manhattan distance, and for a set of tables in
-// nibbles that are not zero-aware, with the move order's lookups (regular, reflected), not
-// maxed with walking distance. Other heuristics give an error matching ErrNoModel.
+// Model returns the solver's model: for the Manhattan distance; for a set of tables in
+// nibbles that are not zero-aware; and for a set or a catalogue of zero-aware tables, in
+// nibbles or in the bit encoding; with the move order's lookups (regular, reflected), not
+// dual, not maxed with walking distance. Other heuristics give an error matching
+// ErrNoModel.
 func (s *Solver) Model() (*Model, error) {
 	t := s.t
 	var set *SetModel
@@ -118,20 +127,23 @@ func (b *Batch) Roots() []Root {
 // model returns the set's model, or says why it has none.
 func (s *catTables) model() (*SetModel, error) {
 	switch {
-	case !s.plain:
-		return nil, fmt.Errorf("a catalogue")
-	case s.zero:
-		return nil, fmt.Errorf("zero-aware tables")
+	case s.dual:
+		return nil, fmt.Errorf("dual lookups")
 	case s.wd:
 		return nil, fmt.Errorf("maxed with walking distance")
 	case s.nl > MaxModelLookups || s.np > MaxModelParts:
 		return nil, fmt.Errorf("%d lookups in %d partitions (at most %d in %d)", s.nl, s.np, MaxModelLookups, MaxModelParts)
+	case !s.eager && !s.zero:
+		return nil, fmt.Errorf("a catalogue of tables that are not zero-aware")
 	}
-	m := &SetModel{Parts: s.np}
+	m := &SetModel{Parts: s.np, Eager: s.eager}
 	for k := 0; k < s.nl; k++ {
 		l := &s.look[k]
-		if l.InBits() || l.ZeroAware() {
+		switch {
+		case s.eager && (l.InBits() || l.ZeroAware()):
 			return nil, fmt.Errorf("tables in the bit encoding")
+		case !s.eager && !l.ZeroAware():
+			return nil, fmt.Errorf("a catalogue of zero-aware tables and others")
 		}
 		m.Lookups = append(m.Lookups, *l)
 	}
@@ -144,4 +156,32 @@ func (s *catTables) model() (*SetModel, error) {
 		copy(m.Of[t][:], s.of[t][:s.np])
 	}
 	return m, nil
+}
+
+// Seed is a subtree root's lookups under a catalogue that is not eager (SetModel): each
+// lookup's half excess, value modulo 4 (a table in the bit encoding) and ranks (a
+// zero-aware table: zindex.State.Word), and each partition's sum.
+type Seed struct {
+	Ex, Hm []uint8
+	Z      []uint64
+	Sum    []int16
+}
+
+// Seeds returns the lookups of the batch's subtrees' roots under m's catalogue, in serial
+// order; nil when m has none, or for a batch the driver did not make.
+func (b *Batch) Seeds(m *Model) []Seed {
+	if b.items == nil || m.Set == nil || len(b.items.cats) != len(b.items.nodes) {
+		return nil
+	}
+	nl, np := len(m.Set.Lookups), m.Set.Parts
+	out := make([]Seed, len(b.items.cats))
+	for i := range b.items.cats {
+		c := &b.items.cats[i]
+		sd := Seed{Ex: c.ex[:nl:nl], Hm: c.hm[:nl:nl], Z: make([]uint64, nl), Sum: c.sum[:np:np]}
+		for k := range nl {
+			sd.Z[k] = c.z[k].Word()
+		}
+		out[i] = sd
+	}
+	return out
 }

@@ -214,3 +214,14 @@ func (l *Reader) Fresh(pos *[board.MaxCells]uint8) (ex, hm uint8) {
 	v := l.Value(pos)
 	return uint8((v - l.Table.MD(cells[:])) / 2), uint8(v) & 3
 }
+
+// Scheme returns a zero-aware lookup's index scheme (nil for another).
+func (l *Reader) Scheme() *zindex.Scheme { return l.zero }
+
+// Bits returns a table's bits in the bit encoding (nil for another): bit i&7 of byte i>>3
+// is entry i's bit 1.
+func (l *Reader) Bits() []byte { return l.bits }
+
+// Inverse returns, for stepping a zero-aware lookup's ranks, the state's cell of each of
+// the table's cells, and each tile's number in the lookup.
+func (l *Reader) Inverse() (inv, num [board.MaxCells]uint8) { return l.inv, l.num }

@@ -112,7 +112,7 @@ func (s *Solver) planDevice() error {
 			s.dev.err = fmt.Errorf("the GPU does not search %s yet", s.heuristic)
 			return nil
 		}
-		return badOptions("the GPU does not search %s yet (%v): it searches md and the sets in nibbles that are not zero-aware (5-5-5, 6-6-3, 7-8, 6-6-6-6, with regular or reflected lookups); or --device cpu", s.heuristic, err)
+		return badOptions("the GPU does not search %s yet (%v): it searches md, the sets in nibbles that are not zero-aware (5-5-5, 6-6-3, 7-8, 6-6-6-6), and the sets and catalogues of zero-aware tables in nibbles or bits (small-t), with regular or reflected lookups; or --device cpu", s.heuristic, err)
 	}
 	if kind == DeviceGPU {
 		_, err := s.dev.get(s.fast)

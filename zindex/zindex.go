@@ -382,3 +382,29 @@ func (s *Scheme) IndexOf(st State, blank uint8) uint32 {
 	}
 	return f*s.fact + uint32(st>>orderShift)
 }
+
+// Layout is what another implementation of Step and IndexOf (the GPU kernel's) needs of
+// a scheme: the board's cells and the pattern's tiles, k!, each tile's weight in the
+// order's rank, the binomial coefficients, and per map its first region's number with
+// the cells of its region 1 (mapInfo) and each cell's region.
+type Layout struct {
+	N, K    int
+	Fact    uint32
+	Weight  [8]uint32
+	Binom   [board.MaxCells + 1][board.MaxCells + 1]uint32
+	MapInfo []uint64 // as IndexOf reads it: first[m], and above it region 1's cells or 1<<31 (ManyRegions)
+	Region  []uint8  // Region[m*N+c]
+}
+
+// ManyRegions marks, in a map's MapInfo high word, a map of more than two regions: its
+// regions are in Layout.Region.
+const ManyRegions = manyRegions
+
+// Layout returns the scheme's layout. Its slices are the scheme's: do not modify them.
+func (s *Scheme) Layout() Layout {
+	return Layout{N: s.n, K: s.k, Fact: s.fact, Weight: s.weight, Binom: s.binom, MapInfo: s.mapInfo, Region: s.region}
+}
+
+// Word is the State's word: the mask of occupied cells in bits 0-24, the map's rank in
+// the 22 bits above, and the order's rank above them.
+func (st State) Word() uint64 { return uint64(st) }

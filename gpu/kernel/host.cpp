@@ -5,10 +5,15 @@
 // Input, little-endian: uint32 cells, bound, nroots, threads, budget (expansions a thread
 // takes a turn), donateAfter, fsm entries; the tables' nmoves[25], mcell[25][4],
 // mdir[25][4], md[25][25] bytes; the automaton's transitions (uint32 each); uint32 kind (0:
-// md, 1: a set, which follows: uint32 nl, np; each lookup's k, mirror, tiles[8], mtiles[8],
-// cell[25], mcell[25] bytes, uint32 nibble bytes and the bytes, uint32 escapes and their
-// uint32 indices and byte values; of[25][4], slot[25][4], touch[25][4], ntouch[25] bytes);
-// nroots roots of 36 bytes (board[25], blank, g, h, uint32 state, uint32 subtree).
+// md, 1: a set, 2: a catalogue of zero-aware tables; for both, uint32 nl, np; each
+// lookup's k, mirror, tiles[8], mtiles[8], cell[25], mcell[25] bytes, uint32 nibble bytes
+// and the bytes, uint32 escapes and their uint32 indices and byte values; of[25][32],
+// slot[25][32], touch[25][16], ntouch[25] bytes; for a catalogue then each lookup's zero,
+// inBits, inv[25], num[25] bytes, uint32 bit bytes and the bytes, uint32 scheme; uint32
+// schemes, each n, k, fact, pad, weight[8], binom[26][26], uint32 maps and their uint64
+// mapInfo, uint32 region bytes and the bytes); nroots roots of 36 bytes (board[25],
+// blank, g, h, uint32 state, uint32 subtree); for a catalogue, uint32 seed stride and
+// each root's seed (cat.h).
 // Output, text: "best B", "donated D", "busy", "cycles", then a line "gen exp hash value" a
 // subtree.
 #include <stddef.h>
@@ -47,12 +52,17 @@ static void layout() {
   printf("SetLook %zu\n", sizeof(tk::SetLook));
   OFF(tk::SetLook, nib); OFF(tk::SetLook, escIdx); OFF(tk::SetLook, escVal); OFF(tk::SetLook, nesc);
   OFF(tk::SetLook, k); OFF(tk::SetLook, mirror); OFF(tk::SetLook, tiles); OFF(tk::SetLook, mtiles);
-  OFF(tk::SetLook, cell); OFF(tk::SetLook, mcell);
+  OFF(tk::SetLook, cell); OFF(tk::SetLook, mcell); OFF(tk::SetLook, zero); OFF(tk::SetLook, inBits);
+  OFF(tk::SetLook, inv); OFF(tk::SetLook, num); OFF(tk::SetLook, bits); OFF(tk::SetLook, zs);
+  printf("ZScheme %zu\n", sizeof(tk::ZScheme));
+  OFF(tk::ZScheme, k); OFF(tk::ZScheme, fact); OFF(tk::ZScheme, weight); OFF(tk::ZScheme, binom);
+  OFF(tk::ZScheme, mapInfo); OFF(tk::ZScheme, region);
   OFF(tk::Pass, bound); OFF(tk::Pass, roots); OFF(tk::Pass, nroots); OFF(tk::Pass, gen); OFF(tk::Pass, exp);
   OFF(tk::Pass, next); OFF(tk::Pass, best); OFF(tk::Pass, queue); OFF(tk::Pass, seq); OFF(tk::Pass, cap);
   OFF(tk::Pass, head); OFF(tk::Pass, tail); OFF(tk::Pass, idle); OFF(tk::Pass, threads); OFF(tk::Pass, stop);
   OFF(tk::Pass, nodes); OFF(tk::Pass, limit); OFF(tk::Pass, cancel); OFF(tk::Pass, donated); OFF(tk::Pass, busy);
-  OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value); OFF(tk::Pass, order); OFF(tk::Pass, hash);
+  OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value); OFF(tk::Pass, order);
+  OFF(tk::Pass, seeds); OFF(tk::Pass, seedStride); OFF(tk::Pass, hash);
 }
 
 
@@ -103,9 +113,12 @@ int main(int argc, char** argv) {
   for (auto& x : fsm) x = u32();
   t.fsm = fsm.data();
   uint32_t kind = u32();
-  std::vector<std::vector<uint8_t>> nibs, escVals;
+  std::vector<std::vector<uint8_t>> nibs, escVals, bits, regions;
   std::vector<std::vector<uint32_t>> escIdxs;
-  if (kind == 1) {
+  std::vector<std::vector<unsigned long long>> mapInfos;
+  std::vector<uint32_t> schemeOf;
+  std::vector<tk::ZScheme> schemes;
+  if (kind == 1 || kind == 2) {
     t.nl = u32();
     t.np = u32();
     if (t.nl > tk::kMaxLook || t.np > tk::kMaxPart) die("bad set");
@@ -136,6 +149,49 @@ int main(int argc, char** argv) {
     read(t.touch, sizeof t.touch);
     read(t.ntouch, sizeof t.ntouch);
   }
+  if (kind == 2) {
+    // A catalogue's zero-aware lookups, then their schemes.
+    bits.resize(t.nl);
+    schemeOf.resize(t.nl);
+    for (uint32_t k = 0; k < t.nl; k++) {
+      tk::SetLook& l = t.look[k];
+      l.zero = u8();
+      l.inBits = u8();
+      read(l.inv, tk::kMaxCells);
+      read(l.num, tk::kMaxCells);
+      bits[k].resize(u32());
+      read(bits[k].data(), bits[k].size());
+      l.bits = bits[k].data();
+      schemeOf[k] = u32();
+    }
+    uint32_t ns = u32();
+    schemes.resize(ns);
+    mapInfos.resize(ns);
+    regions.resize(ns);
+    for (uint32_t i = 0; i < ns; i++) {
+      tk::ZScheme& z = schemes[i];
+      z.n = u32();
+      z.k = u32();
+      z.fact = u32();
+      z.pad = u32();
+      for (auto& x : z.weight) x = u32();
+      for (auto& row : z.binom)
+        for (auto& x : row) x = u32();
+      mapInfos[i].resize(u32());
+      for (auto& x : mapInfos[i]) {
+        unsigned long long lo = u32();
+        x = lo | (unsigned long long)u32() << 32;
+      }
+      regions[i].resize(u32());
+      read(regions[i].data(), regions[i].size());
+      z.mapInfo = mapInfos[i].data();
+      z.region = regions[i].data();
+    }
+    for (uint32_t k = 0; k < t.nl; k++) {
+      if (schemeOf[k] >= ns) die("bad scheme");
+      t.look[k].zs = &schemes[schemeOf[k]];
+    }
+  }
   std::vector<tk::Root> roots(nroots);
   for (auto& r : roots) {
     read(r.board, tk::kMaxCells);
@@ -146,6 +202,14 @@ int main(int argc, char** argv) {
     r.h = b[2];
     r.state = u32();
     r.sub = u32();
+  }
+  std::vector<uint8_t> seeds;
+  uint32_t stride = 0;
+  if (kind == 2) {
+    stride = u32();
+    if (stride != tk::seedStride(t.nl, t.np)) die("bad seed stride");
+    seeds.resize((size_t)stride * nroots);
+    read(seeds.data(), seeds.size());
   }
   std::vector<unsigned long long> gen(nroots), exp(nroots), hash(nroots);
   std::vector<int32_t> value(nroots);
@@ -163,18 +227,23 @@ int main(int argc, char** argv) {
   p.queue = queue.data();
   p.seq = seq.data();
   p.cap = (uint32_t)queue.size();
-  p.donateAfter = kind == 1 ? 0xFFFFFFFFu : after;  // a set's threads do not donate
+  p.donateAfter = kind != 0 ? 0xFFFFFFFFu : after;  // a set's and a catalogue's threads do not donate
   p.value = value.data();
+  p.seeds = seeds.data();
+  p.seedStride = stride;
 
   if (real) {
     std::vector<std::thread> ts;
     for (uint32_t k = 0; k < threads; k++) {
       if (kind == 1) ts.emplace_back(runThread<tk::SetWorker>, &p, &t, budget);
+      else if (kind == 2) ts.emplace_back(runThread<tk::CatWorker>, &p, &t, budget);
       else ts.emplace_back(runThread<tk::Worker>, &p, &t, budget);
     }
     for (auto& th : ts) th.join();
   } else if (kind == 1) {
     tk::emulate<tk::SetWorker>(&p, &t, threads, budget);
+  } else if (kind == 2) {
+    tk::emulate<tk::CatWorker>(&p, &t, threads, budget);
   } else {
     tk::emulate<tk::Worker>(&p, &t, threads, budget);
   }

@@ -1,4 +1,4 @@
-// The GPU's IDA* pass (search.h, set.h): one persistent thread a worker, each taking roots
+// The GPU's IDA* pass (search.h, set.h, cat.h): one persistent thread a worker, each taking roots
 // until the pass is over. Compiled to PTX by go generate (internal/genptx).
 #include "search.h"
 
@@ -8,6 +8,9 @@ __device__ __forceinline__ int stepOf(tk::Worker* w, tk::Pass* p, const tk::Tabl
 }
 __device__ __forceinline__ int stepOf(tk::SetWorker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) {
   return tk::stepSet(w, p, t, budget);
+}
+__device__ __forceinline__ int stepOf(tk::CatWorker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) {
+  return tk::stepCat(w, p, t, budget);
 }
 
 // run is a thread's loop: it takes roots and searches below them until the pass is over.
@@ -59,6 +62,10 @@ extern "C" __global__ void __launch_bounds__(256, 4) ida_pass(tk::Pass* p, const
 
 // ida_pass_set searches one pass below the frontier p->roots with a set (set.h).
 extern "C" __global__ void __launch_bounds__(256, 4) ida_pass_set(tk::Pass* p, const tk::Tables* t) { run<tk::SetWorker>(p, t); }
+
+// ida_pass_cat searches one pass below the frontier p->roots with a catalogue of
+// zero-aware tables (cat.h), each root starting from its seed (p->seeds).
+extern "C" __global__ void __launch_bounds__(256, 4) ida_pass_cat(tk::Pass* p, const tk::Tables* t) { run<tk::CatWorker>(p, t); }
 
 // trap is a kernel that faults, for the tests of a failed launch; it takes ida_pass's
 // arguments, so that it is launched the same way.

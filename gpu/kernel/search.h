@@ -44,22 +44,42 @@ struct Root {
   uint32_t sub;              // the serial index of its subtree
 };
 
-// Tables are what every thread reads: the board's moves in ida's order, the Manhattan
-// distances and the pruning automaton, in the solver's frame.
-enum : uint32_t { kMaxLook = 8, kMaxPart = 4, kMaxTouch = 4 };
+// The most lookups, partitions and lookups of one tile of a set or catalogue in Tables
+// (a catalogue's, cat.h), and of a set that is not zero-aware (set.h, whose frames hold
+// every lookup).
+enum : uint32_t { kMaxLook = 64, kMaxPart = 32, kMaxTouch = 16 };
+enum : uint32_t { kSetLook = 8, kSetPart = 4, kSetTouch = 4 };
 
-// SetLook is one lookup of a set (set.h): the state's tiles it reads in the table's index
-// order and the map from the state's cells to the table's, for a table stored through a
-// mirror the image's too, and the table: 4-bit half excesses, and the entries they cannot
-// hold (escIdx ascending, escVal the whole entry).
+// ZScheme is a zero-aware table's index scheme (package zindex, scheme zperm-v1): the
+// board's cells and the pattern's tiles, k!, each tile's weight in the order's rank, the
+// binomial coefficients, and per map its first region's number with the cells of region
+// 1 (mapInfo: bit 31 of the high word marks a map of more regions, read from region).
+struct ZScheme {
+  uint32_t n, k, fact, pad;
+  uint32_t weight[8];
+  uint32_t binom[kMaxCells + 1][kMaxCells + 1];
+  const unsigned long long* mapInfo;
+  const uint8_t* region;  // region[m*n + c]
+};
+
+// SetLook is one lookup of a set or a catalogue: the state's tiles it reads in the table's
+// index order and the map from the state's cells to the table's, for a table stored
+// through a mirror the image's too, and the table: 4-bit half excesses, and the entries
+// they cannot hold (escIdx ascending, escVal the whole entry); or, in the bit encoding,
+// bit 1 of each entry. A zero-aware table's index is stepped from its ranks (zs), for
+// which inv is the state's cell of each of the table's cells and num each tile's number
+// in the lookup.
 struct SetLook {
   const uint8_t* nib;
   const uint32_t* escIdx;
   const uint8_t* escVal;
   uint32_t nesc;
-  uint8_t k, mirror, pad[2];
+  uint8_t k, mirror, zero, inBits;
   uint8_t tiles[8], mtiles[8];
   uint8_t cell[kMaxCells], mcell[kMaxCells];
+  uint8_t inv[kMaxCells], num[kMaxCells];
+  const uint8_t* bits;
+  const ZScheme* zs;
 };
 
 // Tables are what every thread reads: the board's moves in ida's order, the Manhattan
@@ -110,6 +130,10 @@ struct Pass {
   uint32_t pad;
   int32_t* value;              // per subtree: its root's value as BPMX left it (sets)
   const uint32_t* order;       // the frontier's roots in the order to take them (null: in order)
+  // A catalogue's: each frontier root's lookups (cat.h, seedOf), seedStride bytes a root.
+  const uint8_t* seeds;
+  uint32_t seedStride;
+  uint32_t pad2;
 #ifdef TK_HASH
   unsigned long long* hash;  // per subtree: the sum of a hash of each expanded board
 #endif
@@ -266,7 +290,7 @@ HD void begin(WorkerBase* w, const Root& r, uint32_t cells) {
 }
 
 // start sets w up to search below r.
-HD void start(Worker* w, const Root& r, const Tables* t) {
+HD void start(Worker* w, const Root& r, const Tables* t, const Pass*) {
   begin(w, r, t->cells);
   Frame& f = w->f[r.g];
   f.state = r.state;
@@ -357,7 +381,7 @@ HD bool take(W* w, Pass* p, const Tables* t, bool* over) {
     if ((int32_t)r.sub <= vloadi(&p->best)) break;
     // A later subtree than the earliest solving one: nothing to search.
   }
-  start(w, r, t);
+  start(w, r, t, p);
   return true;
 }
 
@@ -497,5 +521,6 @@ HD int step(Worker* w, Pass* p, const Tables* t, uint32_t budget) {
 }  // namespace tk
 
 #include "set.h"
+#include "cat.h"
 
 #endif

@@ -19,7 +19,7 @@ struct SetChild {
   uint32_t state;
   uint8_t q, tile, dir, h;
   uint8_t md;
-  uint8_t ex[kMaxTouch];  // the half excesses of the lookups that hold tile (touch order)
+  uint8_t ex[kSetTouch];  // the half excesses of the lookups that hold tile (touch order)
   uint8_t pad[3];
 };
 
@@ -28,8 +28,8 @@ struct SetFrame {
   uint32_t state;
   uint8_t blank, h, hb, md;
   uint8_t next, nc, entered, pad;
-  uint8_t ex[kMaxLook];  // every lookup's half excess at the node
-  int16_t sum[kMaxPart];
+  uint8_t ex[kSetLook];  // every lookup's half excess at the node
+  int16_t sum[kSetPart];
   SetChild c[4];
 };
 
@@ -74,10 +74,9 @@ HD uint32_t lookIndex(const SetLook& l, uint32_t n, const uint8_t* pos) {
   return rankOf(l.tiles, l.cell, l.k, n, pos);
 }
 
-// lookExcess is half the excess of the lookup's entry for the positions pos over its
+// excessAt is half the excess of the lookup's entry i, for the positions pos, over its
 // tiles' Manhattan distance: the nibble, or for an escape the listed entry's.
-HD uint8_t lookExcess(const SetLook& l, const Tables* t, const uint8_t* pos) {
-  uint32_t i = lookIndex(l, t->cells, pos);
+HD uint8_t excessAt(const SetLook& l, const Tables* t, uint32_t i, const uint8_t* pos) {
   uint8_t e = (l.nib[i >> 1] >> (4 * (i & 1))) & 0xF;
   if (e != 15) return e;
   uint32_t lo = 0, hi = l.nesc;
@@ -91,8 +90,13 @@ HD uint8_t lookExcess(const SetLook& l, const Tables* t, const uint8_t* pos) {
   return (uint8_t)((l.escVal[lo] - md) / 2);
 }
 
+// lookExcess is excessAt of the lookup's entry for the positions pos.
+HD uint8_t lookExcess(const SetLook& l, const Tables* t, const uint8_t* pos) {
+  return excessAt(l, t, lookIndex(l, t->cells, pos), pos);
+}
+
 // start sets w up to search below r: its lookups from scratch, its value as given.
-HD void start(SetWorker* w, const Root& r, const Tables* t) {
+HD void start(SetWorker* w, const Root& r, const Tables* t, const Pass*) {
   begin(w, r, t->cells);
   for (uint32_t c = 0; c < t->cells; c++) w->pos[w->board[c]] = (uint8_t)c;
   SetFrame& f = w->f[r.g];

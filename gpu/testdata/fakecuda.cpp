@@ -69,6 +69,7 @@ CUresult cuModuleGetFunction(void** fn, void*, const char* name) {
   if (strcmp(name, "ida_pass") == 0) *fn = (void*)0x10;
   else if (strcmp(name, "trap") == 0) *fn = (void*)0x11;
   else if (strcmp(name, "ida_pass_set") == 0) *fn = (void*)0x12;
+  else if (strcmp(name, "ida_pass_cat") == 0) *fn = (void*)0x13;
   else return 500;  // CUDA_ERROR_NOT_FOUND
   return 0;
 }
@@ -118,6 +119,8 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   const uint32_t budget = 7;
   if (fn == (void*)0x12) {
     tk::emulate<tk::SetWorker>(p, t, threads, budget);
+  } else if (fn == (void*)0x13) {
+    tk::emulate<tk::CatWorker>(p, t, threads, budget);
   } else {
     tk::emulate<tk::Worker>(p, t, threads, budget);
   }

@@ -13,7 +13,7 @@ import (
 
 // Sources are the kernel's source files, relative to package gpu's directory, in the order
 // the hash takes them.
-var Sources = []string{"kernel/search.h", "kernel/set.h", "kernel/ida.cu"}
+var Sources = []string{"kernel/search.h", "kernel/set.h", "kernel/cat.h", "kernel/ida.cu"}
 
 // Args returns nvcc's arguments that compile in (a .cu file) to PTX in out: compute_75
 // (Turing and later; CUDA 13 dropped Volta), optimised, beside g++ 12 (Debian's nvcc 11.8
