@@ -323,6 +323,7 @@ type Engine struct {
 	value       uint64
 	order       uint64
 	seeds       uint64 // a catalogue's roots' lookups, capacity * stride bytes
+	qseeds      uint64 // and the donated roots', queueCap * stride bytes
 	stride      int
 	pass        uint64
 	capacity    int // subtrees the frontier buffers hold
@@ -425,6 +426,11 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 		if e.queue, err = dv.alloc(queueCap*rootSize, "the queue of donated nodes"); err != nil {
 			return err
 		}
+		if e.stride > 0 {
+			if e.qseeds, err = dv.alloc(queueCap*uint64(e.stride), "the lookups of the queue of donated nodes"); err != nil {
+				return err
+			}
+		}
 		if e.seq, err = dv.alloc(queueCap*4, "the queue of donated nodes"); err != nil {
 			return err
 		}
@@ -449,7 +455,7 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 // free releases the engine's device memory (on any goroutine).
 func (e *Engine) free() {
 	e.dv.do(func() error {
-		for _, p := range []*uint64{&e.tables, &e.fsm, &e.queue, &e.seq, &e.roots, &e.gen, &e.exp, &e.value, &e.order, &e.seeds, &e.pass} {
+		for _, p := range []*uint64{&e.tables, &e.fsm, &e.queue, &e.qseeds, &e.seq, &e.roots, &e.gen, &e.exp, &e.value, &e.order, &e.seeds, &e.pass} {
 			if *p != 0 {
 				e.dv.d.cuMemFree(*p)
 				*p = 0
@@ -498,6 +504,14 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 	}
 	if b.Bound > maxBound {
 		return nil, fmt.Errorf("gpu: a pass of bound %d is deeper than the kernel's %d", b.Bound, maxBound)
+	}
+	if e.stride > 0 {
+		for i := range roots {
+			if b.Bound-int(roots[i].G) > catDepth {
+				return nil, fmt.Errorf("gpu: the pass of bound %d goes %d moves below subtree %d, deeper than the catalogue search's %d",
+					b.Bound, b.Bound-int(roots[i].G), i, catDepth)
+			}
+		}
 	}
 	n := len(roots)
 	l := &launch{gen: make([]uint64, n), exp: make([]uint64, n), best: n}
@@ -565,14 +579,17 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 			le.PutUint64(p[passOrder:], e.order)
 		}
 		if e.model.Set != nil {
-			// A set's values are inconsistent, and a catalogue's roots carry their lookups:
-			// their threads do not donate (set.h, cat.h).
-			le.PutUint32(p[passDonateAfter:], 0xFFFFFFFF)
 			le.PutUint64(p[passValue:], e.value)
 		}
+		if e.model.Set != nil && e.model.Set.Eager {
+			// A set's values are inconsistent: its threads do not donate (set.h).
+			le.PutUint32(p[passDonateAfter:], 0xFFFFFFFF)
+		}
 		if e.stride > 0 {
+			// A catalogue's roots, frontier and donated, carry their lookups (cat.h).
 			le.PutUint64(p[passSeeds:], e.seeds)
 			le.PutUint32(p[passSeedStride:], uint32(e.stride))
+			le.PutUint64(p[passQSeeds:], e.qseeds)
 		}
 		if err := e.dv.upload(e.pass, p[:]); err != nil {
 			return err

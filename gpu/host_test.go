@@ -480,7 +480,7 @@ func TestLayout(t *testing.T) {
 		"tk::SetLook.bits": lookBits, "tk::SetLook.zs": lookZS,
 		"ZScheme": zSchemeSize, "tk::ZScheme.k": zsK, "tk::ZScheme.fact": zsFact, "tk::ZScheme.weight": zsWeight,
 		"tk::ZScheme.binom": zsBinom, "tk::ZScheme.mapInfo": zsMapInfo, "tk::ZScheme.region": zsRegion,
-		"tk::Pass.seeds": passSeeds, "tk::Pass.seedStride": passSeedStride,
+		"tk::Pass.seeds": passSeeds, "tk::Pass.seedStride": passSeedStride, "tk::Pass.qseeds": passQSeeds,
 	}
 	got := map[string]int{}
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -588,7 +588,9 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 // the bit encoding, on the host with many virtual threads: every pass's serial counts are
 // ida's, and below subtrees before the solving one their counts too; with a catalogue of
 // two 4x4 partitions and their reflections, a zero-aware 5-5-5 with the automaton, and a
-// zero-aware set on 5x5. A child order perturbed (TK_PERTURB) is noticed.
+// zero-aware set on 5x5; with threads that donate (each donated root with its lookups),
+// racing real threads, and one thread a subtree (whose solving subtree's counts are then
+// ida's to the solution). A child order perturbed (TK_PERTURB) is noticed.
 func TestEmulatedCatalogueIsIDA(t *testing.T) {
 	bin := buildHost(t)
 	goal := board.BlankLast(board.Size4x4)
@@ -621,7 +623,7 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 	// and subtrees before the solving one, and returns in how many passes the solving
 	// subtree's counts up to its solution differed from ida's (they depend on the order of
 	// the children).
-	run := func(t *testing.T, bin string, c testCase) (differ int) {
+	run := func(t *testing.T, bin string, c testCase, after int, racing bool) (differ int, donated uint64) {
 		s, err := ida.New(c.goal, c.opt)
 		require.NoError(t, err)
 		m, err := s.Model()
@@ -631,7 +633,7 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 		require.NoError(t, checkModel(m))
 		want, err := s.Solve(context.Background(), c.start)
 		require.NoError(t, err)
-		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5}
+		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5, after: after, real: racing}
 		checked, passes := 0, 0
 		got, err := s.Run(context.Background(), c.start, ida.Plan{
 			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
@@ -646,6 +648,7 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 					return
 				}
 				passes++
+				donated += h.donated
 				for _, w := range want.Passes {
 					if w.Bound == p.Bound {
 						assert.Equal(t, w.Work(), sp.Serial, "pass %d", p.Bound)
@@ -669,15 +672,27 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 		assert.Positive(t, checked)
 		assert.GreaterOrEqual(t, passes, 2)
-		return differ
+		return differ, donated
 	}
+	const never = 1 << 30
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			assert.Zero(t, run(t, bin, c), "the solving subtree's counts up to its solution are ida's")
+			// Threads that donate, each donated root with its lookups.
+			_, donated := run(t, bin, c, 20, false)
+			assert.Positive(t, donated)
 		})
 	}
+	t.Run("racing threads", func(t *testing.T) {
+		run(t, bin, cases[0], 20, true)
+	})
+	t.Run("one thread a subtree", func(t *testing.T) {
+		differ, donated := run(t, bin, cases[1], never, false)
+		assert.Zero(t, differ, "the solving subtree's counts up to its solution are ida's")
+		assert.Zero(t, donated)
+	})
 	t.Run("perturbed", func(t *testing.T) {
-		assert.Positive(t, run(t, buildHost(t, "-DTK_PERTURB"), cases[0]), "another order of children is noticed")
+		differ, _ := run(t, buildHost(t, "-DTK_PERTURB"), cases[1], never, false)
+		assert.Positive(t, differ, "another order of children is noticed")
 	})
 }
 

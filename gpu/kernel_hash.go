@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "793dad48d3bfc33167c04318726c914e72b98773cf19ffb2d1414b6e64a8407a"
+const kernelHash = "a7f16cf16b0bcd8339cf4da9863b99cc1a2c72ff11b60d24cb081b5e1922347d"

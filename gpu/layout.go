@@ -17,7 +17,7 @@ import (
 const (
 	rootSize    = 36
 	tablesSize  = 13656
-	passSize    = 176 // without the tests' hash
+	passSize    = 184 // without the tests' hash
 	setLookSize = 168
 	zSchemeSize = 2768
 
@@ -38,6 +38,8 @@ const (
 	// of one tile in Tables, and a set's that is not zero-aware (its frames hold them all).
 	maxLook, maxPart, maxTouch = 64, 32, 16
 	setLook, setPart, setTouch = 8, 4, 4
+	// catDepth is how deep below its root a thread's path may go with a catalogue (cat.h).
+	catDepth = 128
 
 	lookNib    = 0
 	lookEscIdx = 8
@@ -91,6 +93,7 @@ const (
 	passOrder       = 152 // the order to take the roots in (0: serial order)
 	passSeeds       = 160 // a catalogue's roots' lookups (encodeSeeds)
 	passSeedStride  = 168
+	passQSeeds      = 176 // the donated roots' lookups, a slot of the queue each
 )
 
 // donateAfter is the GPU's Pass.donateAfter: a thread donates only from roots that have

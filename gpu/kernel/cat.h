@@ -13,7 +13,8 @@
 // the moved tile, which are swapped with the node's on the way down and back, as ida's
 // catSwap does. A subtree's root starts from its frontier node's lookups (Pass.seeds):
 // a value in the bit encoding from scratch would walk to the goal. Threads searching a
-// catalogue do not donate (a donated root would have to carry the lookups).
+// catalogue donate as the Manhattan distance's do, each donated root with its lookups
+// (donateCat, Pass.qseeds).
 #ifndef TILEKIT_GPU_CAT_H
 #define TILEKIT_GPU_CAT_H
 
@@ -99,23 +100,31 @@ struct CatChild {
   unsigned long long z[kMaxTouch];
 };
 
-// CatFrame is one node of a thread's path.
+// CatFrame is one node of a thread's path: cur is the child being searched, next the
+// next to try.
 struct CatFrame {
   uint32_t state;
-  uint8_t blank, h, hb, md, next, nc, entered, bp;
+  uint8_t blank, h, hb, md, next, nc, entered, bp, cur, pad[3];
   CatChild c[4];
 };
 
+// kCatDepth is how deep below its root a thread's path may go with a catalogue (its frames
+// are large): package gpu refuses a pass deeper than that below a frontier node.
+enum : uint32_t { kCatDepth = 128 };
+
 // CatWorker is one thread's search with a catalogue: the current node's lookups and
-// partition sums, and its path.
+// partition sums, and its path, frame 0 its root's (fr).
 struct CatWorker : WorkerBase {
   uint8_t pos[kMaxCells];  // the cell of each tile, pos[0] the blank's
   int32_t value;           // the root's value as BPMX left it, once searched
   uint8_t ex[kMaxLook], hm[kMaxLook];
   unsigned long long z[kMaxLook];
   int16_t sum[kMaxPart];
-  CatFrame f[kMaxDepth];
+  CatFrame f[kCatDepth];
 };
+
+// fr is w's frame of the node at depth g.
+HD CatFrame* fr(CatWorker* w, uint32_t g) { return &w->f[g - w->g0]; }
 
 // seedStride is the bytes of one root's seed for nl lookups in np partitions: each
 // lookup's ranks (8 bytes), then each one's half excess and value modulo 4, then each
@@ -130,11 +139,12 @@ HD uint32_t bestOf(const int16_t* sum, uint32_t np) {
   return b;
 }
 
-// start sets w up to search below r: its lookups from its seed, its value as given.
-HD void start(CatWorker* w, const Root& r, const Tables* t, const Pass* p) {
+// start sets w up to search below r: its lookups from its seed (a frontier node's, or a
+// donated root's, read past the multiprocessor's cache), its value as given.
+HD void start(CatWorker* w, const Root& r, const Tables* t, const Pass*, const uint8_t* seed) {
   begin(w, r, t->cells);
   for (uint32_t c = 0; c < t->cells; c++) w->pos[w->board[c]] = (uint8_t)c;
-  const uint8_t* sd = p->seeds + (unsigned long long)r.sub * p->seedStride;
+  const volatile uint8_t* sd = seed;
   for (uint32_t k = 0; k < t->nl; k++) {
     unsigned long long z = 0;
     for (uint32_t b = 0; b < 8; b++) z |= (unsigned long long)sd[8 * k + b] << (8 * b);
@@ -143,10 +153,10 @@ HD void start(CatWorker* w, const Root& r, const Tables* t, const Pass* p) {
     w->hm[k] = sd[9 * t->nl + k];
   }
   for (uint32_t q = 0; q < t->np; q++) {
-    const uint8_t* s = sd + 10 * t->nl + 2 * q;
+    const volatile uint8_t* s = sd + 10 * t->nl + 2 * q;
     w->sum[q] = (int16_t)(s[0] | s[1] << 8);
   }
-  CatFrame& f = w->f[r.g];
+  CatFrame& f = *fr(w, r.g);
   f.state = r.state;
   f.blank = r.blank;
   f.h = r.h;
@@ -268,16 +278,100 @@ HD void catSwap(CatWorker* w, CatChild& c, const Tables* t) {
   }
 }
 
+// donateCat gives away, as donate does, the children left of w's nodes above depth g
+// (the current node): they were made, counted and looked up when their parent was
+// entered, so each goes with its lookups, made from the current node's by undoing the
+// moves below its parent (each frame's current child holds its parent's lookups of the
+// moved tile). It reports whether one of them is the goal.
+HD bool donateCat(CatWorker* w, Pass* p, const Tables* t, uint32_t g) {
+  if (p->qseeds == nullptr) return false;
+  uint32_t budget = donateBudget(w, p);
+  if (budget == 0) return false;
+  const uint32_t nl = t->nl, np = t->np;
+  bool found = false;
+  for (uint32_t d = w->g0; d < g && budget > 0; d++) {
+    CatFrame& f = *fr(w, d);
+    if (f.next >= f.nc) continue;
+    if (p->bound - d < kDonateAbove) break;
+    // The node's lookups and board: the current node's, the moves below it undone.
+    uint8_t ex[kMaxLook], hm[kMaxLook];
+    unsigned long long z[kMaxLook];
+    int16_t sum[kMaxPart];
+    for (uint32_t k = 0; k < nl; k++) {
+      ex[k] = w->ex[k];
+      hm[k] = w->hm[k];
+      z[k] = w->z[k];
+    }
+    for (uint32_t q = 0; q < np; q++) sum[q] = w->sum[q];
+    Root r;
+    for (uint32_t c = 0; c < kMaxCells; c++) r.board[c] = w->board[c];
+    for (uint32_t k = g; k > d; k--) {
+      const CatFrame& pf = *fr(w, k - 1);
+      const CatChild& c = pf.c[pf.cur];
+      for (uint32_t q = 0; q < np; q++) sum[q] = (int16_t)(sum[q] + c.ex[t->slot[c.tile][q]] - ex[t->of[c.tile][q]]);
+      for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) {
+        uint32_t x = t->touch[c.tile][j];
+        ex[x] = c.ex[j];
+        hm[x] = c.hm[j];
+        z[x] = c.z[j];
+      }
+      uint8_t b = fr(w, k)->blank, pb = pf.blank;
+      r.board[b] = r.board[pb];
+      r.board[pb] = 0;
+    }
+    for (; f.next < f.nc; f.next++) {
+      const CatChild& c = f.c[f.next];
+      if (d + 1 + c.h > p->bound) continue;
+      if (c.h == 0) {
+        found = true;
+        continue;
+      }
+      uint8_t seed[10 * kMaxLook + 2 * kMaxPart];
+      for (uint32_t k = 0; k < nl; k++) {
+        unsigned long long zk = z[k];
+        uint8_t e = ex[k], m = hm[k];
+        for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) {
+          if (t->touch[c.tile][j] == k) {
+            zk = c.z[j];
+            e = c.ex[j];
+            m = c.hm[j];
+          }
+        }
+        for (uint32_t b = 0; b < 8; b++) seed[8 * k + b] = (uint8_t)(zk >> (8 * b));
+        seed[8 * nl + k] = e;
+        seed[9 * nl + k] = m;
+      }
+      for (uint32_t q = 0; q < np; q++) {
+        int v = sum[q] - ex[t->of[c.tile][q]] + c.ex[t->slot[c.tile][q]];
+        seed[10 * nl + 2 * q] = (uint8_t)v;
+        seed[10 * nl + 2 * q + 1] = (uint8_t)((uint32_t)v >> 8);
+      }
+      Root cr = r;
+      cr.board[f.blank] = c.tile;
+      cr.board[c.q] = 0;
+      cr.blank = c.q;
+      cr.g = (uint8_t)(d + 1);
+      cr.h = c.h;
+      cr.state = c.state;
+      cr.sub = w->sub;
+      push(p, cr, seed);
+      atomAdd64(&p->donated, 1);
+      if (budget > 0) budget--;
+    }
+  }
+  return found;
+}
+
 // stepCat searches below w's root for at most budget expansions, as step does.
 HD int stepCat(CatWorker* w, Pass* p, const Tables* t, uint32_t budget) {
   const uint32_t bound = p->bound;
   uint32_t g = w->g;
   int ret = -1;  // a node's value on its way back to its parent, or -1
   for (;;) {
-    CatFrame* f = &w->f[g];
+    CatFrame* f = fr(w, g);
     if (ret >= 0) {
-      // Back from child f->next - 1, whose value is ret.
-      CatChild& c = f->c[f->next - 1];
+      // Back from child f->cur, whose value is ret.
+      CatChild& c = f->c[f->cur];
       w->board[c.q] = c.tile;
       w->board[f->blank] = 0;
       w->pos[c.tile] = c.q;
@@ -302,6 +396,7 @@ HD int stepCat(CatWorker* w, Pass* p, const Tables* t, uint32_t budget) {
       if (f->next == f->nc) {
         ret = f->hb;
       } else {
+        f->cur = f->next;
         CatChild& c = f->c[f->next++];
         if (c.h == 0) {
           atomMin(&p->best, (int32_t)w->sub);
@@ -320,7 +415,7 @@ HD int stepCat(CatWorker* w, Pass* p, const Tables* t, uint32_t budget) {
         w->pos[c.tile] = f->blank;
         w->pos[0] = c.q;
         catSwap(w, c, t);
-        CatFrame* n = &w->f[g + 1];
+        CatFrame* n = fr(w, g + 1);
         n->state = c.state;
         n->blank = c.q;
         n->h = c.h;
@@ -334,10 +429,9 @@ HD int stepCat(CatWorker* w, Pass* p, const Tables* t, uint32_t budget) {
           w->since = 0;
           publish(w, p);
           if (p->cancel != 0 && ++w->polls % kCancelEvery == 0 && *p->cancel != 0) vstore(&p->stop, 1);
-          if (vload(&p->stop) || (int32_t)w->sub > vloadi(&p->best)) {
-            w->g = g;
-            return 1;
-          }
+          w->g = g;
+          if (donateCat(w, p, t, g)) atomMin(&p->best, (int32_t)w->sub);
+          if (vload(&p->stop) || (int32_t)w->sub > vloadi(&p->best)) return 1;
         }
         continue;
       }

@@ -62,7 +62,7 @@ static void layout() {
   OFF(tk::Pass, head); OFF(tk::Pass, tail); OFF(tk::Pass, idle); OFF(tk::Pass, threads); OFF(tk::Pass, stop);
   OFF(tk::Pass, nodes); OFF(tk::Pass, limit); OFF(tk::Pass, cancel); OFF(tk::Pass, donated); OFF(tk::Pass, busy);
   OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value); OFF(tk::Pass, order);
-  OFF(tk::Pass, seeds); OFF(tk::Pass, seedStride); OFF(tk::Pass, hash);
+  OFF(tk::Pass, seeds); OFF(tk::Pass, seedStride); OFF(tk::Pass, qseeds); OFF(tk::Pass, hash);
 }
 
 
@@ -202,6 +202,7 @@ int main(int argc, char** argv) {
     r.h = b[2];
     r.state = u32();
     r.sub = u32();
+    if (kind == 2 && bound - r.g > tk::kCatDepth) die("a pass too deep below a root for a catalogue's frames");
   }
   std::vector<uint8_t> seeds;
   uint32_t stride = 0;
@@ -227,10 +228,15 @@ int main(int argc, char** argv) {
   p.queue = queue.data();
   p.seq = seq.data();
   p.cap = (uint32_t)queue.size();
-  p.donateAfter = kind != 0 ? 0xFFFFFFFFu : after;  // a set's and a catalogue's threads do not donate
+  p.donateAfter = kind == 1 ? 0xFFFFFFFFu : after;  // a set's threads do not donate
   p.value = value.data();
-  p.seeds = seeds.data();
-  p.seedStride = stride;
+  std::vector<uint8_t> qseeds;
+  if (kind == 2) {
+    qseeds.resize((size_t)stride * p.cap);
+    p.seeds = seeds.data();
+    p.seedStride = stride;
+    p.qseeds = qseeds.data();
+  }
 
   if (real) {
     std::vector<std::thread> ts;

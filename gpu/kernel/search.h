@@ -134,6 +134,7 @@ struct Pass {
   const uint8_t* seeds;
   uint32_t seedStride;
   uint32_t pad2;
+  uint8_t* qseeds;  // the donated roots' lookups: seedStride bytes a slot of the queue
 #ifdef TK_HASH
   unsigned long long* hash;  // per subtree: the sum of a hash of each expanded board
 #endif
@@ -244,16 +245,21 @@ HD uint32_t used(uint32_t tail, uint32_t head) {
 // push adds a donated root to the queue: one atomic, however many threads push at once. The
 // donor has made sure of the room (donate): every thread together pushes at most
 // kDonateMost + 3 roots a poll.
-HD void push(Pass* p, const Root& r) {
+HD void push(Pass* p, const Root& r, const uint8_t* seed = nullptr) {
   uint32_t t = atomAdd(&p->tail, 1);
   p->queue[t % p->cap] = r;
+  if (seed != nullptr) {
+    uint8_t* to = p->qseeds + (unsigned long long)(t % p->cap) * p->seedStride;
+    for (uint32_t i = 0; i < p->seedStride; i++) to[i] = seed[i];
+  }
   fence();
   vstore(&p->seq[t % p->cap], t + 1);
   fence();
 }
 
-// pop takes a donated root from the queue; false when it is empty.
-HD bool pop(Pass* p, Root* r) {
+// pop takes a donated root from the queue, and says which slot held it; false when it is
+// empty.
+HD bool pop(Pass* p, Root* r, uint32_t* slot) {
   uint32_t h = vload(&p->head);
   for (;;) {
     if (h >= vload(&p->tail)) return false;
@@ -269,6 +275,7 @@ HD bool pop(Pass* p, Root* r) {
   const volatile uint32_t* src = reinterpret_cast<const volatile uint32_t*>(&p->queue[h % p->cap]);
   uint32_t* dst = reinterpret_cast<uint32_t*>(r);
   for (uint32_t i = 0; i < sizeof(Root) / 4; i++) dst[i] = src[i];
+  *slot = h % p->cap;
   return true;
 }
 
@@ -289,8 +296,8 @@ HD void begin(WorkerBase* w, const Root& r, uint32_t cells) {
   (void)cells;
 }
 
-// start sets w up to search below r.
-HD void start(Worker* w, const Root& r, const Tables* t, const Pass*) {
+// start sets w up to search below r (seed: its lookups under a catalogue, cat.h).
+HD void start(Worker* w, const Root& r, const Tables* t, const Pass*, const uint8_t*) {
   begin(w, r, t->cells);
   Frame& f = w->f[r.g];
   f.state = r.state;
@@ -336,6 +343,7 @@ HD void finish(W* w, Pass* p) {
 template <class W>
 HD bool take(W* w, Pass* p, const Tables* t, bool* over) {
   Root r;
+  const uint8_t* seed = nullptr;
   if (!w->started) {
     w->started = true;
     atomAdd(&p->threads, 1);
@@ -353,11 +361,15 @@ HD bool take(W* w, Pass* p, const Tables* t, bool* over) {
       // on the queue's head would stall the threads that work).
       uint32_t idle = vload(&p->idle);
       w->rng = w->rng * 1664525u + 1013904223u;
-      if (!w->idle || idle <= queued || (w->rng >> 8) % idle < queued) got = pop(p, &r);
+      uint32_t slot = 0;
+      if (!w->idle || idle <= queued || (w->rng >> 8) % idle < queued) got = pop(p, &r, &slot);
+      if (got && p->qseeds != nullptr) seed = p->qseeds + (unsigned long long)slot * p->seedStride;
     } else if (vload(&p->next) < p->nroots) {
       uint32_t i = atomAdd(&p->next, 1);
       if (i < p->nroots) {
-        r = p->roots[p->order != nullptr ? p->order[i] : i];
+        uint32_t k = p->order != nullptr ? p->order[i] : i;
+        r = p->roots[k];
+        if (p->seeds != nullptr) seed = p->seeds + (unsigned long long)k * p->seedStride;
         got = true;
       }
     }
@@ -381,8 +393,23 @@ HD bool take(W* w, Pass* p, const Tables* t, bool* over) {
     if ((int32_t)r.sub <= vloadi(&p->best)) break;
     // A later subtree than the earliest solving one: nothing to search.
   }
-  start(w, r, t, p);
+  start(w, r, t, p, seed);
   return true;
+}
+
+// donateBudget is how many roots w may donate now (0: none): while threads are idle and
+// the queue holds fewer roots than they, once w has searched donateAfter nodes below its
+// root since it took it or last donated, at most kDonateMost, if the queue has room for
+// what every thread may push at once.
+HD uint32_t donateBudget(WorkerBase* w, Pass* p) {
+  if (w->exp - w->mark < p->donateAfter) return 0;  // a small root: finish it
+  uint32_t want = vload(&p->idle);
+  if (want == 0) return 0;
+  uint32_t queued = used(vload(&p->tail), vload(&p->head));
+  if (queued >= want) return 0;
+  if (queued + vload(&p->threads) * (kDonateMost + 3) >= p->cap) return 0;
+  w->mark = w->exp;
+  return want - queued < kDonateMost ? want - queued : kDonateMost;
 }
 
 // donate gives away unexplored children while threads are idle and the queue holds fewer
@@ -395,15 +422,8 @@ HD bool take(W* w, Pass* p, const Tables* t, bool* over) {
 // same subtree; the node is then done. It reports whether the search found the goal among
 // them.
 HD bool donate(Worker* w, Pass* p, const Tables* t) {
-  if (w->exp - w->mark < p->donateAfter) return false;  // a small root: finish it
-  uint32_t want = vload(&p->idle);
-  if (want == 0) return false;
-  uint32_t queued = used(vload(&p->tail), vload(&p->head));
-  if (queued >= want) return false;
-  // Room for what every thread may push at once.
-  if (queued + vload(&p->threads) * (kDonateMost + 3) >= p->cap) return false;
-  w->mark = w->exp;
-  uint32_t budget = want - queued < kDonateMost ? want - queued : kDonateMost;
+  uint32_t budget = donateBudget(w, p);
+  if (budget == 0) return false;
   bool found = false;
   for (uint32_t d = w->g0; d < w->g && budget > 0; d++) {
     Frame& f = w->f[d];

@@ -96,7 +96,7 @@ HD uint8_t lookExcess(const SetLook& l, const Tables* t, const uint8_t* pos) {
 }
 
 // start sets w up to search below r: its lookups from scratch, its value as given.
-HD void start(SetWorker* w, const Root& r, const Tables* t, const Pass*) {
+HD void start(SetWorker* w, const Root& r, const Tables* t, const Pass*, const uint8_t*) {
   begin(w, r, t->cells);
   for (uint32_t c = 0; c < t->cells; c++) w->pos[w->board[c]] = (uint8_t)c;
   SetFrame& f = w->f[r.g];
