@@ -16,6 +16,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/internal/fakegpu"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
@@ -554,4 +555,36 @@ func TestAWorkersFailureIsNotTheUnits(t *testing.T) {
 		assert.Equal(t, want, recs[i].Length)
 		assert.Equal(t, "honest", recs[i].Worker)
 	}
+}
+
+// A worker with a GPU (--device gpu; here the fake driver, whose launches run the kernel's
+// search on the host) searches whole instances there: the CPU's answer and serial counts,
+// with what the GPU did in the record; a split instance's subtrees stay on its CPU.
+func TestGPUWorker(t *testing.T) {
+	lib := fakegpu.Build(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	goal := board.BlankFirst(board.Size4x4)
+	start, err := board.Parse(board.Size4x4, "0 1 9 11 8 14 12 2 13 4 15 7 5 10 6 3")
+	require.NoError(t, err)
+	s, err := solve.New(context.Background(), goal, solve.Options{Heuristic: "md"})
+	require.NoError(t, err)
+	want, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	startWorker(t, nc, &Worker{Name: "gpu", Threads: 1, Device: solve.DeviceGPU, GPULibrary: lib})
+	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s}, entries(goal, start))
+	require.NoError(t, errs[0])
+	rec := recs[0]
+	assert.Equal(t, board.FormatDirs(want.Moves), rec.Moves)
+	assert.Equal(t, want.Nodes, rec.SerialNodes)
+	require.NotNil(t, rec.Device, "the GPU searched")
+	assert.Positive(t, rec.Device.Passes)
+	assert.Equal(t, "gpu", rec.Worker)
+
+	split := &Coordinator{Solver: s, Split: true, SplitFrom: 100_000, UnitNodes: 200_000, Subtrees: 64}
+	recs, errs, _ = collect(t, nc, split, entries(goal, start))
+	require.NoError(t, errs[0])
+	assert.Equal(t, board.FormatDirs(want.Moves), recs[0].Moves)
+	assert.Equal(t, want.Nodes, recs[0].SerialNodes)
+	assert.NotEmpty(t, recs[0].Units)
 }

@@ -30,6 +30,12 @@ type Worker struct {
 	Name    string
 	Tables  string // the directory of tables to use ("" for the usual places)
 	Threads int    // units searched at once (0: one per core)
+	// Device is where whole instances are searched (solve.Options.Device: "" or cpu, gpu,
+	// auto), on GPU number GPU, with the driver library GPULibrary ("": the usual);
+	// the subtrees of a split instance are searched on the CPU.
+	Device     string
+	GPU        int
+	GPULibrary string
 	// Log hears of what people should know: units refused or failed, with the reason.
 	Log func(msg string)
 	// Units, if set, hears of each unit finished, with its work.
@@ -268,8 +274,10 @@ func (w *Worker) solver(job Job, goal board.Goal) (*solve.Solver, error) {
 	// The tables' place and the goroutines are this worker's; an older coordinator's lanes
 	// are ignored.
 	opt.Tables, opt.Workers, opt.Lanes = w.Tables, 1, 0
+	opt.Device, opt.GPU, opt.GPULibrary = w.Device, w.GPU, w.GPULibrary
 	if job.Split {
 		opt.MaxNodes = 0 // the coordinator counts a split search's nodes
+		opt.Device = ""  // and a subtree is searched here, on the CPU
 	}
 	e.s, e.err = solve.New(context.Background(), goal, opt)
 	if e.err == nil && e.s.Fingerprint() != job.Fingerprint {

@@ -5,9 +5,7 @@ package gpu
 import (
 	"context"
 	"math/rand/v2"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,6 +14,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/internal/fakegpu"
 	"github.com/tilekit/tilekit/pdb"
 )
 
@@ -23,13 +22,7 @@ import (
 // path (skipped without g++, failed under TILEKIT_E2E=require).
 func fakeDriver(t *testing.T, flags ...string) string {
 	t.Helper()
-	buildHost(t) // skips or fails alike without g++
-	lib := filepath.Join(t.TempDir(), "libcuda.so.1")
-	args := append([]string{"-std=c++17", "-O2", "-shared", "-fPIC", "-o", lib}, flags...)
-	args = append(args, "testdata/fakecuda.cpp")
-	out, err := exec.Command("g++", args...).CombinedOutput()
-	require.NoError(t, err, "g++ %s:\n%s", strings.Join(args, " "), out)
-	return lib
+	return fakegpu.Build(t, flags...)
 }
 
 // Every way the driver can fail gives its own error, which says what was wrong.

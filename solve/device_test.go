@@ -3,10 +3,7 @@ package solve
 import (
 	"context"
 	"math/rand/v2"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,28 +12,12 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/internal/fakegpu"
 )
 
 // fakeGPU builds package gpu's fake driver (its launches run the kernel's search on the
-// host) and returns its path; skipped without g++ or off Linux, failed under
-// TILEKIT_E2E=require where it could run.
-func fakeGPU(t *testing.T) string {
-	t.Helper()
-	if runtime.GOOS != "linux" || (runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64") {
-		t.Skip("GPUs are reached on Linux (amd64, arm64) only")
-	}
-	gxx, err := exec.LookPath("g++")
-	if err != nil {
-		if os.Getenv("TILEKIT_E2E") == "require" {
-			t.Fatalf("no g++ to build the fake driver: %v", err)
-		}
-		t.Skipf("no g++ to build the fake driver: %v", err)
-	}
-	lib := filepath.Join(t.TempDir(), "libcuda.so.1")
-	out, err := exec.Command(gxx, "-std=c++17", "-O2", "-shared", "-fPIC", "-o", lib, "../gpu/testdata/fakecuda.cpp").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return lib
-}
+// host) and returns its path.
+func fakeGPU(t *testing.T) string { return fakegpu.Build(t) }
 
 // --device gpu searches the large passes on the GPU (here the fake driver's emulation),
 // with the CPU's solutions and serial counts, and says what the GPU did; a heuristic the

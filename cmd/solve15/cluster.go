@@ -11,6 +11,7 @@ import (
 
 	"github.com/tilekit/tilekit/cluster"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
+	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/report"
@@ -55,6 +56,9 @@ answer says what it rests on: "proven here", "audited", or "as reported by N
 workers". With workers you do not trust, give --audit 1: every result is then
 searched again here.
 
+--device gpu (or auto) has the workers in this process search whole instances on the
+GPU; the coordinator plans and audits on the CPU.
+
 On a terminal a status line shows units done, queued and in flight, the workers
 results came from, nodes and rate; elsewhere -v prints it as a line a minute. --json records carry the worker of each instance, or each
 unit's work (bound, path, nodes, worker) for a split instance.
@@ -67,7 +71,7 @@ Examples:
   solve15 cluster --listen 0.0.0.0:4222 --token s3cret -f many.txt     # then, elsewhere:
   TILEKIT_NATS_TOKEN=s3cret solve15 worker --nats nats://coordinator:4222
   solve15 cluster key --token s3cret alice    # a key for a worker you do not trust with the token`,
-		Flags: append(searchFlags(),
+		Flags: append(append(searchFlags(), cmdline.DeviceFlags()...),
 			&cli.StringFlag{Name: "store", Usage: "the embedded server's JetStream `DIR` (default: tilekit/cluster in the user's cache directory)"},
 			&cli.StringFlag{Name: "listen", Usage: "the embedded server's address, `HOST:PORT` (default: 127.0.0.1 on a free port)"},
 			natsFlag, tokenFlag,
@@ -138,6 +142,12 @@ func clusterAction(c *cli.Context) error {
 		return err
 	}
 	opts := cmdline.SolveOptions(c, tables, 1)
+	// The device is the local workers'; the coordinator plans and audits on the CPU.
+	device := opts.Device
+	opts.Device = ""
+	if err := checkDevice(c, device); err != nil {
+		return err
+	}
 	s, err := solve.New(c.Context, goal, opts)
 	if errors.Is(err, solve.ErrOptions) {
 		return cmdline.Usagef("%v", err)
@@ -165,7 +175,8 @@ func clusterAction(c *cli.Context) error {
 	out := cmdline.NewResults(c, "solve15 cluster: ", goal)
 	stop := func() error { return nil }
 	if n := c.Int("local-workers"); n > 0 {
-		w := &cluster.Worker{Tables: tables, Threads: n, Local: true, Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker: %s\n", msg) }}
+		w := &cluster.Worker{Tables: tables, Threads: n, Local: true, Device: device, GPU: c.Int("gpu"),
+			Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker: %s\n", msg) }}
 		if stop, err = conn.StartWorker(c.Context, w); err != nil {
 			return err
 		}
@@ -237,6 +248,10 @@ not handed to another worker meanwhile. A unit whose tables differ from the
 coordinator's (their fingerprints travel with each unit) is refused, with the reason.
 It runs until interrupted; a unit being searched then goes back to the queue.
 
+With --device gpu (or auto) the worker searches whole instances on this machine's GPU,
+one at a time unless --workers says otherwise; the subtrees of a split instance are
+searched on its CPU.
+
 The worker connects under its name (--name) with its key (--key, or TILEKIT_NATS_KEY;
 'solve15 cluster key NAME' prints it where the token is), or with the cluster's token;
 the server lets it read only its own deliveries and publish only under its name.
@@ -246,13 +261,13 @@ Build the tables the coordinator uses first (pdbgen build --set ...).
 Examples:
   TILEKIT_NATS_KEY=KEY solve15 worker --name alice --nats nats://coordinator:4222
   TILEKIT_NATS_TOKEN=s3cret solve15 worker --nats nats://coordinator:4222 --workers 8`,
-		Flags: []cli.Flag{natsFlag, tokenFlag,
+		Flags: append([]cli.Flag{natsFlag, tokenFlag,
 			&cli.StringFlag{Name: "tables", Usage: "read the tables from `DIR` instead of the usual places"},
 			cmdline.WorkersFlag(cmdline.AllCores, 1, "units searched at once"),
 			&cli.StringFlag{Name: "name", Usage: "this worker's name: its user on the server, and how results name it (default: the URL's user, else host-pid)"},
 			&cli.StringFlag{Name: "key", EnvVars: []string{"TILEKIT_NATS_KEY"}, Usage: "this worker's key, which 'solve15 cluster key NAME' prints where the token is (instead of the token)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no status line"},
-		},
+		}, cmdline.DeviceFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
@@ -262,6 +277,9 @@ Examples:
 			}
 			tables, err := cmdline.Dir(c, "tables")
 			if err != nil {
+				return err
+			}
+			if err := checkDevice(c, c.String("device")); err != nil {
 				return err
 			}
 			name, err := cluster.WorkerName(c.String("nats"), c.String("name"))
@@ -274,7 +292,11 @@ Examples:
 			}
 			defer conn.Close()
 			status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
-			w := &cluster.Worker{Name: name, Tables: tables, Threads: c.Int("workers"),
+			threads := c.Int("workers")
+			if c.String("device") == solve.DeviceGPU && !c.IsSet("workers") {
+				threads = 1 // the GPU searches one instance at a time
+			}
+			w := &cluster.Worker{Name: name, Tables: tables, Threads: threads, Device: c.String("device"), GPU: c.Int("gpu"),
 				Log: func(msg string) { status.Println("solve15 worker: " + msg) }}
 			w.Units = func(u *cluster.Unit, o *cluster.Outcome) {
 				if status.Live() {
@@ -294,4 +316,17 @@ Examples:
 			return nil
 		},
 	}
+}
+
+// checkDevice opens the GPU of --device gpu (and --gpu) once, so that a process that
+// cannot use it says so at once rather than at every unit.
+func checkDevice(c *cli.Context, device string) error {
+	if device != solve.DeviceGPU {
+		return nil
+	}
+	dv, err := gpu.Open(gpu.Options{Ordinal: c.Int("gpu")})
+	if err != nil {
+		return err
+	}
+	return dv.Close()
 }

@@ -122,7 +122,7 @@ func PruningFlag() cli.Flag {
 // DeviceFlags are --device (where the fast IDA* searches) and --gpu (which GPU).
 func DeviceFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "device", Value: solve.DeviceCPU, Usage: "where IDA* searches: cpu, gpu (an NVIDIA GPU: md and the sets that are not zero-aware so far) or auto (the GPU once a pass is large, if there is one and it is faster)",
+		&cli.StringFlag{Name: "device", Value: solve.DeviceCPU, Usage: "where IDA* searches: cpu, gpu (an NVIDIA GPU: md, the sets and small-t's zero-aware catalogues so far) or auto (the GPU once a pass is large, if there is one and it is faster)",
 			Action: func(_ *cli.Context, d string) error {
 				if !slices.Contains(solve.Devices(), d) {
 					return Usagef("--device %q: cpu, gpu or auto", d)
