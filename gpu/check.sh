@@ -19,7 +19,7 @@ log() { echo "== $*" | tee -a "$out/check.log"; }
 
 log "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)"
 
-steps=" ${STEPS:-device sanitizer md} " # which of: device sanitizer md sets smallt
+steps=" ${STEPS:-device sanitizer md} " # which of: device sanitizer md sets smallt tune
 
 # 1. The card, the driver, the kernel's JIT, the self-test against the CPU, a fault.
 device=skipped
@@ -227,6 +227,39 @@ for id in ("k24-38", "k24-40", "k24-01"):
 PY
 fi
 
+# 6. The scheduler's knobs (STEPS includes tune): the first of $INSTANCES (Korf #1) with md
+# and the move back on the GPU under each setting of $TUNES ($TILEKIT_GPU_TUNE: donate=N
+# nodes below a root before a thread donates, poll=N nodes between polls, wait=NS the
+# longest idle sleep), each run's wall time, rate and utilisation.
+tune_rows=""
+if [[ $steps == *" tune "* ]]; then
+  grep -v '^#' "$instances" | head -n "${TUNE_INSTANCES:-1}" >"$out/tune-instances.txt"
+  for setting in ${TUNES:-default donate=512 donate=8192 wait=262144 poll=512 donate=8192,wait=262144,poll=512}; do
+    log "tune $setting"
+    tune=$setting
+    [ "$setting" = default ] && tune=""
+    begin=$EPOCHREALTIME
+    TILEKIT_GPU_TUNE=$tune timeout "${TUNE_SECONDS:-60}" "$bin" --goal blank-first --heuristic md --pruning parent --json \
+      --device "$gpu" --workers 1 -f "$out/tune-instances.txt" >"$out/tune-$setting.json" 2>"$out/tune-$setting.err"
+    rc=$?
+    secs=$(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+    rate=$(python3 - "$out/tune-$setting.json" "$secs" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+recs = [r for r in recs if "start" in r]
+serial = sum(r.get("serial_nodes") or r.get("nodes", 0) for r in recs)
+dev = [r.get("device") or {} for r in recs]
+nodes = sum(d.get("nodes", 0) for d in dev)
+search = sum(d.get("search_seconds", 0) for d in dev)
+util = [d["utilisation"] for d in dev if d]
+print(f"{len(recs)} solved, {serial / float(sys.argv[2]) / 1e6:.1f} M serial nodes/s, {nodes / max(search, 1e-9) / 1e6:.1f} M device nodes/s in launches,"
+      f" utilisation {min(util) if util else 0:.2f}")
+PY
+)
+    tune_rows+="| tune $setting | exit $rc, $secs s; $rate |"$'\n'
+  done
+fi
+
 log "summary"
 {
   echo "| check | result |"
@@ -237,4 +270,5 @@ log "summary"
   echo "| Korf's 100 md (first $cpu_instances), $cores cores | exit $cpu_rc, ${cpu_s} s |"
   printf "%s" "$sets_rows"
   printf "%s" "$smallt_rows"
+  printf "%s" "$tune_rows"
 } | tee "$out/summary.md"

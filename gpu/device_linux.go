@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -45,6 +46,7 @@ type Device struct {
 	pass   uintptr // the kernel ida_pass
 	set    uintptr // the kernel ida_pass_set
 	cat    uintptr // the kernel ida_pass_cat
+	tune   Tune
 	trap   uintptr // the kernel trap, for the tests of a failed launch
 	calls  chan func()
 	done   chan struct{} // closed by Close
@@ -69,11 +71,15 @@ const (
 
 // Open loads the driver, opens the GPU and compiles the kernel for it.
 func Open(opt Options) (*Device, error) {
+	tune, err := opt.tune()
+	if err != nil {
+		return nil, err
+	}
 	d, err := loadDriver(opt.Library)
 	if err != nil {
 		return nil, err
 	}
-	dv := &Device{d: d, calls: make(chan func()), done: make(chan struct{}), exited: make(chan struct{})}
+	dv := &Device{d: d, tune: tune, calls: make(chan func()), done: make(chan struct{}), exited: make(chan struct{})}
 	ready := make(chan error)
 	go dv.loop(opt.Ordinal, ready)
 	if err := <-ready; err != nil {
@@ -574,7 +580,9 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 		le.PutUint32(p[passCap:], queueCap)
 		le.PutUint64(p[passLimit:], b.MaxNodes)
 		le.PutUint64(p[passCancel:], e.dv.hostDev+hostCancel)
-		le.PutUint32(p[passDonateAfter:], donateAfter)
+		le.PutUint32(p[passDonateAfter:], cmp.Or(e.dv.tune.DonateAfter, donateAfter))
+		le.PutUint32(p[passPollEvery:], e.dv.tune.PollEvery)
+		le.PutUint32(p[passWaitMax:], e.dv.tune.WaitMax)
 		if order != nil {
 			le.PutUint64(p[passOrder:], e.order)
 		}

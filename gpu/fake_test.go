@@ -257,3 +257,62 @@ func TestCatalogueEngineOnTheFakeDriver(t *testing.T) {
 	}
 	assert.Positive(t, e.Stats().Passes)
 }
+
+// The scheduler's knobs are read as the device check writes them, refused with a message
+// when wrong, and leave the search ida's: with every knob turned, the engine on the fake
+// driver still gives ida's answer and serial counts.
+func TestTune(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want Tune
+		err  string
+	}{
+		{"", Tune{}, ""},
+		{"donate=512", Tune{DonateAfter: 512}, ""},
+		{" wait=1000 , poll=64,donate=16", Tune{DonateAfter: 16, PollEvery: 64, WaitMax: 1000}, ""},
+		{"donate=0", Tune{}, "not KNOB=N"},
+		{"donate", Tune{}, "not KNOB=N"},
+		{"speed=9", Tune{}, `no knob "speed"`},
+		{"poll=-1", Tune{}, "not KNOB=N"},
+	} {
+		got, err := ParseTune(tc.text)
+		if tc.err != "" {
+			assert.ErrorContains(t, err, tc.err, tc.text)
+			continue
+		}
+		require.NoError(t, err, tc.text)
+		assert.Equal(t, tc.want, got, tc.text)
+	}
+
+	lib := fakeDriver(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	t.Setenv(TuneEnv, "speed=9")
+	_, err := Open(Options{Library: lib})
+	assert.ErrorContains(t, err, TuneEnv)
+	t.Setenv(TuneEnv, "donate=16,poll=8,wait=1000")
+	dv, err := Open(Options{Library: lib})
+	require.NoError(t, err)
+	defer dv.Close()
+	goal := board.BlankFirst(board.Size4x4)
+	s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
+	require.NoError(t, err)
+	e, err := dv.Engine(s)
+	require.NoError(t, err)
+	defer e.Close()
+	start, _ := goal.RandomWalk(60, rand.New(rand.NewPCG(3, 3)))
+	want, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	got, err := s.Run(context.Background(), start, ida.Plan{
+		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+			if len(p.Passes) == 0 {
+				return 0, nil
+			}
+			return 200, nil
+		},
+		Runner: e,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, want.Moves, got.Moves)
+	assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+	assert.Positive(t, e.Stats().Donated, "a thread donates after 16 nodes")
+}

@@ -52,6 +52,9 @@ package gpu
 import (
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -100,6 +103,65 @@ type Options struct {
 	Ordinal int
 	// Library is the driver library to load; "" for libcuda.so.1 where the loader finds it.
 	Library string
+	// Tune sets the scheduler's knobs (zero: the defaults; unset, from $TILEKIT_GPU_TUNE,
+	// for the device check: ParseTune).
+	Tune *Tune
+}
+
+// Tune is the scheduler's knobs: the answers the device check measures (gpu/check.sh,
+// STEPS=tune). Zero fields take the defaults.
+type Tune struct {
+	// DonateAfter is how many nodes a thread expands below a root before it donates
+	// (then again after as many more; default 2,048).
+	DonateAfter uint32
+	// PollEvery is how many nodes a thread expands between its polls of the pass's state
+	// (the node limit, the stop flag, donation; default 128).
+	PollEvery uint32
+	// WaitMax is the longest an idle thread sleeps before it asks for work again, in
+	// nanoseconds (its wait doubles from 128 ns; default 65,536).
+	WaitMax uint32
+}
+
+// TuneEnv is the environment variable of the default Tune.
+const TuneEnv = "TILEKIT_GPU_TUNE"
+
+// ParseTune reads knobs written as donate=N,poll=N,wait=NS (any of them, in any order; ""
+// for none).
+func ParseTune(text string) (Tune, error) {
+	var t Tune
+	if strings.TrimSpace(text) == "" {
+		return t, nil
+	}
+	for _, kv := range strings.Split(text, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 32)
+		if !ok || err != nil || n == 0 {
+			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: donate, poll, wait)", kv, text)
+		}
+		switch strings.TrimSpace(k) {
+		case "donate":
+			t.DonateAfter = uint32(n)
+		case "poll":
+			t.PollEvery = uint32(n)
+		case "wait":
+			t.WaitMax = uint32(n)
+		default:
+			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: donate, poll, wait)", k, text)
+		}
+	}
+	return t, nil
+}
+
+// tune is opt's tuning: Tune, or $TILEKIT_GPU_TUNE's.
+func (opt Options) tune() (Tune, error) {
+	if opt.Tune != nil {
+		return *opt.Tune, nil
+	}
+	t, err := ParseTune(os.Getenv(TuneEnv))
+	if err != nil {
+		return Tune{}, fmt.Errorf("%s: %w", TuneEnv, err)
+	}
+	return t, nil
 }
 
 // Info describes a GPU and its driver.

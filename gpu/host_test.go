@@ -458,7 +458,7 @@ func TestLayout(t *testing.T) {
 	out, err := exec.Command(buildHost(t), "layout").Output()
 	require.NoError(t, err)
 	want := map[string]int{
-		"Root": rootSize, "Tables": tablesSize, "Pass": passSize + 8,
+		"Root": rootSize, "Tables": tablesSize, "Pass": passSize,
 		"tk::Root.blank": 25, "tk::Root.g": 26, "tk::Root.h": 27, "tk::Root.state": 28, "tk::Root.sub": 32,
 		"tk::Tables.cells": 0, "tk::Tables.nmoves": tablesNMoves, "tk::Tables.mcell": tablesMCell,
 		"tk::Tables.mdir": tablesMDir, "tk::Tables.md": tablesMD, "tk::Tables.fsm": tablesFSM,
@@ -469,7 +469,7 @@ func TestLayout(t *testing.T) {
 		"tk::Pass.stop": passStop, "tk::Pass.nodes": passNodes, "tk::Pass.limit": passLimit,
 		"tk::Pass.cancel": passCancel, "tk::Pass.donated": passDonated, "tk::Pass.busy": passBusy,
 		"tk::Pass.cycles": passCycles, "tk::Pass.donateAfter": passDonateAfter, "tk::Pass.value": passValue, "tk::Pass.order": passOrder,
-		"tk::Pass.hash": passSize,
+		"tk::Pass.hash": passHash, "tk::Pass.pollEvery": passPollEvery, "tk::Pass.waitMax": passWaitMax,
 		"tk::Tables.nl": tablesNL, "tk::Tables.np": tablesNP, "tk::Tables.look": tablesLook, "tk::Tables.of": tablesOf,
 		"tk::Tables.slot": tablesSlot, "tk::Tables.touch": tablesTouch, "tk::Tables.ntouch": tablesNTouch,
 		"SetLook": setLookSize, "tk::SetLook.nib": lookNib, "tk::SetLook.escIdx": lookEscIdx,

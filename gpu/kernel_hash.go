@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "a7f16cf16b0bcd8339cf4da9863b99cc1a2c72ff11b60d24cb081b5e1922347d"
+const kernelHash = "d05cf051ce8bba80ec4737871d87ffa918ebdf52170350f6be66adffc9f0dd46"

@@ -17,7 +17,7 @@ import (
 const (
 	rootSize    = 36
 	tablesSize  = 13656
-	passSize    = 184 // without the tests' hash
+	passSize    = 768
 	setLookSize = 168
 	zSchemeSize = 2768
 
@@ -65,35 +65,38 @@ const (
 	zsMapInfo = 2752
 	zsRegion  = 2760
 
-	passBound   = 0
-	passRoots   = 8
-	passNRoots  = 16
-	passGen     = 24
-	passExp     = 32
-	passNext    = 40
-	passBest    = 44
-	passQueue   = 48
-	passSeq     = 56
-	passCap     = 64
-	passHead    = 68
-	passTail    = 72
-	passIdle    = 76
-	passThreads = 80
-	passStop    = 84
-	passNodes   = 88
-	passLimit   = 96
-	passCancel  = 104
-	passDonated = 112
-	passBusy    = 120
-	passCycles  = 128
-	// passDonateAfter is the expansions a thread makes below a root before it donates work
-	// (then again after as many more).
-	passDonateAfter = 136
-	passValue       = 144
-	passOrder       = 152 // the order to take the roots in (0: serial order)
-	passSeeds       = 160 // a catalogue's roots' lookups (encodeSeeds)
-	passSeedStride  = 168
-	passQSeeds      = 176 // the donated roots' lookups, a slot of the queue each
+	passBound       = 0
+	passCap         = 4
+	passRoots       = 8
+	passNRoots      = 16
+	passDonateAfter = 20 // expansions below a root before a thread donates (then again after as many more)
+	passGen         = 24
+	passExp         = 32
+	passQueue       = 40
+	passSeq         = 48
+	passLimit       = 56
+	passCancel      = 64
+	passValue       = 72
+	passOrder       = 80 // the order to take the roots in (0: serial order)
+	passSeeds       = 88 // a catalogue's roots' lookups (encodeSeeds)
+	passQSeeds      = 96 // the donated roots' lookups, a slot of the queue each
+	passSeedStride  = 104
+	passPollEvery   = 108
+	passWaitMax     = 112
+	passHash        = 120 // the host tests'
+	// Each on a cache line of its own (search.h): what busy threads read at every poll,
+	// and what idle threads ask.
+	passBest    = 128
+	passStop    = 132
+	passNext    = 256
+	passHead    = 384
+	passTail    = 388
+	passIdle    = 512
+	passThreads = 516
+	passNodes   = 640
+	passDonated = 648
+	passBusy    = 656
+	passCycles  = 664
 )
 
 // donateAfter is the GPU's Pass.donateAfter: a thread donates only from roots that have

@@ -364,7 +364,7 @@ HD bool donateCat(CatWorker* w, Pass* p, const Tables* t, uint32_t g) {
 
 // stepCat searches below w's root for at most budget expansions, as step does.
 HD int stepCat(CatWorker* w, Pass* p, const Tables* t, uint32_t budget) {
-  const uint32_t bound = p->bound;
+  const uint32_t bound = p->bound, every = pollEvery(p);
   uint32_t g = w->g;
   int ret = -1;  // a node's value on its way back to its parent, or -1
   for (;;) {
@@ -425,7 +425,7 @@ HD int stepCat(CatWorker* w, Pass* p, const Tables* t, uint32_t budget) {
         g++;
         w->exp++;
         TK_EXPANDED(w, t->cells);
-        if (++w->since >= kPollEvery) {
+        if (++w->since >= every) {
           w->since = 0;
           publish(w, p);
           if (p->cancel != 0 && ++w->polls % kCancelEvery == 0 && *p->cancel != 0) vstore(&p->stop, 1);

@@ -33,15 +33,16 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
   w.rng = blockIdx.x * blockDim.x + threadIdx.x;
   bool over = false;
   long long begin = clock64(), busy = 0, took = 0;
-  // An idle thread asks for work again after a wait that doubles up to 64 us, so that a
-  // launch's idle threads do not crowd the busy ones' memory traffic.
+  // An idle thread asks for work again after a wait that doubles up to p->waitMax (64 us),
+  // so that a launch's idle threads do not crowd the busy ones' memory traffic.
+  const unsigned waitMax = p->waitMax != 0 ? p->waitMax : 65536;
   unsigned wait = 128;
   while (!over) {
     if (!w.active) {
       if (!tk::take(&w, p, &st, &over)) {
         if (!over) {
           __nanosleep(wait);
-          wait = wait < 65536 ? 2 * wait : wait;
+          wait = wait < waitMax ? 2 * wait : waitMax;
         }
         continue;
       }

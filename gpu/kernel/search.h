@@ -104,40 +104,46 @@ struct Tables {
 
 // Pass is one launch's shared state, in device memory (mapped host memory for cancel).
 struct Pass {
+  // Set by the host before the launch; read by every thread.
   uint32_t bound;
+  uint32_t cap;       // the queue's slots
   const Root* roots;  // the frontier, in serial order
   uint32_t nroots;
+  uint32_t donateAfter;     // expansions a thread makes below a root before it donates
   unsigned long long* gen;  // per subtree: nodes generated
   unsigned long long* exp;  // per subtree: nodes expanded
-  uint32_t next;            // the next frontier node to take
-  int32_t best;             // the earliest solving subtree (nroots: none yet)
   // The queue of donated roots: a ring of cap slots; seq[i % cap] == i + 1 once slot i
   // is written.
   Root* queue;
   uint32_t* seq;
-  uint32_t cap;
-  uint32_t head, tail;
-  uint32_t idle;      // threads waiting for work
-  uint32_t threads;   // threads that have started (each counts itself at its first take)
-  uint32_t stop;      // set to end the launch: cancelled, or the node limit
-  unsigned long long nodes;  // generated so far, published every pollEvery expansions
-  unsigned long long limit;  // stop once nodes reaches it (0: no limit)
-  volatile uint32_t* cancel; // set by the host to cancel
-  unsigned long long donated;  // roots donated
-  unsigned long long busy;     // clock cycles the threads held a root (turns, on the host)
-  unsigned long long cycles;   // clock cycles of the threads in all (turns, on the host)
-  uint32_t donateAfter;        // expansions a thread makes below a root before it donates
-  uint32_t pad;
-  int32_t* value;              // per subtree: its root's value as BPMX left it (sets)
-  const uint32_t* order;       // the frontier's roots in the order to take them (null: in order)
-  // A catalogue's: each frontier root's lookups (cat.h, seedOf), seedStride bytes a root.
+  unsigned long long limit;   // stop once nodes reaches it (0: no limit)
+  volatile uint32_t* cancel;  // set by the host to cancel
+  int32_t* value;             // per subtree: its root's value as BPMX left it (sets)
+  const uint32_t* order;      // the frontier's roots in the order to take them (null: in order)
+  // A catalogue's: each frontier root's lookups (cat.h), seedStride bytes a root, and the
+  // donated roots', a slot of the queue each.
   const uint8_t* seeds;
+  uint8_t* qseeds;
   uint32_t seedStride;
-  uint32_t pad2;
-  uint8_t* qseeds;  // the donated roots' lookups: seedStride bytes a slot of the queue
-#ifdef TK_HASH
-  unsigned long long* hash;  // per subtree: the sum of a hash of each expanded board
-#endif
+  uint32_t pollEvery;  // expansions between a thread's polls (0: kPollEvery)
+  uint32_t waitMax;    // the longest an idle thread sleeps between asks, in ns (0: 65,536)
+  uint32_t pad0;
+  unsigned long long* hash;  // the tests' (TK_HASH): per subtree, the sum of a hash of each expanded board
+  // What a busy thread reads at every poll, on a cache line of its own: apart from the
+  // lines the idle threads ask again and again, so that their asking does not slow it.
+  alignas(128) int32_t best;  // the earliest solving subtree (nroots: none yet)
+  uint32_t stop;              // set to end the launch: cancelled, or the node limit
+  // The frontier's counter, the queue's ends, and the idle threads, each on its own line.
+  alignas(128) uint32_t next;  // the next frontier node to take
+  alignas(128) uint32_t head;
+  uint32_t tail;
+  alignas(128) uint32_t idle;  // threads waiting for work
+  uint32_t threads;            // threads that have started (each counts itself at its first take)
+  // Counters.
+  alignas(128) unsigned long long nodes;  // generated so far, published every pollEvery expansions
+  unsigned long long donated;             // roots donated
+  unsigned long long busy;                // clock cycles the threads held a root (turns, on the host)
+  unsigned long long cycles;              // clock cycles of the threads in all (turns, on the host)
 };
 
 // Frame is one node of a thread's path.
@@ -193,6 +199,9 @@ inline unsigned long long boardHash(const uint8_t* b, uint32_t cells) {
 // the stop flag, donates), and reads the host's cancel flag (across the bus) every
 // kCancelEvery polls.
 enum : uint32_t { kPollEvery = 128, kCancelEvery = 512, kDonateAbove = 6, kDonateMost = 8 };
+
+// pollEvery is p's expansions between polls.
+HD uint32_t pollEvery(const Pass* p) { return p->pollEvery != 0 ? p->pollEvery : kPollEvery; }
 
 // TK_MOVE is the index in move order of a node's i-th child of n; the tests build a
 // perturbed search (TK_PERTURB: the children in reverse order) to see that they notice.
@@ -476,7 +485,7 @@ HD bool poll(Worker* w, Pass* p, const Tables* t) {
 // step searches below w's root for at most budget expansions. It returns 1 when the root's
 // subtree is done (searched, found the goal, or abandoned), 0 when it has more to do.
 HD int step(Worker* w, Pass* p, const Tables* t, uint32_t budget) {
-  const uint32_t bound = p->bound;
+  const uint32_t bound = p->bound, every = pollEvery(p);
   uint32_t g = w->g;
   while (budget-- > 0) {
     Frame* f = &w->f[g];
@@ -524,7 +533,7 @@ HD int step(Worker* w, Pass* p, const Tables* t, uint32_t budget) {
     c->h = (uint8_t)nh;
     w->exp++;
     TK_EXPANDED(w, t->cells);
-    if (++w->since >= kPollEvery) {
+    if (++w->since >= every) {
       w->g = g;
       bool found = poll(w, p, t);
       if (found) {

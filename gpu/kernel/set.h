@@ -161,7 +161,7 @@ HD int children(SetWorker* w, SetFrame* f, const Tables* t) {
 
 // stepSet searches below w's root for at most budget expansions, as step does.
 HD int stepSet(SetWorker* w, Pass* p, const Tables* t, uint32_t budget) {
-  const uint32_t bound = p->bound;
+  const uint32_t bound = p->bound, every = pollEvery(p);
   uint32_t g = w->g;
   int ret = -1;  // a node's value on its way back to its parent, or -1
   for (;;) {
@@ -221,7 +221,7 @@ HD int stepSet(SetWorker* w, Pass* p, const Tables* t, uint32_t budget) {
         g++;
         w->exp++;
         TK_EXPANDED(w, t->cells);
-        if (++w->since >= kPollEvery) {
+        if (++w->since >= every) {
           w->since = 0;
           publish(w, p);
           if (p->cancel != 0 && ++w->polls % kCancelEvery == 0 && *p->cancel != 0) vstore(&p->stop, 1);
