@@ -105,6 +105,11 @@ type run struct {
 	// seqs names the unit of each hand-out (its place in the queue) in this run: a
 	// worker's word acknowledges only a delivery of its own unit.
 	seqs map[uint64]string
+	// early holds word about deliveries of hand-outs not yet confirmed (a worker may
+	// answer a unit before the server's acknowledgement of its hand-out reaches the
+	// coordinator); seqFloor is the queue's last place when the run began.
+	early    map[uint64]early
+	seqFloor uint64
 	// handedOut counts the hand-outs, and base and limit the bytes of the results'
 	// stream: it may hold base, and one result of the largest size per hand-out.
 	handedOut   int
@@ -160,7 +165,7 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	}
 	r := &run{c: c, js: js, units: units, queue: q, goal: c.Solver.Goal(), begin: time.Now(),
 		got: map[string]*Outcome{}, workers: map[string]bool{}, out: map[string]*handed{}, closed: map[string]bool{},
-		seqs: map[uint64]string{}, drops: make(chan uint64, 4096)}
+		seqs: map[uint64]string{}, early: map[uint64]early{}, drops: make(chan uint64, 4096)}
 	r.changed = sync.NewCond(&r.mu)
 	opt, err := c.Solver.Options().Portable() // a catalogue file travels as its text
 	if err != nil {
@@ -179,6 +184,11 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	if err := units.Purge(ctx, jetstream.WithPurgeSubject(unitsSubject+r.job.ID)); err != nil {
 		return nil, fmt.Errorf("cluster: clearing the queue: %w", err)
 	}
+	info, err := units.Info(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: the queue: %w", err)
+	}
+	r.seqFloor = info.State.LastSeq
 	stop, err := r.listen(ctx, nc, results)
 	if err != nil {
 		return nil, err
@@ -371,14 +381,7 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 			drop()
 			return
 		}
-		r.got[o.Unit] = o
-		r.nodes += o.Work.Nodes
-		if o.Failed {
-			r.failed++
-		}
-		if o.Worker != "" {
-			r.workers[o.Worker] = true
-		}
+		r.take(o)
 	}, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, nats.ErrConnectionClosed) {
 			r.mu.Lock()
@@ -428,6 +431,19 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 	return stop, ctx.Err()
 }
 
+// take makes o its unit's outcome. r.mu is held.
+func (r *run) take(o *Outcome) {
+	r.got[o.Unit] = o
+	r.nodes += o.Work.Nodes
+	if o.Failed {
+		r.failed++
+	}
+	if o.Worker != "" {
+		r.workers[o.Worker] = true
+	}
+	r.changed.Broadcast()
+}
+
 // failedForGood reports whether a failed outcome is the unit's: a worker that could not
 // search a unit handed out in this run fails only that hand-out, and the unit is handed
 // out again until Queue.MaxDeliver hand-outs (so that no one worker, mistaken or
@@ -436,11 +452,20 @@ func (r *run) failedForGood(ctx context.Context, o *Outcome) bool {
 	if !o.Failed || o.Worker == "" {
 		return true
 	}
+	seq, _ := ackSeq(o.Ack)
+	if r.early != nil && r.ofThisRun(seq) && r.seqs[seq] == "" {
+		// A hand-out whose place the server has not confirmed yet: decided once it has
+		// (published).
+		e := r.early[seq]
+		e.unit, e.fail = o.Unit, o
+		r.keepEarly(seq, e)
+		return false
+	}
 	h := r.out[o.Unit]
 	if h == nil {
 		return !r.closed[o.Unit] // a pass decided takes no failure; an earlier run's may stand
 	}
-	if seq, _ := ackSeq(o.Ack); seq != h.seq || h.failed == seq {
+	if seq != h.seq || h.failed == seq {
 		return false // an earlier hand-out's, or this one's again
 	}
 	h.failed = h.seq
@@ -480,6 +505,16 @@ func (r *run) progress(m *nats.Msg) {
 // is held.
 func (r *run) ack(unit, subject, word string) {
 	seq, ok := ackSeq(subject)
+	if ok && r.early != nil && r.ofThisRun(seq) && r.seqs[seq] == "" {
+		// A delivery of a hand-out whose place the server has not confirmed yet (a quick
+		// worker): said once it has (published). An acknowledgement is the last word.
+		e := r.early[seq]
+		if e.word != "+ACK" {
+			e.unit, e.subject, e.word = unit, subject, word
+		}
+		r.keepEarly(seq, e)
+		return
+	}
 	if !ok || r.seqs[seq] != unit {
 		// No delivery, or one of another unit (but a delivery of an earlier run, read
 		// again on a restart, is no fault).
@@ -489,6 +524,48 @@ func (r *run) ack(unit, subject, word string) {
 		return
 	}
 	r.js.Conn().Publish(subject, []byte(word))
+}
+
+// early is word about a delivery whose hand-out the server had not yet confirmed: to the
+// queue (subject, word), and a failure (fail), for unit.
+type early struct {
+	unit, subject, word string
+	fail                *Outcome
+}
+
+// maxEarly bounds the words kept for hand-outs not yet confirmed: a worker cannot have
+// more deliveries than units are being handed out.
+const maxEarly = 1 << 16
+
+// ofThisRun reports whether seq is a place in the queue that this run's hand-outs may
+// have taken (after the queue's last message when the run began).
+func (r *run) ofThisRun(seq uint64) bool { return seq > r.seqFloor }
+
+// keepEarly keeps e for the hand-out at seq, within maxEarly. r.mu is held.
+func (r *run) keepEarly(seq uint64, e early) {
+	if _, ok := r.early[seq]; ok || len(r.early) < maxEarly {
+		r.early[seq] = e
+	}
+}
+
+// settleEarly says to the queue what was said of the delivery at seq before its hand-out
+// was confirmed, and decides an early failure of unit h. r.mu is held.
+func (r *run) settleEarly(ctx context.Context, seq uint64, h *handed) {
+	e, ok := r.early[seq]
+	if !ok {
+		return
+	}
+	delete(r.early, seq)
+	if e.unit != h.unit.ID {
+		r.refused++ // word about another unit's delivery
+		return
+	}
+	if e.word != "" {
+		r.js.Conn().Publish(e.subject, []byte(e.word))
+	}
+	if e.fail != nil && r.got[e.unit] == nil && r.failedForGood(ctx, e.fail) {
+		r.take(e.fail)
+	}
 }
 
 // ackSeq is the place in the queue of the unit whose delivery has the reply subject
@@ -621,6 +698,7 @@ func (r *run) published(ctx context.Context) error {
 	for i, s := range batch {
 		r.seqs[seqs[i]] = s.unit.ID
 		if r.closed[s.unit.ID] {
+			delete(r.early, seqs[i])
 			continue
 		}
 		h := r.out[s.unit.ID]
@@ -629,6 +707,7 @@ func (r *run) published(ctx context.Context) error {
 			r.out[s.unit.ID] = h
 		}
 		h.seq, h.tries, h.gone = seqs[i], h.tries+1, time.Time{}
+		r.settleEarly(ctx, seqs[i], h)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -587,4 +588,56 @@ func TestGPUWorker(t *testing.T) {
 	assert.Equal(t, board.FormatDirs(want.Moves), recs[0].Moves)
 	assert.Equal(t, want.Nodes, recs[0].SerialNodes)
 	assert.NotEmpty(t, recs[0].Units)
+}
+
+// Word about a delivery that comes before the server's confirmation of its hand-out (a
+// quick worker) waits for it: the acknowledgement is then passed on, and a failure is
+// decided as any other, so that no quick saboteur fails a unit alone.
+func TestWordBeforeTheHandOutIsConfirmed(t *testing.T) {
+	_, nc := testServer(t, "")
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	_, err = setup(context.Background(), js, DefaultQueue)
+	require.NoError(t, err)
+	sub, err := nc.SubscribeSync("$JS.ACK.>")
+	require.NoError(t, err)
+	secret := []byte("s")
+	r := &run{js: js, job: Job{ID: "j"}, secret: secret, queue: Queue{MaxDeliver: 2}, seqs: map[uint64]string{}, early: map[uint64]early{},
+		out: map[string]*handed{}, closed: map[string]bool{}, got: map[string]*Outcome{}, workers: map[string]bool{}}
+	r.changed = sync.NewCond(&r.mu)
+	ack := func(seq int) string { return fmt.Sprintf("$JS.ACK.%s.%s.1.%d.3.1700000000000000000.0", unitsStream, workersName, seq) }
+	fail := &Outcome{Job: "j", Unit: "j.0", Worker: "quick", Failed: true, Error: "no tables", Key: unitKey(secret, "j.0"), Ack: ack(7)}
+
+	r.mu.Lock()
+	r.ack("j.0", ack(7), "+ACK")
+	assert.False(t, r.failedForGood(context.Background(), fail), "undecided before the hand-out is confirmed")
+	r.mu.Unlock()
+	_, err = sub.NextMsg(100 * time.Millisecond)
+	assert.Error(t, err, "nothing said yet")
+
+	// The hand-out is confirmed, its first of two: the acknowledgement goes, the failure
+	// only fails the hand-out.
+	r.mu.Lock()
+	r.seqs[7] = "j.0"
+	h := &handed{unit: Unit{ID: "j.0", Job: Job{ID: "j"}}, seq: 7, tries: 1}
+	r.out["j.0"] = h
+	r.settleEarly(context.Background(), 7, h)
+	r.mu.Unlock()
+	m, err := sub.NextMsg(time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, ack(7), m.Subject)
+	assert.Equal(t, "+ACK", string(m.Data))
+	r.mu.Lock()
+	assert.Nil(t, r.got["j.0"], "the first hand-out's failure does not stand")
+
+	// The second and last hand-out fails too, early again: that failure stands.
+	fail2 := *fail
+	fail2.Ack = ack(9)
+	assert.False(t, r.failedForGood(context.Background(), &fail2))
+	r.seqs[9] = "j.0"
+	h.seq, h.tries = 9, 2
+	r.settleEarly(context.Background(), 9, h)
+	require.NotNil(t, r.got["j.0"])
+	assert.Contains(t, r.got["j.0"].Error, "tried 2 times; the last worker (quick) said: no tables")
+	r.mu.Unlock()
 }
