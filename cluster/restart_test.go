@@ -605,7 +605,9 @@ func TestWordBeforeTheHandOutIsConfirmed(t *testing.T) {
 	r := &run{js: js, job: Job{ID: "j"}, secret: secret, queue: Queue{MaxDeliver: 2}, seqs: map[uint64]string{}, early: map[uint64]early{},
 		out: map[string]*handed{}, closed: map[string]bool{}, got: map[string]*Outcome{}, workers: map[string]bool{}}
 	r.changed = sync.NewCond(&r.mu)
-	ack := func(seq int) string { return fmt.Sprintf("$JS.ACK.%s.%s.1.%d.3.1700000000000000000.0", unitsStream, workersName, seq) }
+	ack := func(seq int) string {
+		return fmt.Sprintf("$JS.ACK.%s.%s.1.%d.3.1700000000000000000.0", unitsStream, workersName, seq)
+	}
 	fail := &Outcome{Job: "j", Unit: "j.0", Worker: "quick", Failed: true, Error: "no tables", Key: unitKey(secret, "j.0"), Ack: ack(7)}
 
 	r.mu.Lock()
