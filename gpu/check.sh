@@ -10,6 +10,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-.gpucheck/solve15}
+# A binary carried gzipped (solve15 is 31 MB, 13 MB gzipped: room beside small-t's tables
+# within what a call may carry).
+if [ ! -x "$bin" ] && [ -e "$bin.gz" ]; then
+  gunzip -c "$bin.gz" >"$bin" && chmod +x "$bin"
+fi
 out=${OUT:-gpucheck-out}
 mkdir -p "$out"
 cores=$(nproc)
@@ -169,10 +174,11 @@ PY
 fi
 
 # 5. small-t (STEPS includes smallt): k24-38, k24-40 and k24-01 with small-t in the bit
-# encoding and the depth-18 automaton (cat.h), on the GPU and on every core, their lengths
-# and serial counts compared (issue 40). The tables come from $TABLES: carry them (the
-# twelve zpdb-5x5-*.tbl of 'pdbgen build --set small-t --bits', 50 MB, and
-# prune-5x5-d18.tbl, 28 MB), or they are built here with the carried pdbgen.
+# encoding and the automaton of depth $SMALLT_DEPTH (18 by default), on the GPU (cat.h)
+# and on every core, their lengths and serial counts compared (issue 40). The tables come
+# from $TABLES: carry them (the twelve zpdb-5x5-*.tbl of 'pdbgen build --set small-t
+# --bits', 50 MB; prune-5x5-d18.tbl, 28 MB, or prune-5x5-d14.tbl, 1 MB), or they are built
+# here with the carried pdbgen.
 smallt_rows=""
 if [[ $steps == *" smallt "* ]]; then
   export TILEKIT_TABLES=${TABLES:-.gpucheck/tables}
@@ -183,21 +189,22 @@ if [[ $steps == *" smallt "* ]]; then
     rc=$?
     smallt_rows+="| pdbgen build --set small-t --bits | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
   fi
-  if [ ! -e "$TILEKIT_TABLES/prune-5x5-d18.tbl" ]; then
-    log "building the depth-18 automaton"
+  depth=${SMALLT_DEPTH:-18} # the automaton's depth: 18 (28 MB), or 14 (1 MB) to carry
+  if [ ! -e "$TILEKIT_TABLES/prune-5x5-d$depth.tbl" ]; then
+    log "building the depth-$depth automaton"
     b=$EPOCHREALTIME
-    .gpucheck/pdbgen build --pruning --board 5x5 --pruning-depth 18 --out "$TILEKIT_TABLES" >"$out/build-d18.txt" 2>&1
+    .gpucheck/pdbgen build --pruning --board 5x5 --pruning-depth "$depth" --out "$TILEKIT_TABLES" >"$out/build-d$depth.txt" 2>&1
     rc=$?
-    smallt_rows+="| pdbgen build --pruning-depth 18 | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
+    smallt_rows+="| pdbgen build --pruning-depth $depth | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
   fi
   for id in k24-38 k24-40 k24-01; do
     state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
     for dev in gpu cpu; do
-      log "$id, small-t, $dev"
+      log "$id, small-t, depth $depth, $dev"
       w=1
       [ "$dev" = cpu ] && w=$cores
       begin=$EPOCHREALTIME
-      timeout "${SMALLT_SECONDS:-120}" "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth 18 \
+      timeout "${SMALLT_SECONDS:-120}" "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth "$depth" \
         --device "$([ "$dev" = gpu ] && echo "$gpu" || echo cpu)" --workers "$w" "$state" >"$out/$id-smallt-$dev.json" 2>"$out/$id-smallt-$dev.err"
       rc=$?
       smallt_rows+="| $id, small-t, $dev | exit $rc, $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s |"$'\n'
