@@ -12,9 +12,12 @@ cd "$(dirname "$0")/.."
 bin=${1:-.gpucheck/solve15}
 # A binary carried gzipped (solve15 is 31 MB, 13 MB gzipped: room beside small-t's tables
 # within what a call may carry).
-if [ ! -x "$bin" ] && [ -e "$bin.gz" ]; then
-  gunzip -c "$bin.gz" >"$bin" && chmod +x "$bin"
-fi
+pdbgen=${PDBGEN:-.gpucheck/pdbgen} # builds the tables not carried
+for b in "$bin" "$pdbgen"; do
+  if [ ! -x "$b" ] && [ -e "$b.gz" ]; then
+    gunzip -c "$b.gz" >"$b" && chmod +x "$b"
+  fi
+done
 out=${OUT:-gpucheck-out}
 mkdir -p "$out"
 cores=$(nproc)
@@ -128,7 +131,7 @@ if [[ $steps == *" sets "* ]]; then
   if [ ! -e "$TILEKIT_TABLES/pdb-4x4-1-2-3-4-5-6-7-8.tbl" ]; then
     log "building 7-8"
     b=$EPOCHREALTIME
-    .gpucheck/pdbgen build --set 7-8 --out "$TILEKIT_TABLES" >"$out/build78.txt" 2>&1
+    "$pdbgen" build --set 7-8 --out "$TILEKIT_TABLES" >"$out/build78.txt" 2>&1
     rc=$?
     sets_rows+="| pdbgen build --set 7-8 | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
   fi
@@ -185,7 +188,7 @@ if [[ $steps == *" smallt "* ]]; then
   if ! ls "$TILEKIT_TABLES"/zpdb-5x5-*.tbl >/dev/null 2>&1; then
     log "building small-t in bits"
     b=$EPOCHREALTIME
-    .gpucheck/pdbgen build --set small-t --bits --out "$TILEKIT_TABLES" >"$out/build-smallt.txt" 2>&1
+    "$pdbgen" build --set small-t --bits --out "$TILEKIT_TABLES" >"$out/build-smallt.txt" 2>&1
     rc=$?
     smallt_rows+="| pdbgen build --set small-t --bits | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
   fi
@@ -193,7 +196,7 @@ if [[ $steps == *" smallt "* ]]; then
   if [ ! -e "$TILEKIT_TABLES/prune-5x5-d$depth.tbl" ]; then
     log "building the depth-$depth automaton"
     b=$EPOCHREALTIME
-    .gpucheck/pdbgen build --pruning --board 5x5 --pruning-depth "$depth" --out "$TILEKIT_TABLES" >"$out/build-d$depth.txt" 2>&1
+    "$pdbgen" build --pruning --board 5x5 --pruning-depth "$depth" --out "$TILEKIT_TABLES" >"$out/build-d$depth.txt" 2>&1
     rc=$?
     smallt_rows+="| pdbgen build --pruning-depth $depth | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
   fi
@@ -228,9 +231,10 @@ for id in ("k24-38", "k24-40", "k24-01"):
     serial = lambda q: (q.get("serial_nodes") or q["nodes"], q.get("serial_expanded") or q["expanded"])
     same = g["length"] == c["length"] and serial(g) == serial(c)
     d = g.get("device") or {}
-    print(f"{id}: {'same' if same else 'DIFFER'}: length {g['length']}, serial expanded {serial(g)[1]:,} / {serial(c)[1]:,};"
-          f" GPU launches {d.get('search_seconds', 0):.2f} s, utilisation {d.get('utilisation', 0):.2f},"
-          f" {serial(g)[1] / max(d.get('search_seconds', 0), 1e-9) / 1e6:.0f} M serial expanded/s in launches")
+    launches = d.get("search_seconds", 0)
+    rate = (f"GPU launches {launches:.2f} s, utilisation {d.get('utilisation', 0):.2f}, {d.get('donated', 0):,} donated,"
+            f" {serial(g)[1] / launches / 1e6:.1f} M serial expanded/s in launches" if launches > 0 else "no GPU launches")
+    print(f"{id}: {'same' if same else 'DIFFER'}: length {g['length']}, serial expanded {serial(g)[1]:,} / {serial(c)[1]:,}; {rate}")
 PY
 fi
 
