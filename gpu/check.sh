@@ -245,13 +245,14 @@ fi
 tune_rows=""
 if [[ $steps == *" tune "* ]]; then
   grep -v '^#' "$instances" | head -n "${TUNE_INSTANCES:-1}" >"$out/tune-instances.txt"
-  for setting in ${TUNES:-default donate=512 donate=8192 wait=262144 poll=512 donate=8192,wait=262144,poll=512}; do
+  for setting in ${TUNES:-default donate=8192 wait=262144 wait=1048576 poll=512 donate=8192,wait=1048576,poll=512}; do
     log "tune $setting"
     tune=$setting
     [ "$setting" = default ] && tune=""
     begin=$EPOCHREALTIME
+    # Each setting at most TUNE_TIMEOUT (20 s; the record then says how far it got).
     TILEKIT_GPU_TUNE=$tune timeout "${TUNE_SECONDS:-60}" "$bin" --goal blank-first --heuristic md --pruning parent --json \
-      --device "$gpu" --workers 1 -f "$out/tune-instances.txt" >"$out/tune-$setting.json" 2>"$out/tune-$setting.err"
+      --timeout "${TUNE_TIMEOUT:-20s}" --device "$gpu" --workers 1 -f "$out/tune-instances.txt" >"$out/tune-$setting.json" 2>"$out/tune-$setting.err"
     rc=$?
     secs=$(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
     rate=$(python3 - "$out/tune-$setting.json" "$secs" <<'PY'
@@ -263,7 +264,8 @@ dev = [r.get("device") or {} for r in recs]
 nodes = sum(d.get("nodes", 0) for d in dev)
 search = sum(d.get("search_seconds", 0) for d in dev)
 util = [d["utilisation"] for d in dev if d]
-print(f"{len(recs)} solved, {serial / float(sys.argv[2]) / 1e6:.1f} M serial nodes/s, {nodes / max(search, 1e-9) / 1e6:.1f} M device nodes/s in launches,"
+solved = sum(1 for r in recs if r.get("solved"))
+print(f"{solved} of {len(recs)} solved, {serial / float(sys.argv[2]) / 1e6:.1f} M serial nodes/s, {nodes / max(search, 1e-9) / 1e6:.1f} M device nodes/s in launches,"
       f" utilisation {min(util) if util else 0:.2f}")
 PY
 )
