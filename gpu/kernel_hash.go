@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "d05cf051ce8bba80ec4737871d87ffa918ebdf52170350f6be66adffc9f0dd46"
+const kernelHash = "4205ba4a7cc4cb7d990504ca36589f5d70357b4d6d449f5acee209872f860ed8"

@@ -26,11 +26,27 @@ static void emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t budget)
     memset(static_cast<void*>(&ws[k]), 0, sizeof ws[k]);
     ws[k].rng = k;
   }
+  // The kernel's warps: the idle threads of one (already counted idle) act on what one of
+  // them reads of the pass (anyWork), here once a round for each group of 32.
+  std::vector<uint32_t> answer((threads + 31) / 32), asked((threads + 31) / 32, ~0u);
   uint32_t left = threads;
-  while (left > 0) {
+  for (uint32_t round = 0; left > 0; round++) {
     for (uint32_t k = 0; k < threads; k++) {
       if (over[k]) continue;
       W* w = &ws[k];
+      if (!w->active && w->idle) {
+        uint32_t g = k / 32;
+        if (asked[g] != round) {
+          asked[g] = round;
+          answer[g] = anyWork(p);
+        }
+        if (answer[g] == 2) {
+          over[k] = true;
+          left--;
+          continue;
+        }
+        if (answer[g] == 0) continue;
+      }
       if (!w->active) {
         bool done = false;
         if (!take(w, p, t, &done)) {

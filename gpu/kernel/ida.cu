@@ -39,6 +39,25 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
   unsigned wait = 128;
   while (!over) {
     if (!w.active) {
+      if (w.idle) {
+        // Counted idle already: one of the warp's idle threads reads the pass's state for
+        // all of them, so that thousands of idle threads do not crowd the lines that the
+        // busy ones donate through.
+        unsigned m = __activemask();
+        int leader = __ffs(m) - 1;
+        uint32_t any = 0;
+        if ((int)(threadIdx.x & 31) == leader) any = tk::anyWork(p);
+        any = __shfl_sync(m, any, leader);
+        if (any == 2) {
+          over = true;
+          continue;
+        }
+        if (any == 0) {
+          __nanosleep(wait);
+          wait = wait < waitMax ? 2 * wait : waitMax;
+          continue;
+        }
+      }
       if (!tk::take(&w, p, &st, &over)) {
         if (!over) {
           __nanosleep(wait);

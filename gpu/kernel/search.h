@@ -406,6 +406,16 @@ HD bool take(W* w, Pass* p, const Tables* t, bool* over) {
   return true;
 }
 
+// anyWork is what a warp's idle threads (each already counted in Pass.idle) should do,
+// read by one of them for all: ask for work (1: a root is queued, or the frontier has
+// more), wait (0), or stop (2: the pass is over, as take decides it).
+HD uint32_t anyWork(Pass* p) {
+  if (vload(&p->stop)) return 2;
+  if (used(vload(&p->tail), vload(&p->head)) > 0 || vload(&p->next) < p->nroots) return 1;
+  if (vload(&p->idle) == vload(&p->threads) && vload(&p->head) >= vload(&p->tail) && vload(&p->next) >= p->nroots) return 2;
+  return 0;
+}
+
 // donateBudget is how many roots w may donate now (0: none): while threads are idle and
 // the queue holds fewer roots than they, once w has searched donateAfter nodes below its
 // root since it took it or last donated, at most kDonateMost, if the queue has room for
