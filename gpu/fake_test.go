@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -315,4 +316,34 @@ func TestTune(t *testing.T) {
 	assert.Equal(t, want.Moves, got.Moves)
 	assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 	assert.Positive(t, e.Stats().Donated, "a thread donates after 16 nodes")
+}
+
+// The self-test (solve15 device) runs its searches, the catalogue's among them, on the
+// fake driver and finds the GPU agreeing with the CPU; its catalogue is the kind small-t is
+// (zero-aware, in bits, not eager), built in a moment.
+func TestSelfTestOnTheFakeDriver(t *testing.T) {
+	lib := fakeDriver(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	dv, err := Open(Options{Library: lib})
+	require.NoError(t, err)
+	defer dv.Close()
+	cat, err := selfTestCatalogue(context.Background())
+	require.NoError(t, err)
+	s, err := ida.New(board.BlankFirst(board.Size4x4), ida.Options{Set: cat})
+	require.NoError(t, err)
+	m, err := s.Model()
+	require.NoError(t, err)
+	require.False(t, m.Set.Eager)
+	assert.True(t, m.Set.Lookups[0].InBits())
+	checks, err := selfTest(context.Background(), dv, time.Minute, rand.New(rand.NewPCG(1, 2)), []selfCase{
+		{"md", board.BlankFirst(board.Size4x4), ida.Options{Heuristic: ida.MD}, 40, 1},
+		{"a zero-aware catalogue in bits", board.BlankFirst(board.Size4x4), ida.Options{Set: cat}, 44, 2},
+	})
+	require.NoError(t, err)
+	require.Len(t, checks, 3)
+	for _, c := range checks {
+		assert.True(t, c.Agree, "%+v", c)
+		assert.Positive(t, c.Passes, "%+v", c)
+	}
+	assert.Equal(t, "a zero-aware catalogue in bits", checks[2].Heuristic)
 }

@@ -9,39 +9,65 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/pdb"
 )
 
 // Check is one position of a self-test: what the GPU and the CPU found.
 type Check struct {
-	Board    string  `json:"board"`
-	Start    string  `json:"start"`
-	Length   int     `json:"length"`
-	Passes   int     `json:"passes"` // passes split onto the GPU
-	Serial   uint64  `json:"serial_nodes"`
-	Device   uint64  `json:"device_nodes"`
-	Seconds  float64 `json:"gpu_seconds"`
-	CPU      float64 `json:"cpu_seconds"`
-	Agree    bool    `json:"agree"`
-	Problem  string  `json:"problem,omitempty"`
-	Expanded uint64  `json:"serial_expanded"`
+	Board     string  `json:"board"`
+	Heuristic string  `json:"heuristic"`
+	Start     string  `json:"start"`
+	Length    int     `json:"length"`
+	Passes    int     `json:"passes"` // passes split onto the GPU
+	Serial    uint64  `json:"serial_nodes"`
+	Device    uint64  `json:"device_nodes"`
+	Seconds   float64 `json:"gpu_seconds"`
+	CPU       float64 `json:"cpu_seconds"`
+	Agree     bool    `json:"agree"`
+	Problem   string  `json:"problem,omitempty"`
+	Expanded  uint64  `json:"serial_expanded"`
 }
 
-// SelfTest solves positions of the 4x4 and 5x5 boards (random walks from a fixed seed,
-// with the Manhattan distance) on the device and on one CPU goroutine, every pass after
-// the first split onto the GPU, and compares the solutions and the serial counts. It takes
-// about as long as budget (the CPU's searches), and fails with the first disagreement.
+// SelfTest solves positions (random walks from a fixed seed) on the device and on one CPU
+// goroutine, every pass after the first split onto the GPU, and compares the solutions and
+// the serial counts: of the 4x4 and 5x5 boards with the Manhattan distance (search.h), and
+// of the 4x4 board with a catalogue of zero-aware tables in the bit encoding, built here in
+// a tenth of a second (cat.h, the kernel's small-t search). It takes about as long as
+// budget (the CPU's searches), and fails with the first disagreement.
 func SelfTest(ctx context.Context, dv *Device, budget time.Duration) ([]Check, error) {
 	rng := rand.New(rand.NewPCG(2017, 39))
-	begin := time.Now()
+	cat, err := selfTestCatalogue(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return selfTest(ctx, dv, budget, rng, []selfCase{
+		{"md", board.BlankFirst(board.Size4x4), ida.Options{Heuristic: ida.MD}, 56, 3},
+		{"md", board.BlankFirst(board.Size5x5), ida.Options{Heuristic: ida.MD}, 40, 3},
+		{"a zero-aware catalogue in bits", board.BlankFirst(board.Size4x4), ida.Options{Set: cat}, 56, 2},
+	})
+}
+
+// selfCase is one heuristic of the self-test: at most max positions, random walks of walk
+// moves, then 4 more each.
+type selfCase struct {
+	name      string
+	goal      board.Goal
+	opt       ida.Options
+	walk, max int
+}
+
+// selfTest runs the self-test's cases.
+func selfTest(ctx context.Context, dv *Device, budget time.Duration, rng *rand.Rand, cases []selfCase) ([]Check, error) {
 	var out []Check
-	for _, size := range []board.Size{board.Size4x4, board.Size5x5} {
-		goal := board.BlankFirst(size)
-		s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
+	for _, c := range cases {
+		s, err := ida.New(c.goal, c.opt)
 		if err != nil {
 			return out, err
 		}
 		// The CPU's searches are bounded: a position past the bound is skipped.
-		cpu, err := ida.New(goal, ida.Options{Heuristic: ida.MD, MaxNodes: selfTestNodes})
+		bounded := c.opt
+		bounded.MaxNodes = selfTestNodes
+		cpu, err := ida.New(c.goal, bounded)
 		if err != nil {
 			return out, err
 		}
@@ -49,29 +75,54 @@ func SelfTest(ctx context.Context, dv *Device, budget time.Duration) ([]Check, e
 		if err != nil {
 			return out, err
 		}
-		walk := 56
-		if size == board.Size5x5 {
-			walk = 40
-		}
-		for k := 0; k < 6 && len(out) < 3*(1+int(size.W-4)) && time.Since(begin) < budget; k++ {
-			start, _ := goal.RandomWalk(walk+4*k, rng)
-			c, err := check(ctx, cpu, s, e, start)
+		// Each heuristic its share of the budget, and at least one position.
+		caseBegin := time.Now()
+		for k, n := 0, 0; k < 6 && n < c.max && (n == 0 || time.Since(caseBegin) < budget/time.Duration(len(cases))); k++ {
+			start, _ := c.goal.RandomWalk(c.walk+4*k, rng)
+			ck, err := check(ctx, cpu, s, e, start)
 			if errors.Is(err, ida.ErrNodeLimit) {
 				continue
 			}
-			out = append(out, c)
+			ck.Heuristic = c.name
+			out = append(out, ck)
+			n++
 			if err != nil {
 				e.Close()
 				return out, err
 			}
-			if !c.Agree {
+			if !ck.Agree {
 				e.Close()
-				return out, fmt.Errorf("gpu: the self-test's %s position %s: %s", c.Board, c.Start, c.Problem)
+				return out, fmt.Errorf("gpu: the self-test's %s position %s with %s: %s", ck.Board, ck.Start, c.name, ck.Problem)
 			}
 		}
 		e.Close()
 	}
 	return out, nil
+}
+
+// selfTestCatalogue builds the self-test's catalogue: the rows and the columns of 4x4 in
+// groups of four (and their reflections), zero-aware, in the bit encoding.
+func selfTestCatalogue(ctx context.Context) (*pdb.Set, error) {
+	spec, err := pdb.NewCatalogue("self-test", board.BlankLast(board.Size4x4), true, true, [][][]int{
+		{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15}},
+		{{1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}, {4, 8, 12}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	set, err := pdb.NewSet(ctx, spec, 1)
+	if err != nil {
+		return nil, err
+	}
+	bits := &pdb.Set{SetSpec: set.SetSpec}
+	for _, t := range set.Tables {
+		b, err := t.ToBits(ctx, 1)
+		if err != nil {
+			return nil, err
+		}
+		bits.Tables = append(bits.Tables, b)
+	}
+	return bits, nil
 }
 
 // selfTestNodes bounds the self-test's CPU searches (about a second each).

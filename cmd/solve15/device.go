@@ -20,9 +20,10 @@ func deviceCommand() *cli.Command {
 no CUDA toolkit is needed), shows the card, its compute capability, memory and the
 driver's CUDA version, and has the driver compile the kernel (its PTX needs driver R520
 or later, and compute capability 7.5 or later). Then a self-test solves positions of the
-4x4 and 5x5 boards with the Manhattan distance on the GPU and on one CPU goroutine, for
-about --seconds, and compares the solutions and the serial node counts: they must be
-equal. --fault also runs a kernel that faults, checks that it is reported, and that a
+4x4 and 5x5 boards with the Manhattan distance, and of 4x4 with a small catalogue of
+zero-aware tables in the bit encoding (small-t's kind of search), on the GPU and on one
+CPU goroutine, for about --seconds, and compares the solutions and the serial node
+counts: they must be equal. --fault also runs a kernel that faults, checks that it is reported, and that a
 device opened again searches right.
 
 Exit status: 0 the GPU works and agrees with the CPU; 1 no usable GPU, or a
@@ -63,8 +64,8 @@ Examples:
 			}{Info: info, OpenSeconds: opened.Seconds(), Checks: checks}
 			if !c.Bool("json") {
 				for _, k := range checks {
-					fmt.Fprintf(w, "%s %s: %d moves, %d serial nodes, GPU %.3fs (%d passes, %d device nodes), CPU %.3fs, agree: %v\n",
-						k.Board, k.Start, k.Length, k.Serial, k.Seconds, k.Passes, k.Device, k.CPU, k.Agree)
+					fmt.Fprintf(w, "%s %s, %s: %d moves, %d serial nodes, GPU %.3fs (%d passes, %d device nodes), CPU %.3fs, agree: %v\n",
+						k.Board, k.Heuristic, k.Start, k.Length, k.Serial, k.Seconds, k.Passes, k.Device, k.CPU, k.Agree)
 				}
 			}
 			if err == nil && c.Bool("fault") {
