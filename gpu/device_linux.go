@@ -31,6 +31,7 @@ const (
 	launchParamSize   = 2 // CU_LAUNCH_PARAM_BUFFER_SIZE
 	logBytes          = 16 << 10
 	blockThreads      = 256
+	funcLocalBytes    = 3       // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
 	queueCap          = 1 << 22 // donated roots the queue holds (151 MB)
 )
 
@@ -448,6 +449,18 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 			blocks = 1
 		}
 		e.grid = uint32(int(blocks) * dv.info.SMs)
+		// Each resident thread's local memory (its path: 94 KB with a catalogue) at most
+		// half the memory free once the tables are in.
+		var local int32
+		if dv.d.cuFuncGetAttribute(&local, funcLocalBytes, e.kernel) == 0 && local > 0 {
+			var free, total uint64
+			dv.d.cuMemGetInfo(&free, &total)
+			most := free / 2 / uint64(local) / blockThreads
+			if most == 0 {
+				return fmt.Errorf("%w: each of a block's %d threads takes %.1f KB of local memory, and %.1f MB are free on %s", ErrMemory, blockThreads, float64(local)/1e3, float64(free)/1e6, dv.info.Name)
+			}
+			e.grid = uint32(min(uint64(e.grid), most))
+		}
 		return nil
 	})
 	if err != nil {

@@ -39,6 +39,7 @@ type driver struct {
 	cuMemFreeHost                 func(p uintptr) int32
 	cuLaunchKernel                func(fn uintptr, gx, gy, gz, bx, by, bz, shared uint32, stream uintptr, params, extra uintptr) int32
 	cuOccupancyMaxActiveBlocksPer func(n *int32, fn uintptr, block int32, shared uint64) int32
+	cuFuncGetAttribute            func(v *int32, attr int32, fn uintptr) int32
 	cuGetErrorName                func(err int32, s *uintptr) int32
 	cuGetErrorString              func(err int32, s *uintptr) int32
 }
@@ -88,6 +89,7 @@ func loadDriver(path string) (*driver, error) {
 		{&d.cuMemFreeHost, "cuMemFreeHost"},
 		{&d.cuLaunchKernel, "cuLaunchKernel"},
 		{&d.cuOccupancyMaxActiveBlocksPer, "cuOccupancyMaxActiveBlocksPerMultiprocessor"},
+		{&d.cuFuncGetAttribute, "cuFuncGetAttribute"},
 		{&d.cuGetErrorName, "cuGetErrorName"},
 		{&d.cuGetErrorString, "cuGetErrorString"},
 	}

@@ -347,3 +347,33 @@ func TestSelfTestOnTheFakeDriver(t *testing.T) {
 	}
 	assert.Equal(t, "a zero-aware catalogue in bits", checks[2].Heuristic)
 }
+
+// A launch holds no more threads than half the free memory gives local memory to (their
+// paths): with threads of 100 MB each, the fake card's 80 GB hold one block of 256, not
+// its two; with none, the engine says so.
+func TestThreadsFitTheMemory(t *testing.T) {
+	lib := fakeDriver(t)
+	s, err := ida.New(board.BlankFirst(board.Size4x4), ida.Options{Heuristic: ida.MD})
+	require.NoError(t, err)
+	threads := func(mode string) (int, error) {
+		t.Setenv("TK_FAKE_CUDA", mode)
+		dv, err := Open(Options{Library: lib})
+		require.NoError(t, err)
+		defer dv.Close()
+		e, err := dv.Engine(s)
+		if err != nil {
+			return 0, err
+		}
+		defer e.Close()
+		return e.Stats().Threads, nil
+	}
+	n, err := threads("")
+	require.NoError(t, err)
+	assert.Equal(t, 512, n, "two multiprocessors, a block of 256 each")
+	n, err = threads("biglocal")
+	require.NoError(t, err)
+	assert.Equal(t, 256, n)
+	_, err = threads("hugelocal")
+	assert.ErrorIs(t, err, ErrMemory)
+	assert.ErrorContains(t, err, "1073741.8 KB of local memory")
+}

@@ -5,6 +5,7 @@
 //   init    cuInit fails              none   no device          old     compute capability 7.0
 //   jit     the PTX does not compile  small  1 MB of memory     launch  every kernel faults
 //   slow    every launch first sleeps for 0.2 s
+//   biglocal  a kernel's threads take 100 MB of local memory each (hugelocal: 1 GB)
 // Built by the tests: g++ -shared -fPIC -o libcuda.so.1 fakecuda.cpp (-DTK_FAKE_MISSING
 // leaves cuMemsetD8_v2 out).
 #include <stdint.h>
@@ -99,6 +100,15 @@ CUresult cuMemHostAlloc(void** p, size_t n, unsigned) { *p = calloc(1, n); retur
 CUresult cuMemHostGetDevicePointer_v2(uint64_t* d, void* p, unsigned) { *d = (uint64_t)p; return 0; }
 CUresult cuMemFreeHost(void* p) { free(p); return 0; }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void*, int, size_t) { *n = 1; return 0; }
+CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
+  if (attr != 3) return 1;  // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES only
+  if (is("biglocal")) *v = 100 << 20;
+  else if (is("hugelocal")) *v = 1 << 30;
+  else if (fn == (void*)0x13) *v = sizeof(tk::CatWorker);
+  else if (fn == (void*)0x12) *v = sizeof(tk::SetWorker);
+  else *v = sizeof(tk::Worker);
+  return 0;
+}
 
 CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned, void*, void** params, void** extra) {
