@@ -32,6 +32,10 @@ var hosts struct {
 	bins map[string]string
 }
 
+// sanitizeEnv, when set, builds the host search with AddressSanitizer and
+// UndefinedBehaviorSanitizer (.ci/run runs the emulations so once more).
+const sanitizeEnv = "TILEKIT_HOST_SANITIZE"
+
 // buildHost compiles the kernel's search as host C++ (kernel/host.cpp) with g++ and the
 // given flags, and returns the program; without g++ the test is skipped, or fails under
 // TILEKIT_E2E=require (.ci/run).
@@ -56,7 +60,13 @@ func buildHost(t *testing.T, flags ...string) string {
 		hosts.bins = map[string]string{}
 	}
 	bin := filepath.Join(hosts.dir, fmt.Sprintf("host%d", len(hosts.bins)))
-	args := append([]string{"-std=c++17", "-O2", "-pthread", "-Wall", "-Wextra", "-Werror", "-DTK_HASH"}, flags...)
+	args := []string{"-std=c++17", "-O2", "-pthread", "-Wall", "-Wextra", "-Werror", "-DTK_HASH"}
+	if os.Getenv(sanitizeEnv) != "" {
+		// .ci/run's second look: out-of-bounds reads and writes, and undefined behaviour,
+		// stop the search with a report.
+		args = append(args, "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all")
+	}
+	args = append(args, flags...)
 	args = append(args, "-o", bin, "kernel/host.cpp")
 	out, err := exec.Command(gxx, args...).CombinedOutput()
 	require.NoError(t, err, "g++ %s:\n%s", strings.Join(args, " "), out)
