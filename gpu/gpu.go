@@ -44,6 +44,10 @@
 // each subtree's root starting from its frontier node's lookups, uploaded with the
 // frontier; its threads do not donate yet, since a donated root would have to carry them).
 //
+// The scheduler's knobs (how long a thread searches before it donates, how often it
+// polls, how long an idle thread sleeps) are Tune's, or $TILEKIT_GPU_TUNE's, so that the
+// device check (gpu/check.sh, STEPS=tune) can measure several in one call.
+//
 // The host build of the same search (kernel/host.cpp) runs the scheme with many virtual
 // threads stepped in turn, or real threads racing; the tests compare it with ida subtree by
 // subtree.
