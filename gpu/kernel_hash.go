@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "4205ba4a7cc4cb7d990504ca36589f5d70357b4d6d449f5acee209872f860ed8"
+const kernelHash = "0aa06bbcb4b00b361b13b6dc495d956ce5d6b85f3bd3744df6a29bbc181d7b02"

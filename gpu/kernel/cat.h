@@ -362,89 +362,23 @@ HD bool donateCat(CatWorker* w, Pass* p, const Tables* t, uint32_t g) {
   return found;
 }
 
-// stepCat searches below w's root for at most budget expansions, as step does.
-HD int stepCat(CatWorker* w, Pass* p, const Tables* t, uint32_t budget) {
-  const uint32_t bound = p->bound, every = pollEvery(p);
-  uint32_t g = w->g;
-  int ret = -1;  // a node's value on its way back to its parent, or -1
-  for (;;) {
-    CatFrame* f = fr(w, g);
-    if (ret >= 0) {
-      // Back from child f->cur, whose value is ret.
-      CatChild& c = f->c[f->cur];
-      w->board[c.q] = c.tile;
-      w->board[f->blank] = 0;
-      w->pos[c.tile] = c.q;
-      w->pos[0] = f->blank;
-      catSwap(w, c, t);
-      int v = ret;
-      ret = -1;
-      if (v - 1 > f->hb) {
-        f->hb = (uint8_t)(v - 1);
-        if (g + f->hb > bound) ret = f->hb;  // a cut: the later children are left
-      }
-    } else if (!f->entered) {
-      f->entered = 1;
-      int hb = catChildren(w, f, g, bound, t);
-      f->hb = (uint8_t)hb;
-      f->next = 0;
-      if (g + hb > bound) ret = hb;
-    }
-    if (ret < 0) {
-      // The next child within the bound.
-      while (f->next < f->nc && g + 1 + f->c[f->next].h > bound) f->next++;
-      if (f->next == f->nc) {
-        ret = f->hb;
-      } else {
-        f->cur = f->next;
-        CatChild& c = f->c[f->next++];
-        if (c.h == 0) {
-          atomMin(&p->best, (int32_t)w->sub);
-          w->value = f->hb;
-          w->g = g;
-          return 1;
-        }
-        // Move to the child: expand it.
-        if (budget-- == 0) {
-          f->next--;
-          w->g = g;
-          return 0;
-        }
-        w->board[f->blank] = c.tile;
-        w->board[c.q] = 0;
-        w->pos[c.tile] = f->blank;
-        w->pos[0] = c.q;
-        catSwap(w, c, t);
-        CatFrame* n = fr(w, g + 1);
-        n->state = c.state;
-        n->blank = c.q;
-        n->h = c.h;
-        n->md = c.md;
-        n->bp = c.bp;
-        n->entered = 0;
-        g++;
-        w->exp++;
-        TK_EXPANDED(w, t->cells);
-        if (++w->since >= every) {
-          w->since = 0;
-          publish(w, p);
-          if (p->cancel != 0 && ++w->polls % kCancelEvery == 0 && *p->cancel != 0) vstore(&p->stop, 1);
-          w->g = g;
-          if (donateCat(w, p, t, g)) atomMin(&p->best, (int32_t)w->sub);
-          if (vload(&p->stop) || (int32_t)w->sub > vloadi(&p->best)) return 1;
-        }
-        continue;
-      }
-    }
-    // ret is the value of the node at depth g: back to its parent.
-    if (g == w->g0) {
-      w->value = ret;
-      w->g = g;
-      return 1;
-    }
-    g--;
-  }
+// The hooks of stepAll (set.h) for a catalogue: frames counted from the root, a node
+// entered by catChildren, the node's lookups swapped with a child's on the way down and
+// back, and donation at a poll.
+HD CatFrame* frameOf(CatWorker* w, uint32_t g) { return fr(w, g); }
+HD int enter(CatWorker* w, CatFrame* f, uint32_t g, uint32_t bound, const Tables* t) { return catChildren(w, f, g, bound, t); }
+HD void down(CatWorker* w, CatFrame*, CatChild& c, uint32_t g, const Tables* t) {
+  catSwap(w, c, t);
+  CatFrame* n = fr(w, g + 1);
+  n->state = c.state;
+  n->blank = c.q;
+  n->h = c.h;
+  n->md = c.md;
+  n->bp = c.bp;
+  n->entered = 0;
 }
+HD void up(CatWorker* w, CatChild& c, const Tables* t) { catSwap(w, c, t); }
+HD bool donateAt(CatWorker* w, Pass* p, const Tables* t, uint32_t g) { return donateCat(w, p, t, g); }
 
 }  // namespace tk
 

@@ -7,10 +7,10 @@ __device__ __forceinline__ int stepOf(tk::Worker* w, tk::Pass* p, const tk::Tabl
   return tk::step(w, p, t, budget);
 }
 __device__ __forceinline__ int stepOf(tk::SetWorker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) {
-  return tk::stepSet(w, p, t, budget);
+  return tk::stepAll(w, p, t, budget);
 }
 __device__ __forceinline__ int stepOf(tk::CatWorker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) {
-  return tk::stepCat(w, p, t, budget);
+  return tk::stepAll(w, p, t, budget);
 }
 
 // run is a thread's loop: it takes roots and searches below them until the pass is over.

@@ -27,7 +27,7 @@ struct SetChild {
 struct SetFrame {
   uint32_t state;
   uint8_t blank, h, hb, md;
-  uint8_t next, nc, entered, pad;
+  uint8_t next, nc, entered, cur;  // cur: the child being searched
   uint8_t ex[kSetLook];  // every lookup's half excess at the node
   int16_t sum[kSetPart];
   SetChild c[4];
@@ -159,20 +159,44 @@ HD int children(SetWorker* w, SetFrame* f, const Tables* t) {
   return hb;
 }
 
-// stepSet searches below w's root for at most budget expansions, as step does.
-HD int stepSet(SetWorker* w, Pass* p, const Tables* t, uint32_t budget) {
+// The hooks of the loop below for a set: the frame of depth g, a node entered (its
+// children made and looked up), the move down to child c (its frame filled from c and the
+// node's lookups) and back, and what a poll donates (nothing: a set's threads do not).
+HD SetFrame* frameOf(SetWorker* w, uint32_t g) { return &w->f[g]; }
+HD int enter(SetWorker* w, SetFrame* f, uint32_t, uint32_t, const Tables* t) { return children(w, f, t); }
+HD void down(SetWorker* w, SetFrame* f, SetChild& c, uint32_t g, const Tables* t) {
+  SetFrame* n = &w->f[g + 1];
+  n->state = c.state;
+  n->blank = c.q;
+  n->h = c.h;
+  n->md = c.md;
+  n->entered = 0;
+  for (uint32_t k = 0; k < t->nl; k++) n->ex[k] = f->ex[k];
+  for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) n->ex[t->touch[c.tile][j]] = c.ex[j];
+  for (uint32_t q = 0; q < t->np; q++) n->sum[q] = (int16_t)(f->sum[q] - f->ex[t->of[c.tile][q]] + c.ex[t->slot[c.tile][q]]);
+}
+HD void up(SetWorker*, SetChild&, const Tables*) {}
+HD bool donateAt(SetWorker*, Pass*, const Tables*, uint32_t) { return false; }
+
+// stepAll searches below w's root for at most budget expansions, as step does, in the loop
+// of the sets and the catalogues (docs/SEARCH.md, sections 2 and 5): a node's children all
+// made first (enter), then searched in order within the bound, BPMX raising the node's
+// value before and after each. The kinds differ only in their hooks (set.h, cat.h).
+template <class W>
+HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t budget) {
   const uint32_t bound = p->bound, every = pollEvery(p);
   uint32_t g = w->g;
   int ret = -1;  // a node's value on its way back to its parent, or -1
   for (;;) {
-    SetFrame* f = &w->f[g];
+    auto* f = frameOf(w, g);
     if (ret >= 0) {
-      // Back from child f->next - 1, whose value is ret.
-      SetChild& c = f->c[f->next - 1];
+      // Back from child f->cur, whose value is ret.
+      auto& c = f->c[f->cur];
       w->board[c.q] = c.tile;
       w->board[f->blank] = 0;
       w->pos[c.tile] = c.q;
       w->pos[0] = f->blank;
+      up(w, c, t);
       int v = ret;
       ret = -1;
       if (v - 1 > f->hb) {
@@ -181,7 +205,7 @@ HD int stepSet(SetWorker* w, Pass* p, const Tables* t, uint32_t budget) {
       }
     } else if (!f->entered) {
       f->entered = 1;
-      int hb = children(w, f, t);
+      int hb = enter(w, f, g, bound, t);
       f->hb = (uint8_t)hb;
       f->next = 0;
       if (g + hb > bound) ret = hb;
@@ -192,7 +216,8 @@ HD int stepSet(SetWorker* w, Pass* p, const Tables* t, uint32_t budget) {
       if (f->next == f->nc) {
         ret = f->hb;
       } else {
-        SetChild& c = f->c[f->next++];
+        f->cur = f->next;
+        auto& c = f->c[f->next++];
         if (c.h == 0) {
           atomMin(&p->best, (int32_t)w->sub);
           w->value = f->hb;
@@ -209,15 +234,7 @@ HD int stepSet(SetWorker* w, Pass* p, const Tables* t, uint32_t budget) {
         w->board[c.q] = 0;
         w->pos[c.tile] = f->blank;
         w->pos[0] = c.q;
-        SetFrame* n = &w->f[g + 1];
-        n->state = c.state;
-        n->blank = c.q;
-        n->h = c.h;
-        n->md = c.md;
-        n->entered = 0;
-        for (uint32_t k = 0; k < t->nl; k++) n->ex[k] = f->ex[k];
-        for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) n->ex[t->touch[c.tile][j]] = c.ex[j];
-        for (uint32_t q = 0; q < t->np; q++) n->sum[q] = (int16_t)(f->sum[q] - f->ex[t->of[c.tile][q]] + c.ex[t->slot[c.tile][q]]);
+        down(w, f, c, g, t);
         g++;
         w->exp++;
         TK_EXPANDED(w, t->cells);
@@ -225,10 +242,9 @@ HD int stepSet(SetWorker* w, Pass* p, const Tables* t, uint32_t budget) {
           w->since = 0;
           publish(w, p);
           if (p->cancel != 0 && ++w->polls % kCancelEvery == 0 && *p->cancel != 0) vstore(&p->stop, 1);
-          if (vload(&p->stop) || (int32_t)w->sub > vloadi(&p->best)) {
-            w->g = g;
-            return 1;
-          }
+          w->g = g;
+          if (donateAt(w, p, t, g)) atomMin(&p->best, (int32_t)w->sub);
+          if (vload(&p->stop) || (int32_t)w->sub > vloadi(&p->best)) return 1;
         }
         continue;
       }
