@@ -189,13 +189,17 @@ func ValidName(name string) error {
 	if name == "" || len(name) > maxName {
 		return fmt.Errorf("cluster: a worker's name has 1 to %d characters, not %d", maxName, len(name))
 	}
-	for i, c := range name {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || i > 0 && (c == '-' || c == '_')
-		if !ok {
+	for i := 0; i < len(name); i++ {
+		if !nameByte(name[i], i == 0) {
 			return fmt.Errorf("cluster: worker name %q: only letters, digits, '-' and '_' (and not first)", name)
 		}
 	}
 	return nil
+}
+
+// nameByte reports whether c may stand in a worker's name (first: as its first byte).
+func nameByte(c byte, first bool) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || !first && (c == '-' || c == '_')
 }
 
 // DefaultName is a worker's name when none is given: host-pid, with every character a
@@ -204,7 +208,7 @@ func DefaultName() string {
 	host, _ := os.Hostname()
 	b := []byte(fmt.Sprintf("%s-%d", host, os.Getpid()))
 	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || i > 0 && (c == '-' || c == '_')) {
+		if !nameByte(c, i == 0) {
 			b[i] = 'w'
 			if i > 0 {
 				b[i] = '-'
@@ -267,15 +271,14 @@ type Outcome struct {
 }
 
 // Progress is a worker's word about a unit it holds, on the progress subject: still
-// searching (the coordinator tells the queue so), or handed back (Back, to be handed out
-// again after Delay). Workers have no right to acknowledge units themselves: a token
-// holder could then acknowledge anyone's.
+// searching (the coordinator tells the queue so), or handed back (Back: the worker
+// stops). Workers have no right to acknowledge units themselves: a token holder could
+// then acknowledge anyone's.
 type Progress struct {
-	Unit  string        `json:"unit"`
-	Key   string        `json:"key"`
-	Ack   string        `json:"ack"`
-	Back  bool          `json:"back,omitempty"`
-	Delay time.Duration `json:"delay,omitempty"`
+	Unit string `json:"unit"`
+	Key  string `json:"key"`
+	Ack  string `json:"ack"`
+	Back bool   `json:"back,omitempty"`
 }
 
 // Text says for people what a worker did with unit u: its result, nodes and time.

@@ -490,13 +490,10 @@ func (r *run) progress(m *nats.Msg) {
 		r.refused++
 		return
 	}
-	switch {
-	case !p.Back:
-		r.ack(p.Unit, p.Ack, "+WPI")
-	case p.Delay > 0:
-		r.ack(p.Unit, p.Ack, fmt.Sprintf(`-NAK {"delay": %d}`, min(p.Delay, time.Minute).Nanoseconds()))
-	default:
+	if p.Back {
 		r.ack(p.Unit, p.Ack, "-NAK")
+	} else {
+		r.ack(p.Unit, p.Ack, "+WPI")
 	}
 }
 

@@ -383,7 +383,6 @@ func TestProgressNeedsTheUnitsKey(t *testing.T) {
 	}{
 		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: ack(7)}, "+WPI"},
 		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: ack(7), Back: true}, "-NAK"},
-		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: ack(7), Back: true, Delay: time.Second}, `-NAK {"delay": 1000000000}`},
 		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: ack(8), Back: true}, ""},              // the delivery of j.1
 		{Progress{Unit: "j.1", Key: unitKey(secret, "j.0"), Ack: ack(8), Back: true}, ""},              // j.0's key
 		{Progress{Unit: "j.0", Key: unitKey(secret, "j.0"), Ack: cancelSubject + "j", Back: true}, ""}, // no delivery

@@ -200,20 +200,7 @@ func TestSetEngineOnTheFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	defer e.Close()
 	for _, k := range []int{0, 2} {
-		want, err := s.Solve(context.Background(), korf[k].Start)
-		require.NoError(t, err)
-		got, err := s.Run(context.Background(), korf[k].Start, ida.Plan{
-			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
-				if len(p.Passes) == 0 {
-					return 0, nil
-				}
-				return 300, nil
-			},
-			Runner: e,
-		})
-		require.NoError(t, err)
-		assert.Equal(t, want.Moves, got.Moves)
-		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "Korf #%d", k+1)
+		assertIDAs(t, s, e, korf[k].Start, 300)
 	}
 	assert.Positive(t, e.Stats().Passes)
 }
@@ -241,20 +228,7 @@ func TestCatalogueEngineOnTheFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	defer e.Close()
 	for _, k := range []int{0, 2} {
-		want, err := s.Solve(context.Background(), korf[k].Start)
-		require.NoError(t, err)
-		got, err := s.Run(context.Background(), korf[k].Start, ida.Plan{
-			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
-				if len(p.Passes) == 0 {
-					return 0, nil
-				}
-				return 300, nil
-			},
-			Runner: e,
-		})
-		require.NoError(t, err)
-		assert.Equal(t, want.Moves, got.Moves)
-		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "Korf #%d", k+1)
+		assertIDAs(t, s, e, korf[k].Start, 300)
 	}
 	assert.Positive(t, e.Stats().Passes)
 }
@@ -301,20 +275,7 @@ func TestTune(t *testing.T) {
 	require.NoError(t, err)
 	defer e.Close()
 	start, _ := goal.RandomWalk(60, rand.New(rand.NewPCG(3, 3)))
-	want, err := s.Solve(context.Background(), start)
-	require.NoError(t, err)
-	got, err := s.Run(context.Background(), start, ida.Plan{
-		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
-			if len(p.Passes) == 0 {
-				return 0, nil
-			}
-			return 200, nil
-		},
-		Runner: e,
-	})
-	require.NoError(t, err)
-	assert.Equal(t, want.Moves, got.Moves)
-	assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+	assertIDAs(t, s, e, start, 200)
 	assert.Positive(t, e.Stats().Donated, "a thread donates after 16 nodes")
 }
 
@@ -376,4 +337,24 @@ func TestThreadsFitTheMemory(t *testing.T) {
 	_, err = threads("hugelocal")
 	assert.ErrorIs(t, err, ErrMemory)
 	assert.ErrorContains(t, err, "1073741.8 KB of local memory")
+}
+
+// assertIDAs solves start with s, and again with every pass after the first split into
+// about subtrees subtrees that e searches: the same moves and serial counts.
+func assertIDAs(t *testing.T, s *ida.Solver, e *Engine, start board.State, subtrees int) {
+	t.Helper()
+	want, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	got, err := s.Run(context.Background(), start, ida.Plan{
+		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+			if len(p.Passes) == 0 {
+				return 0, nil
+			}
+			return subtrees, nil
+		},
+		Runner: e,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, want.Moves, got.Moves, "%v", start)
+	assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "%v", start)
 }

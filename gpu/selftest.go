@@ -114,15 +114,7 @@ func selfTestCatalogue(ctx context.Context) (*pdb.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	bits := &pdb.Set{SetSpec: set.SetSpec}
-	for _, t := range set.Tables {
-		b, err := t.ToBits(ctx, 1)
-		if err != nil {
-			return nil, err
-		}
-		bits.Tables = append(bits.Tables, b)
-	}
-	return bits, nil
+	return set.ToBits(ctx, 1)
 }
 
 // selfTestNodes bounds the self-test's CPU searches (about a second each).

@@ -104,13 +104,9 @@ func TestZeroAwareCatalogue(t *testing.T) {
 // toBits returns the set with its tables in the bit encoding.
 func toBits(t *testing.T, set *pdb.Set) *pdb.Set {
 	t.Helper()
-	out := &pdb.Set{SetSpec: set.SetSpec}
-	for _, tab := range set.Tables {
-		b, err := tab.ToBits(context.Background(), 0)
-		require.NoError(t, err)
-		out.Tables = append(out.Tables, b)
-	}
-	return out
+	bits, err := set.ToBits(context.Background(), 0)
+	require.NoError(t, err)
+	return bits
 }
 
 // Tables in the bit encoding give the very search of their half-excess originals: the

@@ -39,6 +39,19 @@ func NextValue(v, b uint8) int {
 	return -1
 }
 
+// ToBits returns the set with each of its tables in the bit encoding (Packed.ToBits).
+func (s *Set) ToBits(ctx context.Context, workers int) (*Set, error) {
+	out := &Set{SetSpec: s.SetSpec}
+	for _, t := range s.Tables {
+		b, err := t.ToBits(ctx, workers)
+		if err != nil {
+			return nil, err
+		}
+		out.Tables = append(out.Tables, b)
+	}
+	return out, nil
+}
+
 // ToBits returns the table in the bit encoding. It decodes every entry, on workers
 // goroutines (0: all cores). Only zero-aware tables are consistent enough for it.
 func (t *Packed) ToBits(ctx context.Context, workers int) (*Packed, error) {

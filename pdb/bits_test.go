@@ -79,3 +79,32 @@ func TestBitTableFollowsMoves(t *testing.T) {
 		require.Equal(t, v, b.Lookup(s))
 	}
 }
+
+// A set's tables go to the bit encoding together, each the table's ToBits; a set with a
+// table that is not zero-aware is refused.
+func TestSetToBits(t *testing.T) {
+	spec, err := NewCatalogue("rows", board.BlankLast(board.Size4x4), true, false, [][][]int{
+		{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15}},
+	})
+	require.NoError(t, err)
+	set, err := NewSet(context.Background(), spec, 0)
+	require.NoError(t, err)
+	bits, err := set.ToBits(context.Background(), 0)
+	require.NoError(t, err)
+	require.Len(t, bits.Tables, len(set.Tables))
+	assert.Equal(t, set.SetSpec.Name, bits.SetSpec.Name)
+	for i, b := range bits.Tables {
+		one, err := set.Tables[i].ToBits(context.Background(), 1)
+		require.NoError(t, err)
+		assert.Equal(t, one.Bitmap, b.Bitmap, "table %d", i)
+		assert.NotEmpty(t, b.Bitmap)
+	}
+	plainSpec, err := NewCatalogue("plain rows", board.BlankLast(board.Size4x4), false, false, [][][]int{
+		{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}, {13, 14, 15}},
+	})
+	require.NoError(t, err)
+	plain, err := NewSet(context.Background(), plainSpec, 0)
+	require.NoError(t, err)
+	_, err = plain.ToBits(context.Background(), 0)
+	assert.ErrorContains(t, err, "not zero-aware")
+}
