@@ -241,11 +241,11 @@ fi
 # 6. The scheduler's knobs (STEPS includes tune): the first of $INSTANCES (Korf #1) with md
 # and the move back on the GPU under each setting of $TUNES ($TILEKIT_GPU_TUNE: donate=N
 # nodes below a root before a thread donates, poll=N nodes between polls, wait=NS the
-# longest idle sleep), each run's wall time, rate and utilisation.
+# longest idle wait, turn=N nodes a thread expands before its warp looks for work), each run's wall time, rate and utilisation.
 tune_rows=""
 if [[ $steps == *" tune "* ]]; then
   grep -v '^#' "$instances" | head -n "${TUNE_INSTANCES:-1}" >"$out/tune-instances.txt"
-  for setting in ${TUNES:-default donate=8192 wait=262144 wait=1048576 poll=512 donate=8192,wait=1048576,poll=512}; do
+  for setting in ${TUNES:-default turn=64 turn=1024 donate=8192 poll=512 wait=262144}; do
     log "tune $setting"
     tune=$setting
     [ "$setting" = default ] && tune=""

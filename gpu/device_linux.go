@@ -596,6 +596,7 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 		le.PutUint32(p[passDonateAfter:], cmp.Or(e.dv.tune.DonateAfter, donateAfter))
 		le.PutUint32(p[passPollEvery:], e.dv.tune.PollEvery)
 		le.PutUint32(p[passWaitMax:], e.dv.tune.WaitMax)
+		le.PutUint32(p[passTurn:], e.dv.tune.Turn)
 		if order != nil {
 			le.PutUint64(p[passOrder:], e.order)
 		}

@@ -245,6 +245,7 @@ func TestTune(t *testing.T) {
 		{"", Tune{}, ""},
 		{"donate=512", Tune{DonateAfter: 512}, ""},
 		{" wait=1000 , poll=64,donate=16", Tune{DonateAfter: 16, PollEvery: 64, WaitMax: 1000}, ""},
+		{"turn=64", Tune{Turn: 64}, ""},
 		{"donate=0", Tune{}, "not KNOB=N"},
 		{"donate", Tune{}, "not KNOB=N"},
 		{"speed=9", Tune{}, `no knob "speed"`},
@@ -264,7 +265,7 @@ func TestTune(t *testing.T) {
 	t.Setenv(TuneEnv, "speed=9")
 	_, err := Open(Options{Library: lib})
 	assert.ErrorContains(t, err, TuneEnv)
-	t.Setenv(TuneEnv, "donate=16,poll=8,wait=1000")
+	t.Setenv(TuneEnv, "donate=16,poll=8,wait=1000,turn=3")
 	dv, err := Open(Options{Library: lib})
 	require.NoError(t, err)
 	defer dv.Close()

@@ -121,15 +121,20 @@ type Tune struct {
 	// PollEvery is how many nodes a thread expands between its polls of the pass's state
 	// (the node limit, the stop flag, donation; default 128).
 	PollEvery uint32
-	// WaitMax is the longest an idle thread sleeps before it asks for work again, in
-	// nanoseconds (its wait doubles from 128 ns; default 65,536).
+	// WaitMax is the longest a warp's idle threads wait before they ask for work again,
+	// and a warp with no work sleeps, in nanoseconds (the wait doubles from 128 ns;
+	// default 65,536).
 	WaitMax uint32
+	// Turn is how many nodes a thread expands before its warp's threads without work look
+	// for some (default 256): a warp's threads take turns together, so that none sleeps
+	// while others search.
+	Turn uint32
 }
 
 // TuneEnv is the environment variable of the default Tune.
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
-// ParseTune reads knobs written as donate=N,poll=N,wait=NS (any of them, in any order; ""
+// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N (any of them, in any order; ""
 // for none).
 func ParseTune(text string) (Tune, error) {
 	var t Tune
@@ -140,7 +145,7 @@ func ParseTune(text string) (Tune, error) {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 32)
 		if !ok || err != nil || n == 0 {
-			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: donate, poll, wait)", kv, text)
+			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: donate, poll, wait, turn)", kv, text)
 		}
 		switch strings.TrimSpace(k) {
 		case "donate":
@@ -149,8 +154,10 @@ func ParseTune(text string) (Tune, error) {
 			t.PollEvery = uint32(n)
 		case "wait":
 			t.WaitMax = uint32(n)
+		case "turn":
+			t.Turn = uint32(n)
 		default:
-			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: donate, poll, wait)", k, text)
+			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: donate, poll, wait, turn)", k, text)
 		}
 	}
 	return t, nil

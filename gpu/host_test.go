@@ -479,7 +479,7 @@ func TestLayout(t *testing.T) {
 		"tk::Pass.stop": passStop, "tk::Pass.nodes": passNodes, "tk::Pass.limit": passLimit,
 		"tk::Pass.cancel": passCancel, "tk::Pass.donated": passDonated, "tk::Pass.busy": passBusy,
 		"tk::Pass.cycles": passCycles, "tk::Pass.donateAfter": passDonateAfter, "tk::Pass.value": passValue, "tk::Pass.order": passOrder,
-		"tk::Pass.hash": passHash, "tk::Pass.pollEvery": passPollEvery, "tk::Pass.waitMax": passWaitMax,
+		"tk::Pass.hash": passHash, "tk::Pass.pollEvery": passPollEvery, "tk::Pass.waitMax": passWaitMax, "tk::Pass.turn": passTurn,
 		"tk::Tables.nl": tablesNL, "tk::Tables.np": tablesNP, "tk::Tables.look": tablesLook, "tk::Tables.of": tablesOf,
 		"tk::Tables.slot": tablesSlot, "tk::Tables.touch": tablesTouch, "tk::Tables.ntouch": tablesNTouch,
 		"SetLook": setLookSize, "tk::SetLook.nib": lookNib, "tk::SetLook.escIdx": lookEscIdx,

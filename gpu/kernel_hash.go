@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "0aa06bbcb4b00b361b13b6dc495d956ce5d6b85f3bd3744df6a29bbc181d7b02"
+const kernelHash = "3dfb4071e75d3ae4c49d16cb4663d55debdc2600d8f6437788799cd9e1c65aa4"

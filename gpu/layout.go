@@ -83,6 +83,7 @@ const (
 	passSeedStride  = 104
 	passPollEvery   = 108
 	passWaitMax     = 112
+	passTurn        = 116 // expansions a thread makes a turn (0: the kernel's default)
 	passHash        = 120 // the host tests'
 	// Each on a cache line of its own (search.h): what busy threads read at every poll,
 	// and what idle threads ask.

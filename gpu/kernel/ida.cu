@@ -14,6 +14,12 @@ __device__ __forceinline__ int stepOf(tk::CatWorker* w, tk::Pass* p, const tk::T
 }
 
 // run is a thread's loop: it takes roots and searches below them until the pass is over.
+//
+// A warp's threads go through the loop together, a turn at a time: those without a root
+// look for one, those with one search at most a turn's expansions (tk::turn), and only a
+// warp of which no thread holds a root sleeps. A thread never sleeps, nor waits in a branch
+// of its own, while others of its warp search: the warp would wait with it (a sleeping
+// branch of a divergent warp holds the warp's other branches too).
 template <class W>
 __device__ void run(tk::Pass* p, const tk::Tables* t) {
   __shared__ tk::Tables st;
@@ -33,44 +39,53 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
   w.rng = blockIdx.x * blockDim.x + threadIdx.x;
   bool over = false;
   long long begin = clock64(), busy = 0, took = 0;
-  // An idle thread asks for work again after a wait that doubles up to p->waitMax (64 us),
-  // so that a launch's idle threads do not crowd the busy ones' memory traffic.
+  const unsigned warp = __activemask();  // the whole warp: blocks are whole warps
+  const int lane = threadIdx.x & 31;
+  const uint32_t budget = tk::turn(p);
+  // The warp's threads that wait for work (each counted idle) ask for it through one of
+  // them (tk::anyWork), so that thousands of idle threads do not crowd the lines that the
+  // busy ones donate through; while the answer is no, it asks again after a wait that
+  // doubles up to p->waitMax (64 us), and a warp with no root at all sleeps that long.
+  // (The wait is kept alike in every thread of the warp: each acts on the asker's answer.)
   const unsigned waitMax = p->waitMax != 0 ? p->waitMax : 65536;
   unsigned wait = 128;
-  while (!over) {
-    if (!w.active) {
-      if (w.idle) {
-        // Counted idle already: one of the warp's idle threads reads the pass's state for
-        // all of them, so that thousands of idle threads do not crowd the lines that the
-        // busy ones donate through.
-        unsigned m = __activemask();
-        int leader = __ffs(m) - 1;
-        uint32_t any = 0;
-        if ((int)(threadIdx.x & 31) == leader) any = tk::anyWork(p);
-        any = __shfl_sync(m, any, leader);
-        if (any == 2) {
-          over = true;
-          continue;
-        }
-        if (any == 0) {
-          __nanosleep(wait);
-          wait = wait < waitMax ? 2 * wait : waitMax;
-          continue;
-        }
+  long long askAt = 0;
+  for (;;) {
+    unsigned waiting = __ballot_sync(warp, !over && !w.active && w.idle);
+    uint32_t any = 3;  // not asked this turn
+    if (waiting != 0) {
+      int asker = __ffs(waiting) - 1;
+      long long now = 0;
+      if (lane == asker) {
+        now = clock64();
+        if (now >= askAt) any = tk::anyWork(p);
       }
-      if (!tk::take(&w, p, &st, &over)) {
-        if (!over) {
-          __nanosleep(wait);
-          wait = wait < waitMax ? 2 * wait : waitMax;
-        }
-        continue;
+      any = __shfl_sync(warp, any, asker);
+      now = __shfl_sync(warp, now, asker);
+      if (any == 0) {
+        askAt = now + 2 * (long long)wait;  // about wait ns: clocks are 1.1-2 GHz
+        wait = wait < waitMax ? 2 * wait : waitMax;
+      } else if (any == 1) {
+        wait = 128;
+        askAt = 0;
       }
-      wait = 128;
-      took = clock64();
     }
-    if (stepOf(&w, p, &st, 1u << 20)) {
+    if (!over && !w.active) {
+      if (w.idle && any == 2) {
+        over = true;
+      } else if ((!w.idle || any == 1) && tk::take(&w, p, &st, &over)) {
+        took = clock64();
+      }
+    }
+    if (w.active && stepOf(&w, p, &st, budget)) {
       tk::finish(&w, p);
       busy += clock64() - took;
+    }
+    if (__all_sync(warp, over)) break;
+    if (!__any_sync(warp, w.active)) {
+      // Nothing to search in the whole warp: sleep, and ask at once after.
+      __nanosleep(wait);
+      askAt = 0;
     }
   }
   atomicAdd(&p->busy, (unsigned long long)busy);

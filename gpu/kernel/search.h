@@ -126,8 +126,8 @@ struct Pass {
   uint8_t* qseeds;
   uint32_t seedStride;
   uint32_t pollEvery;  // expansions between a thread's polls (0: kPollEvery)
-  uint32_t waitMax;    // the longest an idle thread sleeps between asks, in ns (0: 65,536)
-  uint32_t pad0;
+  uint32_t waitMax;    // the longest an idle warp sleeps between asks, in ns (0: 65,536)
+  uint32_t turn;       // expansions a thread makes a turn before its warp looks for work again (0: kTurn)
   unsigned long long* hash;  // the tests' (TK_HASH): per subtree, the sum of a hash of each expanded board
   // What a busy thread reads at every poll, on a cache line of its own: apart from the
   // lines the idle threads ask again and again, so that their asking does not slow it.
@@ -200,8 +200,15 @@ inline unsigned long long boardHash(const uint8_t* b, uint32_t cells) {
 // kCancelEvery polls.
 enum : uint32_t { kPollEvery = 128, kCancelEvery = 512, kDonateAbove = 6, kDonateMost = 8 };
 
+// A thread searches at most kTurn expansions a turn; between turns, its warp's threads
+// without a root look for one (ida.cu).
+enum : uint32_t { kTurn = 256 };
+
 // pollEvery is p's expansions between polls.
 HD uint32_t pollEvery(const Pass* p) { return p->pollEvery != 0 ? p->pollEvery : kPollEvery; }
+
+// turn is p's expansions a turn.
+HD uint32_t turn(const Pass* p) { return p->turn != 0 ? p->turn : kTurn; }
 
 // TK_MOVE is the index in move order of a node's i-th child of n; the tests build a
 // perturbed search (TK_PERTURB: the children in reverse order) to see that they notice.

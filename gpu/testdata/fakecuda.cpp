@@ -126,7 +126,7 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   uint32_t threads = gx * gy * gz * bx * by * bz;
   if (p->threads != 0) return 1;  // the threads count themselves
   // A few nodes a step, so that the virtual threads take turns often.
-  const uint32_t budget = 7;
+  const uint32_t budget = p->turn != 0 ? p->turn : 7;  // a turn: the tuning's, or a short one
   if (fn == (void*)0x12) {
     tk::emulate<tk::SetWorker>(p, t, threads, budget);
   } else if (fn == (void*)0x13) {
