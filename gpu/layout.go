@@ -236,7 +236,7 @@ func encodeSeeds(seeds []ida.Seed, nl, np int) []byte {
 	for i, sd := range seeds {
 		o := b[stride*i:]
 		for k := range nl {
-			binary.LittleEndian.PutUint64(o[8*k:], sd.Z[k])
+			binary.LittleEndian.PutUint64(o[8*k:], sd.Z[k].Word())
 			o[8*nl+k] = sd.Ex[k]
 			o[9*nl+k] = sd.Hm[k]
 		}

@@ -238,8 +238,6 @@ func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r
 		// Aborted, or the pass ended above any frontier: then the top was the pass.
 		return false, top, nil, nil
 	}
-	// The counts at which the deciding top search started.
-	topStart := Work{Nodes: st.nodes - top.Nodes, Expanded: st.expanded - top.Expanded}
 	n := len(items.nodes)
 	b := &Batch{Start: start, Bound: st.bound, items: items, Paths: s.frame.callerPaths(items), H: make([]int, n)}
 	for i := range items.nodes {
@@ -305,8 +303,7 @@ func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r
 		serial = top
 		if first >= 0 {
 			last = first
-			before := items.nodes[first].before
-			serial = Work{Nodes: before.Nodes - topStart.Nodes, Expanded: before.Expanded - topStart.Expanded}
+			serial = items.nodes[first].before
 		}
 		for i := 0; i <= last; i++ {
 			serial.Add(results[i].Work)

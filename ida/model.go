@@ -6,6 +6,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/zindex"
 )
 
 // The limits of a set's model (SetModel).
@@ -163,25 +164,25 @@ func (s *catTables) model() (*SetModel, error) {
 // zero-aware table: zindex.State.Word), and each partition's sum.
 type Seed struct {
 	Ex, Hm []uint8
-	Z      []uint64
+	Z      []zindex.State
 	Sum    []int16
 }
 
 // Seeds returns the lookups of the batch's subtrees' roots under m's catalogue, in serial
 // order; nil when m has none, or for a batch the driver did not make.
 func (b *Batch) Seeds(m *Model) []Seed {
-	if b.items == nil || m.Set == nil || len(b.items.cats) != len(b.items.nodes) {
+	if b.items == nil || m.Set == nil {
 		return nil
 	}
+	cl := &b.items.cats
 	nl, np := len(m.Set.Lookups), m.Set.Parts
-	out := make([]Seed, len(b.items.cats))
-	for i := range b.items.cats {
-		c := &b.items.cats[i]
-		sd := Seed{Ex: c.ex[:nl:nl], Hm: c.hm[:nl:nl], Z: make([]uint64, nl), Sum: c.sum[:np:np]}
-		for k := range nl {
-			sd.Z[k] = c.z[k].Word()
-		}
-		out[i] = sd
+	if cl.len() != len(b.items.nodes) || cl.nl != nl || cl.np != np {
+		return nil
+	}
+	out := make([]Seed, cl.len())
+	for i := range out {
+		l, s := i*nl, i*np
+		out[i] = Seed{Ex: cl.ex[l : l+nl : l+nl], Hm: cl.hm[l : l+nl : l+nl], Z: cl.z[l : l+nl : l+nl], Sum: cl.sum[s : s+np : s+np]}
 	}
 	return out
 }

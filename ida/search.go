@@ -24,9 +24,10 @@ type search struct {
 	comps         // the heuristic's components (dfs_table.go)
 	undo  []comps // what dfs restores at each depth (a search's own: init makes it)
 
-	cat  catState      // an additive set's or a catalogue's lookups (catalogue.go)
-	seed *catState     // where init takes cat from, when set (a parallel pass's frontier node)
-	kids [][4]catChild // the children of each depth's node (dfsCat)
+	cat     catState      // an additive set's or a catalogue's lookups (catalogue.go)
+	seed    *catState     // where init takes cat from, when set (a parallel pass's frontier node)
+	seedBuf catState      // the seed of the frontier node that seed points to
+	kids    [][4]catChild // the children of each depth's node (dfsCat)
 
 	// Room for the addresses of the automaton's rows it prefetches (prefetchRows).
 	fetch [128]uintptr
@@ -39,6 +40,7 @@ type search struct {
 	// below it rather than record it (Solver.Frontier).
 	refine   func(path []uint8) bool
 	frontier frontier
+	tryStart Work // the counts at the start of the search that collects frontier
 	item     int64
 	itemWork Work // the search's counts when it took item
 	best     *atomic.Int64
@@ -246,11 +248,11 @@ func (st *search) collect(g int, blank uint8, state uint32, h int, sum *[maxPart
 		return st.replay.reach(st, g, h)
 	}
 	if sum != nil {
-		st.frontier.cats = append(st.frontier.cats, catState{ex: st.cat.ex, hm: st.cat.hm, sum: *sum, z: st.cat.z})
+		st.frontier.cats.add(&st.cat, sum)
 	}
 	f := &st.frontier
 	f.nodes = append(f.nodes, frontierNode{board: st.board, g: uint8(g), h: uint8(h), blank: blank, state: state,
-		path: uint32(len(f.paths)), before: Work{Nodes: st.nodes, Expanded: st.expanded}})
+		path: uint32(len(f.paths)), before: Work{Nodes: st.nodes - st.tryStart.Nodes, Expanded: st.expanded - st.tryStart.Expanded}})
 	f.nodes[len(f.nodes)-1].board[blank] = 0
 	f.paths = append(f.paths, st.path[:g]...)
 	return false, h
