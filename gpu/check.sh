@@ -89,12 +89,13 @@ subserial = sum(r["nodes"] for r in sub.values())
 subgpu = sum((g[k].get("device") or {}).get("search_seconds", 0) for k in sub if k in g)
 bad = []
 devnodes = 0
-search = upload = 0.0
+search = upload = frontier = 0.0
 for q in g.values():
     d = q.get("device") or {}
     devnodes += d.get("nodes", 0)
     search += d.get("search_seconds", 0)
     upload += d.get("upload_seconds", 0)
+    frontier += d.get("frontier_seconds", 0)
 util = []
 for k, r in c.items():
     q = g.get(k)
@@ -113,7 +114,7 @@ for b in bad[:10]:
 gserial = sum(q.get("serial_nodes") or q["nodes"] for q in g.values())
 lengths = sum(q["length"] for q in g.values())
 print(f"GPU: {len(g)} solved, lengths sum {lengths}; serial generated nodes {gserial:,}, device nodes {devnodes:,}")
-print(f"GPU: {gpu_s:.1f} s wall ({search:.1f} s in launches, {upload:.2f} s uploads), {gserial/gpu_s/1e9:.2f}e9 serial nodes/s")
+print(f"GPU: {gpu_s:.1f} s wall ({search:.1f} s in launches, {upload:.2f} s uploads, {frontier:.2f} s making frontiers), {gserial/gpu_s/1e9:.2f}e9 serial nodes/s")
 if sub:
     print(f"CPU, {len(sub)} instances on all cores: {cpu_s:.1f} s wall, {subserial/cpu_s/1e9:.2f}e9 nodes/s")
 if util:
@@ -170,8 +171,9 @@ for name in ["k100-78"] + [f"k24-{n}" for n in ("38", "40", "01", "28")]:
            or (g[k].get("serial_nodes") or g[k]["nodes"]) != (c[k].get("serial_nodes") or c[k]["nodes"])]
     dev = [q.get("device") or {} for q in g.values()]
     search = sum(d.get("search_seconds", 0) for d in dev)
+    frontier = sum(d.get("frontier_seconds", 0) for d in dev)
     util = [d["utilisation"] for d in dev if d]
-    print(f"{name}: {len(g)} on the GPU, {len(c)} on the cores, {len(bad)} disagree; GPU launches {search:.2f} s"
+    print(f"{name}: {len(g)} on the GPU, {len(c)} on the cores, {len(bad)} disagree; GPU launches {search:.2f} s, frontiers {frontier:.2f} s"
           + (f", utilisation {min(util):.2f}-{max(util):.2f}" if util else ""))
 PY
 fi
@@ -232,7 +234,7 @@ for id in ("k24-38", "k24-40", "k24-01"):
     same = g["length"] == c["length"] and serial(g) == serial(c)
     d = g.get("device") or {}
     launches = d.get("search_seconds", 0)
-    rate = (f"GPU launches {launches:.2f} s, utilisation {d.get('utilisation', 0):.2f}, {d.get('donated', 0):,} donated,"
+    rate = (f"GPU launches {launches:.2f} s, frontiers {d.get('frontier_seconds', 0):.2f} s, utilisation {d.get('utilisation', 0):.2f}, {d.get('donated', 0):,} donated,"
             f" {serial(g)[1] / launches / 1e6:.1f} M serial expanded/s in launches" if launches > 0 else "no GPU launches")
     print(f"{id}: {'same' if same else 'DIFFER'}: length {g['length']}, serial expanded {serial(g)[1]:,} / {serial(c)[1]:,}; {rate}")
 PY

@@ -55,16 +55,18 @@ type DeviceUse struct {
 	Driver      string  `json:"driver"`     // the driver's CUDA version
 	Capability  string  `json:"capability"` // compute capability
 	OpenSeconds float64 `json:"open_seconds"`
-	// Upload and search seconds of this search's launches.
-	UploadSeconds float64 `json:"upload_seconds"`
-	SearchSeconds float64 `json:"search_seconds"`
-	Passes        int     `json:"passes"`
-	Subtrees      uint64  `json:"subtrees"`
-	Nodes         uint64  `json:"nodes"`
-	Expanded      uint64  `json:"expanded"`
-	Donated       uint64  `json:"donated"`
-	Threads       int     `json:"threads"`
-	Utilisation   float64 `json:"utilisation"`
+	// Upload and search seconds of this search's launches, and the seconds its GPU passes
+	// spent making their frontiers on the CPU.
+	UploadSeconds   float64 `json:"upload_seconds"`
+	SearchSeconds   float64 `json:"search_seconds"`
+	FrontierSeconds float64 `json:"frontier_seconds"`
+	Passes          int     `json:"passes"`
+	Subtrees        uint64  `json:"subtrees"`
+	Nodes           uint64  `json:"nodes"`
+	Expanded        uint64  `json:"expanded"`
+	Donated         uint64  `json:"donated"`
+	Threads         int     `json:"threads"`
+	Utilisation     float64 `json:"utilisation"`
 }
 
 // device is a solver's GPU, opened when the solver is made (gpu) or at its first large
@@ -203,6 +205,8 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	var cpuRate float64 // serial nodes a second of the CPU's last large pass
 	var lastSplit *ida.SplitPass
 	var passes []ida.Pass
+	var frontier time.Duration // the GPU passes' frontiers' making, the last from made
+	var made time.Time
 	plan := ida.Plan{
 		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
 			began, onGPU = time.Now(), false
@@ -218,7 +222,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 					}
 				}
 				if engine != nil {
-					onGPU = true
+					onGPU, made = true, time.Now()
 					return gpuSubtrees(last), nil
 				}
 			}
@@ -229,6 +233,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 		},
 		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 			if onGPU {
+				frontier += time.Since(made)
 				return engine.SearchOrdered(ctx, b, largestFirst(b, lastSplit, passes))
 			}
 			return local.SearchSubtrees(ctx, b)
@@ -254,7 +259,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	st := engine.Stats()
 	info := s.dev.dev.Info()
 	use := &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
-		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: (st.Upload - before.Upload).Seconds(), SearchSeconds: (st.Search - before.Search).Seconds(),
+		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: (st.Upload - before.Upload).Seconds(), SearchSeconds: (st.Search - before.Search).Seconds(), FrontierSeconds: frontier.Seconds(),
 		Passes: st.Passes - before.Passes, Subtrees: st.Subtrees - before.Subtrees, Nodes: st.Nodes - before.Nodes,
 		Expanded: st.Expanded - before.Expanded, Donated: st.Donated - before.Donated, Threads: st.Threads, Utilisation: st.Utilisation}
 	return res, use, err

@@ -51,6 +51,9 @@ func TestDeviceGPU(t *testing.T) {
 			used++
 			assert.Equal(t, "Fake GPU", got.Device.Name)
 			assert.Positive(t, got.Device.Passes)
+			// Making each GPU pass's frontier takes some time, and less than the search.
+			assert.Positive(t, got.Device.FrontierSeconds)
+			assert.Less(t, got.Device.FrontierSeconds, got.Elapsed.Seconds())
 		}
 	}
 	assert.Positive(t, used, "some search was large enough for the GPU")
