@@ -122,7 +122,7 @@ func (opt SplitOptions) split(p ida.PassPlan) (int, func([]board.Dir) bool) {
 	if last < opt.SplitFrom || p.Bound <= 2 {
 		return 0, nil
 	}
-	var prev map[string]subtreeSize
+	var prev *pathTree
 	if sp := p.LastSplit; sp != nil {
 		prev = subtreeSizes(sp.Paths, sp.Results)
 	}
@@ -140,26 +140,33 @@ func (opt SplitOptions) want(last, before uint64) int {
 	return int(min(max(n, 2), float64(most)))
 }
 
-// subtreeSize is what the last split pass found below a path: the nodes of the subtrees
-// at or below it, and whether it was a subtree itself.
-type subtreeSize struct {
-	nodes uint64
-	leaf  bool
+// pathTree is what the last split pass found below each path: the tree of its subtrees'
+// paths, each node with the nodes of the subtrees at or below it, and whether a subtree
+// ends there. Node 0 is the root (the empty path).
+type pathTree struct {
+	kids  [][4]int32 // each node's child in each direction (0: none)
+	nodes []uint64
+	leaf  []bool
 }
 
-// subtreeSizes indexes the work below each path by the path and by every prefix of it.
-func subtreeSizes(paths [][]board.Dir, each []SubtreeResult) map[string]subtreeSize {
-	out := map[string]subtreeSize{}
+// subtreeSizes makes the tree of the subtrees' paths, with each subtree's work.
+func subtreeSizes(paths [][]board.Dir, each []SubtreeResult) *pathTree {
+	t := &pathTree{kids: make([][4]int32, 1, 2*len(paths)+1), nodes: make([]uint64, 1, 2*len(paths)+1), leaf: make([]bool, 1, 2*len(paths)+1)}
 	for i, p := range paths {
-		key := board.FormatDirs(p)
-		for n := 1; n <= len(key); n++ {
-			e := out[key[:n]]
-			e.nodes += each[i].Work.Nodes
-			e.leaf = e.leaf || n == len(key)
-			out[key[:n]] = e
+		cur := int32(0)
+		for _, d := range p {
+			next := t.kids[cur][d&3]
+			if next == 0 {
+				next = int32(len(t.nodes))
+				t.kids[cur][d&3] = next
+				t.kids, t.nodes, t.leaf = append(t.kids, [4]int32{}), append(t.nodes, 0), append(t.leaf, false)
+			}
+			cur = next
+			t.nodes[cur] += each[i].Work.Nodes
 		}
+		t.leaf[cur] = t.leaf[cur] || len(p) > 0
 	}
-	return out
+	return t
 }
 
 // estimate returns the expected size (in nodes) of the subtree below a path in the next
@@ -167,20 +174,27 @@ func subtreeSizes(paths [][]board.Dir, each []SubtreeResult) map[string]subtreeS
 // last time, times the growth of a pass; a path below a subtree of last time gets that
 // subtree's share, halved with every move below it; a path of neither kind was pruned last
 // time, and is expected small.
-func estimate(prev map[string]subtreeSize, last, before uint64) func([]board.Dir) float64 {
-	if len(prev) == 0 || before == 0 {
+func estimate(prev *pathTree, last, before uint64) func([]board.Dir) float64 {
+	if prev == nil || len(prev.nodes) < 2 || before == 0 {
 		return nil
 	}
 	growth := max(float64(last)/float64(before), 1)
 	return func(path []board.Dir) float64 {
-		key := board.FormatDirs(path)
-		if e, ok := prev[key]; ok {
-			return float64(e.nodes) * growth
-		}
-		for n := len(key) - 1; n > 0; n-- {
-			if e, ok := prev[key[:n]]; ok && e.leaf {
-				return float64(e.nodes) * growth / math.Pow(2, float64(len(key)-n))
+		cur, n := int32(0), 0
+		for ; n < len(path); n++ {
+			next := prev.kids[cur][path[n]&3]
+			if next == 0 {
+				break
 			}
+			cur = next
+		}
+		switch {
+		case n == len(path) && n > 0:
+			return float64(prev.nodes[cur]) * growth
+		case n > 0 && prev.leaf[cur]:
+			// Below a subtree of last time (subtrees' paths are no prefixes of others',
+			// so only the deepest node on the way can be one).
+			return float64(prev.nodes[cur]) * growth / math.Pow(2, float64(len(path)-n))
 		}
 		return 0
 	}

@@ -113,3 +113,34 @@ func TestSolveSplitErrors(t *testing.T) {
 	_, err = g.SolveSplit(context.Background(), board.BlankLast(board.Size{W: 3, H: 3}).Tiles(), SplitOptions{}, nil)
 	assert.ErrorIs(t, err, ErrOptions)
 }
+
+// A subtree's size in the next pass is estimated from the last split pass's: its own times
+// the growth, the sum of the subtrees below a shallower path, the share of the subtree
+// above a deeper one (halved a move), and nothing where the last pass found no subtree.
+func TestEstimate(t *testing.T) {
+	u, d, l, r := board.Up, board.Down, board.Left, board.Right
+	paths := [][]board.Dir{{u, l}, {u, r}, {d}}
+	each := []SubtreeResult{{Work: tally.Work{Nodes: 10}}, {Work: tally.Work{Nodes: 20}}, {Work: tally.Work{Nodes: 40}}}
+	est := estimate(subtreeSizes(paths, each), 200, 100) // the passes grow by 2
+	require.NotNil(t, est)
+	for _, c := range []struct {
+		path []board.Dir
+		want float64
+	}{
+		{[]board.Dir{u, l}, 20},
+		{[]board.Dir{u, r}, 40},
+		{[]board.Dir{u}, 60},
+		{[]board.Dir{d}, 80},
+		{[]board.Dir{d, l}, 40},
+		{[]board.Dir{d, l, u}, 20},
+		{[]board.Dir{u, r, d, r}, 10},
+		{[]board.Dir{l}, 0},
+		{[]board.Dir{u, d}, 0},
+		{[]board.Dir{u, d, l}, 0},
+		{nil, 0},
+	} {
+		assert.Equal(t, c.want, est(c.path), "%v", board.FormatDirs(c.path))
+	}
+	assert.Nil(t, estimate(subtreeSizes(nil, nil), 200, 100), "no subtrees last time")
+	assert.Nil(t, estimate(subtreeSizes(paths, each), 200, 0), "no pass before the last")
+}
