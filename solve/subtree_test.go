@@ -3,7 +3,9 @@ package solve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -143,4 +145,65 @@ func TestEstimate(t *testing.T) {
 	}
 	assert.Nil(t, estimate(subtreeSizes(nil, nil), 200, 100), "no subtrees last time")
 	assert.Nil(t, estimate(subtreeSizes(paths, each), 200, 0), "no pass before the last")
+}
+
+// BenchmarkFrontier measures the frontiers of k24-01's passes of bounds 91 and 95 with
+// 6-6-6-6 and small-t (from $TILEKIT_BENCH_TABLES: skipped without it), asked for 65,536
+// and 262,144 subtrees as a GPU pass asks (at bound 91, no depth holds 262,144: the widest
+// is taken).
+func BenchmarkFrontier(b *testing.B) {
+	dir := os.Getenv("TILEKIT_BENCH_TABLES")
+	if dir == "" {
+		b.Skip("TILEKIT_BENCH_TABLES names no directory of tables")
+	}
+	goal := board.BlankFirst(board.Size5x5)
+	start, err := board.Parse(board.Size5x5, "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13")
+	require.NoError(b, err)
+	for _, h := range []string{"6-6-6-6", "small-t"} {
+		s, err := New(context.Background(), goal, Options{Heuristic: h, Tables: dir, Workers: 1})
+		if err != nil {
+			b.Logf("%s: %v", h, err)
+			continue
+		}
+		for _, c := range []struct{ bound, want int }{{95, 1 << 16}, {95, 1 << 18}, {91, 1 << 18}} {
+			b.Run(fmt.Sprintf("%s/bound=%d/want=%d", h, c.bound, c.want), func(b *testing.B) {
+				n := 0
+				for b.Loop() {
+					paths, _, err := s.Frontier(context.Background(), start, c.bound, c.want, nil)
+					require.NoError(b, err)
+					n = len(paths)
+				}
+				b.ReportMetric(float64(n), "subtrees")
+			})
+		}
+	}
+}
+
+// BenchmarkEstimate measures the estimates that order a GPU pass's subtrees largest first:
+// the tree of the last split pass's subtrees (k24-01 with md, about 276,000 at bound h0 + 8)
+// and the estimate of each of the next pass's (about 341,000, h0 + 10).
+func BenchmarkEstimate(b *testing.B) {
+	goal := board.BlankFirst(board.Size5x5)
+	start, err := board.Parse(board.Size5x5, "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13")
+	require.NoError(b, err)
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Workers: 1})
+	require.NoError(b, err)
+	h0, err := s.H0(start)
+	require.NoError(b, err)
+	last, _, err := s.Frontier(context.Background(), start, h0+8, 1<<18, nil)
+	require.NoError(b, err)
+	next, _, err := s.Frontier(context.Background(), start, h0+10, 1<<18, nil)
+	require.NoError(b, err)
+	each := make([]SubtreeResult, len(last))
+	for i := range each {
+		each[i].Work.Nodes = uint64(i%97 + 1)
+	}
+	for b.Loop() {
+		est := estimate(subtreeSizes(last, each), 1000, 100)
+		for _, p := range next {
+			est(p)
+		}
+	}
+	b.ReportMetric(float64(len(last)), "last")
+	b.ReportMetric(float64(len(next)), "next")
 }
