@@ -150,7 +150,7 @@ if [[ $steps == *" sets "* ]]; then
   for id in k24-38 k24-40 k24-01 k24-28; do
     state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
     log "$id, 6-6-6-6"
-    read -r rc1 s1 < <(timed "$id-gpu" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --device gpu --workers 1 "$state")
+    read -r rc1 s1 < <(timed "$id-gpu" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --device gpu --workers "$cores" "$state")
     read -r rc2 s2 < <(timed "$id-cpu" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --workers "$cores" "$state")
     sets_rows+="| $id, 6-6-6-6: GPU / $cores cores | exit $rc1, $s1 s / exit $rc2, $s2 s |"$'\n'
   done
@@ -180,7 +180,8 @@ fi
 
 # 5. small-t (STEPS includes smallt): k24-38, k24-40 and k24-01 with small-t in the bit
 # encoding and the automaton of depth $SMALLT_DEPTH (18 by default), on the GPU (cat.h)
-# and on every core, their lengths and serial counts compared (issue 40). The tables come
+# under each tuning of $SMALLT_TUNES (e.g. "default subtrees=65536") and on every core,
+# their lengths and serial counts compared (issue 40). The tables come
 # from $TABLES: carry them (the twelve zpdb-5x5-*.tbl of 'pdbgen build --set small-t
 # --bits', 50 MB; prune-5x5-d18.tbl, 28 MB, or prune-5x5-d14.tbl, 1 MB), or they are built
 # here with the carried pdbgen.
@@ -202,17 +203,20 @@ if [[ $steps == *" smallt "* ]]; then
     rc=$?
     smallt_rows+="| pdbgen build --pruning-depth $depth | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
   fi
+  # The GPU under each setting of $SMALLT_TUNES ($TILEKIT_GPU_TUNE, as in step 6; "default"
+  # for none), then every core. Both use all the cores for the passes the CPU searches.
   for id in k24-38 k24-40 k24-01; do
     state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
-    for dev in gpu cpu; do
-      log "$id, small-t, depth $depth, $dev"
-      w=1
-      [ "$dev" = cpu ] && w=$cores
+    for setting in ${SMALLT_TUNES:-default} cpu; do
+      name=gpu dev=$gpu tune=""
+      [ "$setting" = cpu ] && name=cpu dev=cpu
+      [ "$setting" != cpu ] && [ "$setting" != default ] && name="gpu-$setting" tune=$setting
+      log "$id, small-t, depth $depth, $name"
       begin=$EPOCHREALTIME
-      timeout "${SMALLT_SECONDS:-120}" "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth "$depth" \
-        --device "$([ "$dev" = gpu ] && echo "$gpu" || echo cpu)" --workers "$w" "$state" >"$out/$id-smallt-$dev.json" 2>"$out/$id-smallt-$dev.err"
+      TILEKIT_GPU_TUNE=$tune timeout "${SMALLT_SECONDS:-120}" "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth "$depth" \
+        --device "$dev" --workers "$cores" "$state" >"$out/$id-smallt-$name.json" 2>"$out/$id-smallt-$name.err"
       rc=$?
-      smallt_rows+="| $id, small-t, $dev | exit $rc, $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s |"$'\n'
+      smallt_rows+="| $id, small-t, $name | exit $rc, $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s |"$'\n'
     done
   done
   python3 - "$out" <<'PY' | tee "$out/smallt.txt"
@@ -225,18 +229,23 @@ def load(path):
         r = json.loads(line)
         if "start" in r:
             return r
+import glob
 for id in ("k24-38", "k24-40", "k24-01"):
-    g, c = load(f"{out}/{id}-smallt-gpu.json"), load(f"{out}/{id}-smallt-cpu.json")
-    if not g or not c:
-        print(f"{id}: missing ({'gpu' if not g else 'cpu'})")
-        continue
-    serial = lambda q: (q.get("serial_nodes") or q["nodes"], q.get("serial_expanded") or q["expanded"])
-    same = g["length"] == c["length"] and serial(g) == serial(c)
-    d = g.get("device") or {}
-    launches = d.get("search_seconds", 0)
-    rate = (f"GPU launches {launches:.2f} s, frontiers {d.get('frontier_seconds', 0):.2f} s, utilisation {d.get('utilisation', 0):.2f}, {d.get('donated', 0):,} donated,"
-            f" {serial(g)[1] / launches / 1e6:.1f} M serial expanded/s in launches" if launches > 0 else "no GPU launches")
-    print(f"{id}: {'same' if same else 'DIFFER'}: length {g['length']}, serial expanded {serial(g)[1]:,} / {serial(c)[1]:,}; {rate}")
+    c = load(f"{out}/{id}-smallt-cpu.json")
+    for path in sorted(glob.glob(f"{out}/{id}-smallt-gpu*.json")):
+        name = os.path.basename(path)[len(id) + len("-smallt-"):-len(".json")]
+        g = load(path)
+        if not g or not c:
+            print(f"{id} {name}: missing ({'gpu' if not g else 'cpu'})")
+            continue
+        serial = lambda q: (q.get("serial_nodes") or q["nodes"], q.get("serial_expanded") or q["expanded"])
+        same = g["length"] == c["length"] and serial(g) == serial(c)
+        d = g.get("device") or {}
+        launches = d.get("search_seconds", 0)
+        rate = (f"GPU launches {launches:.2f} s, frontiers {d.get('frontier_seconds', 0):.2f} s, utilisation {d.get('utilisation', 0):.2f}, {d.get('donated', 0):,} donated,"
+                f" {serial(g)[1] / launches / 1e6:.1f} M serial expanded/s in launches" if launches > 0 else "no GPU launches")
+        print(f"{id} {name}: {'same' if same else 'DIFFER'}: length {g['length']}, serial expanded {serial(g)[1]:,} / {serial(c)[1]:,};"
+              f" {g.get('seconds', 0):.2f} s wall, cores {c.get('seconds', 0):.2f} s; {rate}")
 PY
 fi
 

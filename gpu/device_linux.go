@@ -244,6 +244,9 @@ func (dv *Device) release() {
 // Info describes the device.
 func (dv *Device) Info() Info { return dv.info }
 
+// Tune returns the scheduler's knobs the device was opened with.
+func (dv *Device) Tune() Tune { return dv.tune }
+
 // Close releases the device (its primary context, once no other user holds it): its
 // engines may no longer be used.
 func (dv *Device) Close() error {

@@ -17,6 +17,9 @@ func Open(Options) (*Device, error) { return nil, ErrUnsupported }
 // Info describes the device.
 func (*Device) Info() Info { return Info{} }
 
+// Tune returns the scheduler's knobs: none.
+func (*Device) Tune() Tune { return Tune{} }
+
 // Close releases the device.
 func (*Device) Close() error { return nil }
 

@@ -129,12 +129,15 @@ type Tune struct {
 	// for some (default 256): a warp's threads take turns together, so that none sleeps
 	// while others search.
 	Turn uint32
+	// Subtrees is the most subtrees a pass on the GPU is split into (default: the
+	// solver's, 262,144): the CPU makes them before the launch.
+	Subtrees uint32
 }
 
 // TuneEnv is the environment variable of the default Tune.
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
-// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N (any of them, in any order; ""
+// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N (any of them, in any order; ""
 // for none).
 func ParseTune(text string) (Tune, error) {
 	var t Tune
@@ -145,7 +148,7 @@ func ParseTune(text string) (Tune, error) {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 32)
 		if !ok || err != nil || n == 0 {
-			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: donate, poll, wait, turn)", kv, text)
+			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: donate, poll, wait, turn, subtrees)", kv, text)
 		}
 		switch strings.TrimSpace(k) {
 		case "donate":
@@ -156,8 +159,10 @@ func ParseTune(text string) (Tune, error) {
 			t.WaitMax = uint32(n)
 		case "turn":
 			t.Turn = uint32(n)
+		case "subtrees":
+			t.Subtrees = uint32(n)
 		default:
-			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: donate, poll, wait, turn)", k, text)
+			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: donate, poll, wait, turn, subtrees)", k, text)
 		}
 	}
 	return t, nil

@@ -41,10 +41,12 @@ const (
 	maxGPUSubtrees  = 1 << 18
 )
 
-// gpuSubtrees returns how many subtrees the pass after one of last nodes is split into:
-// never more than an eighth of last, so that the frontier lies well inside the tree.
-func gpuSubtrees(last uint64) int {
-	return int(max(min(max(8*last/gpuSubtreeNodes, minGPUSubtrees), maxGPUSubtrees, last/8), 1))
+// gpuSubtrees returns how many subtrees the pass after one of last nodes is split into,
+// at most most (0: maxGPUSubtrees): never more than an eighth of last, so that the frontier
+// lies well inside the tree.
+func gpuSubtrees(last uint64, most uint32) int {
+	hi := uint64(cmp.Or(most, maxGPUSubtrees))
+	return int(max(min(max(8*last/gpuSubtreeNodes, min(minGPUSubtrees, hi)), hi, last/8), 1))
 }
 
 // DeviceUse is what a search did on a GPU: the card, what opening it and the search took,
@@ -223,7 +225,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 				}
 				if engine != nil {
 					onGPU, made = true, time.Now()
-					return gpuSubtrees(last), nil
+					return gpuSubtrees(last, s.dev.subtrees()), nil
 				}
 			}
 			if workers > 1 && p.Bound > 8 && last >= 100_000 {
@@ -273,6 +275,16 @@ func (d *device) slowerThan(gpu, cpu float64) {
 	if d.slower == "" {
 		d.slower = fmt.Sprintf("the GPU searched %.3g serial nodes a second, the CPU %.3g: searching on the CPU", gpu, cpu)
 	}
+}
+
+// subtrees is the most subtrees the device's tuning splits a pass into (0: the default).
+func (d *device) subtrees() uint32 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.dev == nil {
+		return 0
+	}
+	return d.dev.Tune().Subtrees
 }
 
 // isSlower reports whether auto found the GPU slower than the CPU.

@@ -121,3 +121,25 @@ func TestLargestFirst(t *testing.T) {
 	assert.Equal(t, []uint32{2, 3, 4, 0, 1, 5}, largestFirst(b, last, passes))
 	assert.Nil(t, largestFirst(b, nil, passes), "no split pass before: serial order")
 }
+
+// A GPU pass is split into one subtree for every 512 nodes of the last pass (that is, for
+// every 4,096 of the pass expected), from 65,536 to 262,144 (or the tuning's most), never
+// more than an eighth of the last pass.
+func TestGPUSubtrees(t *testing.T) {
+	for _, c := range []struct {
+		last uint64
+		most uint32
+		want int
+	}{
+		{0, 0, 1},
+		{80, 0, 10},
+		{1_000_000, 0, 65_536},
+		{64_000_000, 0, 125_000},
+		{1_000_000_000, 0, 262_144},
+		{1_000_000_000, 100_000, 100_000},
+		{1_000_000, 16_384, 16_384},
+		{80, 16_384, 10},
+	} {
+		assert.Equal(t, c.want, gpuSubtrees(c.last, c.most), "last %d, most %d", c.last, c.most)
+	}
+}
