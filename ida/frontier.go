@@ -1,10 +1,6 @@
 package ida
 
-import (
-	"math"
-
-	"github.com/tilekit/tilekit/zindex"
-)
+import "github.com/tilekit/tilekit/zindex"
 
 // frontierNode is a node at which a split pass splits the search tree. Its path from the
 // root is kept in its frontier's arena (frontier.path), so that a frontier of a million
@@ -30,7 +26,7 @@ type frontier struct {
 
 // catLookups are the lookups of a catalogue's search at each of a frontier's nodes, as
 // catState holds them but only the catalogue's nl lookups and np partitions a node (a
-// catState is 704 bytes; small-t's lookups are 284).
+// catState is 704 bytes; small-t's lookups are 308).
 type catLookups struct {
 	nl, np int
 	ex, hm []uint8
@@ -92,17 +88,18 @@ func (f *frontier) reset() {
 
 // collectFrontier searches the top of the current pass down to the shallowest depth, from
 // first on and below the bound, that holds at least want frontier nodes (or, when none
-// does, the widest: the depth above the first that holds fewer nodes than the one above
-// it), and returns them in the serial order with the work of that last, deciding, search.
-// Every other try is counted in st's nodes too. It stops early when the search is aborted.
-// The frontier is st's own, reused by its next collection.
+// does, the widest: once two depths in a row hold fewer nodes than the widest so far, the
+// tree is taken to narrow towards the bound), and returns them in the serial order with the
+// work of that last, deciding, search. Every other try is counted in st's nodes too. It
+// stops early when the search is aborted. The frontier is st's own, reused by its next
+// collection.
 func (st *search) collectFrontier(first, want int) (*frontier, Work) {
 	var last Work
 	f := &st.frontier
 	if st.t.cat != nil {
 		f.cats.nl, f.cats.np = st.t.cat.nl, st.t.cat.np
 	}
-	wider := -1 // the nodes at the depth above, while the tree widens
+	widest, at, narrower := 0, 0, 0 // the widest depth so far, and the depths since narrower
 	for d := first; d < st.bound; d++ {
 		st.tryStart = Work{Nodes: st.nodes, Expanded: st.expanded}
 		st.collectAt = d
@@ -118,17 +115,18 @@ func (st *search) collectFrontier(first, want int) (*frontier, Work) {
 		f.reset()
 		st.root()
 		last = Work{Nodes: st.nodes - st.tryStart.Nodes, Expanded: st.expanded - st.tryStart.Expanded}
-		if st.aborted || len(f.nodes) >= want || wider == math.MaxInt {
+		if st.aborted || len(f.nodes) >= want || narrower < 0 {
 			break
 		}
-		if len(f.nodes) < wider {
-			// The tree narrows towards the bound: deeper frontiers only thin out, and
-			// collecting each would search the whole pass again. Take the widest, above.
-			d -= 2
-			wider = math.MaxInt
+		if len(f.nodes) > widest {
+			widest, at, narrower = len(f.nodes), d, 0
 			continue
 		}
-		wider = len(f.nodes)
+		if narrower++; narrower == 2 {
+			// The tree narrows towards the bound: deeper frontiers only thin out, and
+			// collecting each would search the whole pass again. Take the widest.
+			d, narrower = at-1, -1
+		}
 	}
 	st.collectAt = never
 	return f, last
