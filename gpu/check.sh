@@ -124,8 +124,9 @@ fi
 
 # 4. The sets (STEPS includes sets): Korf's 100 with 7-8 (built here with the carried
 # pdbgen when the tables' directory lacks it: about a minute on 16 cores), and k24-38,
-# k24-40, k24-01 and k24-28 with 6-6-6-6 and the depth-14 automaton (carried), on the GPU and
-# on every core, their lengths and serial counts compared.
+# k24-40, k24-01 and k24-28 with 6-6-6-6 and the depth-14 automaton (carried, or built here),
+# on the GPU (tuned by $SETS_TUNE, e.g. large=4) and on every core, their lengths and serial
+# counts compared.
 sets_rows=""
 if [[ $steps == *" sets "* ]]; then
   export TILEKIT_TABLES=${TABLES:-.gpucheck/tables}
@@ -136,21 +137,34 @@ if [[ $steps == *" sets "* ]]; then
     rc=$?
     sets_rows+="| pdbgen build --set 7-8 | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
   fi
+  # 6-6-6-6 (3.7 MB of files, 107 s on 2 cores) and the depth-14 automaton (1 MB), when
+  # not carried.
+  if [ ! -e "$TILEKIT_TABLES/pdb-5x5-3-4-8-9-13-14.tbl" ]; then
+    log "building 6-6-6-6"
+    b=$EPOCHREALTIME
+    "$pdbgen" build --set 6-6-6-6 --out "$TILEKIT_TABLES" >"$out/build6666.txt" 2>&1
+    rc=$?
+    sets_rows+="| pdbgen build --set 6-6-6-6 | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
+  fi
+  if [ ! -e "$TILEKIT_TABLES/prune-5x5-d14.tbl" ]; then
+    log "building the depth-14 automaton"
+    "$pdbgen" build --pruning --board 5x5 --pruning-depth 14 --out "$TILEKIT_TABLES" >"$out/build-d14.txt" 2>&1
+  fi
   timed() { # name, then solve15's arguments: the exit status and seconds
     local name=$1
     shift
     local begin=$EPOCHREALTIME
-    timeout "${SET_SECONDS:-120}" "$bin" --json "$@" >"$out/$name.json" 2>"$out/$name.err"
+    TILEKIT_GPU_TUNE=${SETS_TUNE:-} timeout "${SET_SECONDS:-120}" "$bin" --json "$@" >"$out/$name.json" 2>"$out/$name.err"
     echo "$? $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
   }
   log "Korf's 100, 7-8"
-  read -r rc1 s1 < <(timed k100-78-gpu --goal blank-first --heuristic 7-8 --device gpu --workers 1 -f instances/korf100.txt)
+  read -r rc1 s1 < <(timed k100-78-gpu --goal blank-first --heuristic 7-8 --device "$gpu" --workers 1 -f instances/korf100.txt)
   read -r rc2 s2 < <(timed k100-78-cpu --goal blank-first --heuristic 7-8 --workers "$cores" -f instances/korf100.txt)
   sets_rows+="| Korf's 100, 7-8: GPU / $cores cores | exit $rc1, $s1 s / exit $rc2, $s2 s |"$'\n'
   for id in k24-38 k24-40 k24-01 k24-28; do
     state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
     log "$id, 6-6-6-6"
-    read -r rc1 s1 < <(timed "$id-gpu" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --device gpu --workers "$cores" "$state")
+    read -r rc1 s1 < <(timed "$id-gpu" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --device "$gpu" --workers "$cores" "$state")
     read -r rc2 s2 < <(timed "$id-cpu" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --workers "$cores" "$state")
     sets_rows+="| $id, 6-6-6-6: GPU / $cores cores | exit $rc1, $s1 s / exit $rc2, $s2 s |"$'\n'
   done

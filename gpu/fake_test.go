@@ -247,6 +247,7 @@ func TestTune(t *testing.T) {
 		{" wait=1000 , poll=64,donate=16", Tune{DonateAfter: 16, PollEvery: 64, WaitMax: 1000}, ""},
 		{"turn=64", Tune{Turn: 64}, ""},
 		{"subtrees=65536,turn=8", Tune{Turn: 8, Subtrees: 65536}, ""},
+		{"large=4", Tune{Large: 4}, ""},
 		{"donate=0", Tune{}, "not KNOB=N"},
 		{"donate", Tune{}, "not KNOB=N"},
 		{"speed=9", Tune{}, `no knob "speed"`},

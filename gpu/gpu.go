@@ -132,12 +132,15 @@ type Tune struct {
 	// Subtrees is the most subtrees a pass on the GPU is split into (default: the
 	// solver's, 262,144): the CPU makes them before the launch.
 	Subtrees uint32
+	// Large is how many times the mean a subtree is expected to be before a pass on the GPU
+	// splits it further, where the threads do not donate (a set's; default 8).
+	Large uint32
 }
 
 // TuneEnv is the environment variable of the default Tune.
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
-// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N (any of them, in any order; ""
+// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,large=N (any of them, in any order; ""
 // for none).
 func ParseTune(text string) (Tune, error) {
 	var t Tune
@@ -148,7 +151,7 @@ func ParseTune(text string) (Tune, error) {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 32)
 		if !ok || err != nil || n == 0 {
-			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: donate, poll, wait, turn, subtrees)", kv, text)
+			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: donate, poll, wait, turn, subtrees, large)", kv, text)
 		}
 		switch strings.TrimSpace(k) {
 		case "donate":
@@ -161,8 +164,10 @@ func ParseTune(text string) (Tune, error) {
 			t.Turn = uint32(n)
 		case "subtrees":
 			t.Subtrees = uint32(n)
+		case "large":
+			t.Large = uint32(n)
 		default:
-			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: donate, poll, wait, turn, subtrees)", k, text)
+			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: donate, poll, wait, turn, subtrees, large)", k, text)
 		}
 	}
 	return t, nil

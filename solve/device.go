@@ -39,6 +39,9 @@ const (
 	gpuSubtreeNodes = 1 << 12
 	minGPUSubtrees  = 1 << 16
 	maxGPUSubtrees  = 1 << 18
+	// A pass on the GPU whose threads do not donate (a set's) splits further each subtree
+	// expected above largeSubtree times the mean.
+	largeSubtree = 8
 )
 
 // gpuSubtrees returns how many subtrees the pass after one of last nodes is split into,
@@ -204,15 +207,19 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	var before gpu.Stats
 	onGPU := false // the pass under way is the GPU's
 	var began time.Time
-	var cpuRate float64 // serial nodes a second of the CPU's last large pass
-	var lastSplit *ida.SplitPass
-	var passes []ida.Pass
+	var cpuRate float64        // serial nodes a second of the CPU's last large pass
 	var frontier time.Duration // the GPU passes' frontiers' making, the last from made
 	var made time.Time
+	var est func([]board.Dir) float64 // the GPU pass's estimates of its subtrees
+	// The GPU's threads share a large subtree by donating its parts, but for a set's, whose
+	// values BPMX may raise (gpu/kernel/set.h): their large subtrees are split further.
+	donates := true
+	if m, err := s.fast.Model(); err == nil && m.Set != nil && m.Set.Eager {
+		donates = false
+	}
 	plan := ida.Plan{
 		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
 			began, onGPU = time.Now(), false
-			lastSplit, passes = p.LastSplit, p.Passes
 			var last uint64
 			if n := len(p.Passes); n > 0 {
 				last = p.Passes[n-1].Nodes
@@ -225,7 +232,12 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 				}
 				if engine != nil {
 					onGPU, made = true, time.Now()
-					return gpuSubtrees(last, s.dev.subtrees()), nil
+					want := gpuSubtrees(last, s.dev.tune().Subtrees)
+					est = passEstimate(p.LastSplit, p.Passes)
+					if donates {
+						return want, nil
+					}
+					return want, splitLarge(est, p.Passes, want, s.dev.tune().Large)
 				}
 			}
 			if workers > 1 && p.Bound > 8 && last >= 100_000 {
@@ -236,7 +248,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 			if onGPU {
 				frontier += time.Since(made)
-				return engine.SearchOrdered(ctx, b, largestFirst(b, lastSplit, passes))
+				return engine.SearchOrdered(ctx, b, largestFirst(b, est))
 			}
 			return local.SearchSubtrees(ctx, b)
 		}),
@@ -277,14 +289,28 @@ func (d *device) slowerThan(gpu, cpu float64) {
 	}
 }
 
-// subtrees is the most subtrees the device's tuning splits a pass into (0: the default).
-func (d *device) subtrees() uint32 {
+// tune is the device's tuning (gpu.Tune).
+func (d *device) tune() gpu.Tune {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.dev == nil {
-		return 0
+		return gpu.Tune{}
 	}
-	return d.dev.Tune().Subtrees
+	return d.dev.Tune()
+}
+
+// splitLarge returns the refinement of a GPU pass whose threads do not donate (nil without
+// estimates): a subtree expected above large times the mean of the pass's want subtrees
+// (the last pass times its growth; large 0: largeSubtree) is split further, so that no
+// thread is left with a large one while the others wait.
+func splitLarge(est func([]board.Dir) float64, passes []ida.Pass, want int, large uint32) func([]board.Dir) bool {
+	n := len(passes)
+	if est == nil || n < 2 || passes[n-2].Nodes == 0 || want < 1 {
+		return nil
+	}
+	last, before := float64(passes[n-1].Nodes), float64(passes[n-2].Nodes)
+	limit := last * max(last/before, 1) / float64(want) * float64(cmp.Or(large, largeSubtree))
+	return func(path []board.Dir) bool { return est(path) > limit }
 }
 
 // isSlower reports whether auto found the GPU slower than the CPU.
@@ -294,16 +320,20 @@ func (d *device) isSlower() bool {
 	return d.slower != ""
 }
 
-// largestFirst orders a GPU pass's subtrees by the nodes expected below each, largest first
-// (ties in serial order), from the last split pass's subtrees (as the cluster's policy
-// estimates them: their work times the passes' growth); nil, for serial order, without
-// one.
-func largestFirst(b *ida.Batch, last *ida.SplitPass, passes []ida.Pass) []uint32 {
+// passEstimate returns the nodes expected below each subtree of the next pass, from the
+// last split pass's subtrees (as the cluster's policy estimates them: their work times the
+// passes' growth); nil without one.
+func passEstimate(last *ida.SplitPass, passes []ida.Pass) func([]board.Dir) float64 {
 	n := len(passes)
 	if last == nil || n < 2 {
 		return nil
 	}
-	est := estimate(subtreeSizes(last.Paths, last.Results), passes[n-1].Nodes, passes[n-2].Nodes)
+	return estimate(subtreeSizes(last.Paths, last.Results), passes[n-1].Nodes, passes[n-2].Nodes)
+}
+
+// largestFirst orders a GPU pass's subtrees by the nodes est expects below each, largest
+// first (ties in serial order); nil, for serial order, without an estimate.
+func largestFirst(b *ida.Batch, est func([]board.Dir) float64) []uint32 {
 	if est == nil {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/fakegpu"
 )
 
@@ -118,8 +120,22 @@ func TestLargestFirst(t *testing.T) {
 		Results: []ida.SubtreeResult{{Work: ida.Work{Nodes: 10}}, {Work: ida.Work{Nodes: 1000}}, {Work: ida.Work{Nodes: 100}}}}
 	passes := []ida.Pass{{Bound: 40, Nodes: 1000}, {Bound: 42, Nodes: 5000}}
 	b := &ida.Batch{Paths: [][]board.Dir{dirs("UL"), dirs("UR"), dirs("LU"), dirs("LD"), dirs("RU"), dirs("DD")}}
-	assert.Equal(t, []uint32{2, 3, 4, 0, 1, 5}, largestFirst(b, last, passes))
-	assert.Nil(t, largestFirst(b, nil, passes), "no split pass before: serial order")
+	assert.Equal(t, []uint32{2, 3, 4, 0, 1, 5}, largestFirst(b, passEstimate(last, passes)))
+	assert.Nil(t, largestFirst(b, passEstimate(nil, passes)), "no split pass before: serial order")
+
+	// Where the GPU's threads do not donate (a set's), a subtree expected above large
+	// times the mean of the pass's subtrees is split further: here the pass is expected at
+	// 25,000 nodes (5,000 grown 5 times), 6 subtrees, a mean of 4,167.
+	split := splitLarge(passEstimate(last, passes), passes, 6, 1)
+	require.NotNil(t, split)
+	for _, c := range []struct {
+		path  string
+		split bool
+	}{{"L", true}, {"LU", false}, {"R", false}, {"U", false}, {"D", false}} {
+		assert.Equal(t, c.split, split(dirs(c.path)), c.path)
+	}
+	assert.False(t, splitLarge(passEstimate(last, passes), passes, 6, 0)(dirs("L")), "by default, above 8 times the mean")
+	assert.Nil(t, splitLarge(nil, passes, 6, 1), "no estimates: no split")
 }
 
 // A GPU pass is split into one subtree for every 512 nodes of the last pass (that is, for
@@ -142,4 +158,34 @@ func TestGPUSubtrees(t *testing.T) {
 	} {
 		assert.Equal(t, c.want, gpuSubtrees(c.last, c.most), "last %d, most %d", c.last, c.most)
 	}
+}
+
+// A set's threads on the GPU do not donate, so its large subtrees are split further: with
+// the tuning's large=1 (a subtree expected above the mean is split), the GPU passes hand
+// out more subtrees than by default, and the solutions and serial counts stay the CPU's.
+func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
+	lib := fakeGPU(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	korf := corpus.Korf100()[1]
+	goal, start := korf.Goal, korf.Start
+	cpu, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent})
+	require.NoError(t, err)
+	want, err := cpu.Solve(context.Background(), start)
+	require.NoError(t, err)
+	subtrees := map[string]uint64{}
+	for _, tune := range []string{"", "large=1"} {
+		t.Setenv(gpu.TuneEnv, tune)
+		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent, Device: DeviceGPU, GPULibrary: lib})
+		require.NoError(t, err)
+		s.dev.from = 500 // the fake driver's emulation is slow: small passes
+		got, err := s.Solve(context.Background(), start)
+		require.NoError(t, err)
+		require.NoError(t, s.Close())
+		assert.Equal(t, want.Moves, got.Moves, tune)
+		assert.Equal(t, want.Nodes, cmp.Or(got.SerialNodes, got.Nodes), tune)
+		require.NotNil(t, got.Device, tune)
+		require.GreaterOrEqual(t, got.Device.Passes, 2, "%s: a GPU pass after a split one", tune)
+		subtrees[tune] = got.Device.Subtrees
+	}
+	assert.Greater(t, subtrees["large=1"], subtrees[""], "large subtrees split further")
 }
