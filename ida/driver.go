@@ -232,7 +232,7 @@ var ErrRunner = errors.New("ida: the runner's results break its contract")
 //     which gives the serial counts exactly (replay).
 func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r Runner, want int, refine func([]board.Dir) bool) (bool, Work, *SplitPass, error) {
 	st.refine = s.frame.refiner(refine)
-	items, top := st.collectFrontier(1, want)
+	items, top := st.collectFrontier(1, want, max(s.opt.Workers, 1))
 	st.refine = nil
 	if st.aborted || len(items.nodes) == 0 {
 		// Aborted, or the pass ended above any frontier: then the top was the pass.

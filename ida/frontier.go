@@ -1,6 +1,11 @@
 package ida
 
-import "github.com/tilekit/tilekit/zindex"
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/tilekit/tilekit/zindex"
+)
 
 // frontierNode is a node at which a split pass splits the search tree. Its path from the
 // root is kept in its frontier's arena (frontier.path), so that a frontier of a million
@@ -86,6 +91,11 @@ func (f *frontier) reset() {
 	f.cats.reset()
 }
 
+// parallelFrontierFrom is how many frontier nodes each worker must have to share before
+// collectFrontier collects the deeper depths on its workers (collectBelow); a variable so
+// that tests can set it.
+var parallelFrontierFrom = 64
+
 // collectFrontier searches the top of the current pass down to the shallowest depth, from
 // first on and below the bound, that holds at least want frontier nodes (or, when none
 // does, the widest: once two depths in a row hold fewer nodes than the widest so far, the
@@ -93,12 +103,16 @@ func (f *frontier) reset() {
 // work of that last, deciding, search. Every other try is counted in st's nodes too. It
 // stops early when the search is aborted. The frontier is st's own, reused by its next
 // collection.
-func (st *search) collectFrontier(first, want int) (*frontier, Work) {
+//
+// With more than one worker, once a depth holds parallelFrontierFrom nodes a worker, the
+// deeper depths are tried on the workers below that depth's nodes (collectBelow).
+func (st *search) collectFrontier(first, want, workers int) (*frontier, Work) {
 	var last Work
 	f := &st.frontier
 	if st.t.cat != nil {
 		f.cats.nl, f.cats.np = st.t.cat.nl, st.t.cat.np
 	}
+	parallel := workers > 1
 	widest, at, narrower := 0, 0, 0 // the widest depth so far, and the depths since narrower
 	for d := first; d < st.bound; d++ {
 		st.tryStart = Work{Nodes: st.nodes, Expanded: st.expanded}
@@ -120,16 +134,221 @@ func (st *search) collectFrontier(first, want int) (*frontier, Work) {
 		}
 		if len(f.nodes) > widest {
 			widest, at, narrower = len(f.nodes), d, 0
-			continue
-		}
-		if narrower++; narrower == 2 {
+		} else if narrower++; narrower == 2 {
 			// The tree narrows towards the bound: deeper frontiers only thin out, and
 			// collecting each would search the whole pass again. Take the widest.
 			d, narrower = at-1, -1
+			continue
+		}
+		if parallel && len(f.nodes) >= parallelFrontierFrom*workers {
+			parallel = false
+			below, w, ok := st.collectBelow(f, last, d, want, workers, widest, at, narrower)
+			if st.aborted {
+				break
+			}
+			if ok {
+				if below != f {
+					st.frontier = *below
+				}
+				st.collectAt = never
+				return f, w
+			}
+			// A value raised below the frontier: the deeper depths from the root.
 		}
 	}
 	st.collectAt = never
 	return f, last
+}
+
+// collectBelow goes on from top, the frontier collectFrontier collected at depth d0 with
+// the work w0, on workers goroutines: it counts the nodes of each deeper depth below top's
+// nodes (storing none), chooses the depth as collectFrontier does (widest, at and narrower
+// are its state at d0), and collects that depth into arrays of exactly its size, the nodes
+// below each of top's in their place. It returns the frontier (top itself if the choice is
+// d0) and the work of the search that would collect it from the root.
+//
+// That is the serial collection's frontier as long as no node's search raised its value
+// (BPMX): the serial search would have seen the raised value above the node, and might have
+// cut its later siblings. ok is false when one did, or the search was aborted.
+func (st *search) collectBelow(top *frontier, w0 Work, d0, want, workers, widest, at, narrower int) (*frontier, Work, bool) {
+	n := len(top.nodes)
+	searches, budget := st.spawn(workers)
+	defer st.gather(searches, budget)
+	// run searches below every node of top down to depth d, counting, or into the places
+	// that off gives each node's nodes, and returns what lies below each node.
+	run := func(d int, into *frontier, off []span, room []share) ([]share, bool) {
+		shares := make([]share, n)
+		var taken atomic.Int64
+		var wg sync.WaitGroup
+		for _, ws := range searches {
+			ws.collectAt, ws.counting = d, into == nil
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				const chunk = 16
+				for !ws.aborted {
+					i0 := int(taken.Add(chunk) - chunk)
+					if i0 >= n {
+						return
+					}
+					for i := i0; i < min(i0+chunk, n) && !ws.aborted; i++ {
+						shares[i] = ws.below1(top, i, d, into, off, room)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		for _, ws := range searches {
+			if ws.aborted {
+				return nil, false
+			}
+		}
+		for i := range shares {
+			if shares[i].raised {
+				return nil, false
+			}
+		}
+		return shares, true
+	}
+
+	// Count each depth's nodes until one is chosen.
+	var chosen, atShares []share // the depth's, and the widest's when deeper than d0
+	d := d0 + 1
+	for ; d < st.bound; d++ {
+		shares, ok := run(d, nil, nil, nil)
+		if !ok {
+			return nil, Work{}, false
+		}
+		total := 0
+		for i := range shares {
+			total += shares[i].nodes
+		}
+		chosen = shares
+		if total >= want {
+			break
+		}
+		if total > widest {
+			widest, at, atShares, narrower = total, d, shares, 0
+		} else if narrower++; narrower == 2 {
+			d, chosen = at, atShares
+			break
+		}
+	}
+	if d >= st.bound {
+		d = st.bound - 1 // the deepest tried, as collectFrontier ends
+	}
+	if d == d0 || chosen == nil {
+		return top, w0, true
+	}
+
+	// Collect the chosen depth, each node's share in its place.
+	off := make([]span, n)
+	var end span
+	for i := range chosen {
+		off[i] = end
+		end.nodes += chosen[i].nodes
+		end.paths += chosen[i].paths
+	}
+	into := &frontier{nodes: make([]frontierNode, end.nodes), paths: make([]uint8, end.paths)}
+	if st.t.cat != nil {
+		nl, np := st.t.cat.nl, st.t.cat.np
+		into.cats = catLookups{nl: nl, np: np, ex: make([]uint8, end.nodes*nl), hm: make([]uint8, end.nodes*nl),
+			z: make([]zindex.State, end.nodes*nl), sum: make([]int16, end.nodes*np)}
+	}
+	got, ok := run(d, into, off, chosen)
+	if !ok {
+		return nil, Work{}, false
+	}
+	// The work before each node, from the root's search: before its top node, below the
+	// top nodes before that one, and below its top node before it.
+	w := w0
+	for i := range got {
+		if got[i].span != chosen[i].span {
+			return nil, Work{}, false // cannot be: the same search twice
+		}
+		base := Work{Nodes: w.Nodes - w0.Nodes, Expanded: w.Expanded - w0.Expanded}
+		if int(top.nodes[i].g) < d {
+			base.Add(top.nodes[i].before)
+		}
+		for k := off[i].nodes; k < off[i].nodes+got[i].nodes; k++ {
+			into.nodes[k].before.Add(base)
+		}
+		w.Add(got[i].work)
+	}
+	return into, w, true
+}
+
+// span is a run of a frontier's nodes and of their moves in its arena.
+type span struct{ nodes, paths int }
+
+// share is what lies below one node of a frontier at a deeper depth: its nodes there (a
+// node at that depth or deeper is its own), their moves, the work of reaching them, and
+// whether the search raised the node's value.
+type share struct {
+	span
+	work   Work
+	raised bool
+}
+
+// below1 searches below node i of top down to depth d (collectBelow): counting its nodes
+// there, or recording them into the place at off[i], of room[i]'s size, their paths and
+// works before them counted from that place and from the node's search's start.
+func (ws *search) below1(top *frontier, i, d int, into *frontier, off []span, room []share) share {
+	it := &top.nodes[i]
+	if int(it.g) >= d {
+		// A node that refine took this deep: a frontier node here too.
+		if into != nil {
+			w := into.window(off[i], span{1, int(it.g)})
+			w.copyNode(top, i)
+			into.nodes[off[i].nodes].path = uint32(off[i].paths)
+		}
+		return share{span: span{1, int(it.g)}}
+	}
+	ws.place(top, i)
+	ws.tryStart = Work{Nodes: ws.nodes, Expanded: ws.expanded}
+	ws.counted, ws.countedPaths = 0, 0
+	if into != nil {
+		// Exactly the room counted: more would be appended elsewhere, and be caught.
+		ws.frontier = into.window(off[i], room[i].span)
+	}
+	_, value := ws.below(int(it.g), int(it.h), it.blank, it.state)
+	sh := share{work: Work{Nodes: ws.nodes - ws.tryStart.Nodes, Expanded: ws.expanded - ws.tryStart.Expanded}, raised: value > int(it.h)}
+	sh.span = span{ws.counted, ws.countedPaths}
+	if into != nil {
+		sh.span = span{len(ws.frontier.nodes), len(ws.frontier.paths)}
+		for k := range ws.frontier.nodes {
+			ws.frontier.nodes[k].path += uint32(off[i].paths)
+		}
+		ws.frontier = frontier{}
+	}
+	return sh
+}
+
+// window returns an empty frontier whose nodes, moves and lookups are appended in place
+// into f from o on, with room for n's.
+func (f *frontier) window(o, n span) frontier {
+	nodes := n.nodes
+	w := frontier{nodes: f.nodes[o.nodes : o.nodes : o.nodes+nodes], paths: f.paths[o.paths : o.paths : o.paths+n.paths]}
+	if nl, np := f.cats.nl, f.cats.np; nl > 0 {
+		a, b := o.nodes*nl, (o.nodes+nodes)*nl
+		w.cats = catLookups{nl: nl, np: np, ex: f.cats.ex[a:a:b], hm: f.cats.hm[a:a:b], z: f.cats.z[a:a:b],
+			sum: f.cats.sum[o.nodes*np : o.nodes*np : (o.nodes+nodes)*np]}
+	}
+	return w
+}
+
+// copyNode appends node i of f to w, its path where w's arena starts.
+func (w *frontier) copyNode(f *frontier, i int) {
+	nd := f.nodes[i]
+	nd.path = 0
+	w.nodes = append(w.nodes, nd)
+	w.paths = append(w.paths, f.path(i)...)
+	if nl, np := f.cats.nl, f.cats.np; nl > 0 {
+		w.cats.ex = append(w.cats.ex, f.cats.ex[i*nl:(i+1)*nl]...)
+		w.cats.hm = append(w.cats.hm, f.cats.hm[i*nl:(i+1)*nl]...)
+		w.cats.z = append(w.cats.z, f.cats.z[i*nl:(i+1)*nl]...)
+		w.cats.sum = append(w.cats.sum, f.cats.sum[i*np:(i+1)*np]...)
+	}
 }
 
 // place sets ws up to search below node i of f.

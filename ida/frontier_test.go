@@ -2,6 +2,9 @@ package ida
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -68,6 +71,112 @@ func TestWidestFrontier(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, want.Moves, res.Moves)
 			assert.Equal(t, want.Serial, res.Serial)
+		})
+	}
+}
+
+// collected is a frontier as collectFrontier returns it, copied out of its search, with
+// the work it reports.
+type collected struct {
+	nodes []frontierNode
+	paths []uint8
+	ex    []uint8
+	hm    []uint8
+	z     []uint64
+	sum   []int16
+	top   Work
+}
+
+// collectWith collects the frontier of the pass of the given bound as Frontier does, on
+// workers, with parallelFrontierFrom set to from.
+func collectWith(t *testing.T, s *Solver, start board.State, bound, want, workers, from int, refine func([]uint8) bool) collected {
+	t.Helper()
+	old := parallelFrontierFrom
+	parallelFrontierFrom = from
+	defer func() { parallelFrontierFrom = old }()
+	st := s.newSearch(start)
+	st.refine = refine
+	var stop atomic.Bool
+	st.stop, st.ctx = &stop, context.Background()
+	st.setBudget(0)
+	st.bound = bound
+	f, top := st.collectFrontier(1, want, workers)
+	require.False(t, st.aborted)
+	c := collected{nodes: append([]frontierNode(nil), f.nodes...), paths: append([]uint8(nil), f.paths...),
+		ex: append([]uint8(nil), f.cats.ex...), hm: append([]uint8(nil), f.cats.hm...), sum: append([]int16(nil), f.cats.sum...), top: top}
+	for _, z := range f.cats.z {
+		c.z = append(c.z, z.Word())
+	}
+	return c
+}
+
+// A frontier collected on several workers below a shallower one (collectBelow) is the
+// frontier collected from the root on one: the same nodes in the same order, with the same
+// paths, lookups, values, automaton states and serial work before each, and the same work
+// for the top. Md; sets that are not zero-aware, regular, reflected and dual (whose BPMX
+// may raise values: then the deeper depths are collected from the root); zero-aware sets in
+// nibbles and in bits (a catalogue's search, with its lookups at each node); the
+// 24-puzzle; frontiers of mixed depths (refine) and not; and the widest frontier when no
+// depth is as wide as asked.
+func TestParallelFrontierIsTheSerialOne(t *testing.T) {
+	ctx := context.Background()
+	korf := corpus.Korf100()
+	plain, err := pdb.NewSet(ctx, pdb.Set555, 0)
+	require.NoError(t, err)
+	zero, err := pdb.NewSet(ctx, pdb.ZeroAwareOf(pdb.Set555, ""), 0)
+	require.NoError(t, err)
+	bits, err := zero.ToBits(ctx, 0)
+	require.NoError(t, err)
+	five := set5x5(t)
+	fiveGoal := board.BlankFirst(board.Size5x5)
+	fiveStart, _ := fiveGoal.RandomWalk(40, newRand(5))
+	cases := []struct {
+		name  string
+		goal  board.Goal
+		start board.State
+		opt   Options
+	}{
+		{"md", korf[0].Goal, korf[0].Start, Options{Heuristic: MD}},
+		{"5-5-5", korf[2].Goal, korf[2].Start, Options{Set: plain, Lookups: Regular}},
+		{"5-5-5 reflected", korf[2].Goal, korf[2].Start, Options{Set: plain, Lookups: Reflected}},
+		{"5-5-5 dual", korf[2].Goal, korf[2].Start, Options{Set: plain, Lookups: Dual}},
+		{"5-5-5 zero-aware", korf[2].Goal, korf[2].Start, Options{Set: zero}},
+		{"5-5-5 zero-aware, bits", korf[11].Goal, korf[11].Start, Options{Set: bits}},
+		{"4x6 on 5x5", fiveGoal, fiveStart, Options{Set: five}},
+		{"md on 5x5", fiveGoal, fiveStart, Options{Heuristic: MD}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := New(c.goal, c.opt)
+			require.NoError(t, err)
+			h0, err := s.H0(c.start)
+			require.NoError(t, err)
+			for _, bound := range []int{h0 + 4, h0 + 6} {
+				for _, want := range []int{300, 5000, 1 << 30} {
+					for _, refined := range []bool{false, true} {
+						var refine func([]uint8) bool
+						if refined {
+							refine = func(p []uint8) bool { return p[len(p)-1]%2 == 0 && len(p) < 9 }
+						}
+						serial := collectWith(t, s, c.start, bound, want, 1, 1<<30, refine)
+						require.NotEmpty(t, serial.nodes, "bound %d", bound)
+						for _, workers := range []int{2, 3} {
+							got := collectWith(t, s, c.start, bound, want, workers, 4, refine)
+							msg := fmt.Sprintf("bound %d, %d wanted, refined %v, %d workers", bound, want, refined, workers)
+							require.Equal(t, len(serial.nodes), len(got.nodes), msg)
+							for i := range serial.nodes {
+								if serial.nodes[i] != got.nodes[i] {
+									require.Equal(t, serial.nodes[i], got.nodes[i], "node %d; %s", i, msg)
+								}
+							}
+							assert.True(t, slices.Equal(serial.paths, got.paths), msg)
+							assert.True(t, slices.Equal(serial.ex, got.ex) && slices.Equal(serial.hm, got.hm), msg)
+							assert.True(t, slices.Equal(serial.z, got.z) && slices.Equal(serial.sum, got.sum), msg)
+							assert.Equal(t, serial.top, got.top, msg)
+						}
+					}
+				}
+			}
 		})
 	}
 }

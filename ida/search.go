@@ -41,10 +41,15 @@ type search struct {
 	refine   func(path []uint8) bool
 	frontier frontier
 	tryStart Work // the counts at the start of the search that collects frontier
-	item     int64
-	itemWork Work // the search's counts when it took item
-	best     *atomic.Int64
-	cut      bool
+	// counting makes the search count its frontier nodes (and their moves) rather than
+	// record them (collectBelow).
+	counting     bool
+	counted      int
+	countedPaths int
+	item         int64
+	itemWork     Work // the search's counts when it took item
+	best         *atomic.Int64
+	cut          bool
 	// replay, if set, makes the frontier nodes take their subtrees' results instead of
 	// being recorded (driver.go).
 	replay *replay
@@ -246,6 +251,11 @@ func (st *search) collectHere(g int) bool {
 func (st *search) collect(g int, blank uint8, state uint32, h int, sum *[maxParts]int16) (bool, int) {
 	if st.replay != nil {
 		return st.replay.reach(st, g, h)
+	}
+	if st.counting {
+		st.counted++
+		st.countedPaths += g
+		return false, h
 	}
 	if sum != nil {
 		st.frontier.cats.add(&st.cat, sum)

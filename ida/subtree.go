@@ -52,7 +52,7 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 	if st.h() == 0 || st.h() > bound {
 		return nil, Work{}, nil
 	}
-	items, w := st.collectFrontier(1, want)
+	items, w := st.collectFrontier(1, want, max(s.opt.Workers, 1))
 	if st.aborted {
 		return nil, w, ctx.Err()
 	}

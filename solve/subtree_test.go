@@ -160,21 +160,23 @@ func BenchmarkFrontier(b *testing.B) {
 	start, err := board.Parse(board.Size5x5, "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13")
 	require.NoError(b, err)
 	for _, h := range []string{"6-6-6-6", "small-t"} {
-		s, err := New(context.Background(), goal, Options{Heuristic: h, Tables: dir, Workers: 1})
-		if err != nil {
-			b.Logf("%s: %v", h, err)
-			continue
-		}
-		for _, c := range []struct{ bound, want int }{{95, 1 << 16}, {95, 1 << 18}, {91, 1 << 18}} {
-			b.Run(fmt.Sprintf("%s/bound=%d/want=%d", h, c.bound, c.want), func(b *testing.B) {
-				n := 0
-				for b.Loop() {
-					paths, _, err := s.Frontier(context.Background(), start, c.bound, c.want, nil)
-					require.NoError(b, err)
-					n = len(paths)
-				}
-				b.ReportMetric(float64(n), "subtrees")
-			})
+		for _, workers := range []int{1, 2} {
+			s, err := New(context.Background(), goal, Options{Heuristic: h, Tables: dir, Workers: workers})
+			if err != nil {
+				b.Logf("%s: %v", h, err)
+				continue
+			}
+			for _, c := range []struct{ bound, want int }{{95, 1 << 16}, {95, 1 << 18}, {91, 1 << 18}} {
+				b.Run(fmt.Sprintf("%s/bound=%d/want=%d/workers=%d", h, c.bound, c.want, workers), func(b *testing.B) {
+					n := 0
+					for b.Loop() {
+						paths, _, err := s.Frontier(context.Background(), start, c.bound, c.want, nil)
+						require.NoError(b, err)
+						n = len(paths)
+					}
+					b.ReportMetric(float64(n), "subtrees")
+				})
+			}
 		}
 	}
 }
