@@ -60,7 +60,7 @@ run() { # name, then solve15's arguments
 gpu_rc=skipped gpu_s=0 cpu_rc=skipped cpu_s=0 cpu_instances=0
 if [[ $steps == *" md "* ]]; then
 log "Korf's 100, md, GPU"
-read -r gpu_rc gpu_s < <(run korf100-md-gpu --device "$gpu" --workers 1)
+read -r gpu_rc gpu_s < <(run korf100-md-gpu --device "$gpu") # one at a time, every core for each
 # The cores on the first CPU_INSTANCES instances (all by default), for the rate.
 cpu_instances=${CPU_INSTANCES:-100}
 grep -v '^#' "$instances" | head -n "$cpu_instances" >"$out/cpu-instances.txt"
@@ -158,7 +158,7 @@ if [[ $steps == *" sets "* ]]; then
     echo "$? $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
   }
   log "Korf's 100, 7-8"
-  read -r rc1 s1 < <(timed k100-78-gpu --goal blank-first --heuristic 7-8 --device "$gpu" --workers 1 -f instances/korf100.txt)
+  read -r rc1 s1 < <(timed k100-78-gpu --goal blank-first --heuristic 7-8 --device "$gpu" -f instances/korf100.txt)
   read -r rc2 s2 < <(timed k100-78-cpu --goal blank-first --heuristic 7-8 --workers "$cores" -f instances/korf100.txt)
   sets_rows+="| Korf's 100, 7-8: GPU / $cores cores | exit $rc1, $s1 s / exit $rc2, $s2 s |"$'\n'
   for id in k24-38 k24-40 k24-01 k24-28; do
@@ -277,7 +277,7 @@ if [[ $steps == *" tune "* ]]; then
     begin=$EPOCHREALTIME
     # Each setting at most TUNE_TIMEOUT (20 s; the record then says how far it got).
     TILEKIT_GPU_TUNE=$tune timeout "${TUNE_SECONDS:-60}" "$bin" --goal blank-first --heuristic md --pruning parent --json \
-      --timeout "${TUNE_TIMEOUT:-20s}" --device "$gpu" --workers 1 -f "$out/tune-instances.txt" >"$out/tune-$setting.json" 2>"$out/tune-$setting.err"
+      --timeout "${TUNE_TIMEOUT:-20s}" --device "$gpu" -f "$out/tune-instances.txt" >"$out/tune-$setting.json" 2>"$out/tune-$setting.err"
     rc=$?
     secs=$(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
     rate=$(python3 - "$out/tune-$setting.json" "$secs" <<'PY'

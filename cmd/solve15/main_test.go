@@ -386,3 +386,25 @@ func TestClusterKey(t *testing.T) {
 	assert.Equal(t, cmdline.ExitUsage, code)
 	assert.Contains(t, errOut, "the URL's user is alice")
 }
+
+// --workers cores go to one instance's search, or a batch's instances, one goroutine each;
+// a batch on the GPU goes one instance at a time with every core for each, unless --workers
+// says otherwise.
+func TestWorkersShared(t *testing.T) {
+	for _, c := range []struct {
+		single          bool
+		device          string
+		set             bool
+		threads, atOnce int
+	}{
+		{true, "cpu", false, 16, 1},
+		{true, "gpu", false, 16, 1},
+		{false, "cpu", false, 1, 16},
+		{false, "auto", false, 1, 16},
+		{false, "gpu", false, 16, 1},
+		{false, "gpu", true, 1, 16},
+	} {
+		threads, parallel := share(c.single, c.device, c.set, 16)
+		assert.Equal(t, []int{c.threads, c.atOnce}, []int{threads, parallel}, "%+v", c)
+	}
+}

@@ -18,11 +18,10 @@ func solveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	threads := 1 // workers split a batch by instance; a single instance gets them all
+	threads, parallel := share(in.Single(), c.String("device"), c.IsSet("workers"), c.Int("workers"))
 	ctx, timeout := c.Context, c.Duration("timeout")
 	begin := time.Now()
 	if in.Single() {
-		threads = c.Int("workers")
 		// One instance's --timeout counts everything it waits for: the tables' loading
 		// and the automaton's building too.
 		if timeout > 0 {
@@ -50,6 +49,22 @@ func solveAction(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "solve15: %s\n", hint)
 	}
 	out := cmdline.NewResults(c, "solve15: ", goal)
-	sum := report.Batch(c.Context, s, in.All(), report.BatchOptions{Workers: c.Int("workers"), Timeout: timeout, Progress: out.Progress}, out.Add)
+	sum := report.Batch(c.Context, s, in.All(), report.BatchOptions{Workers: parallel, Timeout: timeout, Progress: out.Progress}, out.Add)
 	return out.Finish(sum, in)
+}
+
+// share says how --workers cores are shared: the goroutines of each instance's search, and
+// the instances solved at once. A batch is split by instance, each searched by one
+// goroutine; a single instance gets them all. On the GPU (unless --workers is given) a
+// batch goes one instance at a time, for the GPU searches one pass at a time, and each
+// instance gets every core for what the CPU does: its small passes and the GPU passes'
+// frontiers.
+func share(single bool, device string, workersSet bool, workers int) (threads, parallel int) {
+	switch {
+	case single:
+		return workers, 1
+	case device == solve.DeviceGPU && !workersSet:
+		return workers, 1
+	}
+	return 1, workers
 }
