@@ -572,9 +572,12 @@ func TestGPUWorker(t *testing.T) {
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	startWorker(t, nc, &Worker{Name: "gpu", Threads: 1, Device: solve.DeviceGPU, GPULibrary: lib})
-	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s}, entries(goal, start))
+	// Every result audited: the GPU's count of its own work is not the serial one, which
+	// the audit compares.
+	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Audit: 1}, entries(goal, start))
 	require.NoError(t, errs[0])
 	rec := recs[0]
+	assert.Equal(t, "audited", rec.Trust)
 	assert.Equal(t, board.FormatDirs(want.Moves), rec.Moves)
 	assert.Equal(t, want.Nodes, rec.SerialNodes)
 	require.NotNil(t, rec.Device, "the GPU searched")
