@@ -31,8 +31,9 @@ type Worker struct {
 	Tables  string // the directory of tables to use ("" for the usual places)
 	Threads int    // units searched at once (0: one per core)
 	// Device is where whole instances are searched (solve.Options.Device: "" or cpu, gpu,
-	// auto), on GPU number GPU, with the driver library GPULibrary ("": the usual);
-	// the subtrees of a split instance are searched on the CPU.
+	// auto), on GPU number GPU, with the driver library GPULibrary ("": the usual), each
+	// with the cores the other units leave for the CPU's part of its search; the subtrees
+	// of a split instance are searched on the CPU.
 	Device     string
 	GPU        int
 	GPULibrary string
@@ -278,6 +279,15 @@ func (w *Worker) solver(job Job, goal board.Goal) (*solve.Solver, error) {
 	if job.Split {
 		opt.MaxNodes = 0 // the coordinator counts a split search's nodes
 		opt.Device = ""  // and a subtree is searched here, on the CPU
+	}
+	if opt.Device != "" && opt.Device != solve.DeviceCPU {
+		// An instance on the GPU gets the cores the worker's other units leave, for what
+		// the CPU does: its small passes, and the GPU passes' frontiers.
+		units := w.Threads
+		if units <= 0 {
+			units = runtime.GOMAXPROCS(0)
+		}
+		opt.Workers = max(runtime.GOMAXPROCS(0)/units, 1)
 	}
 	e.s, e.err = solve.New(context.Background(), goal, opt)
 	if e.err == nil && e.s.Fingerprint() != job.Fingerprint {
