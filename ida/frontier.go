@@ -185,7 +185,7 @@ func (st *search) collectBelow(top *frontier, w0 Work, d0, want, workers, widest
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				const chunk = 16
+				const chunk = 4
 				for !ws.aborted {
 					i0 := int(taken.Add(chunk) - chunk)
 					if i0 >= n {
