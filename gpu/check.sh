@@ -29,9 +29,23 @@ log "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version,memor
 
 steps=" ${STEPS:-device sanitizer md} " # which of: device sanitizer md sets smallt tune
 
+# A step starts only while the check has run less than $CHECK_SECONDS (0: no limit), so
+# that a check given less time than its steps take still ends with its table.
+began=$EPOCHREALTIME
+skipped=""
+step() { # the step's name: whether to run it
+  [[ $steps == *" $1 "* ]] || return 1
+  local limit=${CHECK_SECONDS:-0}
+  if [ "$limit" != 0 ] && awk -v a="$began" -v b="$EPOCHREALTIME" -v l="$limit" 'BEGIN { exit !(b - a >= l) }'; then
+    log "$1: skipped, the check has run ${CHECK_SECONDS:-0} s"
+    skipped+="$1 "
+    return 1
+  fi
+}
+
 # 1. The card, the driver, the kernel's JIT, the self-test against the CPU, a fault.
 device=skipped
-if [[ $steps == *" device "* ]]; then
+if step device; then
   log "solve15 device --fault"
   timeout "${DEVICE_SECONDS:-60}" "$bin" device --fault --seconds 3s 2>&1 | tee "$out/device.txt"
   device="exit $?"
@@ -39,7 +53,7 @@ fi
 
 # 2. One small case under compute-sanitizer (memcheck, then racecheck of shared memory).
 sanitizer=skipped
-if [[ $steps == *" sanitizer "* ]] && command -v compute-sanitizer >/dev/null; then
+if command -v compute-sanitizer >/dev/null && step sanitizer; then
   log "compute-sanitizer"
   timeout "${SANITIZER_SECONDS:-60}" compute-sanitizer --tool memcheck --leak-check no --error-exitcode 9 \
     "$bin" device --seconds 0.01s >"$out/sanitizer.txt" 2>&1
@@ -58,7 +72,7 @@ run() { # name, then solve15's arguments
   echo "$rc $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
 }
 gpu_rc=skipped gpu_s=0 cpu_rc=skipped cpu_s=0 cpu_instances=0
-if [[ $steps == *" md "* ]]; then
+if step md; then
 log "Korf's 100, md, GPU"
 read -r gpu_rc gpu_s < <(run korf100-md-gpu --device "$gpu") # one at a time, every core for each
 # The cores on the first CPU_INSTANCES instances (all by default), for the rate.
@@ -128,7 +142,7 @@ fi
 # on the GPU (tuned by $SETS_TUNE, e.g. large=4) and on every core, their lengths and serial
 # counts compared.
 sets_rows=""
-if [[ $steps == *" sets "* ]]; then
+if step sets; then
   export TILEKIT_TABLES=${TABLES:-.gpucheck/tables}
   if [ ! -e "$TILEKIT_TABLES/pdb-4x4-1-2-3-4-5-6-7-8.tbl" ]; then
     log "building 7-8"
@@ -200,7 +214,7 @@ fi
 # --bits', 50 MB; prune-5x5-d18.tbl, 28 MB, or prune-5x5-d14.tbl, 1 MB), or they are built
 # here with the carried pdbgen.
 smallt_rows=""
-if [[ $steps == *" smallt "* ]]; then
+if step smallt; then
   export TILEKIT_TABLES=${TABLES:-.gpucheck/tables}
   if ! ls "$TILEKIT_TABLES"/zpdb-5x5-*.tbl >/dev/null 2>&1; then
     log "building small-t in bits"
@@ -268,7 +282,7 @@ fi
 # nodes below a root before a thread donates, poll=N nodes between polls, wait=NS the
 # longest idle wait, turn=N nodes a thread expands before its warp looks for work), each run's wall time, rate and utilisation.
 tune_rows=""
-if [[ $steps == *" tune "* ]]; then
+if step tune; then
   grep -v '^#' "$instances" | head -n "${TUNE_INSTANCES:-1}" >"$out/tune-instances.txt"
   for setting in ${TUNES:-default turn=64 turn=1024 donate=8192 poll=512 wait=262144}; do
     log "tune $setting"
@@ -309,4 +323,6 @@ log "summary"
   printf "%s" "$sets_rows"
   printf "%s" "$smallt_rows"
   printf "%s" "$tune_rows"
+  [ -n "$skipped" ] && echo "| skipped for time (CHECK_SECONDS=${CHECK_SECONDS:-0}) | $skipped|"
+  echo "| the check | $(awk -v a="$began" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s |"
 } | tee "$out/summary.md"
