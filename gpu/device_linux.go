@@ -125,7 +125,7 @@ func (dv *Device) do(f func() error) error {
 func (dv *Device) open(ordinal int) error {
 	d := dv.d
 	if err := d.check("cuInit", d.cuInit(0)); err != nil {
-		return fmt.Errorf("%w: %v (is the GPU visible to this process? nvidia-smi says)", ErrInit, err)
+		return fmt.Errorf("%w: %v (is the GPU visible to this process? nvidia-smi lists the GPUs the driver sees)", ErrInit, err)
 	}
 	var n, v int32
 	if err := d.check("cuDeviceGetCount", d.cuDeviceGetCount(&n)); err != nil {
