@@ -915,17 +915,10 @@ func (r *run) auditWhole(ctx context.Context, e instance.Entry, rec report.Recor
 	}
 	mine := report.NewRecord(r.goal, e.In.State, res, nil)
 	// The serial search's counts: a worker on a GPU counts its own work apart.
-	serial := func(r report.Record) (uint64, uint64) {
-		if r.SerialNodes != 0 {
-			return r.SerialNodes, r.SerialExpanded
-		}
-		return r.Nodes, r.Expanded
-	}
-	nodes, expanded := serial(rec)
-	myNodes, myExpanded := serial(mine)
-	if mine.Moves != rec.Moves || myNodes != nodes || myExpanded != expanded || mine.Optimal != rec.Optimal {
+	theirs, ours := rec.SerialWork(), mine.SerialWork()
+	if mine.Moves != rec.Moves || ours != theirs || mine.Optimal != rec.Optimal {
 		err := fmt.Errorf("%w: worker %q says of instance %s: %s in %d nodes (%d expanded); solved again here: %s in %d nodes (%d expanded)",
-			ErrAudit, rec.Worker, label(e.In), format.Count(rec.Length, "move"), nodes, expanded, format.Count(mine.Length, "move"), myNodes, myExpanded)
+			ErrAudit, rec.Worker, label(e.In), format.Count(rec.Length, "move"), theirs.Nodes, theirs.Expanded, format.Count(mine.Length, "move"), ours.Nodes, ours.Expanded)
 		bad := report.NewRecord(r.goal, e.In.State, nil, err)
 		bad.Worker = rec.Worker
 		return bad, err

@@ -86,6 +86,15 @@ func NewBadLine(goal board.Goal, e instance.Entry) BadLine {
 	return BadLine{ID: e.ID, Line: e.Line, Board: goal.Size().String(), Goal: goal.Name(), Error: format.Message(e.Err)}
 }
 
+// SerialWork returns the nodes generated and expanded as one worker counts them: a search
+// shared by several (or a GPU) counts them apart from its own work.
+func (rec Record) SerialWork() tally.Work {
+	if rec.SerialExpanded > 0 || rec.SerialNodes > 0 {
+		return tally.Work{Nodes: rec.SerialNodes, Expanded: rec.SerialExpanded}
+	}
+	return tally.Work{Nodes: rec.Nodes, Expanded: rec.Expanded}
+}
+
 // NewRecord describes a search of start for goal: its result (nil when the search did not
 // start) and error.
 func NewRecord(goal board.Goal, start board.State, res *solve.Result, err error) Record {

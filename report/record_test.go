@@ -11,6 +11,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/solve"
+	"github.com/tilekit/tilekit/tally"
 )
 
 // TestRecordCheck: a record of a real solve checks; each forgery of it is caught.
@@ -65,4 +66,11 @@ func TestRecordCheck(t *testing.T) {
 		c.forge(&r)
 		assert.Error(t, r.Check(in.Goal, in.Start, c.optimal), c.name)
 	}
+}
+
+// A record's serial work is one worker's count: the serial counts of a search shared out,
+// else its own.
+func TestSerialWork(t *testing.T) {
+	assert.Equal(t, tally.Work{Nodes: 8, Expanded: 4}, Record{Nodes: 10, Expanded: 5, SerialNodes: 8, SerialExpanded: 4}.SerialWork())
+	assert.Equal(t, tally.Work{Nodes: 10, Expanded: 5}, Record{Nodes: 10, Expanded: 5}.SerialWork())
 }

@@ -174,7 +174,8 @@ func (r *Korf24Result) Markdown() string {
 				b.WriteString(" | | |")
 				continue
 			}
-			expanded, generated := serialWork(run)
+			w := run.SerialWork() // as one worker counts them, whatever ran it
+			expanded, generated := w.Expanded, w.Nodes
 			fmt.Fprintf(&b, " %s | %s | %.1f |", format.Thousands(expanded), format.Thousands(generated), run.Seconds)
 			totals[i].expanded += expanded
 			totals[i].generated += generated
@@ -222,8 +223,7 @@ func (r *Korf24Result) projection(h string) string {
 			rest += r.Published[id]["small-t"]
 			continue
 		}
-		e, _ := serialWork(run)
-		expanded += e
+		expanded += run.SerialWork().Expanded
 		published += r.Published[id]["small-t"]
 		seconds += run.Seconds
 		measured++
@@ -234,15 +234,6 @@ func (r *Korf24Result) projection(h string) string {
 	ratio, rate := float64(expanded)/float64(published), float64(expanded)/seconds
 	return fmt.Sprintf("%s: %d of %d instances measured, expanding %.2f times the nodes of small-t's published counts, %.2f M a second on one worker; the other %d (%.3g nodes by small-t's counts) would take about %.1f worker-hours.",
 		h, measured, len(r.IDs), ratio, rate/1e6, len(r.IDs)-measured, float64(rest), float64(rest)*ratio/rate/3600)
-}
-
-// serialWork returns the expanded and generated nodes of a run as one worker counts them
-// (a run on several has them apart), so that they do not depend on the workers.
-func serialWork(rec report.Record) (expanded, generated uint64) {
-	if rec.SerialExpanded > 0 {
-		return rec.SerialExpanded, rec.SerialNodes
-	}
-	return rec.Expanded, rec.Nodes
 }
 
 // any returns a record of instance id, for its length.
@@ -278,8 +269,7 @@ func (r *Korf24Result) Plot(path string) error {
 	for _, h := range r.Heuristics {
 		add(h+", expanded", func(id string) (uint64, bool) {
 			rec, ok := r.Runs[h][id]
-			e, _ := serialWork(rec)
-			return e, ok
+			return rec.SerialWork().Expanded, ok
 		})
 	}
 	for _, p := range []struct{ key, name string }{

@@ -99,11 +99,3 @@ func TestKorf24Records(t *testing.T) {
 	_, err = Korf24(nil)
 	assert.Error(t, err)
 }
-
-// A run on several workers is reported with the counts of one.
-func TestKorf24SerialCounts(t *testing.T) {
-	e, g := serialWork(report.Record{Nodes: 10, Expanded: 5, SerialNodes: 8, SerialExpanded: 4})
-	assert.Equal(t, [2]uint64{4, 8}, [2]uint64{e, g})
-	e, g = serialWork(report.Record{Nodes: 10, Expanded: 5})
-	assert.Equal(t, [2]uint64{5, 10}, [2]uint64{e, g})
-}
