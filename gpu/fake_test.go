@@ -186,13 +186,20 @@ func TestFaultThenRecover(t *testing.T) {
 // With a set (5-5-5, reflected), the engine on the fake driver searches as ida does: the
 // kernel's set search, its tables uploaded, the roots' values read back for BPMX.
 func TestSetEngineOnTheFakeDriver(t *testing.T) {
+	set, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
+	require.NoError(t, err)
+	assertEngineIsIDA(t, set)
+}
+
+// assertEngineIsIDA checks that the engine on the fake driver searches Korf's #1 and #3
+// with set as ida does.
+func assertEngineIsIDA(t *testing.T, set *pdb.Set) {
+	t.Helper()
 	lib := fakeDriver(t)
 	t.Setenv("TK_FAKE_CUDA", "")
 	dv, err := Open(Options{Library: lib})
 	require.NoError(t, err)
 	defer dv.Close()
-	set, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
-	require.NoError(t, err)
 	korf := corpus.Korf100()
 	s, err := ida.New(korf[0].Goal, ida.Options{Set: set})
 	require.NoError(t, err)
@@ -209,11 +216,6 @@ func TestSetEngineOnTheFakeDriver(t *testing.T) {
 // searches as ida does: the kernel's catalogue search (cat.h), the tables, bits and index
 // schemes uploaded, each root's lookups with it.
 func TestCatalogueEngineOnTheFakeDriver(t *testing.T) {
-	lib := fakeDriver(t)
-	t.Setenv("TK_FAKE_CUDA", "")
-	dv, err := Open(Options{Library: lib})
-	require.NoError(t, err)
-	defer dv.Close()
 	spec, err := pdb.NewCatalogue("4x4z", board.BlankLast(board.Size4x4), true, true, [][][]int{
 		{{1, 2, 3, 4, 7}, {5, 6, 9, 10, 13}, {8, 11, 12, 14, 15}},
 		{{1, 2, 5, 6}, {3, 4, 7, 8}, {9, 10, 13, 14}, {11, 12, 15}},
@@ -221,16 +223,7 @@ func TestCatalogueEngineOnTheFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	cat, err := pdb.NewSet(context.Background(), spec, 0)
 	require.NoError(t, err)
-	korf := corpus.Korf100()
-	s, err := ida.New(korf[0].Goal, ida.Options{Set: toBits(t, cat)})
-	require.NoError(t, err)
-	e, err := dv.Engine(s)
-	require.NoError(t, err)
-	defer e.Close()
-	for _, k := range []int{0, 2} {
-		assertIDAs(t, s, e, korf[k].Start, 300)
-	}
-	assert.Positive(t, e.Stats().Passes)
+	assertEngineIsIDA(t, toBits(t, cat))
 }
 
 // The scheduler's knobs are read as the device check writes them, refused with a message

@@ -57,6 +57,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -147,28 +148,20 @@ func ParseTune(text string) (Tune, error) {
 	if strings.TrimSpace(text) == "" {
 		return t, nil
 	}
+	names := []string{"donate", "poll", "wait", "turn", "subtrees", "large"}
+	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.Large}
+	list := strings.Join(names, ", ")
 	for _, kv := range strings.Split(text, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 32)
 		if !ok || err != nil || n == 0 {
-			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: donate, poll, wait, turn, subtrees, large)", kv, text)
+			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: %s)", kv, text, list)
 		}
-		switch strings.TrimSpace(k) {
-		case "donate":
-			t.DonateAfter = uint32(n)
-		case "poll":
-			t.PollEvery = uint32(n)
-		case "wait":
-			t.WaitMax = uint32(n)
-		case "turn":
-			t.Turn = uint32(n)
-		case "subtrees":
-			t.Subtrees = uint32(n)
-		case "large":
-			t.Large = uint32(n)
-		default:
-			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: donate, poll, wait, turn, subtrees, large)", k, text)
+		i := slices.Index(names, strings.TrimSpace(k))
+		if i < 0 {
+			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: %s)", k, text, list)
 		}
+		*knobs[i] = uint32(n)
 	}
 	return t, nil
 }
