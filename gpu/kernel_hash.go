@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "3dfb4071e75d3ae4c49d16cb4663d55debdc2600d8f6437788799cd9e1c65aa4"
+const kernelHash = "e1f12e4e72de2a45b5c3a3951c6b4014c1266e8dc13ba987be11b6d6e249de9e"

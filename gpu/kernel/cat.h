@@ -209,17 +209,8 @@ HD int catChildren(CatWorker* w, CatFrame* f, uint32_t g, uint32_t bound, const 
     uint8_t i = TK_MOVE(m, t->nmoves[f->blank]);
     uint32_t ns = t->fsm[f->state * 4 + t->mdir[f->blank][i]];
     if (ns == kPruned) continue;
-    w->gen++;
     CatChild& c = f->c[f->nc++];
-    uint8_t q = t->mcell[f->blank][i];
-    uint8_t tile = w->board[q];
-    c.q = q;
-    c.tile = tile;
-    c.dir = t->mdir[f->blank][i];
-    c.state = ns;
-    c.md = (uint8_t)(f->md + t->md[tile][f->blank] - t->md[tile][q]);
-    w->pos[tile] = f->blank;
-    w->pos[0] = q;
+    uint8_t tile = makeChild(w, f, c, i, ns, t), q = c.q;
     uint32_t j = t->slot[tile][bp], k = t->of[tile][bp];
     catLook(w, c, j, k, f->blank, f->md, t);
     w->pos[tile] = q;

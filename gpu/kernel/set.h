@@ -125,6 +125,25 @@ HD void result(SetWorker* w, Pass* p) {
   if (p->value != nullptr) p->value[w->sub] = w->value;
 }
 
+// makeChild counts and makes c, the child of the node f by its move i (the automaton's state
+// ns after it), as every kind of search keeps it: its cell, tile, direction, state and
+// Manhattan distance; it moves the tile in w->pos for the child's lookups (the caller moves
+// it back), and returns the tile.
+template <class W, class F, class C>
+HD uint8_t makeChild(W* w, const F* f, C& c, uint8_t i, uint32_t ns, const Tables* t) {
+  w->gen++;
+  uint8_t q = t->mcell[f->blank][i];
+  uint8_t tile = w->board[q];
+  c.q = q;
+  c.tile = tile;
+  c.dir = t->mdir[f->blank][i];
+  c.state = ns;
+  c.md = (uint8_t)(f->md + t->md[tile][f->blank] - t->md[tile][q]);
+  w->pos[tile] = f->blank;
+  w->pos[0] = q;
+  return tile;
+}
+
 // children makes and counts the children of the node f at depth g, each looked up in full,
 // and returns its value as BPMX raises it from theirs.
 HD int children(SetWorker* w, SetFrame* f, const Tables* t) {
@@ -134,17 +153,8 @@ HD int children(SetWorker* w, SetFrame* f, const Tables* t) {
     uint8_t i = TK_MOVE(m, t->nmoves[f->blank]);
     uint32_t ns = t->fsm[f->state * 4 + t->mdir[f->blank][i]];
     if (ns == kPruned) continue;
-    w->gen++;
     SetChild& c = f->c[f->nc++];
-    uint8_t q = t->mcell[f->blank][i];
-    uint8_t tile = w->board[q];
-    c.q = q;
-    c.tile = tile;
-    c.dir = t->mdir[f->blank][i];
-    c.state = ns;
-    c.md = (uint8_t)(f->md + t->md[tile][f->blank] - t->md[tile][q]);
-    w->pos[tile] = f->blank;
-    w->pos[0] = q;
+    uint8_t tile = makeChild(w, f, c, i, ns, t), q = c.q;
     for (uint32_t j = 0; j < t->ntouch[tile]; j++) c.ex[j] = lookExcess(t->look[t->touch[tile][j]], t, w->pos);
     w->pos[tile] = q;
     w->pos[0] = f->blank;
