@@ -139,7 +139,7 @@ fi
 # 4. The sets (STEPS includes sets): Korf's 100 with 7-8 (built here with the carried
 # pdbgen when the tables' directory lacks it: about a minute on 16 cores), and k24-38,
 # k24-40, k24-01 and k24-28 with 6-6-6-6 and the depth-14 automaton (carried, or built here),
-# on the GPU (tuned by $SETS_TUNE, e.g. large=4) and on every core, their lengths and serial
+# on the GPU (tuned by $SETS_TUNE, e.g. giveup=4096 or large=4) and on every core, their lengths and serial
 # counts compared.
 sets_rows=""
 if step sets; then
@@ -201,7 +201,10 @@ for name in ["k100-78"] + [f"k24-{n}" for n in ("38", "40", "01", "28")]:
     search = sum(d.get("search_seconds", 0) for d in dev)
     frontier = sum(d.get("frontier_seconds", 0) for d in dev)
     util = [d["utilisation"] for d in dev if d]
-    print(f"{name}: {len(g)} on the GPU, {len(c)} on the cores, {len(bad)} disagree; GPU launches {search:.2f} s, frontiers {frontier:.2f} s"
+    launches = sum(d.get("launches", 0) for d in dev)
+    givenup = sum(d.get("given_up", 0) for d in dev)
+    split = sum(d.get("split_seconds", 0) for d in dev)
+    print(f"{name}: {len(g)} on the GPU, {len(c)} on the cores, {len(bad)} disagree; GPU launches {search:.2f} s ({launches}, {givenup:,} subtrees given up, split in {split:.2f} s), frontiers {frontier:.2f} s"
           + (f", utilisation {min(util):.2f}-{max(util):.2f}" if util else ""))
 PY
 fi

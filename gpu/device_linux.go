@@ -507,19 +507,74 @@ func (e *Engine) Stats() Stats {
 // SearchSubtrees searches the batch's subtrees on the device (ida.Runner), handing them to
 // the threads in serial order.
 func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
-	return e.SearchOrdered(ctx, b, nil)
+	return e.Search(ctx, b, Schedule{})
 }
 
 // SearchOrdered searches the batch's subtrees on the device as SearchSubtrees does,
 // handing them to the threads in the given order of their serial indices (nil: serial
-// order): the largest expected first, so that the pass does not end with a few threads on
-// large subtrees. The results, the solution and the serial counts do not depend on it.
+// order).
 func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32) ([]ida.SubtreeResult, error) {
+	return e.Search(ctx, b, Schedule{Order: order})
+}
+
+// Search searches the batch's subtrees on the device as sch says. The results, the
+// solution and the serial counts do not depend on it.
+//
+// Where the threads do not donate (a set's), a thread gives up a subtree once it has
+// generated Tune.GiveUp nodes below it (by default a few times its share of the pass's
+// expected nodes, sch.Expected); the engine
+// splits the subtrees given up further (ida.Deeper), searches their parts in another
+// launch (and so on), and makes their results from their parts'. The work of a subtree
+// given up counts only in the engine's Stats.
+func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.SubtreeResult, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if order != nil && len(order) != len(b.Paths) {
-		return nil, fmt.Errorf("gpu: an order of %d subtrees for a batch of %d", len(order), len(b.Paths))
+	var giveUp uint64
+	if e.model.Set != nil && e.model.Set.Eager {
+		giveUp = uint64(e.dv.tune.GiveUp)
+		if giveUp == 0 && sch.Expected > 0 {
+			giveUp = max(uint64(giveUpShares*sch.Expected/float64(max(e.stats.Threads, 1))), minGiveUp)
+		}
 	}
+	e.stats.Passes++
+	return e.search(ctx, b, sch.Order, giveUp)
+}
+
+// A thread that does not donate gives a subtree up once it has generated giveUpShares
+// times its share of the pass's expected nodes below it, and never under minGiveUp (the
+// kernel looks at every poll: 128 expansions); the parts of a subtree given up are at
+// least minParts, or as many as give each thread two of the parts of the subtrees given
+// up, at most maxParts.
+const (
+	giveUpShares = 2
+	minGiveUp    = 1 << 11
+	minParts     = 4
+	maxParts     = 1 << 16
+)
+
+// search searches the batch's subtrees in one launch, and those of them the threads gave
+// up (beyond giveUp nodes: 0, never) in more.
+func (e *Engine) search(ctx context.Context, b *ida.Batch, order []uint32, giveUp uint64) ([]ida.SubtreeResult, error) {
+	l, err := e.launch(ctx, b, order, giveUp)
+	if err != nil || l == nil {
+		return nil, err
+	}
+	stopErr := ctx.Err()
+	if stopErr == nil {
+		stopErr = ida.ErrNodeLimit
+	}
+	parts := func(up int) int { return min(max(2*e.stats.Threads/up, minParts), maxParts) }
+	out, up, err := results(ctx, e.solver, b, l, stopErr, parts, func(sub *ida.Batch) ([]ida.SubtreeResult, error) {
+		return e.search(ctx, sub, nil, giveUp)
+	}, &e.stats.Split)
+	e.stats.GivenUp += uint64(up)
+	return out, err
+}
+
+// launch searches the batch's subtrees in one launch, handing them out in order (nil:
+// serial order), a thread giving up a subtree below which it has generated giveUp nodes (0:
+// never). It returns nil for an empty batch.
+func (e *Engine) launch(ctx context.Context, b *ida.Batch, order []uint32, giveUp uint64) (*launch, error) {
 	roots := b.Roots()
 	if roots == nil && len(b.Paths) > 0 {
 		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
@@ -536,12 +591,12 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 		}
 	}
 	n := len(roots)
+	if n == 0 {
+		return nil, nil
+	}
 	l := &launch{gen: make([]uint64, n), exp: make([]uint64, n), best: n}
 	if e.model.Set != nil {
 		l.value = make([]int32, n)
-	}
-	if n == 0 {
-		return nil, nil
 	}
 	var out [passSize]byte
 	var upload, search time.Duration
@@ -600,6 +655,7 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 		le.PutUint32(p[passPollEvery:], e.dv.tune.PollEvery)
 		le.PutUint32(p[passWaitMax:], e.dv.tune.WaitMax)
 		le.PutUint32(p[passTurn:], e.dv.tune.Turn)
+		le.PutUint64(p[passGiveUpAt:], giveUp)
 		if order != nil {
 			le.PutUint64(p[passOrder:], e.order)
 		}
@@ -675,7 +731,7 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 	if l.best < 0 || l.best > n {
 		return nil, fmt.Errorf("%w: the kernel reported subtree %d of %d as solving", ErrLaunch, l.best, n)
 	}
-	e.stats.Passes++
+	e.stats.Launches++
 	e.stats.Subtrees += uint64(n)
 	for i := range l.gen {
 		e.stats.Nodes += l.gen[i]
@@ -691,11 +747,7 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 		w := search.Seconds() / max(e.stats.Search.Seconds(), 1e-9)
 		e.stats.Utilisation = e.stats.Utilisation*(1-w) + u*w
 	}
-	stopErr := ctx.Err()
-	if stopErr == nil {
-		stopErr = ida.ErrNodeLimit
-	}
-	return results(ctx, e.solver, b, l, stopErr)
+	return l, nil
 }
 
 // reserve makes the frontier buffers hold n subtrees (on the device's thread).

@@ -42,6 +42,11 @@ func (*Engine) SearchOrdered(context.Context, *ida.Batch, []uint32) ([]ida.Subtr
 	return nil, ErrUnsupported
 }
 
+// Search searches the batch's subtrees on the device as sch says.
+func (*Engine) Search(context.Context, *ida.Batch, Schedule) ([]ida.SubtreeResult, error) {
+	return nil, ErrUnsupported
+}
+
 // Stats returns what the engine's launches have done so far.
 func (*Engine) Stats() Stats { return Stats{} }
 

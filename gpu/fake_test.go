@@ -241,6 +241,7 @@ func TestTune(t *testing.T) {
 		{"turn=64", Tune{Turn: 64}, ""},
 		{"subtrees=65536,turn=8", Tune{Turn: 8, Subtrees: 65536}, ""},
 		{"large=4", Tune{Large: 4}, ""},
+		{"giveup=2,large=16", Tune{Large: 16, GiveUp: 2}, ""},
 		{"donate=0", Tune{}, "not KNOB=N"},
 		{"donate", Tune{}, "not KNOB=N"},
 		{"speed=9", Tune{}, `no knob "speed"`},

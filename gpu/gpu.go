@@ -134,22 +134,28 @@ type Tune struct {
 	// solver's, 262,144): the CPU makes them before the launch.
 	Subtrees uint32
 	// Large is how many times the mean a subtree is expected to be before a pass on the GPU
-	// splits it further, where the threads do not donate (a set's; default 8).
+	// splits it further, where the threads do not donate (a set's; default: none, for the
+	// threads give up what proves large: GiveUp).
 	Large uint32
+	// GiveUp is how many nodes a thread generates below a subtree before it gives the
+	// subtree up, where the threads do not donate (a set's; default: twice a thread's
+	// share of the pass's expected nodes, at least 2,048): the engine then splits it
+	// further (ida.Deeper) and the threads share its parts in another launch.
+	GiveUp uint32
 }
 
 // TuneEnv is the environment variable of the default Tune.
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
-// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,large=N (any of them, in any order; ""
-// for none).
+// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,large=N,giveup=N
+// (any of them, in any order; "" for none).
 func ParseTune(text string) (Tune, error) {
 	var t Tune
 	if strings.TrimSpace(text) == "" {
 		return t, nil
 	}
-	names := []string{"donate", "poll", "wait", "turn", "subtrees", "large"}
-	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.Large}
+	names := []string{"donate", "poll", "wait", "turn", "subtrees", "large", "giveup"}
+	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.Large, &t.GiveUp}
 	list := strings.Join(names, ", ")
 	for _, kv := range strings.Split(text, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
@@ -197,16 +203,30 @@ func (i Info) String() string {
 		i.Ordinal, i.Name, i.Capability[0], i.Capability[1], i.SMs, float64(i.Memory)/1e9, float64(i.Free)/1e9, i.DriverVersion())
 }
 
+// Schedule is how the engine hands a batch's subtrees to its threads.
+type Schedule struct {
+	// Order is the order of the subtrees' serial indices to hand them out in (nil: serial
+	// order): the largest expected first, so that the pass does not end with a few threads
+	// on large subtrees.
+	Order []uint32
+	// Expected is the nodes the batch's search is expected to generate (0: unknown), from
+	// which a thread that does not donate knows when to give a subtree up.
+	Expected float64
+}
+
 // Stats is what an engine's launches did, over all of them so far.
 type Stats struct {
-	Passes   int           // launches
+	Passes   int           // batches searched
+	Launches int           // launches: a batch's, and one for each time its threads gave subtrees up
 	Subtrees uint64        // frontier nodes handed to the GPU
+	GivenUp  uint64        // subtrees the threads gave up, split further and searched again
 	Nodes    uint64        // nodes the GPU generated (counting work past the solution)
 	Expanded uint64        // nodes the GPU expanded
 	Donated  uint64        // nodes busy threads gave to idle ones
 	Threads  int           // threads a launch
 	Upload   time.Duration // copying frontiers to the device
 	Search   time.Duration // the launches, to their end
+	Split    time.Duration // the CPU's work on subtrees given up: their parts, and their results from the parts
 	// Utilisation is the share of the threads' time they held work to search.
 	Utilisation float64
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -169,7 +170,9 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 		l.value = values
 	}
 	h.last = l
-	return results(ctx, h.s, b, l, nil)
+	var split time.Duration
+	res, _, err := results(ctx, h.s, b, l, nil, nil, nil, &split)
+	return res, err
 }
 
 // writeSet writes the model's set, if any, as host.cpp reads it.
@@ -479,7 +482,7 @@ func TestLayout(t *testing.T) {
 		"tk::Pass.stop": passStop, "tk::Pass.nodes": passNodes, "tk::Pass.limit": passLimit,
 		"tk::Pass.cancel": passCancel, "tk::Pass.donated": passDonated, "tk::Pass.busy": passBusy,
 		"tk::Pass.cycles": passCycles, "tk::Pass.donateAfter": passDonateAfter, "tk::Pass.value": passValue, "tk::Pass.order": passOrder,
-		"tk::Pass.hash": passHash, "tk::Pass.pollEvery": passPollEvery, "tk::Pass.waitMax": passWaitMax, "tk::Pass.turn": passTurn,
+		"tk::Pass.hash": passHash, "tk::Pass.pollEvery": passPollEvery, "tk::Pass.waitMax": passWaitMax, "tk::Pass.turn": passTurn, "tk::Pass.giveUpAt": passGiveUpAt,
 		"tk::Tables.nl": tablesNL, "tk::Tables.np": tablesNP, "tk::Tables.look": tablesLook, "tk::Tables.of": tablesOf,
 		"tk::Tables.slot": tablesSlot, "tk::Tables.touch": tablesTouch, "tk::Tables.ntouch": tablesNTouch,
 		"SetLook": setLookSize, "tk::SetLook.nib": lookNib, "tk::SetLook.escIdx": lookEscIdx,

@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "e1f12e4e72de2a45b5c3a3951c6b4014c1266e8dc13ba987be11b6d6e249de9e"
+const kernelHash = "79359003548b426d814bf776741bad918ee45c75259d0572b7eec0cc69efa132"

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
@@ -87,18 +88,22 @@ const (
 	passHash        = 120 // the host tests'
 	// Each on a cache line of its own (search.h): what busy threads read at every poll,
 	// and what idle threads ask.
-	passBest    = 128
-	passStop    = 132
-	passNext    = 256
-	passHead    = 384
-	passTail    = 388
-	passIdle    = 512
-	passThreads = 516
-	passNodes   = 640
-	passDonated = 648
-	passBusy    = 656
-	passCycles  = 664
+	passBest     = 128
+	passStop     = 132
+	passGiveUpAt = 136 // a set's: nodes a thread generates below a root before it gives it up
+	passNext     = 256
+	passHead     = 384
+	passTail     = 388
+	passIdle     = 512
+	passThreads  = 516
+	passNodes    = 640
+	passDonated  = 648
+	passBusy     = 656
+	passCycles   = 664
 )
+
+// givenUp is the value (tk::kGivenUp) of a subtree whose thread gave it up (passGiveUpAt).
+const givenUp = -1
 
 // donateAfter is the GPU's Pass.donateAfter: a thread donates only from roots that have
 // proved large (run 3 of docs/RESULTS.md donated one node per 31 expanded, and the queue,
@@ -313,31 +318,80 @@ type launch struct {
 }
 
 // results turns a launch into the runner's results: subtrees before the earliest solving
-// one searched (the kernel's counts), that one searched again on the CPU for its solution
-// and its serial counts, those after it left (their partial work kept). A stopped launch
-// gives the results so far and the stop's error (ctx's, or ida.ErrNodeLimit).
-func results(ctx context.Context, s *ida.Solver, b *ida.Batch, l *launch, stopErr error) ([]ida.SubtreeResult, error) {
+// one searched (the kernel's counts), those given up (givenUp) before it split further and
+// their parts searched by again (ida.Deeper: parts each, as the driver's replay makes a
+// split pass's), the first solving one searched again on the CPU for its solution and its
+// serial counts, those after it left (their partial work kept). A stopped launch gives the
+// results so far and the stop's error (ctx's, or ida.ErrNodeLimit). It also returns how
+// many subtrees were given up, and adds the time it took to split them and to make their
+// results to *split.
+func results(ctx context.Context, s *ida.Solver, b *ida.Batch, l *launch, stopErr error, parts func(up int) int,
+	again func(*ida.Batch) ([]ida.SubtreeResult, error), split *time.Duration) ([]ida.SubtreeResult, int, error) {
 	out := make([]ida.SubtreeResult, len(b.Paths))
+	var up []int // the subtrees given up, before the first solving one
 	for i := range out {
 		out[i].Work = ida.Work{Nodes: l.gen[i], Expanded: l.exp[i]}
-		out[i].Searched = !l.stopped && i < l.best
-		if l.value != nil {
-			out[i].Value = int(l.value[i])
+		if l.value == nil {
+			out[i].Searched = !l.stopped && i < l.best
+			continue
+		}
+		if l.value[i] != givenUp {
+			out[i].Searched, out[i].Value = !l.stopped && i < l.best, int(l.value[i])
+		} else if !l.stopped && i < l.best {
+			up = append(up, i)
 		}
 	}
 	if l.stopped {
-		return out, stopErr
+		return out, len(up), stopErr
 	}
-	if l.best < len(out) {
-		r, err := s.SearchBelow(ctx, b.Start, b.Paths[l.best], b.Bound)
+	first := l.best // the first subtree with a solution (len(out): none)
+	if len(up) > 0 {
+		if again == nil {
+			return out, len(up), fmt.Errorf("gpu: internal error: %d subtrees given up, and no way to search them again", len(up))
+		}
+		begin := time.Now()
+		d, err := s.Deeper(ctx, b, up, parts(len(up)))
+		*split += time.Since(begin)
 		if err != nil {
-			return out, err
+			return out, len(up), err
+		}
+		if b.MaxNodes > 0 {
+			var used uint64
+			for i := range l.gen {
+				used += l.gen[i]
+			}
+			if used >= b.MaxNodes {
+				return out, len(up), ida.ErrNodeLimit
+			}
+			d.Batch.MaxNodes = b.MaxNodes - used
+		}
+		sub, err := again(d.Batch)
+		if err != nil {
+			return out, len(up), err
+		}
+		begin = time.Now()
+		got, err := d.Results(ctx, sub)
+		*split += time.Since(begin)
+		if err != nil {
+			return out, len(up), err
+		}
+		for k, i := range up {
+			out[i] = got[k]
+			if got[k].Moves != nil {
+				first = min(first, i)
+			}
+		}
+	}
+	if first < len(out) && out[first].Moves == nil {
+		r, err := s.SearchBelow(ctx, b.Start, b.Paths[first], b.Bound)
+		if err != nil {
+			return out, len(up), err
 		}
 		if r.Moves == nil {
-			return out, fmt.Errorf("gpu: internal error: the GPU found the goal below subtree %d (%s) of the pass of bound %d, the CPU none",
-				l.best, board.FormatDirs(b.Paths[l.best]), b.Bound)
+			return out, len(up), fmt.Errorf("gpu: internal error: the GPU found the goal below subtree %d (%s) of the pass of bound %d, the CPU none",
+				first, board.FormatDirs(b.Paths[first]), b.Bound)
 		}
-		out[l.best] = r
+		out[first] = r
 	}
-	return out, nil
+	return out, len(up), nil
 }

@@ -106,7 +106,29 @@ var parallelFrontierFrom = 64
 //
 // With more than one worker, once a depth holds parallelFrontierFrom nodes a worker, the
 // deeper depths are tried on the workers below that depth's nodes (collectBelow).
+//
+// With refine set, the depth is chosen by the nodes there, as without it; then the nodes of
+// that depth are collected again, each split further where refine asks.
 func (st *search) collectFrontier(first, want, workers int) (*frontier, Work) {
+	refine := st.refine
+	st.refine = nil
+	f, last := st.collectDepth(first, want, workers)
+	st.refine = refine
+	if refine == nil || st.aborted || len(f.nodes) == 0 {
+		return f, last
+	}
+	depth := int(f.nodes[0].g)
+	f = &st.frontier
+	f.reset()
+	st.tryStart = Work{Nodes: st.nodes, Expanded: st.expanded}
+	st.collectAt = depth
+	st.root()
+	st.collectAt = never
+	return f, Work{Nodes: st.nodes - st.tryStart.Nodes, Expanded: st.expanded - st.tryStart.Expanded}
+}
+
+// collectDepth is collectFrontier without refine.
+func (st *search) collectDepth(first, want, workers int) (*frontier, Work) {
 	var last Work
 	f := &st.frontier
 	if st.t.cat != nil {
@@ -192,7 +214,11 @@ func (st *search) collectBelow(top *frontier, w0 Work, d0, want, workers, widest
 						return
 					}
 					for i := i0; i < min(i0+chunk, n) && !ws.aborted; i++ {
-						shares[i] = ws.below1(top, i, d, into, off, room)
+						var at, size span
+						if into != nil {
+							at, size = off[i], room[i].span
+						}
+						shares[i] = ws.below1(top, i, d, into, at, size)
 					}
 				}
 			}()
@@ -290,17 +316,18 @@ type share struct {
 	raised bool
 }
 
-// below1 searches below node i of top down to depth d (collectBelow): counting its nodes
-// there, or recording them into the place at off[i], of room[i]'s size, their paths and
-// works before them counted from that place and from the node's search's start.
-func (ws *search) below1(top *frontier, i, d int, into *frontier, off []span, room []share) share {
+// below1 searches below node i of top down to depth d (collectBelow, Solver.Deeper):
+// counting its nodes there (ws.counting), or recording them into the place at off in into,
+// of room's size, their paths and works before them counted from that place and from the
+// node's search's start.
+func (ws *search) below1(top *frontier, i, d int, into *frontier, off, room span) share {
 	it := &top.nodes[i]
 	if int(it.g) >= d {
 		// A node that refine took this deep: a frontier node here too.
 		if into != nil {
-			w := into.window(off[i], span{1, int(it.g)})
+			w := into.window(off, span{1, int(it.g)})
 			w.copyNode(top, i)
-			into.nodes[off[i].nodes].path = uint32(off[i].paths)
+			into.nodes[off.nodes].path = uint32(off.paths)
 		}
 		return share{span: span{1, int(it.g)}}
 	}
@@ -309,7 +336,7 @@ func (ws *search) below1(top *frontier, i, d int, into *frontier, off []span, ro
 	ws.counted, ws.countedPaths = 0, 0
 	if into != nil {
 		// Exactly the room counted: more would be appended elsewhere, and be caught.
-		ws.frontier = into.window(off[i], room[i].span)
+		ws.frontier = into.window(off, room)
 	}
 	_, value := ws.below(int(it.g), int(it.h), it.blank, it.state)
 	sh := share{work: Work{Nodes: ws.nodes - ws.tryStart.Nodes, Expanded: ws.expanded - ws.tryStart.Expanded}, raised: value > int(it.h)}
@@ -317,7 +344,7 @@ func (ws *search) below1(top *frontier, i, d int, into *frontier, off []span, ro
 	if into != nil {
 		sh.span = span{len(ws.frontier.nodes), len(ws.frontier.paths)}
 		for k := range ws.frontier.nodes {
-			ws.frontier.nodes[k].path += uint32(off[i].paths)
+			ws.frontier.nodes[k].path += uint32(off.paths)
 		}
 		ws.frontier = frontier{}
 	}

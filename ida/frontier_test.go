@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -178,5 +179,50 @@ func TestParallelFrontierIsTheSerialOne(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// refine is asked only of the frontier's nodes: the depth is chosen by the nodes there,
+// as without it, and then each node it asks for is split further. (It was asked from the
+// first depth tried, so that a refinement of every large subtree made the frontier at
+// depth 1, narrower than the plain one.)
+func TestRefineSplitsTheChosenDepth(t *testing.T) {
+	korf := corpus.Korf100()
+	s, err := New(korf[0].Goal, Options{Heuristic: MD})
+	require.NoError(t, err)
+	h0, err := s.H0(korf[0].Start)
+	require.NoError(t, err)
+	bound := h0 + 6
+	plain := collectWith(t, s, korf[0].Start, bound, 2000, 1, 1<<30, nil)
+	d0 := int(plain.nodes[0].g)
+	require.Greater(t, d0, 3)
+	paths := func(c collected) []string {
+		out := make([]string, len(c.nodes))
+		for i, n := range c.nodes {
+			out[i] = string(c.paths[n.path : n.path+uint32(n.g)])
+		}
+		return out
+	}
+	want := paths(plain)
+	for _, workers := range []int{1, 2} {
+		// Split every node whose last move is even, once; and never split a node the
+		// plain frontier does not hold.
+		got := collectWith(t, s, korf[0].Start, bound, 2000, workers, 4, func(p []uint8) bool {
+			require.GreaterOrEqual(t, len(p), d0, "refine asked of a node above the frontier")
+			return len(p) == d0 && p[d0-1]%2 == 0
+		})
+		k := 0
+		for _, p := range paths(got) {
+			for k < len(want) && !strings.HasPrefix(p, want[k]) {
+				k++
+			}
+			require.Less(t, k, len(want), "%d workers: %q lies below no plain frontier node", workers, p)
+			if want[k][d0-1]%2 == 0 {
+				assert.Len(t, p, d0+1, "%q is split", want[k])
+			} else {
+				assert.Equal(t, want[k], p)
+			}
+		}
+		assert.Greater(t, len(got.nodes), len(plain.nodes), "%d workers", workers)
 	}
 }

@@ -39,17 +39,21 @@ const (
 	gpuSubtreeNodes = 1 << 12
 	minGPUSubtrees  = 1 << 16
 	maxGPUSubtrees  = 1 << 18
-	// A pass on the GPU whose threads do not donate (a set's) splits further each subtree
-	// expected above largeSubtree times the mean.
-	largeSubtree = 8
 )
 
 // gpuSubtrees returns how many subtrees the pass after one of last nodes is split into,
 // at most most (0: maxGPUSubtrees): never more than an eighth of last, so that the frontier
-// lies well inside the tree.
-func gpuSubtrees(last uint64, most uint32) int {
+// lies well inside the tree. Where the threads do not donate (a set's), the frontier holds
+// at least two subtrees a thread (threads) unless most says otherwise: each thread then
+// starts with one, and the shorter ones are followed by more.
+func gpuSubtrees(last uint64, most uint32, threads int, donates bool) int {
 	hi := uint64(cmp.Or(most, maxGPUSubtrees))
-	return int(max(min(max(8*last/gpuSubtreeNodes, min(minGPUSubtrees, hi)), hi, last/8), 1))
+	n := max(8*last/gpuSubtreeNodes, min(minGPUSubtrees, hi))
+	if !donates && most == 0 {
+		hi = max(hi, 2*uint64(threads))
+		n = max(n, 2*uint64(threads))
+	}
+	return int(max(min(n, hi, last/8), 1))
 }
 
 // DeviceUse is what a search did on a GPU: the card, what opening it and the search took,
@@ -60,13 +64,16 @@ type DeviceUse struct {
 	Driver      string  `json:"driver"`     // the driver's CUDA version
 	Capability  string  `json:"capability"` // compute capability
 	OpenSeconds float64 `json:"open_seconds"`
-	// Upload and search seconds of this search's launches, and the seconds its GPU passes
-	// spent making their frontiers on the CPU.
+	// Upload and search seconds of this search's launches, the seconds its GPU passes
+	// spent making their frontiers on the CPU, and splitting the subtrees given up.
 	UploadSeconds   float64 `json:"upload_seconds"`
 	SearchSeconds   float64 `json:"search_seconds"`
 	FrontierSeconds float64 `json:"frontier_seconds"`
+	SplitSeconds    float64 `json:"split_seconds"` // the CPU's work on subtrees given up (a set's)
 	Passes          int     `json:"passes"`
+	Launches        int     `json:"launches"` // a pass's, and one each time its threads gave subtrees up
 	Subtrees        uint64  `json:"subtrees"`
+	GivenUp         uint64  `json:"given_up"` // subtrees split further after a thread gave them up (a set's)
 	Nodes           uint64  `json:"nodes"`
 	Expanded        uint64  `json:"expanded"`
 	Donated         uint64  `json:"donated"`
@@ -211,6 +218,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	var frontier time.Duration // the GPU passes' frontiers' making, the last from made
 	var made time.Time
 	var est func([]board.Dir) float64 // the GPU pass's estimates of its subtrees
+	var expect float64                // the GPU pass's nodes at the least: the last pass's
 	// The GPU's threads share a large subtree by donating its parts, but for a set's, whose
 	// values BPMX may raise (gpu/kernel/set.h): their large subtrees are split further.
 	donates := true
@@ -232,8 +240,8 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 				}
 				if engine != nil {
 					onGPU, made = true, time.Now()
-					want := gpuSubtrees(last, s.dev.tune().Subtrees)
-					est = passEstimate(p.LastSplit, p.Passes)
+					want := gpuSubtrees(last, s.dev.tune().Subtrees, engine.Stats().Threads, donates)
+					est, expect = passEstimate(p.LastSplit, p.Passes), float64(last)
 					if donates {
 						return want, nil
 					}
@@ -248,7 +256,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 			if onGPU {
 				frontier += time.Since(made)
-				return engine.SearchOrdered(ctx, b, largestFirst(b, est))
+				return engine.Search(ctx, b, schedule(b, est, expect))
 			}
 			return local.SearchSubtrees(ctx, b)
 		}),
@@ -274,7 +282,9 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	info := s.dev.dev.Info()
 	use := &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
 		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: (st.Upload - before.Upload).Seconds(), SearchSeconds: (st.Search - before.Search).Seconds(), FrontierSeconds: frontier.Seconds(),
-		Passes: st.Passes - before.Passes, Subtrees: st.Subtrees - before.Subtrees, Nodes: st.Nodes - before.Nodes,
+		SplitSeconds: (st.Split - before.Split).Seconds(),
+		Passes:       st.Passes - before.Passes, Launches: st.Launches - before.Launches, Subtrees: st.Subtrees - before.Subtrees,
+		GivenUp: st.GivenUp - before.GivenUp, Nodes: st.Nodes - before.Nodes,
 		Expanded: st.Expanded - before.Expanded, Donated: st.Donated - before.Donated, Threads: st.Threads, Utilisation: st.Utilisation}
 	return res, use, err
 }
@@ -299,17 +309,19 @@ func (d *device) tune() gpu.Tune {
 	return d.dev.Tune()
 }
 
-// splitLarge returns the refinement of a GPU pass whose threads do not donate (nil without
-// estimates): a subtree expected above large times the mean of the pass's want subtrees
-// (the last pass times its growth; large 0: largeSubtree) is split further, so that no
-// thread is left with a large one while the others wait.
+// splitLarge returns the refinement of a GPU pass whose threads do not donate, with the
+// tuning's large (nil without it, or without estimates): a subtree expected above large
+// times the mean of the pass's want subtrees (the last pass times its growth) is split
+// further. Off by default: the threads give up a subtree that proves large, and the
+// engine splits it then (gpu.Tune.GiveUp); and a frontier so refined came out narrower
+// than the plain one (k24-01 with 6-6-6-6 at bound 91, asked for 270,336 subtrees:
+// 104,684 against 328,386).
 func splitLarge(est func([]board.Dir) float64, passes []ida.Pass, want int, large uint32) func([]board.Dir) bool {
 	n := len(passes)
-	if est == nil || n < 2 || passes[n-2].Nodes == 0 || want < 1 {
+	if large == 0 || est == nil || n < 2 || passes[n-2].Nodes == 0 || want < 1 {
 		return nil
 	}
-	last, before := float64(passes[n-1].Nodes), float64(passes[n-2].Nodes)
-	limit := last * max(last/before, 1) / float64(want) * float64(cmp.Or(large, largeSubtree))
+	limit := nextPass(passes) / float64(want) * float64(large)
 	return func(path []board.Dir) bool { return est(path) > limit }
 }
 
@@ -331,17 +343,32 @@ func passEstimate(last *ida.SplitPass, passes []ida.Pass) func([]board.Dir) floa
 	return estimate(subtreeSizes(last.Paths, last.Results), passes[n-1].Nodes, passes[n-2].Nodes)
 }
 
-// largestFirst orders a GPU pass's subtrees by the nodes est expects below each, largest
-// first (ties in serial order); nil, for serial order, without an estimate.
-func largestFirst(b *ida.Batch, est func([]board.Dir) float64) []uint32 {
+// schedule is how a GPU pass's subtrees go to the threads: ordered by the nodes est expects
+// below each, largest first (ties in serial order; without an estimate, in serial order),
+// the pass expected to take at least least nodes. (Not the estimates' sum: the passes'
+// growth varies, and the last pass ends at its solution. A thread that does not donate
+// gives a subtree up after a few times its share of it: better too soon than too late.)
+func schedule(b *ida.Batch, est func([]board.Dir) float64, least float64) gpu.Schedule {
+	sch := gpu.Schedule{Expected: least}
 	if est == nil {
-		return nil
+		return sch
 	}
 	size := make([]float64, len(b.Paths))
-	order := make([]uint32, len(b.Paths))
+	sch.Order = make([]uint32, len(b.Paths))
 	for i, p := range b.Paths {
-		size[i], order[i] = est(p), uint32(i)
+		size[i], sch.Order[i] = est(p), uint32(i)
 	}
-	slices.SortStableFunc(order, func(x, y uint32) int { return cmp.Compare(size[y], size[x]) })
-	return order
+	slices.SortStableFunc(sch.Order, func(x, y uint32) int { return cmp.Compare(size[y], size[x]) })
+	return sch
+}
+
+// nextPass is the nodes the pass after passes is expected to take: the last one's times
+// the last growth (0 before two passes).
+func nextPass(passes []ida.Pass) float64 {
+	n := len(passes)
+	if n < 2 || passes[n-2].Nodes == 0 {
+		return 0
+	}
+	last, before := float64(passes[n-1].Nodes), float64(passes[n-2].Nodes)
+	return last * max(last/before, 1)
 }

@@ -113,15 +113,20 @@ func TestDeviceAutoChoosesTheFaster(t *testing.T) {
 }
 
 // A GPU pass's subtrees go out largest first, by the last split pass's sizes: a subtree
-// under a large one of the last pass before one under a small one, ties in serial order.
-func TestLargestFirst(t *testing.T) {
+// under a large one of the last pass before one under a small one, ties in serial order;
+// the pass is expected to take at least the last one's nodes.
+func TestSchedule(t *testing.T) {
 	dirs := func(s string) []board.Dir { d, err := board.ParseDirs(s); require.NoError(t, err); return d }
 	last := &ida.SplitPass{Paths: [][]board.Dir{dirs("U"), dirs("L"), dirs("R")},
 		Results: []ida.SubtreeResult{{Work: ida.Work{Nodes: 10}}, {Work: ida.Work{Nodes: 1000}}, {Work: ida.Work{Nodes: 100}}}}
 	passes := []ida.Pass{{Bound: 40, Nodes: 1000}, {Bound: 42, Nodes: 5000}}
 	b := &ida.Batch{Paths: [][]board.Dir{dirs("UL"), dirs("UR"), dirs("LU"), dirs("LD"), dirs("RU"), dirs("DD")}}
-	assert.Equal(t, []uint32{2, 3, 4, 0, 1, 5}, largestFirst(b, passEstimate(last, passes)))
-	assert.Nil(t, largestFirst(b, passEstimate(nil, passes)), "no split pass before: serial order")
+	sch := schedule(b, passEstimate(last, passes), 5000)
+	assert.Equal(t, gpu.Schedule{Order: []uint32{2, 3, 4, 0, 1, 5}, Expected: 5000}, sch)
+	sch = schedule(b, passEstimate(nil, passes), 5000)
+	assert.Equal(t, gpu.Schedule{Expected: 5000}, sch, "no split pass before: serial order")
+	assert.Equal(t, 25_000.0, nextPass(passes), "the last pass grown as it grew: 5,000 times 5")
+	assert.Zero(t, nextPass(passes[:1]), "one pass: no growth known")
 
 	// Where the GPU's threads do not donate (a set's), a subtree expected above large
 	// times the mean of the pass's subtrees is split further: here the pass is expected at
@@ -134,7 +139,7 @@ func TestLargestFirst(t *testing.T) {
 	}{{"L", true}, {"LU", false}, {"R", false}, {"U", false}, {"D", false}} {
 		assert.Equal(t, c.split, split(dirs(c.path)), c.path)
 	}
-	assert.False(t, splitLarge(passEstimate(last, passes), passes, 6, 0)(dirs("L")), "by default, above 8 times the mean")
+	assert.Nil(t, splitLarge(passEstimate(last, passes), passes, 6, 0), "by default, none")
 	assert.Nil(t, splitLarge(nil, passes, 6, 1), "no estimates: no split")
 }
 
@@ -143,26 +148,33 @@ func TestLargestFirst(t *testing.T) {
 // more than an eighth of the last pass.
 func TestGPUSubtrees(t *testing.T) {
 	for _, c := range []struct {
-		last uint64
-		most uint32
-		want int
+		last    uint64
+		most    uint32
+		donates bool
+		want    int
 	}{
-		{0, 0, 1},
-		{80, 0, 10},
-		{1_000_000, 0, 65_536},
-		{64_000_000, 0, 125_000},
-		{1_000_000_000, 0, 262_144},
-		{1_000_000_000, 100_000, 100_000},
-		{1_000_000, 16_384, 16_384},
-		{80, 16_384, 10},
+		{0, 0, true, 1},
+		{80, 0, true, 10},
+		{1_000_000, 0, true, 65_536},
+		{64_000_000, 0, true, 125_000},
+		{1_000_000_000, 0, true, 262_144},
+		{1_000_000_000, 100_000, true, 100_000},
+		{1_000_000, 16_384, true, 16_384},
+		{80, 16_384, true, 10},
+		// Threads that do not donate (135,168 of them) start with two subtrees each.
+		{1_000_000_000, 0, false, 270_336},
+		{1_000_000, 0, false, 125_000},
+		{1_000_000_000, 100_000, false, 100_000},
 	} {
-		assert.Equal(t, c.want, gpuSubtrees(c.last, c.most), "last %d, most %d", c.last, c.most)
+		assert.Equal(t, c.want, gpuSubtrees(c.last, c.most, 135_168, c.donates), "last %d, most %d, donates %v", c.last, c.most, c.donates)
 	}
 }
 
 // A set's threads on the GPU do not donate, so its large subtrees are split further: with
 // the tuning's large=1 (a subtree expected above the mean is split), the GPU passes hand
-// out more subtrees than by default, and the solutions and serial counts stay the CPU's.
+// out more subtrees than by default; and a thread gives up a subtree beyond giveup=N
+// nodes, which the engine splits further (ida.Deeper) and searches in another launch. The
+// solutions and serial counts stay the CPU's.
 func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	lib := fakeGPU(t)
 	t.Setenv("TK_FAKE_CUDA", "")
@@ -172,8 +184,9 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	require.NoError(t, err)
 	want, err := cpu.Solve(context.Background(), start)
 	require.NoError(t, err)
-	subtrees := map[string]uint64{}
-	for _, tune := range []string{"", "large=1"} {
+	subtrees, givenUp := map[string]uint64{}, map[string]uint64{}
+	const never = "giveup=4000000000"
+	for _, tune := range []string{never, "large=1," + never, "", "giveup=256"} {
 		t.Setenv(gpu.TuneEnv, tune)
 		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent, Device: DeviceGPU, GPULibrary: lib})
 		require.NoError(t, err)
@@ -185,7 +198,14 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 		assert.Equal(t, want.Nodes, cmp.Or(got.SerialNodes, got.Nodes), tune)
 		require.NotNil(t, got.Device, tune)
 		require.GreaterOrEqual(t, got.Device.Passes, 2, "%s: a GPU pass after a split one", tune)
-		subtrees[tune] = got.Device.Subtrees
+		subtrees[tune], givenUp[tune] = got.Device.Subtrees, got.Device.GivenUp
+		if givenUp[tune] == 0 {
+			assert.Equal(t, got.Device.Passes, got.Device.Launches, tune)
+		} else {
+			assert.Greater(t, got.Device.Launches, got.Device.Passes, "%s: the parts of subtrees given up searched in more launches", tune)
+		}
 	}
-	assert.Greater(t, subtrees["large=1"], subtrees[""], "large subtrees split further")
+	assert.Greater(t, subtrees["large=1,"+never], subtrees[never], "large subtrees split further")
+	assert.Zero(t, givenUp[never])
+	assert.Greater(t, givenUp["giveup=256"], givenUp[""], "subtrees of more than 256 nodes given up, more than by default")
 }

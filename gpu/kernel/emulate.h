@@ -17,9 +17,10 @@ static inline int stepOf(SetWorker* w, Pass* p, const Tables* t, uint32_t budget
 static inline int stepOf(CatWorker* w, Pass* p, const Tables* t, uint32_t budget) { return stepAll(w, p, t, budget); }
 
 // emulate steps threads virtual threads in turn, budget nodes a step, until the pass is
-// over; p->busy and p->cycles count the steps as the kernel counts its threads' time.
+// over; p->busy and p->cycles count the steps as the kernel counts its threads' time. It
+// returns the rounds it took: the launch's time, in steps of one thread.
 template <class W>
-static void emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t budget) {
+static uint64_t emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t budget) {
   std::vector<W> ws(threads);
   std::vector<bool> over(threads);
   for (uint32_t k = 0; k < threads; k++) {
@@ -30,7 +31,8 @@ static void emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t budget)
   // them reads of the pass (anyWork), here once a round for each group of 32.
   std::vector<uint32_t> answer((threads + 31) / 32), asked((threads + 31) / 32, ~0u);
   uint32_t left = threads;
-  for (uint32_t round = 0; left > 0; round++) {
+  uint32_t round = 0;
+  for (; left > 0; round++) {
     for (uint32_t k = 0; k < threads; k++) {
       if (over[k]) continue;
       W* w = &ws[k];
@@ -62,6 +64,7 @@ static void emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t budget)
     }
     p->cycles += left;
   }
+  return round;
 }
 
 }  // namespace tk

@@ -63,7 +63,7 @@ static void layout() {
   OFF(tk::Pass, nodes); OFF(tk::Pass, limit); OFF(tk::Pass, cancel); OFF(tk::Pass, donated); OFF(tk::Pass, busy);
   OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value); OFF(tk::Pass, order);
   OFF(tk::Pass, seeds); OFF(tk::Pass, seedStride); OFF(tk::Pass, qseeds); OFF(tk::Pass, hash);
-  OFF(tk::Pass, pollEvery); OFF(tk::Pass, waitMax); OFF(tk::Pass, turn);
+  OFF(tk::Pass, pollEvery); OFF(tk::Pass, waitMax); OFF(tk::Pass, turn); OFF(tk::Pass, giveUpAt);
 }
 
 

@@ -34,6 +34,9 @@ namespace tk {
 
 enum : uint32_t { kMaxCells = 25, kMaxDepth = 256, kPruned = 0xFFFFFFFFu };
 
+// kGivenUp is the value (Pass.value) of a root whose thread gave it up (Pass.giveUpAt).
+enum : int32_t { kGivenUp = -1 };
+
 // Root is a node to search below: a frontier node, or a donated one.
 struct Root {
   uint8_t board[kMaxCells];  // the tile on each cell (the blank's cell holds 0)
@@ -133,6 +136,10 @@ struct Pass {
   // lines the idle threads ask again and again, so that their asking does not slow it.
   alignas(128) int32_t best;  // the earliest solving subtree (nroots: none yet)
   uint32_t stop;              // set to end the launch: cancelled, or the node limit
+  // A set's (whose threads do not donate; 0 for the others): the nodes a thread generates
+  // below a root before it gives the root up, its value kGivenUp, for the host to split it
+  // further (0: never).
+  unsigned long long giveUpAt;
   // The frontier's counter, the queue's ends, and the idle threads, each on its own line.
   alignas(128) uint32_t next;  // the next frontier node to take
   alignas(128) uint32_t head;

@@ -255,6 +255,12 @@ HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t budget) {
           w->g = g;
           if (donateAt(w, p, t, g)) atomMin(&p->best, (int32_t)w->sub);
           if (vload(&p->stop) || (int32_t)w->sub > vloadi(&p->best)) return 1;
+          if (p->giveUpAt != 0 && w->gen >= p->giveUpAt) {
+            // Too large for one thread: the host splits it (its work here counts only
+            // as the device's).
+            w->value = kGivenUp;
+            return 1;
+          }
         }
         continue;
       }

@@ -6,9 +6,15 @@
 //   jit     the PTX does not compile  small  1 MB of memory     launch  every kernel faults
 //   slow    every launch first sleeps for 0.2 s
 //   biglocal  a kernel's threads take 100 MB of local memory each (hugelocal: 1 GB)
+// TK_FAKE_SMS and TK_FAKE_BLOCKS set its multiprocessors (2) and the blocks of 256 threads
+// each runs (1): 132 and 4 launch an H100's threads, to see how a pass's work is shared
+// among them. TK_FAKE_LOG names a file to which each launch appends a line: its kernel,
+// threads, subtrees, turn, rounds (the launch's time in turns of one thread), busy and
+// cycles.
 // Built by the tests: g++ -shared -fPIC -o libcuda.so.1 fakecuda.cpp (-DTK_FAKE_MISSING
 // leaves cuMemsetD8_v2 out).
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +30,10 @@ static const char* mode() {
   return m ? m : "";
 }
 static bool is(const char* m) { return strcmp(mode(), m) == 0; }
+static int env(const char* name, int def) {
+  const char* v = getenv(name);
+  return v != nullptr && atoi(v) > 0 ? atoi(v) : def;
+}
 
 static bool sticky = false;  // a kernel faulted: every call fails
 
@@ -43,7 +53,7 @@ CUresult cuDeviceGetName(char* name, int n, int) {
 CUresult cuDeviceTotalMem_v2(size_t* b, int) { *b = is("small") ? 1u << 20 : 80ull << 30; return 0; }
 CUresult cuDeviceGetAttribute(int* v, int attr, int) {
   switch (attr) {
-    case 16: *v = 2; break;                     // multiprocessors
+    case 16: *v = env("TK_FAKE_SMS", 2); break;  // multiprocessors
     case 75: *v = is("old") ? 7 : 9; break;     // compute capability
     case 76: *v = 0; break;
     default: *v = 0;
@@ -99,7 +109,7 @@ CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
 CUresult cuMemHostAlloc(void** p, size_t n, unsigned) { *p = calloc(1, n); return *p ? 0 : 2; }
 CUresult cuMemHostGetDevicePointer_v2(uint64_t* d, void* p, unsigned) { *d = (uint64_t)p; return 0; }
 CUresult cuMemFreeHost(void* p) { free(p); return 0; }
-CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void*, int, size_t) { *n = 1; return 0; }
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void*, int, size_t) { *n = env("TK_FAKE_BLOCKS", 1); return 0; }
 CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
   if (attr != 3) return 1;  // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES only
   if (is("biglocal")) *v = 100 << 20;
@@ -127,12 +137,24 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   if (p->threads != 0) return 1;  // the threads count themselves
   // A few nodes a step, so that the virtual threads take turns often.
   const uint32_t budget = p->turn != 0 ? p->turn : 7;  // a turn: the tuning's, or a short one
+  uint64_t rounds;
+  const char* kernel;
   if (fn == (void*)0x12) {
-    tk::emulate<tk::SetWorker>(p, t, threads, budget);
+    kernel = "ida_pass_set";
+    rounds = tk::emulate<tk::SetWorker>(p, t, threads, budget);
   } else if (fn == (void*)0x13) {
-    tk::emulate<tk::CatWorker>(p, t, threads, budget);
+    kernel = "ida_pass_cat";
+    rounds = tk::emulate<tk::CatWorker>(p, t, threads, budget);
   } else {
-    tk::emulate<tk::Worker>(p, t, threads, budget);
+    kernel = "ida_pass";
+    rounds = tk::emulate<tk::Worker>(p, t, threads, budget);
+  }
+  if (const char* log = getenv("TK_FAKE_LOG")) {
+    if (FILE* f = fopen(log, "a")) {
+      fprintf(f, "%s %u %u %u %llu %llu %llu\n", kernel, threads, p->nroots, budget, (unsigned long long)rounds,
+              (unsigned long long)p->busy, (unsigned long long)p->cycles);
+      fclose(f);
+    }
   }
   return 0;
 }

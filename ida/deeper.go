@@ -1,0 +1,248 @@
+package ida
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tilekit/tilekit/zindex"
+)
+
+// Deeper is chosen subtrees of a batch split further: the nodes below each of them at a
+// deeper depth, as a batch of their own, and the way back from that batch's results to
+// the chosen subtrees'. A runner whose search of a subtree proves too large for one of its
+// threads (a GPU's, searching a set whose threads cannot share their work) searches the
+// parts instead, which its other threads share; each chosen subtree's result is then made
+// as the driver makes a split pass's (docs/SEARCH.md, section 6): the top of the subtree
+// searched again with the parts' results in place of their searches. So it is exactly the
+// serial search's below that subtree: its work, its first solution, and its root's value
+// as BPMX left it.
+type Deeper struct {
+	// Batch holds the parts of the chosen subtrees, each one's in serial order, the chosen
+	// ones in the order given. Its MaxNodes is the split batch's.
+	Batch *Batch
+
+	s     *Solver
+	from  *Batch
+	which []int
+	first []int // where each chosen subtree's parts begin in Batch, and len(Batch.Paths) last
+}
+
+// Deeper splits the subtrees which (indices of b, in increasing order) of b, a batch that
+// this solver's driver made (or an earlier Deeper), each into at least parts subtrees
+// where its part of the pass holds that many at one depth: the nodes at the shallowest
+// depth below it that holds parts, or, where none does, at the widest, as the driver
+// chooses a frontier's depth. A chosen subtree whose pass holds no node below it is split
+// into none; its result is then its own search's. It returns ctx's error when cancelled.
+func (s *Solver) Deeper(ctx context.Context, b *Batch, which []int, parts int) (*Deeper, error) {
+	if b.items == nil {
+		return nil, fmt.Errorf("%w: a batch that this process's driver did not make", ErrRunner)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for k, i := range which {
+		if i < 0 || i >= len(b.items.nodes) || (k > 0 && i <= which[k-1]) {
+			return nil, fmt.Errorf("ida: subtrees %v to split of a batch of %d: not increasing indices of it", which, len(b.items.nodes))
+		}
+	}
+	top := b.items
+	depth := make([]int, len(which))
+	size := make([]span, len(which))
+	// Each chosen subtree's depth and parts, on the solver's workers.
+	if err := s.eachOf(ctx, b, len(which), func(ws *search, k int) {
+		depth[k], size[k] = ws.partsDepth(top, which[k], max(parts, 1))
+	}); err != nil {
+		return nil, err
+	}
+	var total span
+	for k := range which {
+		total.nodes += size[k].nodes
+		total.paths += size[k].paths
+	}
+	into := &frontier{nodes: make([]frontierNode, total.nodes), paths: make([]uint8, total.paths)}
+	if c := s.t.cat; c != nil {
+		into.cats = catLookups{nl: c.nl, np: c.np, ex: make([]uint8, total.nodes*c.nl), hm: make([]uint8, total.nodes*c.nl),
+			z: make([]zindex.State, total.nodes*c.nl), sum: make([]int16, total.nodes*c.np)}
+	}
+	d := &Deeper{s: s, from: b, which: slices.Clone(which), first: make([]int, len(which)+1)}
+	off := make([]span, len(which)+1)
+	for k := range which {
+		off[k+1] = span{off[k].nodes + size[k].nodes, off[k].paths + size[k].paths}
+		d.first[k] = off[k].nodes
+	}
+	// Each one's parts into their place.
+	var wrong atomic.Int64
+	wrong.Store(-1)
+	if err := s.eachOf(ctx, b, len(which), func(ws *search, k int) {
+		if size[k].nodes == 0 {
+			return
+		}
+		ws.collectAt, ws.counting = depth[k], false
+		if got := ws.below1(top, which[k], depth[k], into, off[k], size[k]); got.span != size[k] {
+			wrong.Store(int64(which[k]))
+		}
+		ws.collectAt = never
+	}); err != nil {
+		return nil, err
+	}
+	if i := wrong.Load(); i >= 0 {
+		return nil, fmt.Errorf("ida: internal error: subtree %d split into other parts than counted", i)
+	}
+	d.first[len(which)] = total.nodes
+	d.Batch = &Batch{Start: b.Start, Bound: b.Bound, MaxNodes: b.MaxNodes, items: into, Paths: s.frame.callerPaths(into), H: make([]int, len(into.nodes))}
+	for j := range into.nodes {
+		d.Batch.H[j] = int(into.nodes[j].h)
+	}
+	return d, nil
+}
+
+// Results returns the result of each chosen subtree, in the order Deeper was given them,
+// from the results of the parts (a runner's of d.Batch, one a part, in its order), as a
+// runner returns them: up to the first chosen subtree with a solution, every part that the
+// serial search below a chosen subtree reaches must be searched (up to its first solution,
+// and that one); the chosen subtrees after it are reported not searched, with their
+// parts' work.
+func (d *Deeper) Results(ctx context.Context, parts []SubtreeResult) ([]SubtreeResult, error) {
+	s, b := d.s, d.Batch
+	if len(parts) != len(b.Paths) {
+		return nil, fmt.Errorf("%w: %d results for %d parts", ErrRunner, len(parts), len(b.Paths))
+	}
+	parts = slices.Clone(parts)
+	for j := range parts {
+		if parts[j].path == nil && parts[j].Moves != nil {
+			p, err := s.frame.own(parts[j].Moves, b.items.path(j), b.Bound)
+			if err != nil {
+				return nil, fmt.Errorf("%w: part %d: %v", ErrRunner, j, err)
+			}
+			parts[j].path = p
+		}
+	}
+	// Each chosen subtree's replay, on the solver's workers; those after the first with a
+	// solution are then left.
+	out := make([]SubtreeResult, len(d.which))
+	errs := make([]error, len(d.which))
+	if err := s.eachOf(ctx, d.from, len(d.which), func(ws *search, k int) {
+		out[k], errs[k] = d.result(ws, k, d.which[k], parts)
+	}); err != nil {
+		return nil, err
+	}
+	k := 0
+	for ; k < len(d.which) && (k == 0 || out[k-1].Moves == nil); k++ {
+		if errs[k] != nil {
+			return nil, errs[k]
+		}
+	}
+	for ; k < len(d.which); k++ {
+		// The serial search ends before it: whatever its parts did is work, not searched.
+		out[k] = SubtreeResult{}
+		for j := d.first[k]; j < d.first[k+1]; j++ {
+			out[k].Work.Add(parts[j].Work)
+		}
+	}
+	return out, nil
+}
+
+// result is the result of the chosen subtree i, the k-th, from its parts' results: the top
+// of its search again, each part's result in place of its search.
+func (d *Deeper) result(rs *search, k, i int, parts []SubtreeResult) (SubtreeResult, error) {
+	s, b := d.s, d.Batch
+	rs.place(d.from.items, i)
+	defer func() { rs.replay, rs.collectAt = nil, never }()
+	rp := &replay{index: make(map[string]int, d.first[k+1]-d.first[k]), results: parts, found: -1}
+	for j := d.first[k]; j < d.first[k+1]; j++ {
+		rp.index[string(b.items.path(j))] = j
+		rs.collectAt = min(rs.collectAt, int(b.items.nodes[j].g))
+	}
+	rs.replay = rp
+	nodes, expanded := rs.nodes, rs.expanded
+	it := &d.from.items.nodes[i]
+	found, value := rs.below(int(it.g), int(it.h), it.blank, it.state)
+	switch {
+	case rs.aborted:
+		return SubtreeResult{}, stopped(rs.ctx)
+	case rp.err != nil:
+		return SubtreeResult{}, rp.err
+	case found != (rp.found >= 0):
+		return SubtreeResult{}, fmt.Errorf("ida: internal error: the replay below subtree %d found %v, its parts %d", i, found, rp.found)
+	}
+	r := SubtreeResult{Searched: true, Work: Work{Nodes: rs.nodes - nodes, Expanded: rs.expanded - expanded}, Value: value}
+	r.Work.Add(rp.work)
+	if found {
+		r.path = slices.Clone(rs.path[:rs.depth])
+		r.Moves = s.frame.caller(r.path)
+	}
+	return r, nil
+}
+
+// searchOf returns a search of b's pass, without a node limit, that stops when ctx is
+// cancelled; collectAt is never.
+func (s *Solver) searchOf(ctx context.Context, b *Batch) *search {
+	st := s.newSearch(b.Start)
+	var stop atomic.Bool
+	st.stop, st.ctx = &stop, ctx
+	st.setBudget(0)
+	st.bound = b.Bound
+	return st
+}
+
+// eachOf calls f for k from 0 to n-1 on the solver's workers, each with a search of b's
+// pass of its own (searchOf), and returns ctx's error if one of them was aborted.
+func (s *Solver) eachOf(ctx context.Context, b *Batch, n int, f func(ws *search, k int)) error {
+	var next atomic.Int64
+	var aborted atomic.Bool
+	var wg sync.WaitGroup
+	for range min(max(s.opt.Workers, 1), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ws := s.searchOf(ctx, b)
+			for k := int(next.Add(1) - 1); k < n && !ws.aborted; k = int(next.Add(1) - 1) {
+				f(ws, k)
+			}
+			if ws.aborted {
+				aborted.Store(true)
+			}
+		}()
+	}
+	wg.Wait()
+	if aborted.Load() {
+		return stopped(ctx)
+	}
+	return nil
+}
+
+// stopped is the error of a search of Deeper's that was aborted: ctx's.
+func stopped(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return fmt.Errorf("ida: internal error: a search without a node limit stopped")
+}
+
+// partsDepth returns the depth at which node i of top is split into at least parts nodes
+// (Deeper), and their number and moves: the shallowest below it that holds parts, or the
+// widest, chosen as collectFrontier chooses (once two depths in a row hold fewer than the
+// widest so far, that one). It is the node's own depth plus one, with no node, when the pass
+// holds none below it.
+func (ws *search) partsDepth(top *frontier, i, parts int) (int, span) {
+	g := int(top.nodes[i].g)
+	widest, at, narrower := span{}, g+1, 0
+	ws.counting = true
+	defer func() { ws.counting, ws.collectAt = false, never }()
+	for d := g + 1; d < ws.bound; d++ {
+		ws.collectAt = d
+		sh := ws.below1(top, i, d, nil, span{}, span{})
+		if ws.aborted || sh.nodes >= parts {
+			return d, sh.span
+		}
+		if sh.nodes > widest.nodes {
+			widest, at, narrower = sh.span, d, 0
+		} else if narrower++; narrower == 2 {
+			break
+		}
+	}
+	return at, widest
+}
