@@ -106,9 +106,11 @@ const (
 const givenUp = -1
 
 // donateAfter is the GPU's Pass.donateAfter: a thread donates only from roots that have
-// proved large (run 3 of docs/RESULTS.md donated one node per 31 expanded, and the queue,
-// not the search, set the rate).
-const donateAfter = 2048
+// proved large (run 3 of docs/RESULTS.md donated one node per 31 expanded, and the queue
+// may have set the rate). Not too large either: on the fake driver with an H100's
+// 135,168 threads, Korf #2's two GPU passes with md took 70 turns of a thread at 2,048,
+// 34 at 512 and 11 at 128 (docs/RESULTS.md).
+const donateAfter = 512
 
 const cells = board.MaxCells
 
