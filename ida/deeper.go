@@ -3,11 +3,10 @@ package ida
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
-
-	"github.com/tilekit/tilekit/zindex"
 )
 
 // Deeper is chosen subtrees of a batch split further: the nodes below each of them at a
@@ -31,11 +30,11 @@ type Deeper struct {
 }
 
 // Deeper splits the subtrees which (indices of b, in increasing order) of b, a batch that
-// this solver's driver made (or an earlier Deeper), each into at least parts subtrees
-// where its part of the pass holds that many at one depth: the nodes at the shallowest
-// depth below it that holds parts, or, where none does, at the widest, as the driver
-// chooses a frontier's depth. A chosen subtree whose pass holds no node below it is split
-// into none; its result is then its own search's. It returns ctx's error when cancelled.
+// this solver's driver made (or an earlier Deeper), each into about parts subtrees: the
+// nodes of its part of the pass at the depth ceil(log2(parts)) below it (most nodes have
+// two children or more), or deeper while that depth holds fewer than parts and the next
+// holds more. A chosen subtree whose pass holds no node there is split into none; its
+// result is then its own search's. It returns ctx's error when cancelled.
 func (s *Solver) Deeper(ctx context.Context, b *Batch, which []int, parts int) (*Deeper, error) {
 	if b.items == nil {
 		return nil, fmt.Errorf("%w: a batch that this process's driver did not make", ErrRunner)
@@ -48,50 +47,30 @@ func (s *Solver) Deeper(ctx context.Context, b *Batch, which []int, parts int) (
 			return nil, fmt.Errorf("ida: subtrees %v to split of a batch of %d: not increasing indices of it", which, len(b.items.nodes))
 		}
 	}
-	top := b.items
-	depth := make([]int, len(which))
-	size := make([]span, len(which))
-	// Each chosen subtree's depth and parts, on the solver's workers.
+	// Each chosen subtree's parts, on the solver's workers, then all of them in one
+	// frontier, in order.
+	each := make([]frontier, len(which))
 	if err := s.eachOf(ctx, b, len(which), func(ws *search, k int) {
-		depth[k], size[k] = ws.partsDepth(top, which[k], max(parts, 1))
+		each[k] = ws.partsOf(b.items, which[k], max(parts, 1))
 	}); err != nil {
 		return nil, err
-	}
-	var total span
-	for k := range which {
-		total.nodes += size[k].nodes
-		total.paths += size[k].paths
-	}
-	into := &frontier{nodes: make([]frontierNode, total.nodes), paths: make([]uint8, total.paths)}
-	if c := s.t.cat; c != nil {
-		into.cats = catLookups{nl: c.nl, np: c.np, ex: make([]uint8, total.nodes*c.nl), hm: make([]uint8, total.nodes*c.nl),
-			z: make([]zindex.State, total.nodes*c.nl), sum: make([]int16, total.nodes*c.np)}
 	}
 	d := &Deeper{s: s, from: b, which: slices.Clone(which), first: make([]int, len(which)+1)}
-	off := make([]span, len(which)+1)
-	for k := range which {
-		off[k+1] = span{off[k].nodes + size[k].nodes, off[k].paths + size[k].paths}
-		d.first[k] = off[k].nodes
-	}
-	// Each one's parts into their place.
-	var wrong atomic.Int64
-	wrong.Store(-1)
-	if err := s.eachOf(ctx, b, len(which), func(ws *search, k int) {
-		if size[k].nodes == 0 {
-			return
-		}
-		ws.collectAt, ws.counting = depth[k], false
-		if got := ws.below1(top, which[k], depth[k], into, off[k], size[k]); got.span != size[k] {
-			wrong.Store(int64(which[k]))
-		}
-		ws.collectAt = never
-	}); err != nil {
-		return nil, err
-	}
-	if i := wrong.Load(); i >= 0 {
-		return nil, fmt.Errorf("ida: internal error: subtree %d split into other parts than counted", i)
+	var total span
+	for k := range each {
+		d.first[k] = total.nodes
+		total.nodes += len(each[k].nodes)
+		total.paths += len(each[k].paths)
 	}
 	d.first[len(which)] = total.nodes
+	into := &frontier{nodes: make([]frontierNode, 0, total.nodes), paths: make([]uint8, 0, total.paths)}
+	if c := s.t.cat; c != nil {
+		into.cats.reserve(total.nodes, c.nl, c.np)
+	}
+	for k := range each {
+		into.append(&each[k])
+		each[k] = frontier{}
+	}
 	d.Batch = &Batch{Start: b.Start, Bound: b.Bound, MaxNodes: b.MaxNodes, items: into, Paths: s.frame.callerPaths(into), H: make([]int, len(into.nodes))}
 	for j := range into.nodes {
 		d.Batch.H[j] = int(into.nodes[j].h)
@@ -222,27 +201,40 @@ func stopped(ctx context.Context) error {
 	return fmt.Errorf("ida: internal error: a search without a node limit stopped")
 }
 
-// partsDepth returns the depth at which node i of top is split into at least parts nodes
-// (Deeper), and their number and moves: the shallowest below it that holds parts, or the
-// widest, chosen as collectFrontier chooses (once two depths in a row hold fewer than the
-// widest so far, that one). It is the node's own depth plus one, with no node, when the pass
-// holds none below it.
-func (ws *search) partsDepth(top *frontier, i, parts int) (int, span) {
+// partsOf returns the parts of node i of top (Deeper): the nodes at ceil(log2(parts))
+// moves below it, or deeper while that holds fewer than parts and the next depth holds
+// more.
+func (ws *search) partsOf(top *frontier, i, parts int) frontier {
 	g := int(top.nodes[i].g)
-	widest, at, narrower := span{}, g+1, 0
-	ws.counting = true
-	defer func() { ws.counting, ws.collectAt = false, never }()
-	for d := g + 1; d < ws.bound; d++ {
-		ws.collectAt = d
-		sh := ws.below1(top, i, d, nil, span{}, span{})
-		if ws.aborted || sh.nodes >= parts {
-			return d, sh.span
-		}
-		if sh.nodes > widest.nodes {
-			widest, at, narrower = sh.span, d, 0
-		} else if narrower++; narrower == 2 {
-			break
-		}
+	d := g + max(bits.Len(uint(parts-1)), 1)
+	if d >= ws.bound {
+		return frontier{}
 	}
-	return at, widest
+	got := ws.partsAt(top, i, d)
+	for len(got.nodes) < parts && d+1 < ws.bound && !ws.aborted {
+		next := ws.partsAt(top, i, d+1)
+		if len(next.nodes) <= len(got.nodes) {
+			break // the tree narrows towards the bound
+		}
+		got, d = next, d+1
+	}
+	return got
+}
+
+// partsAt returns the nodes below node i of top at depth d, as the search of the pass below
+// it meets them.
+func (ws *search) partsAt(top *frontier, i, d int) frontier {
+	it := &top.nodes[i]
+	ws.place(top, i)
+	ws.frontier = frontier{}
+	if c := ws.t.cat; c != nil {
+		ws.frontier.cats.nl, ws.frontier.cats.np = c.nl, c.np
+	}
+	ws.tryStart = Work{Nodes: ws.nodes, Expanded: ws.expanded}
+	ws.collectAt, ws.counting = d, false
+	ws.below(int(it.g), int(it.h), it.blank, it.state)
+	ws.collectAt = never
+	f := ws.frontier
+	ws.frontier = frontier{}
+	return f
 }

@@ -79,6 +79,22 @@ func (cl *catLookups) reset() {
 	cl.ex, cl.hm, cl.z, cl.sum = cl.ex[:0], cl.hm[:0], cl.z[:0], cl.sum[:0]
 }
 
+// append adds o's nodes, their paths and lookups, after f's.
+func (f *frontier) append(o *frontier) {
+	base := uint32(len(f.paths))
+	for _, n := range o.nodes {
+		n.path += base
+		f.nodes = append(f.nodes, n)
+	}
+	f.paths = append(f.paths, o.paths...)
+	if f.cats.nl > 0 {
+		f.cats.ex = append(f.cats.ex, o.cats.ex...)
+		f.cats.hm = append(f.cats.hm, o.cats.hm...)
+		f.cats.z = append(f.cats.z, o.cats.z...)
+		f.cats.sum = append(f.cats.sum, o.cats.sum...)
+	}
+}
+
 // path returns the path of node i (in the solver's frame).
 func (f *frontier) path(i int) []uint8 {
 	n := &f.nodes[i]
@@ -316,7 +332,7 @@ type share struct {
 	raised bool
 }
 
-// below1 searches below node i of top down to depth d (collectBelow, Solver.Deeper):
+// below1 searches below node i of top down to depth d (collectBelow):
 // counting its nodes there (ws.counting), or recording them into the place at off in into,
 // of room's size, their paths and works before them counted from that place and from the
 // node's search's start.
