@@ -553,9 +553,10 @@ const (
 )
 
 // search searches the batch's subtrees in one launch, and those of them the threads gave
-// up (beyond giveUp nodes: 0, never) in more, where a thread gives up a part after twice
-// as many (on the fake driver with an H100's threads, k24-40 with 6-6-6-6 took as many
-// turns as with giveUp throughout, in 5 launches rather than 7, expanding 4% less).
+// up (beyond giveUp nodes: 0, never) in more, with the same giveUp. (Twice as many in each
+// launch of parts took as many turns on k24-40 with 6-6-6-6, on the fake driver with an
+// H100's threads, in fewer launches, but more on k24-01: 86 rather than 63 in its pass of
+// bound 93.)
 func (e *Engine) search(ctx context.Context, b *ida.Batch, order []uint32, giveUp uint64) ([]ida.SubtreeResult, error) {
 	l, err := e.launch(ctx, b, order, giveUp)
 	if err != nil || l == nil {
@@ -567,7 +568,7 @@ func (e *Engine) search(ctx context.Context, b *ida.Batch, order []uint32, giveU
 	}
 	parts := func(up int) int { return min(max(2*e.stats.Threads/up, minParts), maxParts) }
 	out, up, err := results(ctx, e.solver, b, l, stopErr, parts, func(sub *ida.Batch) ([]ida.SubtreeResult, error) {
-		return e.search(ctx, sub, nil, 2*giveUp)
+		return e.search(ctx, sub, nil, giveUp)
 	}, &e.stats.Split)
 	e.stats.GivenUp += uint64(up)
 	return out, err
