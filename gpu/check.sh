@@ -287,7 +287,7 @@ fi
 tune_rows=""
 if step tune; then
   grep -v '^#' "$instances" | head -n "${TUNE_INSTANCES:-1}" >"$out/tune-instances.txt"
-  for setting in ${TUNES:-default donate=128 donate=2048 turn=64 turn=1024 poll=512 wait=262144}; do
+  for setting in ${TUNES:-default donate=512 donate=2048 turn=64 turn=1024 poll=512 wait=262144}; do
     log "tune $setting"
     tune=$setting
     [ "$setting" = default ] && tune=""

@@ -117,7 +117,7 @@ type Options struct {
 // STEPS=tune). Zero fields take the defaults.
 type Tune struct {
 	// DonateAfter is how many nodes a thread expands below a root before it donates
-	// (then again after as many more; default 512).
+	// (then again after as many more; default 128).
 	DonateAfter uint32
 	// PollEvery is how many nodes a thread expands between its polls of the pass's state
 	// (the node limit, the stop flag, donation; default 128).

@@ -109,8 +109,9 @@ const givenUp = -1
 // proved large (run 3 of docs/RESULTS.md donated one node per 31 expanded, and the queue
 // may have set the rate). Not too large either: on the fake driver with an H100's
 // 135,168 threads, Korf #2's two GPU passes with md took 70 turns of a thread at 2,048,
-// 34 at 512 and 11 at 128 (docs/RESULTS.md).
-const donateAfter = 512
+// 34 at 512 and 11 at 128, and Korf #1's three 66 at 512, 48 at 256 and 33 at 128,
+// donating one node per 197 expanded (docs/RESULTS.md).
+const donateAfter = 128
 
 const cells = board.MaxCells
 
