@@ -138,7 +138,7 @@ type Tune struct {
 	// threads give up what proves large: GiveUp).
 	Large uint32
 	// GiveUp is how many nodes a thread generates below a subtree before it gives the
-	// subtree up, where the threads do not donate (a set's; default: twice a thread's
+	// subtree up, where the threads do not donate (a set's; default: 4 times a thread's
 	// share of the pass's expected nodes, at least 2,048): the engine then splits it
 	// further (ida.Deeper) and the threads share its parts in another launch.
 	GiveUp uint32
