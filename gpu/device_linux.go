@@ -564,22 +564,67 @@ func (e *Engine) search(ctx context.Context, b *ida.Batch, order []uint32, giveU
 	if err != nil || l == nil {
 		return nil, err
 	}
-	stopErr := ctx.Err()
-	if stopErr == nil {
-		stopErr = ida.ErrNodeLimit
+	out, up := results(b, l)
+	if l.stopped {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		return out, ida.ErrNodeLimit
 	}
-	parts := func(up int) int { return min(max(2*e.stats.Threads/up, minParts), maxParts) }
-	out, up, err := results(ctx, e.solver, b, l, stopErr, parts, func(sub *ida.Batch) ([]ida.SubtreeResult, error) {
-		return e.search(ctx, sub, nil, giveUp)
-	}, &e.stats.Split)
-	e.stats.GivenUp += uint64(up)
-	return out, err
+	first := l.best // the first subtree with a solution (len(out): none)
+	if len(up) > 0 {
+		e.stats.GivenUp += uint64(len(up))
+		got, err := e.searchDeeper(ctx, b, l, up, giveUp)
+		if err != nil {
+			return out, err
+		}
+		for k, i := range up {
+			out[i] = got[k]
+			if got[k].Moves != nil {
+				first = min(first, i)
+			}
+		}
+	}
+	return out, searchFirst(ctx, e.solver, b, out, first)
+}
+
+// searchDeeper returns the results of the subtrees up of b, which the threads of the launch
+// l gave up: each split further (ida.Deeper, into as many parts as give every thread two),
+// the parts searched (search: in one launch or more) and each one's result made from its
+// parts'. The CPU's time on it counts in Stats.Split.
+func (e *Engine) searchDeeper(ctx context.Context, b *ida.Batch, l *launch, up []int, giveUp uint64) ([]ida.SubtreeResult, error) {
+	begin := time.Now()
+	d, err := e.solver.Deeper(ctx, b, up, min(max(2*e.stats.Threads/len(up), minParts), maxParts))
+	e.stats.Split += time.Since(begin)
+	if err != nil {
+		return nil, err
+	}
+	if b.MaxNodes > 0 {
+		var used uint64
+		for i := range l.gen {
+			used += l.gen[i]
+		}
+		if used >= b.MaxNodes {
+			return nil, ida.ErrNodeLimit
+		}
+		d.Batch.MaxNodes = b.MaxNodes - used
+	}
+	parts, err := e.search(ctx, d.Batch, nil, giveUp)
+	if err != nil {
+		return nil, err
+	}
+	begin = time.Now()
+	defer func() { e.stats.Split += time.Since(begin) }()
+	return d.Results(ctx, parts)
 }
 
 // launch searches the batch's subtrees in one launch, handing them out in order (nil:
 // serial order), a thread giving up a subtree below which it has generated giveUp nodes (0:
 // never). It returns nil for an empty batch.
 func (e *Engine) launch(ctx context.Context, b *ida.Batch, order []uint32, giveUp uint64) (*launch, error) {
+	if order != nil && len(order) != len(b.Paths) {
+		return nil, fmt.Errorf("gpu: an order of %d subtrees for a batch of %d", len(order), len(b.Paths))
+	}
 	roots := b.Roots()
 	if roots == nil && len(b.Paths) > 0 {
 		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")

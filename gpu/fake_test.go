@@ -139,6 +139,14 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want.Moves, got.Moves)
 		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+		// An order that does not name every subtree is refused.
+		_, err = s.Run(context.Background(), start, ida.Plan{
+			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 200, nil },
+			Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+				return e.SearchOrdered(ctx, b, make([]uint32, len(b.Paths)-1))
+			}),
+		})
+		assert.ErrorContains(t, err, "an order of")
 	}
 	st := e.Stats()
 	assert.Positive(t, st.Passes)

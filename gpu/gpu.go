@@ -209,8 +209,9 @@ type Schedule struct {
 	// order): the largest expected first, so that the pass does not end with a few threads
 	// on large subtrees.
 	Order []uint32
-	// Expected is the nodes the batch's search is expected to generate (0: unknown), from
-	// which a thread that does not donate knows when to give a subtree up.
+	// Expected is the nodes the batch's search is expected to generate at the least (0:
+	// unknown; solve gives the last pass's), from which a thread that does not donate
+	// knows when to give a subtree up.
 	Expected float64
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
@@ -320,81 +319,42 @@ type launch struct {
 	stopped  bool
 }
 
-// results turns a launch into the runner's results: subtrees before the earliest solving
-// one searched (the kernel's counts), those given up (givenUp) before it split further and
-// their parts searched by again (ida.Deeper: parts each, as the driver's replay makes a
-// split pass's), the first solving one searched again on the CPU for its solution and its
-// serial counts, those after it left (their partial work kept). A stopped launch gives the
-// results so far and the stop's error (ctx's, or ida.ErrNodeLimit). It also returns how
-// many subtrees were given up, and adds the time it took to split them and to make their
-// results to *split.
-func results(ctx context.Context, s *ida.Solver, b *ida.Batch, l *launch, stopErr error, parts func(up int) int,
-	again func(*ida.Batch) ([]ida.SubtreeResult, error), split *time.Duration) ([]ida.SubtreeResult, int, error) {
-	out := make([]ida.SubtreeResult, len(b.Paths))
-	var up []int // the subtrees given up, before the first solving one
+// results turns a launch into the runner's results, as the kernel left them: subtrees
+// before the earliest solving one searched (the kernel's counts), but for those their
+// threads gave up (givenUp), which are listed in up and left for the caller to search
+// apart; those from the earliest solving one on left (their partial work kept). A stopped
+// launch's are all left.
+func results(b *ida.Batch, l *launch) (out []ida.SubtreeResult, up []int) {
+	out = make([]ida.SubtreeResult, len(b.Paths))
 	for i := range out {
 		out[i].Work = ida.Work{Nodes: l.gen[i], Expanded: l.exp[i]}
-		if l.value == nil {
-			out[i].Searched = !l.stopped && i < l.best
-			continue
-		}
-		if l.value[i] != givenUp {
-			out[i].Searched, out[i].Value = !l.stopped && i < l.best, int(l.value[i])
-		} else if !l.stopped && i < l.best {
+		searched := !l.stopped && i < l.best
+		switch {
+		case l.value == nil:
+			out[i].Searched = searched
+		case l.value[i] != givenUp:
+			out[i].Searched, out[i].Value = searched, int(l.value[i])
+		case searched:
 			up = append(up, i)
 		}
 	}
-	if l.stopped {
-		return out, len(up), stopErr
+	return out, up
+}
+
+// searchFirst searches the first solving subtree (first; len(out) for none) again on the
+// CPU for ida's solution and serial counts, unless out holds its solution already.
+func searchFirst(ctx context.Context, s *ida.Solver, b *ida.Batch, out []ida.SubtreeResult, first int) error {
+	if first >= len(out) || out[first].Moves != nil {
+		return nil
 	}
-	first := l.best // the first subtree with a solution (len(out): none)
-	if len(up) > 0 {
-		if again == nil {
-			return out, len(up), fmt.Errorf("gpu: internal error: %d subtrees given up, and no way to search them again", len(up))
-		}
-		begin := time.Now()
-		d, err := s.Deeper(ctx, b, up, parts(len(up)))
-		*split += time.Since(begin)
-		if err != nil {
-			return out, len(up), err
-		}
-		if b.MaxNodes > 0 {
-			var used uint64
-			for i := range l.gen {
-				used += l.gen[i]
-			}
-			if used >= b.MaxNodes {
-				return out, len(up), ida.ErrNodeLimit
-			}
-			d.Batch.MaxNodes = b.MaxNodes - used
-		}
-		sub, err := again(d.Batch)
-		if err != nil {
-			return out, len(up), err
-		}
-		begin = time.Now()
-		got, err := d.Results(ctx, sub)
-		*split += time.Since(begin)
-		if err != nil {
-			return out, len(up), err
-		}
-		for k, i := range up {
-			out[i] = got[k]
-			if got[k].Moves != nil {
-				first = min(first, i)
-			}
-		}
+	r, err := s.SearchBelow(ctx, b.Start, b.Paths[first], b.Bound)
+	if err != nil {
+		return err
 	}
-	if first < len(out) && out[first].Moves == nil {
-		r, err := s.SearchBelow(ctx, b.Start, b.Paths[first], b.Bound)
-		if err != nil {
-			return out, len(up), err
-		}
-		if r.Moves == nil {
-			return out, len(up), fmt.Errorf("gpu: internal error: the GPU found the goal below subtree %d (%s) of the pass of bound %d, the CPU none",
-				first, board.FormatDirs(b.Paths[first]), b.Bound)
-		}
-		out[first] = r
+	if r.Moves == nil {
+		return fmt.Errorf("gpu: internal error: the GPU found the goal below subtree %d (%s) of the pass of bound %d, the CPU none",
+			first, board.FormatDirs(b.Paths[first]), b.Bound)
 	}
-	return out, len(up), nil
+	out[first] = r
+	return nil
 }

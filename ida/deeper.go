@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-	"sync"
 	"sync/atomic"
 )
 
@@ -167,27 +166,14 @@ func (s *Solver) searchOf(ctx context.Context, b *Batch) *search {
 	return st
 }
 
-// eachOf calls f for k from 0 to n-1 on the solver's workers, each with a search of b's
-// pass of its own (searchOf), and returns ctx's error if one of them was aborted.
+// eachOf calls f for k from 0 to n-1 on the solver's workers (eachOn), each with a search
+// of b's pass of its own (searchOf), and returns ctx's error if one of them was aborted.
 func (s *Solver) eachOf(ctx context.Context, b *Batch, n int, f func(ws *search, k int)) error {
-	var next atomic.Int64
-	var aborted atomic.Bool
-	var wg sync.WaitGroup
-	for range min(max(s.opt.Workers, 1), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ws := s.searchOf(ctx, b)
-			for k := int(next.Add(1) - 1); k < n && !ws.aborted; k = int(next.Add(1) - 1) {
-				f(ws, k)
-			}
-			if ws.aborted {
-				aborted.Store(true)
-			}
-		}()
+	searches := make([]*search, min(max(s.opt.Workers, 1), n))
+	for w := range searches {
+		searches[w] = s.searchOf(ctx, b)
 	}
-	wg.Wait()
-	if aborted.Load() {
+	if !eachOn(searches, n, f) {
 		return stopped(ctx)
 	}
 	return nil
@@ -224,15 +210,12 @@ func (ws *search) partsOf(top *frontier, i, parts int) frontier {
 // partsAt returns the nodes below node i of top at depth d, as the search of the pass below
 // it meets them.
 func (ws *search) partsAt(top *frontier, i, d int) frontier {
-	it := &top.nodes[i]
-	ws.place(top, i)
 	ws.frontier = frontier{}
 	if c := ws.t.cat; c != nil {
 		ws.frontier.cats.nl, ws.frontier.cats.np = c.nl, c.np
 	}
-	ws.tryStart = Work{Nodes: ws.nodes, Expanded: ws.expanded}
 	ws.collectAt, ws.counting = d, false
-	ws.below(int(it.g), int(it.h), it.blank, it.state)
+	ws.searchNode(top, i)
 	ws.collectAt = never
 	f := ws.frontier
 	ws.frontier = frontier{}

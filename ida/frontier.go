@@ -216,34 +216,15 @@ func (st *search) collectBelow(top *frontier, w0 Work, d0, want, workers, widest
 	// that off gives each node's nodes, and returns what lies below each node.
 	run := func(d int, into *frontier, off []span, room []share) ([]share, bool) {
 		shares := make([]share, n)
-		var taken atomic.Int64
-		var wg sync.WaitGroup
-		for _, ws := range searches {
+		if !eachOn(searches, n, func(ws *search, i int) {
 			ws.collectAt, ws.counting = d, into == nil
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				const chunk = 4
-				for !ws.aborted {
-					i0 := int(taken.Add(chunk) - chunk)
-					if i0 >= n {
-						return
-					}
-					for i := i0; i < min(i0+chunk, n) && !ws.aborted; i++ {
-						var at, size span
-						if into != nil {
-							at, size = off[i], room[i].span
-						}
-						shares[i] = ws.below1(top, i, d, into, at, size)
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		for _, ws := range searches {
-			if ws.aborted {
-				return nil, false
+			var at, size span
+			if into != nil {
+				at, size = off[i], room[i].span
 			}
+			shares[i] = ws.below1(top, i, d, into, at, size)
+		}) {
+			return nil, false
 		}
 		for i := range shares {
 			if shares[i].raised {
@@ -309,9 +290,7 @@ func (st *search) collectBelow(top *frontier, w0 Work, d0, want, workers, widest
 			return nil, Work{}, false // cannot be: the same search twice
 		}
 		base := Work{Nodes: w.Nodes - w0.Nodes, Expanded: w.Expanded - w0.Expanded}
-		if int(top.nodes[i].g) < d {
-			base.Add(top.nodes[i].before)
-		}
+		base.Add(top.nodes[i].before)
 		for k := off[i].nodes; k < off[i].nodes+got[i].nodes; k++ {
 			into.nodes[k].before.Add(base)
 		}
@@ -320,41 +299,60 @@ func (st *search) collectBelow(top *frontier, w0 Work, d0, want, workers, widest
 	return into, w, true
 }
 
+// eachOn calls f(ws, k) for every k from 0 to n-1, on the searches, one goroutine each,
+// which take the next k's 4 at a time (for balance on many cores). It reports whether no
+// search was aborted.
+func eachOn(searches []*search, n int, f func(ws *search, k int)) bool {
+	const chunk = 4
+	var taken atomic.Int64
+	var wg sync.WaitGroup
+	for _, ws := range searches {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !ws.aborted {
+				k0 := int(taken.Add(chunk) - chunk)
+				if k0 >= n {
+					return
+				}
+				for k := k0; k < min(k0+chunk, n) && !ws.aborted; k++ {
+					f(ws, k)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, ws := range searches {
+		if ws.aborted {
+			return false
+		}
+	}
+	return true
+}
+
 // span is a run of a frontier's nodes and of their moves in its arena.
 type span struct{ nodes, paths int }
 
-// share is what lies below one node of a frontier at a deeper depth: its nodes there (a
-// node at that depth or deeper is its own), their moves, the work of reaching them, and
-// whether the search raised the node's value.
+// share is what lies below one node of a frontier at a deeper depth: its nodes there,
+// their moves, the work of reaching them, and whether the search raised the node's value.
 type share struct {
 	span
 	work   Work
 	raised bool
 }
 
-// below1 searches below node i of top down to depth d (collectBelow):
+// below1 searches below node i of top (shallower than d) down to depth d (collectBelow):
 // counting its nodes there (ws.counting), or recording them into the place at off in into,
 // of room's size, their paths and works before them counted from that place and from the
 // node's search's start.
 func (ws *search) below1(top *frontier, i, d int, into *frontier, off, room span) share {
-	it := &top.nodes[i]
-	if int(it.g) >= d {
-		// A node that refine took this deep: a frontier node here too.
-		if into != nil {
-			w := into.window(off, span{1, int(it.g)})
-			w.copyNode(top, i)
-			into.nodes[off.nodes].path = uint32(off.paths)
-		}
-		return share{span: span{1, int(it.g)}}
-	}
-	ws.place(top, i)
-	ws.tryStart = Work{Nodes: ws.nodes, Expanded: ws.expanded}
 	ws.counted, ws.countedPaths = 0, 0
 	if into != nil {
 		// Exactly the room counted: more would be appended elsewhere, and be caught.
 		ws.frontier = into.window(off, room)
 	}
-	_, value := ws.below(int(it.g), int(it.h), it.blank, it.state)
+	it := &top.nodes[i]
+	value := ws.searchNode(top, i)
 	sh := share{work: Work{Nodes: ws.nodes - ws.tryStart.Nodes, Expanded: ws.expanded - ws.tryStart.Expanded}, raised: value > int(it.h)}
 	sh.span = span{ws.counted, ws.countedPaths}
 	if into != nil {
@@ -365,6 +363,16 @@ func (ws *search) below1(top *frontier, i, d int, into *frontier, off, room span
 		ws.frontier = frontier{}
 	}
 	return sh
+}
+
+// searchNode searches the pass below node i of f, from its own state (place), its work
+// counted from ws.tryStart, and returns the node's value as the search left it.
+func (ws *search) searchNode(f *frontier, i int) int {
+	it := &f.nodes[i]
+	ws.place(f, i)
+	ws.tryStart = Work{Nodes: ws.nodes, Expanded: ws.expanded}
+	_, value := ws.below(int(it.g), int(it.h), it.blank, it.state)
+	return value
 }
 
 // window returns an empty frontier whose nodes, moves and lookups are appended in place
@@ -378,20 +386,6 @@ func (f *frontier) window(o, n span) frontier {
 			sum: f.cats.sum[o.nodes*np : o.nodes*np : (o.nodes+nodes)*np]}
 	}
 	return w
-}
-
-// copyNode appends node i of f to w, its path where w's arena starts.
-func (w *frontier) copyNode(f *frontier, i int) {
-	nd := f.nodes[i]
-	nd.path = 0
-	w.nodes = append(w.nodes, nd)
-	w.paths = append(w.paths, f.path(i)...)
-	if nl, np := f.cats.nl, f.cats.np; nl > 0 {
-		w.cats.ex = append(w.cats.ex, f.cats.ex[i*nl:(i+1)*nl]...)
-		w.cats.hm = append(w.cats.hm, f.cats.hm[i*nl:(i+1)*nl]...)
-		w.cats.z = append(w.cats.z, f.cats.z[i*nl:(i+1)*nl]...)
-		w.cats.sum = append(w.cats.sum, f.cats.sum[i*np:(i+1)*np]...)
-	}
 }
 
 // place sets ws up to search below node i of f.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"testing"
 	"time"
 
@@ -19,13 +18,7 @@ import (
 // parts' (each part's result its own value and no work: the replays' cost, not the
 // search's). Needs TILEKIT_BENCH_TABLES.
 func BenchmarkDeeper(b *testing.B) {
-	dir := os.Getenv("TILEKIT_BENCH_TABLES")
-	if dir == "" {
-		b.Skip("TILEKIT_BENCH_TABLES names no directory of tables")
-	}
-	goal := board.BlankFirst(board.Size5x5)
-	start, err := board.Parse(board.Size5x5, "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13")
-	require.NoError(b, err)
+	goal, start, dir := benchK24(b, true)
 	stop := errors.New("measured")
 	for _, workers := range []int{1, 2} {
 		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-6-6", Tables: dir, PruningDepth: 14, Workers: workers})

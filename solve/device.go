@@ -313,9 +313,8 @@ func (d *device) tune() gpu.Tune {
 // tuning's large (nil without it, or without estimates): a subtree expected above large
 // times the mean of the pass's want subtrees (the last pass times its growth) is split
 // further. Off by default: the threads give up a subtree that proves large, and the
-// engine splits it then (gpu.Tune.GiveUp); and a frontier so refined came out narrower
-// than the plain one (k24-01 with 6-6-6-6 at bound 91, asked for 270,336 subtrees:
-// 104,684 against 328,386).
+// engine splits it then (gpu.Tune.GiveUp), from what the search met rather than an
+// estimate.
 func splitLarge(est func([]board.Dir) float64, passes []ida.Pass, want int, large uint32) func([]board.Dir) bool {
 	n := len(passes)
 	if large == 0 || est == nil || n < 2 || passes[n-2].Nodes == 0 || want < 1 {

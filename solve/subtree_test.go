@@ -147,18 +147,26 @@ func TestEstimate(t *testing.T) {
 	assert.Nil(t, estimate(subtreeSizes(paths, each), 200, 0), "no pass before the last")
 }
 
-// BenchmarkFrontier measures the frontiers of k24-01's passes of bounds 91 and 95 with
-// 6-6-6-6 and small-t (from $TILEKIT_BENCH_TABLES: skipped without it), asked for 65,536
-// and 262,144 subtrees as a GPU pass asks (at bound 91, no depth holds 262,144: the widest
-// is taken).
-func BenchmarkFrontier(b *testing.B) {
+// benchK24 returns k24-01 (Korf & Felner's first 24-puzzle instance, blank first) and
+// the directory of tables in $TILEKIT_BENCH_TABLES, for the benchmarks of a GPU pass's CPU
+// side; with tables set, it skips the benchmark without that directory.
+func benchK24(b *testing.B, tables bool) (board.Goal, board.State, string) {
 	dir := os.Getenv("TILEKIT_BENCH_TABLES")
-	if dir == "" {
+	if tables && dir == "" {
 		b.Skip("TILEKIT_BENCH_TABLES names no directory of tables")
 	}
 	goal := board.BlankFirst(board.Size5x5)
 	start, err := board.Parse(board.Size5x5, "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13")
 	require.NoError(b, err)
+	return goal, start, dir
+}
+
+// BenchmarkFrontier measures the frontiers of k24-01's passes of bounds 91 and 95 with
+// 6-6-6-6 and small-t (from $TILEKIT_BENCH_TABLES: skipped without it), asked for 65,536
+// and 262,144 subtrees as a GPU pass asks (at bound 91, no depth holds 262,144: the widest
+// is taken).
+func BenchmarkFrontier(b *testing.B) {
+	goal, start, dir := benchK24(b, true)
 	for _, h := range []string{"6-6-6-6", "small-t"} {
 		for _, workers := range []int{1, 2} {
 			s, err := New(context.Background(), goal, Options{Heuristic: h, Tables: dir, Workers: workers})
@@ -185,9 +193,7 @@ func BenchmarkFrontier(b *testing.B) {
 // the tree of the last split pass's subtrees (k24-01 with md, about 276,000 at bound h0 + 8)
 // and the estimate of each of the next pass's (about 341,000, h0 + 10).
 func BenchmarkEstimate(b *testing.B) {
-	goal := board.BlankFirst(board.Size5x5)
-	start, err := board.Parse(board.Size5x5, "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13")
-	require.NoError(b, err)
+	goal, start, _ := benchK24(b, false)
 	s, err := New(context.Background(), goal, Options{Heuristic: "md", Workers: 1})
 	require.NoError(b, err)
 	h0, err := s.H0(start)
