@@ -139,8 +139,8 @@ fi
 # 4. The sets (STEPS includes sets): Korf's 100 with 7-8 (built here with the carried
 # pdbgen when the tables' directory lacks it: about a minute on 16 cores), and k24-38,
 # k24-40, k24-01 and k24-28 with 6-6-6-6 and the depth-14 automaton (carried, or built here),
-# on the GPU (tuned by $SETS_TUNE, e.g. giveup=4096 or large=4) and on every core, their lengths and serial
-# counts compared.
+# on the GPU (tuned by $SETS_TUNE, e.g. giveup=4096, chunk=8192 or large=4) and on every
+# core, their lengths and serial counts compared.
 sets_rows=""
 if step sets; then
   export TILEKIT_TABLES=${TABLES:-.gpucheck/tables}

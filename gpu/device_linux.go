@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -524,11 +525,15 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 // generated Tune.GiveUp nodes below it (by default a few times its share of the pass's
 // expected nodes, sch.Expected); the engine
 // splits the subtrees given up further (ida.Deeper), searches their parts in another
-// launch (and so on), and makes their results from their parts'. The work of a subtree
-// given up counts only in the engine's Stats.
+// launch (and so on), and makes their results from their parts'; it takes them a chunk at
+// a time in serial order (Tune.Chunk), and leaves those after the first solution. The
+// work of a subtree given up counts only in the engine's Stats.
 func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.SubtreeResult, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if b.Roots() == nil && len(b.Paths) > 0 {
+		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
+	}
 	var giveUp uint64
 	if e.model.Set != nil && e.model.Set.Eager {
 		giveUp = uint64(e.dv.tune.GiveUp)
@@ -537,106 +542,55 @@ func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.
 		}
 	}
 	e.stats.Passes++
-	return e.search(ctx, b, sch.Order, giveUp)
+	r := &passRun{ctx: ctx, s: e.solver, m: e.model, b: b, stats: &e.stats,
+		root:     newLevel(b, e.model, nil, nil, nil),
+		capacity: int(cmp.Or(e.dv.tune.Chunk, uint32(max(chunkShare*e.stats.Threads, 1)))),
+		parts:    int(cmp.Or(e.dv.tune.Parts, minParts)),
+		giveUp:   giveUp,
+		launch: func(w work, order []uint32, giveUp uint64) (*launch, error) {
+			l, err := e.launch(ctx, w, order, giveUp)
+			if l == nil && err == nil {
+				err = errors.New("gpu: internal error: a launch of no subtrees")
+			}
+			return l, err
+		},
+	}
+	if giveUp > 0 {
+		r.partGiveUp = cmp.Or(uint64(e.dv.tune.PartGiveUp), max(giveUp/partGiveUpShare, min(giveUp, minGiveUp/partGiveUpShare)))
+	}
+	return r.run(sch.Order)
 }
 
 // A thread that does not donate gives a subtree up once it has generated giveUpShares
 // times its share of the pass's expected nodes below it, and never under minGiveUp (the
-// kernel looks at every poll: 128 expansions); the parts of a subtree given up are at
-// least minParts, or as many as give each thread two of the parts of the subtrees given
-// up, at most maxParts. (On the fake driver with an H100's threads, k24-01 with 6-6-6-6
-// took 267 turns with 4 shares and 265 with 2, giving up 197,732 subtrees rather than
-// 463,675 and expanding 18% less.)
+// kernel looks at every poll: 128 expansions); it gives a part of one up after
+// partGiveUpShare times fewer. A launch after a pass's first takes at most chunkShare
+// subtrees a thread, each subtree given up split into at least minParts (as many as fill
+// the launch where there are few), at most maxParts.
 const (
-	giveUpShares = 4
-	minGiveUp    = 1 << 11
-	minParts     = 4
-	maxParts     = 1 << 16
+	giveUpShares    = 4
+	minGiveUp       = 1 << 11
+	partGiveUpShare = 4
+	minParts        = 16
+	chunkShare      = 2
 )
 
-// search searches the batch's subtrees in one launch, and those of them the threads gave
-// up (beyond giveUp nodes: 0, never) in more, with the same giveUp. (Twice as many in each
-// launch of parts took as many turns on k24-40 with 6-6-6-6, on the fake driver with an
-// H100's threads, in fewer launches, but more on k24-01: 86 rather than 63 in its pass of
-// bound 93.)
-func (e *Engine) search(ctx context.Context, b *ida.Batch, order []uint32, giveUp uint64) ([]ida.SubtreeResult, error) {
-	l, err := e.launch(ctx, b, order, giveUp)
-	if err != nil || l == nil {
-		return nil, err
+// launch searches w's subtrees in one launch, handing them out in order (nil: serial
+// order), a thread giving up a subtree below which it has generated giveUp nodes (0:
+// never). It returns nil for no subtrees.
+func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint64) (*launch, error) {
+	roots, bound := w.roots, w.bound
+	if order != nil && len(order) != len(roots) {
+		return nil, fmt.Errorf("gpu: an order of %d subtrees for a batch of %d", len(order), len(roots))
 	}
-	out, up := results(b, l)
-	if l.stopped {
-		if err := ctx.Err(); err != nil {
-			return out, err
-		}
-		return out, ida.ErrNodeLimit
-	}
-	first := l.best // the first subtree with a solution (len(out): none)
-	if len(up) > 0 {
-		e.stats.GivenUp += uint64(len(up))
-		got, err := e.searchDeeper(ctx, b, l, up, giveUp)
-		if err != nil {
-			return out, err
-		}
-		for k, i := range up {
-			out[i] = got[k]
-			if got[k].Moves != nil {
-				first = min(first, i)
-			}
-		}
-	}
-	return out, searchFirst(ctx, e.solver, b, out, first)
-}
-
-// searchDeeper returns the results of the subtrees up of b, which the threads of the launch
-// l gave up: each split further (ida.Deeper, into as many parts as give every thread two),
-// the parts searched (search: in one launch or more) and each one's result made from its
-// parts'. The CPU's time on it counts in Stats.Split.
-func (e *Engine) searchDeeper(ctx context.Context, b *ida.Batch, l *launch, up []int, giveUp uint64) ([]ida.SubtreeResult, error) {
-	begin := time.Now()
-	d, err := e.solver.Deeper(ctx, b, up, min(max(2*e.stats.Threads/len(up), minParts), maxParts))
-	e.stats.Split += time.Since(begin)
-	if err != nil {
-		return nil, err
-	}
-	if b.MaxNodes > 0 {
-		var used uint64
-		for i := range l.gen {
-			used += l.gen[i]
-		}
-		if used >= b.MaxNodes {
-			return nil, ida.ErrNodeLimit
-		}
-		d.Batch.MaxNodes = b.MaxNodes - used
-	}
-	parts, err := e.search(ctx, d.Batch, nil, giveUp)
-	if err != nil {
-		return nil, err
-	}
-	begin = time.Now()
-	defer func() { e.stats.Split += time.Since(begin) }()
-	return d.Results(ctx, parts)
-}
-
-// launch searches the batch's subtrees in one launch, handing them out in order (nil:
-// serial order), a thread giving up a subtree below which it has generated giveUp nodes (0:
-// never). It returns nil for an empty batch.
-func (e *Engine) launch(ctx context.Context, b *ida.Batch, order []uint32, giveUp uint64) (*launch, error) {
-	if order != nil && len(order) != len(b.Paths) {
-		return nil, fmt.Errorf("gpu: an order of %d subtrees for a batch of %d", len(order), len(b.Paths))
-	}
-	roots := b.Roots()
-	if roots == nil && len(b.Paths) > 0 {
-		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
-	}
-	if b.Bound > maxBound {
-		return nil, fmt.Errorf("gpu: a pass of bound %d is deeper than the kernel's %d", b.Bound, maxBound)
+	if bound > maxBound {
+		return nil, fmt.Errorf("gpu: a pass of bound %d is deeper than the kernel's %d", bound, maxBound)
 	}
 	if e.stride > 0 {
 		for i := range roots {
-			if b.Bound-int(roots[i].G) > catDepth {
+			if bound-int(roots[i].G) > catDepth {
 				return nil, fmt.Errorf("gpu: the pass of bound %d goes %d moves below subtree %d, deeper than the catalogue search's %d",
-					b.Bound, b.Bound-int(roots[i].G), i, catDepth)
+					bound, bound-int(roots[i].G), i, catDepth)
 			}
 		}
 	}
@@ -661,7 +615,7 @@ func (e *Engine) launch(ctx context.Context, b *ida.Batch, order []uint32, giveU
 			return err
 		}
 		if e.stride > 0 {
-			seeds := b.Seeds(e.model)
+			seeds := w.seeds
 			if len(seeds) != n {
 				return fmt.Errorf("gpu: a batch of %d subtrees with %d roots' lookups", n, len(seeds))
 			}
@@ -690,7 +644,7 @@ func (e *Engine) launch(ctx context.Context, b *ida.Batch, order []uint32, giveU
 			}
 		}
 		var p [passSize]byte
-		le.PutUint32(p[passBound:], uint32(b.Bound))
+		le.PutUint32(p[passBound:], uint32(bound))
 		le.PutUint64(p[passRoots:], e.roots)
 		le.PutUint32(p[passNRoots:], uint32(n))
 		le.PutUint64(p[passGen:], e.gen)
@@ -699,7 +653,7 @@ func (e *Engine) launch(ctx context.Context, b *ida.Batch, order []uint32, giveU
 		le.PutUint64(p[passQueue:], e.queue)
 		le.PutUint64(p[passSeq:], e.seq)
 		le.PutUint32(p[passCap:], queueCap)
-		le.PutUint64(p[passLimit:], b.MaxNodes)
+		le.PutUint64(p[passLimit:], w.limit)
 		le.PutUint64(p[passCancel:], e.dv.hostDev+hostCancel)
 		le.PutUint32(p[passDonateAfter:], cmp.Or(e.dv.tune.DonateAfter, donateAfter))
 		le.PutUint32(p[passPollEvery:], e.dv.tune.PollEvery)

@@ -199,6 +199,69 @@ func TestSetEngineOnTheFakeDriver(t *testing.T) {
 	assertEngineIsIDA(t, set)
 }
 
+// Where a set's threads give subtrees up, the engine searches their parts in later
+// launches, what the pass still needs in serial order, and each subtree's result is the
+// serial search's below it, up to the first solution: with every launch holding one
+// few subtrees or the parts of one, more, or all, each subtree given up split in 2 or 16
+// parts or more.
+func TestSetEngineGivesUp(t *testing.T) {
+	set, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
+	require.NoError(t, err)
+	lib := fakeDriver(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	korf := corpus.Korf100()
+	s, err := ida.New(korf[0].Goal, ida.Options{Set: set})
+	require.NoError(t, err)
+	for _, tune := range []string{"giveup=300,chunk=8,parts=2", "giveup=100,chunk=60", "giveup=100,parts=16"} {
+		t.Setenv(TuneEnv, tune)
+		dv, err := Open(Options{Library: lib})
+		require.NoError(t, err)
+		e, err := dv.Engine(s)
+		require.NoError(t, err)
+		start := korf[2].Start
+		want, err := s.Solve(context.Background(), start)
+		require.NoError(t, err)
+		batches := 0
+		got, err := s.Run(context.Background(), start, ida.Plan{
+			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+				if len(p.Passes) == 0 {
+					return 0, nil
+				}
+				return 300, nil
+			},
+			Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+				out, err := e.SearchSubtrees(ctx, b)
+				if err != nil {
+					return out, err
+				}
+				batches++
+				for i := range out {
+					below, err := s.SearchBelow(ctx, b.Start, b.Paths[i], b.Bound)
+					require.NoError(t, err)
+					assert.True(t, out[i].Searched || out[i].Moves != nil, "%s: subtree %d of bound %d", tune, i, b.Bound)
+					assert.Equal(t, below.Work, out[i].Work, "%s: subtree %d of bound %d", tune, i, b.Bound)
+					assert.Equal(t, below.Value, out[i].Value, "%s: subtree %d of bound %d", tune, i, b.Bound)
+					assert.Equal(t, below.Moves, out[i].Moves, "%s: subtree %d of bound %d", tune, i, b.Bound)
+					if below.Moves != nil {
+						break // the rest need no search
+					}
+				}
+				return out, nil
+			}),
+		})
+		require.NoError(t, err)
+		assert.Equal(t, want.Moves, got.Moves, tune)
+		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, tune)
+		st := e.Stats()
+		assert.Positive(t, st.GivenUp, tune)
+		assert.Greater(t, st.Launches, st.Passes, tune)
+		assert.Equal(t, batches, st.Passes, tune)
+		t.Logf("%s: %d passes, %d launches, %d given up", tune, st.Passes, st.Launches, st.GivenUp)
+		require.NoError(t, e.Close())
+		require.NoError(t, dv.Close())
+	}
+}
+
 // assertEngineIsIDA checks that the engine on the fake driver searches Korf's #1 and #3
 // with set as ida does.
 func assertEngineIsIDA(t *testing.T, set *pdb.Set) {
@@ -250,6 +313,8 @@ func TestTune(t *testing.T) {
 		{"subtrees=65536,turn=8", Tune{Turn: 8, Subtrees: 65536}, ""},
 		{"large=4", Tune{Large: 4}, ""},
 		{"giveup=2,large=16", Tune{Large: 16, GiveUp: 2}, ""},
+		{"chunk=1,giveup=9", Tune{GiveUp: 9, Chunk: 1}, ""},
+		{"parts=3,partgiveup=70", Tune{Parts: 3, PartGiveUp: 70}, ""},
 		{"donate=0", Tune{}, "not KNOB=N"},
 		{"donate", Tune{}, "not KNOB=N"},
 		{"speed=9", Tune{}, `no knob "speed"`},

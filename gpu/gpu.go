@@ -142,20 +142,29 @@ type Tune struct {
 	// share of the pass's expected nodes, at least 2,048): the engine then splits it
 	// further (ida.Deeper) and the threads share its parts in another launch.
 	GiveUp uint32
+	// Chunk is the most subtrees a launch after a pass's first holds (default: two a
+	// thread): what the pass still needs, in serial order, the subtrees given up split into
+	// their parts, so that what lies after the first solution is not searched.
+	Chunk uint32
+	// Parts is the least number of parts a subtree given up is split into (default 16).
+	Parts uint32
+	// PartGiveUp is how many nodes a thread generates below a part of a subtree given up
+	// before it gives the part up in turn (default: a quarter of GiveUp's).
+	PartGiveUp uint32
 }
 
 // TuneEnv is the environment variable of the default Tune.
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
-// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,large=N,giveup=N
-// (any of them, in any order; "" for none).
+// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,large=N,giveup=N,
+// chunk=N,parts=N,partgiveup=N (any of them, in any order; "" for none).
 func ParseTune(text string) (Tune, error) {
 	var t Tune
 	if strings.TrimSpace(text) == "" {
 		return t, nil
 	}
-	names := []string{"donate", "poll", "wait", "turn", "subtrees", "large", "giveup"}
-	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.Large, &t.GiveUp}
+	names := []string{"donate", "poll", "wait", "turn", "subtrees", "large", "giveup", "chunk", "parts", "partgiveup"}
+	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.Large, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp}
 	list := strings.Join(names, ", ")
 	for _, kv := range strings.Split(text, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")

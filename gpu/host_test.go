@@ -101,11 +101,20 @@ type hostRunner struct {
 	util    float64
 }
 
+// SearchSubtrees searches the batch as the engine does (passRun), each launch run by the
+// host build.
 func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
-	roots := b.Roots()
+	r := &passRun{ctx: ctx, s: h.s, m: h.m, b: b, stats: &Stats{}, root: newLevel(b, h.m, nil, nil, nil), capacity: 1, parts: 1,
+		launch: func(w work, _ []uint32, _ uint64) (*launch, error) { return h.launch(ctx, w) }}
+	return r.run(nil)
+}
+
+// launch searches w's roots in one run of the host build.
+func (h *hostRunner) launch(ctx context.Context, w work) (*launch, error) {
+	roots := w.roots
 	var in bytes.Buffer
 	le := binary.LittleEndian
-	for _, v := range []uint32{uint32(h.m.Size.Cells()), uint32(b.Bound), uint32(len(roots)), uint32(h.threads), uint32(h.budget), uint32(h.after), uint32(len(h.m.Pruning))} {
+	for _, v := range []uint32{uint32(h.m.Size.Cells()), uint32(w.bound), uint32(len(roots)), uint32(h.threads), uint32(h.budget), uint32(h.after), uint32(len(h.m.Pruning))} {
 		in.Write(le.AppendUint32(nil, v))
 	}
 	in.Write(h.m.NMoves[:])
@@ -126,7 +135,7 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 	if set := h.m.Set; set != nil && !set.Eager {
 		nl, np := len(set.Lookups), set.Parts
 		in.Write(le.AppendUint32(nil, uint32(seedStride(nl, np))))
-		in.Write(encodeSeeds(b.Seeds(h.m), nl, np))
+		in.Write(encodeSeeds(w.seeds, nl, np))
 	}
 	cmd := exec.CommandContext(ctx, h.bin)
 	if h.real {
@@ -169,12 +178,7 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 		l.value = values
 	}
 	h.last = l
-	res, up := results(b, l)
-	require.Empty(h.t, up, "the host's passes give no subtree up")
-	if l.stopped {
-		return res, nil
-	}
-	return res, searchFirst(ctx, h.s, b, res, l.best)
+	return l, nil
 }
 
 // writeSet writes the model's set, if any, as host.cpp reads it.

@@ -1,7 +1,6 @@
 package gpu
 
 import (
-	"context"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -317,44 +316,4 @@ type launch struct {
 	value    []int32 // each subtree's root's value as BPMX left it (sets; nil: md)
 	best     int
 	stopped  bool
-}
-
-// results turns a launch into the runner's results, as the kernel left them: subtrees
-// before the earliest solving one searched (the kernel's counts), but for those their
-// threads gave up (givenUp), which are listed in up and left for the caller to search
-// apart; those from the earliest solving one on left (their partial work kept). A stopped
-// launch's are all left.
-func results(b *ida.Batch, l *launch) (out []ida.SubtreeResult, up []int) {
-	out = make([]ida.SubtreeResult, len(b.Paths))
-	for i := range out {
-		out[i].Work = ida.Work{Nodes: l.gen[i], Expanded: l.exp[i]}
-		searched := !l.stopped && i < l.best
-		switch {
-		case l.value == nil:
-			out[i].Searched = searched
-		case l.value[i] != givenUp:
-			out[i].Searched, out[i].Value = searched, int(l.value[i])
-		case searched:
-			up = append(up, i)
-		}
-	}
-	return out, up
-}
-
-// searchFirst searches the first solving subtree (first; len(out) for none) again on the
-// CPU for ida's solution and serial counts, unless out holds its solution already.
-func searchFirst(ctx context.Context, s *ida.Solver, b *ida.Batch, out []ida.SubtreeResult, first int) error {
-	if first >= len(out) || out[first].Moves != nil {
-		return nil
-	}
-	r, err := s.SearchBelow(ctx, b.Start, b.Paths[first], b.Bound)
-	if err != nil {
-		return err
-	}
-	if r.Moves == nil {
-		return fmt.Errorf("gpu: internal error: the GPU found the goal below subtree %d (%s) of the pass of bound %d, the CPU none",
-			first, board.FormatDirs(b.Paths[first]), b.Bound)
-	}
-	out[first] = r
-	return nil
 }

@@ -77,6 +77,10 @@ func (s *Solver) Deeper(ctx context.Context, b *Batch, which []int, parts int) (
 	return d, nil
 }
 
+// Parts returns where the parts of the k-th chosen subtree lie in d.Batch: from its
+// subtree from to the one before to (none when from == to).
+func (d *Deeper) Parts(k int) (from, to int) { return d.first[k], d.first[k+1] }
+
 // Results returns the result of each chosen subtree, in the order Deeper was given them,
 // from the results of the parts (a runner's of d.Batch, one a part, in its order), as a
 // runner returns them: up to the first chosen subtree with a solution, every part that the

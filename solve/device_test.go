@@ -184,9 +184,9 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	require.NoError(t, err)
 	want, err := cpu.Solve(context.Background(), start)
 	require.NoError(t, err)
-	subtrees, givenUp := map[string]uint64{}, map[string]uint64{}
+	subtrees, givenUp, launches := map[string]uint64{}, map[string]uint64{}, map[string]int{}
 	const never = "giveup=4000000000"
-	for _, tune := range []string{never, "large=1," + never, "", "giveup=256"} {
+	for _, tune := range []string{never, "large=1," + never, "", "giveup=256", "giveup=256,chunk=1"} {
 		t.Setenv(gpu.TuneEnv, tune)
 		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent, Device: DeviceGPU, GPULibrary: lib})
 		require.NoError(t, err)
@@ -198,7 +198,7 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 		assert.Equal(t, want.Nodes, cmp.Or(got.SerialNodes, got.Nodes), tune)
 		require.NotNil(t, got.Device, tune)
 		require.GreaterOrEqual(t, got.Device.Passes, 2, "%s: a GPU pass after a split one", tune)
-		subtrees[tune], givenUp[tune] = got.Device.Subtrees, got.Device.GivenUp
+		subtrees[tune], givenUp[tune], launches[tune] = got.Device.Subtrees, got.Device.GivenUp, got.Device.Launches
 		if givenUp[tune] == 0 {
 			assert.Equal(t, got.Device.Passes, got.Device.Launches, tune)
 		} else {
@@ -208,4 +208,6 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	assert.Greater(t, subtrees["large=1,"+never], subtrees[never], "large subtrees split further")
 	assert.Zero(t, givenUp[never])
 	assert.Greater(t, givenUp["giveup=256"], givenUp[""], "subtrees of more than 256 nodes given up, more than by default")
+	assert.Greater(t, launches["giveup=256,chunk=1"], launches["giveup=256"], "a launch for each subtree, or for the parts of one given up")
+	t.Logf("given up: %v; launches: %v", givenUp, launches)
 }
