@@ -531,9 +531,6 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.SubtreeResult, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if b.Roots() == nil && len(b.Paths) > 0 {
-		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
-	}
 	var giveUp uint64
 	if e.model.Set != nil && e.model.Set.Eager {
 		giveUp = uint64(e.dv.tune.GiveUp)
@@ -541,9 +538,13 @@ func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.
 			giveUp = max(uint64(giveUpShares*sch.Expected/float64(max(e.stats.Threads, 1))), minGiveUp)
 		}
 	}
+	root := newLevel(b, e.model, nil, nil, nil)
+	if root.roots == nil && len(b.Paths) > 0 {
+		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
+	}
 	e.stats.Passes++
 	r := &passRun{ctx: ctx, s: e.solver, m: e.model, b: b, stats: &e.stats,
-		root:     newLevel(b, e.model, nil, nil, nil),
+		root:     root,
 		capacity: int(cmp.Or(e.dv.tune.Chunk, uint32(max(chunkShare*e.stats.Threads, 1)))),
 		parts:    int(cmp.Or(e.dv.tune.Parts, minParts)),
 		giveUp:   giveUp,
