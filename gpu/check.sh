@@ -139,7 +139,8 @@ fi
 # 4. The sets (STEPS includes sets): Korf's 100 with 7-8 (built here with the carried
 # pdbgen when the tables' directory lacks it: about a minute on 16 cores), and k24-38,
 # k24-40, k24-01 and k24-28 with 6-6-6-6 and the depth-14 automaton (carried, or built here),
-# on the GPU (tuned by $SETS_TUNE, e.g. giveup=4096, chunk=8192 or large=4) and on every
+# on the GPU under each setting of $SETS_TUNES (default "default nodonate=1": threads that
+# donate, and threads that give up what proves large instead; e.g. window=1) and on every
 # core, their lengths and serial counts compared.
 sets_rows=""
 if step sets; then
@@ -164,26 +165,36 @@ if step sets; then
     log "building the depth-14 automaton"
     "$pdbgen" build --pruning --board 5x5 --pruning-depth 14 --out "$TILEKIT_TABLES" >"$out/build-d14.txt" 2>&1
   fi
-  timed() { # name, then solve15's arguments: the exit status and seconds
-    local name=$1
-    shift
+  timed() { # name, tuning, then solve15's arguments: the exit status and seconds
+    local name=$1 tune=$2
+    shift 2
     local begin=$EPOCHREALTIME
-    TILEKIT_GPU_TUNE=${SETS_TUNE:-} timeout "${SET_SECONDS:-120}" "$bin" --json "$@" >"$out/$name.json" 2>"$out/$name.err"
+    TILEKIT_GPU_TUNE=$tune timeout "${SET_SECONDS:-120}" "$bin" --json "$@" >"$out/$name.json" 2>"$out/$name.err"
     echo "$? $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
   }
-  log "Korf's 100, 7-8"
-  read -r rc1 s1 < <(timed k100-78-gpu --goal blank-first --heuristic 7-8 --device "$gpu" -f instances/korf100.txt)
-  read -r rc2 s2 < <(timed k100-78-cpu --goal blank-first --heuristic 7-8 --workers "$cores" -f instances/korf100.txt)
-  sets_rows+="| Korf's 100, 7-8: GPU / $cores cores | exit $rc1, $s1 s / exit $rc2, $s2 s |"$'\n'
+  # The GPU under each setting of $SETS_TUNES ($TILEKIT_GPU_TUNE; "default" for none:
+  # threads that donate), then every core.
+  for setting in ${SETS_TUNES:-default nodonate=1} cpu; do
+    name=gpu dev=$gpu tune="" workers=$cores
+    [ "$setting" = cpu ] && name=cpu dev=cpu
+    [ "$setting" != cpu ] && [ "$setting" != default ] && name="gpu-$setting" tune=$setting
+    log "Korf's 100, 7-8, $name"
+    read -r rc s < <(timed "k100-78-$name" "$tune" --goal blank-first --heuristic 7-8 --device "$dev" --workers "$workers" -f instances/korf100.txt)
+    sets_rows+="| Korf's 100, 7-8, $name | exit $rc, $s s |"$'\n'
+  done
   for id in k24-38 k24-40 k24-01 k24-28; do
     state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
-    log "$id, 6-6-6-6"
-    read -r rc1 s1 < <(timed "$id-gpu" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --device "$gpu" --workers "$cores" "$state")
-    read -r rc2 s2 < <(timed "$id-cpu" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --workers "$cores" "$state")
-    sets_rows+="| $id, 6-6-6-6: GPU / $cores cores | exit $rc1, $s1 s / exit $rc2, $s2 s |"$'\n'
+    for setting in ${SETS_TUNES:-default nodonate=1} cpu; do
+      name=gpu dev=$gpu tune=""
+      [ "$setting" = cpu ] && name=cpu dev=cpu
+      [ "$setting" != cpu ] && [ "$setting" != default ] && name="gpu-$setting" tune=$setting
+      log "$id, 6-6-6-6, $name"
+      read -r rc s < <(timed "$id-$name" "$tune" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --device "$dev" --workers "$cores" "$state")
+      sets_rows+="| $id, 6-6-6-6, $name | exit $rc, $s s |"$'\n'
+    done
   done
   python3 - "$out" <<'PY' | tee "$out/sets.txt"
-import json, os, sys
+import glob, json, os, sys
 out = sys.argv[1]
 def load(path):
     recs = {}
@@ -193,19 +204,27 @@ def load(path):
             if "start" in r:
                 recs[tuple(r["start"])] = r
     return recs
-for name in ["k100-78"] + [f"k24-{n}" for n in ("38", "40", "01", "28")]:
-    g, c = load(f"{out}/{name}-gpu.json"), load(f"{out}/{name}-cpu.json")
-    bad = [k for k in c if k not in g or g[k]["length"] != c[k]["length"]
-           or (g[k].get("serial_nodes") or g[k]["nodes"]) != (c[k].get("serial_nodes") or c[k]["nodes"])]
-    dev = [q.get("device") or {} for q in g.values()]
-    search = sum(d.get("search_seconds", 0) for d in dev)
-    frontier = sum(d.get("frontier_seconds", 0) for d in dev)
-    util = [d["utilisation"] for d in dev if d]
-    launches = sum(d.get("launches", 0) for d in dev)
-    givenup = sum(d.get("given_up", 0) for d in dev)
-    split = sum(d.get("split_seconds", 0) for d in dev)
-    print(f"{name}: {len(g)} on the GPU, {len(c)} on the cores, {len(bad)} disagree; GPU launches {search:.2f} s ({launches}, {givenup:,} subtrees given up, split in {split:.2f} s), frontiers {frontier:.2f} s"
-          + (f", utilisation {min(util):.2f}-{max(util):.2f}" if util else ""))
+for id in ["k100-78"] + [f"k24-{n}" for n in ("38", "40", "01", "28")]:
+    c = load(f"{out}/{id}-cpu.json")
+    for path in sorted(glob.glob(f"{out}/{id}-gpu*.json")):
+        name = os.path.basename(path)[len(id) + 1:-len(".json")]
+        g = load(path)
+        bad = [k for k in c if k not in g or g[k]["length"] != c[k]["length"]
+               or (g[k].get("serial_nodes") or g[k]["nodes"]) != (c[k].get("serial_nodes") or c[k]["nodes"])]
+        dev = [q.get("device") or {} for q in g.values()]
+        search = sum(d.get("search_seconds", 0) for d in dev)
+        frontier = sum(d.get("frontier_seconds", 0) for d in dev)
+        util = [d["utilisation"] for d in dev if d]
+        launches = sum(d.get("launches", 0) for d in dev)
+        givenup = sum(d.get("given_up", 0) for d in dev)
+        raised = sum(d.get("raised", 0) for d in dev)
+        split = sum(d.get("split_seconds", 0) for d in dev)
+        expanded = sum(d.get("expanded", 0) for d in dev)
+        wall = sum(q.get("seconds", 0) for q in g.values())
+        cores = sum(q.get("seconds", 0) for q in c.values())
+        print(f"{id} {name}: {len(g)} on the GPU, {len(c)} on the cores, {len(bad)} disagree; {wall:.2f} s wall, cores {cores:.2f} s;"
+              f" GPU launches {search:.2f} s ({launches}, {expanded / 1e6:.1f} M expanded, {givenup:,} subtrees given up, {raised:,} of them raised,"
+              f" split in {split:.2f} s), frontiers {frontier:.2f} s" + (f", utilisation {min(util):.2f}-{max(util):.2f}" if util else ""))
 PY
 fi
 

@@ -33,7 +33,7 @@ const (
 	logBytes          = 16 << 10
 	blockThreads      = 256
 	funcLocalBytes    = 3       // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
-	queueCap          = 1 << 22 // donated roots the queue holds (151 MB)
+	queueCap          = 1 << 22 // donated roots the queue holds (168 MB)
 )
 
 // A Device is one GPU with the kernel loaded in its primary context. Every call to the
@@ -521,20 +521,21 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 // Search searches the batch's subtrees on the device as sch says. The results, the
 // solution and the serial counts do not depend on it.
 //
-// Where the threads do not donate (a set's), a thread gives up a subtree once it has
-// generated Tune.GiveUp nodes below it (by default a few times its share of the pass's
-// expected nodes, sch.Expected); the engine
-// splits the subtrees given up further (ida.Deeper), searches their parts in another
-// launch (and so on), and makes their results from their parts'; it takes them a chunk at
-// a time in serial order (Tune.Chunk), and leaves those after the first solution. The
-// work of a subtree given up counts only in the engine's Stats.
+// A thread gives up a subtree once it has generated Tune.GiveUp nodes below it (by
+// default never; where a set's threads do not donate, Tune.NoDonate, a few times its share
+// of the pass's expected nodes, sch.Expected). Where a set's threads donate, a subtree
+// where a part donated would have changed its donor's search (BPMX) counts as given up.
+// The engine splits the subtrees given up further (ida.Deeper), searches their parts in
+// another launch (and so on), and makes their results from their parts'; it takes them a
+// chunk at a time in serial order (Tune.Chunk), and leaves those after the first solution.
+// The work of a subtree given up counts only in the engine's Stats.
 func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.SubtreeResult, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	var giveUp uint64
-	if e.model.Set != nil && e.model.Set.Eager {
+	if e.model.Set != nil {
 		giveUp = uint64(e.dv.tune.GiveUp)
-		if giveUp == 0 && sch.Expected > 0 {
+		if giveUp == 0 && e.alone() && sch.Expected > 0 {
 			giveUp = max(uint64(giveUpShares*sch.Expected/float64(max(e.stats.Threads, 1))), minGiveUp)
 		}
 	}
@@ -639,7 +640,10 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 		for _, z := range []struct {
 			p uint64
 			n uint64
-		}{{e.gen, 8 * uint64(n)}, {e.exp, 8 * uint64(n)}, {e.seq, 4 * queueCap}} {
+		}{{e.gen, 8 * uint64(n)}, {e.exp, 8 * uint64(n)}, {e.value, 4 * uint64(n)}, {e.seq, 4 * queueCap}} {
+			if z.p == 0 {
+				continue
+			}
 			if err := d.check("cuMemsetD8_v2", d.cuMemsetD8(z.p, 0, z.n)); err != nil {
 				return err
 			}
@@ -667,8 +671,7 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 		if e.model.Set != nil {
 			le.PutUint64(p[passValue:], e.value)
 		}
-		if e.model.Set != nil && e.model.Set.Eager {
-			// A set's values are inconsistent: its threads do not donate (set.h).
+		if e.alone() {
 			le.PutUint32(p[passDonateAfter:], 0xFFFFFFFF)
 		}
 		if e.stride > 0 {
@@ -753,6 +756,12 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 		e.stats.Utilisation = e.stats.Utilisation*(1-w) + u*w
 	}
 	return l, nil
+}
+
+// alone says whether the threads do not donate: a set's that is not zero-aware, tuned so
+// (Tune.NoDonate).
+func (e *Engine) alone() bool {
+	return e.model.Set != nil && e.model.Set.Eager && e.dv.tune.NoDonate != 0
 }
 
 // reserve makes the frontier buffers hold n subtrees (on the device's thread).

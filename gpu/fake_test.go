@@ -315,6 +315,8 @@ func TestTune(t *testing.T) {
 		{"giveup=2,large=16", Tune{Large: 16, GiveUp: 2}, ""},
 		{"chunk=1,giveup=9", Tune{GiveUp: 9, Chunk: 1}, ""},
 		{"parts=3,partgiveup=70", Tune{Parts: 3, PartGiveUp: 70}, ""},
+		{"nodonate=1,giveup=5", Tune{GiveUp: 5, NoDonate: 1}, ""},
+		{"window=1024", Tune{Window: 1024}, ""},
 		{"donate=0", Tune{}, "not KNOB=N"},
 		{"donate", Tune{}, "not KNOB=N"},
 		{"speed=9", Tune{}, `no knob "speed"`},

@@ -37,12 +37,12 @@
 //
 // Three searches: the Manhattan distance (search.h); a set of tables in nibbles that are
 // not zero-aware with its reflection (set.h: all children first, BPMX, each subtree's root
-// value read back for the driver's replay; its threads do not donate, since a donated
-// subtree's raised value would have to reach its donor); and a catalogue or set of
-// zero-aware tables, in nibbles or in the bit encoding, such as small-t (cat.h: ida's
-// catalogue loop, each lookup's index stepped from its ranks as package zindex steps it,
-// each subtree's root starting from its frontier node's lookups, uploaded with the
-// frontier; its threads do not donate yet, since a donated root would have to carry them).
+// value read back for the driver's replay; a donated node carries the most its value may
+// return without changing its donor's search, and a subtree where one returned more is
+// split further as one given up); and a catalogue or set of zero-aware tables, in nibbles
+// or in the bit encoding, such as small-t (cat.h: ida's catalogue loop, each lookup's index
+// stepped from its ranks as package zindex steps it, each subtree's root starting from its
+// frontier node's lookups, uploaded with the frontier, and each donated node with its own).
 //
 // The scheduler's knobs (how long a thread searches before it donates, how often it
 // polls, how long an idle thread sleeps) are Tune's, or $TILEKIT_GPU_TUNE's, so that the
@@ -134,14 +134,24 @@ type Tune struct {
 	// solver's, 262,144): the CPU makes them before the launch.
 	Subtrees uint32
 	// Large is how many times the mean a subtree is expected to be before a pass on the GPU
-	// splits it further, where the threads do not donate (a set's; default: none, for the
-	// threads give up what proves large: GiveUp).
+	// splits it further, where the threads do not donate (a set's, NoDonate; default: none,
+	// for the threads give up what proves large: GiveUp).
 	Large uint32
 	// GiveUp is how many nodes a thread generates below a subtree before it gives the
-	// subtree up, where the threads do not donate (a set's; default: 4 times a thread's
-	// share of the pass's expected nodes, at least 2,048): the engine then splits it
-	// further (ida.Deeper) and the threads share its parts in another launch.
+	// subtree up (default: never; where a set's threads do not donate, NoDonate, 4 times a
+	// thread's share of the pass's expected nodes, at least 2,048): the engine then splits
+	// it further (ida.Deeper) and the threads share its parts in another launch.
 	GiveUp uint32
+	// Window is how many subtrees, in serial order, a pass's frontier is ordered largest
+	// first within (default: all of them; 1: serial order). Threads that donate share a
+	// large subtree anyway, and the fewer subtrees after the solving one the last pass
+	// takes before the solution turns up, the less it searches for nothing.
+	Window uint32
+	// NoDonate, when not zero, keeps the threads of a set that is not zero-aware from
+	// donating: they give up what proves large instead (GiveUp). By default they donate,
+	// and a subtree where a part donated would have changed its donor's search (BPMX) is
+	// split further as one given up.
+	NoDonate uint32
 	// Chunk is the most subtrees a launch after a pass's first holds (default: two a
 	// thread): what the pass still needs, in serial order, the subtrees given up split into
 	// their parts, so that what lies after the first solution is not searched.
@@ -157,14 +167,14 @@ type Tune struct {
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
 // ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,large=N,giveup=N,
-// chunk=N,parts=N,partgiveup=N (any of them, in any order; "" for none).
+// chunk=N,parts=N,partgiveup=N,window=N,nodonate=1 (any of them, in any order; "" for none).
 func ParseTune(text string) (Tune, error) {
 	var t Tune
 	if strings.TrimSpace(text) == "" {
 		return t, nil
 	}
-	names := []string{"donate", "poll", "wait", "turn", "subtrees", "large", "giveup", "chunk", "parts", "partgiveup"}
-	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.Large, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp}
+	names := []string{"donate", "poll", "wait", "turn", "subtrees", "large", "giveup", "chunk", "parts", "partgiveup", "window", "nodonate"}
+	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.Large, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp, &t.Window, &t.NoDonate}
 	list := strings.Join(names, ", ")
 	for _, kv := range strings.Split(text, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
@@ -230,6 +240,7 @@ type Stats struct {
 	Launches int           // launches: a batch's, and one for each time its threads gave subtrees up
 	Subtrees uint64        // frontier nodes handed to the GPU
 	GivenUp  uint64        // subtrees the threads gave up, split further and searched again
+	Raised   uint64        // of those, the subtrees where a part donated would have changed its donor's search (BPMX)
 	Nodes    uint64        // nodes the GPU generated (counting work past the solution)
 	Expanded uint64        // nodes the GPU expanded
 	Donated  uint64        // nodes busy threads gave to idle ones

@@ -99,6 +99,7 @@ type hostRunner struct {
 	hash    []uint64
 	donated uint64
 	util    float64
+	raised  int // subtrees the launches so far marked raised (a donated part's value rose)
 }
 
 // SearchSubtrees searches the batch as the engine does (passRun), each launch run by the
@@ -176,6 +177,11 @@ func (h *hostRunner) launch(ctx context.Context, w work) (*launch, error) {
 	}
 	if h.m.Set != nil {
 		l.value = values
+		for _, v := range values {
+			if v == raised {
+				h.raised++
+			}
+		}
 	}
 	h.last = l
 	return l, nil
@@ -287,6 +293,18 @@ func reference(m *ida.Model, r ida.Root, bound int) (gen, exp, hash uint64) {
 	return gen, exp, hash
 }
 
+// solved makes the solver of goal with opt, its model, and its serial solution of start.
+func solved(t *testing.T, goal board.Goal, opt ida.Options, start board.State) (*ida.Solver, *ida.Model, *ida.Result) {
+	t.Helper()
+	s, err := ida.New(goal, opt)
+	require.NoError(t, err)
+	m, err := s.Model()
+	require.NoError(t, err)
+	want, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	return s, m, want
+}
+
 // The kernel's search, run on the host with many virtual threads that donate work to each
 // other, gives ida's solution and serial counts, pass by pass, on positions of both boards
 // and goals, with the move back and with an automaton; below every subtree before the
@@ -311,12 +329,7 @@ func TestEmulatedSchemeIsIDA(t *testing.T) {
 	donated := uint64(0)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s, err := ida.New(c.goal, c.opt)
-			require.NoError(t, err)
-			m, err := s.Model()
-			require.NoError(t, err)
-			want, err := s.Solve(context.Background(), c.start)
-			require.NoError(t, err)
+			s, m, want := solved(t, c.goal, c.opt, c.start)
 			require.GreaterOrEqual(t, len(want.Passes), 5, "a test of at least five passes")
 			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 97, budget: 3, after: 8}
 			checked := 0
@@ -478,7 +491,7 @@ func TestLayout(t *testing.T) {
 	require.NoError(t, err)
 	want := map[string]int{
 		"Root": rootSize, "Tables": tablesSize, "Pass": passSize,
-		"tk::Root.blank": 25, "tk::Root.g": 26, "tk::Root.h": 27, "tk::Root.state": 28, "tk::Root.sub": 32,
+		"tk::Root.blank": 25, "tk::Root.g": 26, "tk::Root.h": 27, "tk::Root.state": 28, "tk::Root.sub": 32, "tk::Root.thr": rootThr,
 		"tk::Tables.cells": 0, "tk::Tables.nmoves": tablesNMoves, "tk::Tables.mcell": tablesMCell,
 		"tk::Tables.mdir": tablesMDir, "tk::Tables.md": tablesMD, "tk::Tables.fsm": tablesFSM,
 		"tk::Pass.bound": passBound, "tk::Pass.roots": passRoots, "tk::Pass.nroots": passNRoots,
@@ -515,7 +528,10 @@ func TestLayout(t *testing.T) {
 // The kernel's search with a set (set.h), on the host with many virtual threads: every
 // pass's serial counts are ida's, and below every subtree before the solving one its counts
 // and its root's value as BPMX left it are ida's, with 5-5-5 (a table stored through a
-// mirror) reflected on Korf instances, with and without the automaton, and a 5x5 set.
+// mirror) reflected on Korf instances, with and without the automaton, and a 5x5 set. The
+// threads donate: subtrees where a donated part would have changed its donor's search are
+// split further and made from their parts'; threads that trust every part (TK_UNCHECKED)
+// are caught.
 func TestEmulatedSetIsIDA(t *testing.T) {
 	bin := buildHost(t)
 	five, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
@@ -540,17 +556,14 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 		{"5-5-5 regular, automaton, Korf #3", korf[2].Goal, korf[2].Start, ida.Options{Set: five, Lookups: ida.Regular, Pruning: fsm}},
 		{"4x6 on 5x5, regular", fiveGoal, fiveStart, ida.Options{Set: small, Lookups: ida.Regular}},
 		{"5-5-5 regular, Korf #3, deep frontier", korf[2].Goal, korf[2].Start, ida.Options{Set: five, Lookups: ida.Regular}},
+		// Where threads that trust every part they donate are wrong (below).
+		{"5-5-5 regular, Korf #4", korf[3].Goal, korf[3].Start, ida.Options{Set: five, Lookups: ida.Regular}},
 	}
-	raised := 0
+	raised, spoiled, donated := 0, 0, uint64(0)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s, err := ida.New(c.goal, c.opt)
-			require.NoError(t, err)
-			m, err := s.Model()
-			require.NoError(t, err)
+			s, m, want := solved(t, c.goal, c.opt, c.start)
 			require.NotNil(t, m.Set)
-			want, err := s.Solve(context.Background(), c.start)
-			require.NoError(t, err)
 			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5}
 			checked := 0
 			var heights []int // the roots' values as the search met them
@@ -598,9 +611,55 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 			assert.Equal(t, want.Moves, got.Moves)
 			assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 			assert.Positive(t, checked)
+			donated += h.donated
+			spoiled += h.raised
+			t.Logf("donated %d (last launch), subtrees marked raised %d", h.donated, h.raised)
 		})
 	}
 	assert.Positive(t, raised, "BPMX raised some roots' values")
+	assert.Positive(t, donated, "threads donated")
+	assert.Positive(t, spoiled, "subtrees where a donated part would have changed its donor's search")
+
+	// Threads that trust every part they donated (TK_UNCHECKED) are not the serial search:
+	// some pass's serial counts differ, or its replay fails.
+	t.Run("unchecked", func(t *testing.T) {
+		unchecked := buildHost(t, "-DTK_UNCHECKED")
+		differ := 0
+		for _, c := range cases[4:] {
+			s, m, want := solved(t, c.goal, c.opt, c.start)
+			h := &hostRunner{t: t, bin: unchecked, s: s, m: m, threads: 37, budget: 5}
+			_, err := s.Run(context.Background(), c.start, ida.Plan{
+				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+					if len(p.Passes) == 0 {
+						return 0, nil
+					}
+					return 400, nil
+				},
+				Runner: ida.RunnerFunc(h.SearchSubtrees),
+				OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+					if sp == nil {
+						return
+					}
+					for _, w := range want.Passes {
+						if w.Bound == p.Bound && w.Work() != sp.Serial {
+							differ++
+						}
+					}
+					for i := 0; i < h.last.best && i < len(sp.Paths); i++ {
+						r, err := s.SearchBelow(context.Background(), c.start, sp.Paths[i], p.Bound)
+						require.NoError(t, err)
+						if r.Work != sp.Results[i].Work || r.Value != sp.Results[i].Value {
+							differ++
+						}
+					}
+				},
+			})
+			if err != nil {
+				differ++
+			}
+		}
+		assert.Positive(t, differ, "passes or subtrees whose serial counts differ from ida's with donated parts trusted")
+	})
 }
 
 // The kernel's search with a catalogue of zero-aware tables (cat.h), in nibbles and in
@@ -643,15 +702,10 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 	// subtree's counts up to its solution differed from ida's (they depend on the order of
 	// the children).
 	run := func(t *testing.T, bin string, c testCase, after int, racing bool) (differ int, donated uint64) {
-		s, err := ida.New(c.goal, c.opt)
-		require.NoError(t, err)
-		m, err := s.Model()
-		require.NoError(t, err)
+		s, m, want := solved(t, c.goal, c.opt, c.start)
 		require.NotNil(t, m.Set)
 		require.False(t, m.Set.Eager)
 		require.NoError(t, checkModel(m))
-		want, err := s.Solve(context.Background(), c.start)
-		require.NoError(t, err)
 		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5, after: after, real: racing}
 		checked, passes := 0, 0
 		got, err := s.Run(context.Background(), c.start, ida.Plan{

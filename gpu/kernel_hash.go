@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "79359003548b426d814bf776741bad918ee45c75259d0572b7eec0cc69efa132"
+const kernelHash = "fdd50eb2a36cd07dc6625b4cb78bf20036cf144d190b81ec1db1bc69e487d463"

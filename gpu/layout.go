@@ -14,7 +14,8 @@ import (
 // The kernel's structures (kernel/search.h) as bytes: sizes and offsets, which the host
 // build prints (host layout) and TestLayout compares with these.
 const (
-	rootSize    = 36
+	rootSize    = 40
+	rootThr     = 36 // what a donated node's value may return (tk::kOwner for a frontier node)
 	tablesSize  = 13656
 	passSize    = 768
 	setLookSize = 168
@@ -100,8 +101,16 @@ const (
 	passCycles   = 664
 )
 
-// givenUp is the value (tk::kGivenUp) of a subtree whose thread gave it up (passGiveUpAt).
-const givenUp = -1
+// The values (tk::kGivenUp, tk::kRaised) of a subtree whose search on the device is not
+// the serial one, which the engine splits further: its thread gave it up (passGiveUpAt),
+// or a part of it donated would have changed its donor's search (BPMX).
+const (
+	givenUp = -1
+	raised  = -2
+)
+
+// kOwner is a frontier node's Root.thr (tk::kOwner).
+const kOwner = 0xFF
 
 // donateAfter is the GPU's Pass.donateAfter: a thread donates only from roots that have
 // proved large (run 3 of docs/RESULTS.md donated one node per 31 expanded, and the queue
@@ -274,6 +283,7 @@ func encodeRoots(roots []ida.Root) []byte {
 		o[25], o[26], o[27] = r.Blank, r.G, r.H
 		binary.LittleEndian.PutUint32(o[28:], r.State)
 		binary.LittleEndian.PutUint32(o[32:], uint32(i))
+		o[rootThr] = kOwner
 	}
 	return b
 }

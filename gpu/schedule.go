@@ -166,6 +166,14 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 			// After the first solution: its work is the GPU's, and it is left.
 			res.Work.Add(ida.Work{Nodes: l.gen[j], Expanded: l.exp[j]})
 			continue
+		case j == l.best && l.value != nil && l.value[j] < 0:
+			// The first solution, below a subtree searched otherwise than the serial
+			// search would have (a donated part's value rose): it holds a solution (the
+			// serial search reaches every node of the path found unless it finds one
+			// earlier), and its parts' replay says which is first.
+			r.spoiled(l.value[j])
+			lv.state[i] = gaveUp
+			r.found(lv, i)
 		case j == l.best:
 			// The first solution: its subtree searched again on the CPU for ida's.
 			got, err := r.s.SearchBelow(r.ctx, r.b.Start, lv.b.Paths[i], r.b.Bound)
@@ -179,7 +187,8 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 			*res = got
 			lv.state[i] = done
 			r.found(lv, i)
-		case l.value != nil && l.value[j] == givenUp:
+		case l.value != nil && l.value[j] < 0:
+			r.spoiled(l.value[j])
 			lv.state[i] = gaveUp
 		default:
 			*res = ida.SubtreeResult{Searched: true, Work: ida.Work{Nodes: l.gen[j], Expanded: l.exp[j]}}
@@ -198,6 +207,14 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 		}
 	}
 	return nil
+}
+
+// spoiled counts a subtree whose search on the device was not the serial one (value:
+// givenUp or raised), to be split.
+func (r *passRun) spoiled(value int32) {
+	if value == raised {
+		r.stats.Raised++
+	}
 }
 
 // found records that subtree i of lv holds a solution, and so the subtrees that hold it

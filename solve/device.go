@@ -43,9 +43,10 @@ const (
 
 // gpuSubtrees returns how many subtrees the pass after one of last nodes is split into,
 // at most most (0: maxGPUSubtrees): never more than an eighth of last, so that the frontier
-// lies well inside the tree. Where the threads do not donate (a set's), the frontier holds
-// at least two subtrees a thread (threads) unless most says otherwise: each thread then
-// starts with one, and the shorter ones are followed by more.
+// lies well inside the tree. Where the threads do not donate (a set's tuned so,
+// gpu.Tune.NoDonate), the frontier holds at least two subtrees a thread (threads) unless
+// most says otherwise: each thread then starts with one, and the shorter ones are
+// followed by more.
 func gpuSubtrees(last uint64, most uint32, threads int, donates bool) int {
 	hi := uint64(cmp.Or(most, maxGPUSubtrees))
 	n := max(8*last/gpuSubtreeNodes, min(minGPUSubtrees, hi))
@@ -74,6 +75,7 @@ type DeviceUse struct {
 	Launches        int     `json:"launches"` // a pass's, and one each time its threads gave subtrees up
 	Subtrees        uint64  `json:"subtrees"`
 	GivenUp         uint64  `json:"given_up"` // subtrees split further after a thread gave them up (a set's)
+	Raised          uint64  `json:"raised"`   // of those, where a part donated would have changed its donor's search (BPMX)
 	Nodes           uint64  `json:"nodes"`
 	Expanded        uint64  `json:"expanded"`
 	Donated         uint64  `json:"donated"`
@@ -219,10 +221,10 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	var made time.Time
 	var est func([]board.Dir) float64 // the GPU pass's estimates of its subtrees
 	var expect float64                // the GPU pass's nodes at the least: the last pass's
-	// The GPU's threads share a large subtree by donating its parts, but for a set's, whose
-	// values BPMX may raise (gpu/kernel/set.h): their large subtrees are split further.
+	// The GPU's threads share a large subtree by donating its parts, unless a set's are
+	// tuned not to (gpu.Tune.NoDonate): then their large subtrees are split further.
 	donates := true
-	if m, err := s.fast.Model(); err == nil && m.Set != nil && m.Set.Eager {
+	if m, err := s.fast.Model(); err == nil && m.Set != nil && m.Set.Eager && s.dev.tune().NoDonate != 0 {
 		donates = false
 	}
 	plan := ida.Plan{
@@ -256,7 +258,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 			if onGPU {
 				frontier += time.Since(made)
-				return engine.Search(ctx, b, schedule(b, est, expect))
+				return engine.Search(ctx, b, schedule(b, est, expect, int(s.dev.tune().Window)))
 			}
 			return local.SearchSubtrees(ctx, b)
 		}),
@@ -284,7 +286,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: (st.Upload - before.Upload).Seconds(), SearchSeconds: (st.Search - before.Search).Seconds(), FrontierSeconds: frontier.Seconds(),
 		SplitSeconds: (st.Split - before.Split).Seconds(),
 		Passes:       st.Passes - before.Passes, Launches: st.Launches - before.Launches, Subtrees: st.Subtrees - before.Subtrees,
-		GivenUp: st.GivenUp - before.GivenUp, Nodes: st.Nodes - before.Nodes,
+		GivenUp: st.GivenUp - before.GivenUp, Raised: st.Raised - before.Raised, Nodes: st.Nodes - before.Nodes,
 		Expanded: st.Expanded - before.Expanded, Donated: st.Donated - before.Donated, Threads: st.Threads, Utilisation: st.Utilisation}
 	return res, use, err
 }
@@ -342,22 +344,29 @@ func passEstimate(last *ida.SplitPass, passes []ida.Pass) func([]board.Dir) floa
 	return estimate(subtreeSizes(last.Paths, last.Results), passes[n-1].Nodes, passes[n-2].Nodes)
 }
 
-// schedule is how a GPU pass's subtrees go to the threads: ordered by the nodes est expects
-// below each, largest first (ties in serial order; without an estimate, in serial order),
-// the pass expected to take at least least nodes. (Not the estimates' sum: the passes'
-// growth varies, and the last pass ends at its solution. A thread that does not donate
-// gives a subtree up after a few times its share of it: better too soon than too late.)
-func schedule(b *ida.Batch, est func([]board.Dir) float64, least float64) gpu.Schedule {
+// schedule is how a GPU pass's subtrees go to the threads: in windows of window subtrees
+// in serial order (0: one window), each ordered by the nodes est expects below each,
+// largest first (ties in serial order; without an estimate, in serial order), the pass
+// expected to take at least least nodes. (Not the estimates' sum: the passes' growth
+// varies, and the last pass ends at its solution. A thread that does not donate gives a
+// subtree up after a few times its share of it: better too soon than too late.)
+func schedule(b *ida.Batch, est func([]board.Dir) float64, least float64, window int) gpu.Schedule {
 	sch := gpu.Schedule{Expected: least}
-	if est == nil {
+	if est == nil || window == 1 {
 		return sch
 	}
-	size := make([]float64, len(b.Paths))
-	sch.Order = make([]uint32, len(b.Paths))
+	n := len(b.Paths)
+	if window <= 0 {
+		window = n
+	}
+	size := make([]float64, n)
+	sch.Order = make([]uint32, n)
 	for i, p := range b.Paths {
 		size[i], sch.Order[i] = est(p), uint32(i)
 	}
-	slices.SortStableFunc(sch.Order, func(x, y uint32) int { return cmp.Compare(size[y], size[x]) })
+	for from := 0; from < n; from += window {
+		slices.SortStableFunc(sch.Order[from:min(from+window, n)], func(x, y uint32) int { return cmp.Compare(size[y], size[x]) })
+	}
 	return sch
 }
 

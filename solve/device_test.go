@@ -5,6 +5,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -113,17 +114,22 @@ func TestDeviceAutoChoosesTheFaster(t *testing.T) {
 }
 
 // A GPU pass's subtrees go out largest first, by the last split pass's sizes: a subtree
-// under a large one of the last pass before one under a small one, ties in serial order;
-// the pass is expected to take at least the last one's nodes.
+// under a large one of the last pass before one under a small one, ties in serial order,
+// within windows in serial order where asked; the pass is expected to take at least the
+// last one's nodes.
 func TestSchedule(t *testing.T) {
 	dirs := func(s string) []board.Dir { d, err := board.ParseDirs(s); require.NoError(t, err); return d }
 	last := &ida.SplitPass{Paths: [][]board.Dir{dirs("U"), dirs("L"), dirs("R")},
 		Results: []ida.SubtreeResult{{Work: ida.Work{Nodes: 10}}, {Work: ida.Work{Nodes: 1000}}, {Work: ida.Work{Nodes: 100}}}}
 	passes := []ida.Pass{{Bound: 40, Nodes: 1000}, {Bound: 42, Nodes: 5000}}
 	b := &ida.Batch{Paths: [][]board.Dir{dirs("UL"), dirs("UR"), dirs("LU"), dirs("LD"), dirs("RU"), dirs("DD")}}
-	sch := schedule(b, passEstimate(last, passes), 5000)
+	sch := schedule(b, passEstimate(last, passes), 5000, 0)
 	assert.Equal(t, gpu.Schedule{Order: []uint32{2, 3, 4, 0, 1, 5}, Expected: 5000}, sch)
-	sch = schedule(b, passEstimate(nil, passes), 5000)
+	sch = schedule(b, passEstimate(last, passes), 5000, 4)
+	assert.Equal(t, gpu.Schedule{Order: []uint32{2, 3, 0, 1, 4, 5}, Expected: 5000}, sch, "windows of 4 in serial order")
+	sch = schedule(b, passEstimate(last, passes), 5000, 1)
+	assert.Equal(t, gpu.Schedule{Expected: 5000}, sch, "windows of 1: serial order")
+	sch = schedule(b, passEstimate(nil, passes), 5000, 0)
 	assert.Equal(t, gpu.Schedule{Expected: 5000}, sch, "no split pass before: serial order")
 	assert.Equal(t, 25_000.0, nextPass(passes), "the last pass grown as it grew: 5,000 times 5")
 	assert.Zero(t, nextPass(passes[:1]), "one pass: no growth known")
@@ -170,11 +176,13 @@ func TestGPUSubtrees(t *testing.T) {
 	}
 }
 
-// A set's threads on the GPU do not donate, so its large subtrees are split further: with
-// the tuning's large=1 (a subtree expected above the mean is split), the GPU passes hand
-// out more subtrees than by default; and a thread gives up a subtree beyond giveup=N
-// nodes, which the engine splits further (ida.Deeper) and searches in another launch. The
-// solutions and serial counts stay the CPU's.
+// A set's threads on the GPU donate, and the subtrees where a part donated would have
+// changed its donor's search (BPMX) are split further. Tuned not to donate (nodonate=1),
+// their large subtrees are split further: with the tuning's large=1 (a subtree expected
+// above the mean is split), the GPU passes hand out more subtrees than by default; and a
+// thread gives up a subtree beyond giveup=N nodes, which the engine splits further
+// (ida.Deeper) and searches in another launch. The solutions and serial counts stay the
+// CPU's.
 func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	lib := fakeGPU(t)
 	t.Setenv("TK_FAKE_CUDA", "")
@@ -185,8 +193,9 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	want, err := cpu.Solve(context.Background(), start)
 	require.NoError(t, err)
 	subtrees, givenUp, launches := map[string]uint64{}, map[string]uint64{}, map[string]int{}
-	const never = "giveup=4000000000"
-	for _, tune := range []string{never, "large=1," + never, "", "giveup=256", "giveup=256,chunk=1"} {
+	var donated, raised uint64
+	const never, alone = "nodonate=1,giveup=4000000000", "nodonate=1"
+	for _, tune := range []string{never, "large=1," + never, alone, alone + ",giveup=256", alone + ",giveup=256,chunk=1", ""} {
 		t.Setenv(gpu.TuneEnv, tune)
 		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent, Device: DeviceGPU, GPULibrary: lib})
 		require.NoError(t, err)
@@ -199,6 +208,13 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 		require.NotNil(t, got.Device, tune)
 		require.GreaterOrEqual(t, got.Device.Passes, 2, "%s: a GPU pass after a split one", tune)
 		subtrees[tune], givenUp[tune], launches[tune] = got.Device.Subtrees, got.Device.GivenUp, got.Device.Launches
+		if strings.Contains(tune, alone) {
+			assert.Zero(t, got.Device.Donated, tune)
+			assert.Zero(t, got.Device.Raised, tune)
+		} else {
+			donated, raised = got.Device.Donated, got.Device.Raised
+			assert.LessOrEqual(t, raised, got.Device.GivenUp, "subtrees raised are split as those given up")
+		}
 		if givenUp[tune] == 0 {
 			assert.Equal(t, got.Device.Passes, got.Device.Launches, tune)
 		} else {
@@ -207,7 +223,8 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	}
 	assert.Greater(t, subtrees["large=1,"+never], subtrees[never], "large subtrees split further")
 	assert.Zero(t, givenUp[never])
-	assert.Greater(t, givenUp["giveup=256"], givenUp[""], "subtrees of more than 256 nodes given up, more than by default")
-	assert.Greater(t, launches["giveup=256,chunk=1"], launches["giveup=256"], "a launch for each subtree, or for the parts of one given up")
-	t.Logf("given up: %v; launches: %v", givenUp, launches)
+	assert.Greater(t, givenUp[alone+",giveup=256"], givenUp[alone], "subtrees of more than 256 nodes given up, more than by default")
+	assert.Greater(t, launches[alone+",giveup=256,chunk=1"], launches[alone+",giveup=256"], "a launch for each subtree, or for the parts of one given up")
+	assert.Positive(t, donated, "a set's threads donate by default")
+	t.Logf("given up: %v; launches: %v; by default %d donated, %d subtrees raised", givenUp, launches, donated, raised)
 }

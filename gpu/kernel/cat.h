@@ -169,9 +169,7 @@ HD void start(CatWorker* w, const Root& r, const Tables* t, const Pass*, const u
 }
 
 // result records the root's value as BPMX left it.
-HD void result(CatWorker* w, Pass* p) {
-  if (p->value != nullptr) p->value[w->sub] = w->value;
-}
+HD void result(CatWorker* w, Pass* p) { putValue(w, p, w->value); }
 
 // catLook reads child c's lookup j (of touch[c.tile]), lookup k of the node whose blank
 // is on blank and whose Manhattan distance is md: its index stepped from the node's
@@ -294,8 +292,8 @@ HD bool donateCat(CatWorker* w, Pass* p, const Tables* t, uint32_t g) {
       z[k] = w->z[k];
     }
     for (uint32_t q = 0; q < np; q++) sum[q] = w->sum[q];
-    Root r;
-    for (uint32_t c = 0; c < kMaxCells; c++) r.board[c] = w->board[c];
+    uint8_t board[kMaxCells];
+    boardAt(w, g, d, board);
     for (uint32_t k = g; k > d; k--) {
       const CatFrame& pf = *fr(w, k - 1);
       const CatChild& c = pf.c[pf.cur];
@@ -306,9 +304,6 @@ HD bool donateCat(CatWorker* w, Pass* p, const Tables* t, uint32_t g) {
         hm[x] = c.hm[j];
         z[x] = c.z[j];
       }
-      uint8_t b = fr(w, k)->blank, pb = pf.blank;
-      r.board[b] = r.board[pb];
-      r.board[pb] = 0;
     }
     for (; f.next < f.nc; f.next++) {
       const CatChild& c = f.c[f.next];
@@ -337,18 +332,11 @@ HD bool donateCat(CatWorker* w, Pass* p, const Tables* t, uint32_t g) {
         seed[10 * nl + 2 * q] = (uint8_t)v;
         seed[10 * nl + 2 * q + 1] = (uint8_t)((uint32_t)v >> 8);
       }
-      Root cr = r;
-      cr.board[f.blank] = c.tile;
-      cr.board[c.q] = 0;
-      cr.blank = c.q;
-      cr.g = (uint8_t)(d + 1);
-      cr.h = c.h;
-      cr.state = c.state;
-      cr.sub = w->sub;
-      push(p, cr, seed);
+      push(p, childRoot(board, f.blank, c.q, c.tile, d + 1, c.h, c.state, w->sub, (uint8_t)(f.hb + 1)), seed);
       atomAdd64(&p->donated, 1);
       if (budget > 0) budget--;
     }
+    f.entered |= kDonor;
   }
   return found;
 }

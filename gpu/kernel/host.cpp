@@ -11,8 +11,8 @@
 // slot[25][32], touch[25][16], ntouch[25] bytes; for a catalogue then each lookup's zero,
 // inBits, inv[25], num[25] bytes, uint32 bit bytes and the bytes, uint32 scheme; uint32
 // schemes, each n, k, fact, pad, weight[8], binom[26][26], uint32 maps and their uint64
-// mapInfo, uint32 region bytes and the bytes); nroots roots of 36 bytes (board[25],
-// blank, g, h, uint32 state, uint32 subtree); for a catalogue, uint32 seed stride and
+// mapInfo, uint32 region bytes and the bytes); nroots roots of 40 bytes (board[25],
+// blank, g, h, uint32 state, uint32 subtree, thr, pad[3]); for a catalogue, uint32 seed stride and
 // each root's seed (cat.h).
 // Output, text: "best B", "donated D", "busy", "cycles", then a line "gen exp hash value" a
 // subtree.
@@ -45,7 +45,7 @@ static uint32_t u32() {
 // layout prints the structures' sizes and offsets, which package gpu mirrors.
 static void layout() {
   printf("Root %zu\nTables %zu\nPass %zu\n", sizeof(tk::Root), sizeof(tk::Tables), sizeof(tk::Pass));
-  OFF(tk::Root, blank); OFF(tk::Root, g); OFF(tk::Root, h); OFF(tk::Root, state); OFF(tk::Root, sub);
+  OFF(tk::Root, blank); OFF(tk::Root, g); OFF(tk::Root, h); OFF(tk::Root, state); OFF(tk::Root, sub); OFF(tk::Root, thr);
   OFF(tk::Tables, cells); OFF(tk::Tables, nmoves); OFF(tk::Tables, mcell); OFF(tk::Tables, mdir);
   OFF(tk::Tables, md); OFF(tk::Tables, fsm); OFF(tk::Tables, nl); OFF(tk::Tables, np); OFF(tk::Tables, look);
   OFF(tk::Tables, of); OFF(tk::Tables, slot); OFF(tk::Tables, touch); OFF(tk::Tables, ntouch);
@@ -203,6 +203,9 @@ int main(int argc, char** argv) {
     r.h = b[2];
     r.state = u32();
     r.sub = u32();
+    read(b, 1);
+    r.thr = b[0];
+    read(r.pad, 3);
     if (kind == 2 && bound - r.g > tk::kCatDepth) die("a pass too deep below a root for a catalogue's frames");
   }
   std::vector<uint8_t> seeds;
@@ -229,7 +232,7 @@ int main(int argc, char** argv) {
   p.queue = queue.data();
   p.seq = seq.data();
   p.cap = (uint32_t)queue.size();
-  p.donateAfter = kind == 1 ? 0xFFFFFFFFu : after;  // a set's threads do not donate
+  p.donateAfter = after;
   p.value = value.data();
   std::vector<uint8_t> qseeds;
   if (kind == 2) {

@@ -17,6 +17,8 @@
 //      of the same subtree, and that node is done.
 //   4. A root whose subtree is later than the earliest solving one is abandoned. Its work and
 //      every other root's is added to its subtree's counts.
+//   (With a set's inconsistent values, a donated node's search could change its donor's
+//   through BPMX: set.h says how the host learns where it would have.)
 // Counts of subtrees before the earliest solving one are therefore complete and the serial
 // search's; the solving subtree is searched again on the CPU for its moves and counts.
 #ifndef TILEKIT_GPU_SEARCH_H
@@ -34,8 +36,14 @@ namespace tk {
 
 enum : uint32_t { kMaxCells = 25, kMaxDepth = 256, kPruned = 0xFFFFFFFFu };
 
-// kGivenUp is the value (Pass.value) of a root whose thread gave it up (Pass.giveUpAt).
-enum : int32_t { kGivenUp = -1 };
+// The values (Pass.value) of a subtree whose search on the device is not the serial one,
+// which the host splits further: its thread gave it up (Pass.giveUpAt), or a part of it
+// donated would have changed its donor's search (kRaised: the part's value rose above its
+// Root.thr, or a node whose children were donated was cut).
+enum : int32_t { kGivenUp = -1, kRaised = -2 };
+
+// kOwner is the Root.thr of a frontier node: its thread owns the subtree's value.
+enum : uint8_t { kOwner = 0xFF };
 
 // Root is a node to search below: a frontier node, or a donated one.
 struct Root {
@@ -45,6 +53,11 @@ struct Root {
   uint8_t h;                 // heuristic value, as its parent computed it
   uint32_t state;            // the pruning automaton's
   uint32_t sub;              // the serial index of its subtree
+  // A donated node's: the most its value may return as BPMX leaves it without changing
+  // its donor's search (the donor's node's value when it gave it, plus one); kOwner for a
+  // frontier node.
+  uint8_t thr;
+  uint8_t pad[3];
 };
 
 // The most lookups, partitions and lookups of one tile of a set or catalogue in Tables
@@ -136,9 +149,9 @@ struct Pass {
   // lines the idle threads ask again and again, so that their asking does not slow it.
   alignas(128) int32_t best;  // the earliest solving subtree (nroots: none yet)
   uint32_t stop;              // set to end the launch: cancelled, or the node limit
-  // A set's (whose threads do not donate; 0 for the others): the nodes a thread generates
-  // below a root before it gives the root up, its value kGivenUp, for the host to split it
-  // further (0: never).
+  // The sets' and catalogues' (0 for the others): the nodes a thread generates below a
+  // root before it gives the root up, its value kGivenUp, for the host to split it further
+  // (0: never).
   unsigned long long giveUpAt;
   // The frontier's counter, the queue's ends, and the idle threads, each on its own line.
   alignas(128) uint32_t next;  // the next frontier node to take
@@ -153,6 +166,10 @@ struct Pass {
   unsigned long long cycles;              // clock cycles of the threads in all (turns, on the host)
 };
 
+// kDonor marks a frame of the sets' and catalogues' loop (its entered) whose children
+// were given away (donateSet, donateCat).
+enum : uint8_t { kDonor = 2 };
+
 // Frame is one node of a thread's path.
 struct Frame {
   uint32_t state;
@@ -164,6 +181,7 @@ struct WorkerBase {
   uint8_t board[kMaxCells];
   uint32_t g0, g;  // the root's depth, and the current node's
   uint32_t sub;
+  uint8_t thr;     // the root's Root.thr
   bool active;     // a root is being searched
   bool idle;       // counted in Pass.idle
   bool started;    // counted in Pass.threads
@@ -182,6 +200,9 @@ struct WorkerBase {
 struct Worker : WorkerBase {
   Frame f[kMaxDepth];
 };
+
+// frameOf is w's frame of the node at depth g.
+HD Frame* frameOf(Worker* w, uint32_t g) { return &w->f[g]; }
 
 #ifdef TK_HASH
 // boardHash is a hash of a board (FNV-1a, then a final mix): the tests sum it over the
@@ -232,6 +253,8 @@ __device__ __forceinline__ uint32_t atomAdd(uint32_t* p, uint32_t v) { return at
 __device__ __forceinline__ unsigned long long atomAdd64(unsigned long long* p, unsigned long long v) { return atomicAdd(p, v); }
 __device__ __forceinline__ uint32_t atomCAS(uint32_t* p, uint32_t c, uint32_t v) { return atomicCAS(p, c, v); }
 __device__ __forceinline__ int32_t atomMin(int32_t* p, int32_t v) { return atomicMin(p, v); }
+__device__ __forceinline__ int32_t atomCASi(int32_t* p, int32_t c, int32_t v) { return atomicCAS(p, c, v); }
+__device__ __forceinline__ int32_t atomExchi(int32_t* p, int32_t v) { return atomicExch(p, v); }
 __device__ __forceinline__ uint32_t atomSub(uint32_t* p, uint32_t v) { return atomicSub(p, v); }
 __device__ __forceinline__ uint32_t vload(const uint32_t* p) { return *(volatile const uint32_t*)p; }
 __device__ __forceinline__ int32_t vloadi(const int32_t* p) { return *(volatile const int32_t*)p; }
@@ -250,6 +273,11 @@ inline int32_t atomMin(int32_t* p, int32_t v) {
   }
   return o;
 }
+inline int32_t atomCASi(int32_t* p, int32_t c, int32_t v) {
+  __atomic_compare_exchange_n(p, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return c;
+}
+inline int32_t atomExchi(int32_t* p, int32_t v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
 inline uint32_t atomSub(uint32_t* p, uint32_t v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }
 inline uint32_t vload(const uint32_t* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
 inline int32_t vloadi(const int32_t* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
@@ -263,6 +291,36 @@ inline void fence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 HD uint32_t used(uint32_t tail, uint32_t head) {
   int32_t n = (int32_t)(tail - head);
   return n < 0 ? 0 : (uint32_t)n;
+}
+
+// boardAt writes to out the board of w's node at depth d, from the current node's at depth
+// g: the moves below it undone (frameOf: each kind's frames).
+template <class W>
+HD void boardAt(W* w, uint32_t g, uint32_t d, uint8_t* out) {
+  for (uint32_t c = 0; c < kMaxCells; c++) out[c] = w->board[c];
+  for (uint32_t k = g; k > d; k--) {
+    uint8_t b = frameOf(w, k)->blank, pb = frameOf(w, k - 1)->blank;
+    out[b] = out[pb];
+    out[pb] = 0;
+  }
+}
+
+// childRoot is the root donated for the child of the node whose board is board: tile on
+// cell q slides into the blank's cell blank, the child at depth g with value h and
+// automaton state state, below subtree sub, its value to return at most thr (Root.thr).
+HD Root childRoot(const uint8_t* board, uint8_t blank, uint8_t q, uint8_t tile, uint32_t g, uint8_t h, uint32_t state, uint32_t sub,
+                  uint8_t thr) {
+  Root c;
+  for (uint32_t i = 0; i < kMaxCells; i++) c.board[i] = board[i];
+  c.board[blank] = tile;
+  c.board[q] = 0;
+  c.blank = q;
+  c.g = (uint8_t)g;
+  c.h = h;
+  c.state = state;
+  c.sub = sub;
+  c.thr = thr;
+  return c;
 }
 
 // push adds a donated root to the queue: one atomic, however many threads push at once. The
@@ -307,6 +365,7 @@ HD void begin(WorkerBase* w, const Root& r, uint32_t cells) {
   for (uint32_t c = 0; c < kMaxCells; c++) w->board[c] = r.board[c];
   w->g0 = w->g = r.g;
   w->sub = r.sub;
+  w->thr = r.thr;
   w->gen = 0;
   w->pub = 0;
   w->exp = 1;  // the root is expanded
@@ -341,6 +400,38 @@ HD void publish(WorkerBase* w, Pass* p) {
   w->pub = w->gen;
   unsigned long long total = atomAdd64(&p->nodes, n) + n;
   if (p->limit != 0 && total >= p->limit) vstore(&p->stop, 1);
+}
+
+// A subtree's value (Pass.value, zeroed before the launch) is its frontier node's as BPMX
+// left it, written by the thread that owns it, unless a thread marks the subtree as not
+// searched as the serial search would (kGivenUp, kRaised), which no later write undoes.
+
+// spoil marks w's subtree with why (kGivenUp or kRaised).
+HD void spoil(Pass* p, uint32_t sub, int32_t why) {
+  if (p->value != nullptr) atomExchi(&p->value[sub], why);
+}
+
+// putValue records value, the value as BPMX left it of the root of w's search: the
+// subtree's, from the thread that owns it; from a donated root's, kRaised where it rose
+// above what leaves its donor's search unchanged (Root.thr).
+HD void putValue(const WorkerBase* w, Pass* p, int32_t value) {
+  if (p->value == nullptr) return;
+  if (value < 0) {
+    spoil(p, w->sub, value);
+    return;
+  }
+  if (w->thr != kOwner) {
+#ifndef TK_UNCHECKED  // the tests' build that trusts every donated part, to see that they notice
+    if (value > (int32_t)w->thr) spoil(p, w->sub, kRaised);
+#endif
+    return;
+  }
+  int32_t* v = &p->value[w->sub];
+  for (int32_t old = vloadi(v); old >= 0;) {
+    int32_t o = atomCASi(v, old, value);
+    if (o == old) break;
+    old = o;
+  }
 }
 
 // finish adds the current root's work to its subtree's counts.
@@ -463,32 +554,19 @@ HD bool donate(Worker* w, Pass* p, const Tables* t) {
     if (f.next >= t->nmoves[f.blank]) continue;
     if (p->bound - d < kDonateAbove) break;
     // The node's board: undo the moves below it.
-    Root r;
-    for (uint32_t c = 0; c < kMaxCells; c++) r.board[c] = w->board[c];
-    for (uint32_t k = w->g; k > d; k--) {
-      uint8_t b = w->f[k].blank, pb = w->f[k - 1].blank;
-      r.board[b] = r.board[pb];
-      r.board[pb] = 0;
-    }
+    uint8_t board[kMaxCells];
+    boardAt(w, w->g, d, board);
     for (; f.next < t->nmoves[f.blank]; f.next++) {
       uint8_t i = TK_MOVE(f.next, t->nmoves[f.blank]);
       uint32_t ns = t->fsm[f.state * 4 + t->mdir[f.blank][i]];
       if (ns == kPruned) continue;
       uint8_t q = t->mcell[f.blank][i];
-      uint8_t tile = r.board[q];
+      uint8_t tile = board[q];
       int nh = (int)f.h + t->md[tile][f.blank] - t->md[tile][q];
       if (d + 1 + nh <= p->bound && nh != 0) {
-        Root c = r;
-        c.board[f.blank] = tile;
-        c.board[q] = 0;
-        c.blank = q;
-        c.g = (uint8_t)(d + 1);
-        c.h = (uint8_t)nh;
-        c.state = ns;
-        c.sub = w->sub;
-        push(p, c);
+        push(p, childRoot(board, f.blank, q, tile, d + 1, (uint8_t)nh, ns, w->sub, (uint8_t)(f.h + 1)));
         atomAdd64(&p->donated, 1);
-        budget--;
+        if (budget > 0) budget--;
       }
       w->gen++;  // generated here, once
       if (d + 1 + nh <= p->bound && nh == 0) found = true;

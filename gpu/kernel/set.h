@@ -7,8 +7,12 @@
 // that hold the moved tile, in every partition); h = md + 2 * the largest partition sum of
 // half excesses. BPMX: a node's value is raised to a child's less one, before its children
 // are searched and after each; a value above the bound ends the node. The values are
-// inconsistent, so a donated subtree's raised value would have to reach its donor: threads
-// searching a set do not donate. A root's value as BPMX left it goes to Pass.value.
+// inconsistent, so a donated node's search may return a value that would have changed its
+// donor's: threads donate as with the Manhattan distance (donateSet), each donated node
+// with the most its value may return without that (Root.thr), and a subtree where one
+// returned more, or where a node whose children were given away was cut, is marked kRaised
+// for the host to split further (the serial search's below it is then made from its parts').
+// A root's value as BPMX left it goes to Pass.value, from the thread that owns it.
 #ifndef TILEKIT_GPU_SET_H
 #define TILEKIT_GPU_SET_H
 
@@ -121,9 +125,7 @@ HD void start(SetWorker* w, const Root& r, const Tables* t, const Pass*, const u
 }
 
 // result records the root's value as BPMX left it.
-HD void result(SetWorker* w, Pass* p) {
-  if (p->value != nullptr) p->value[w->sub] = w->value;
-}
+HD void result(SetWorker* w, Pass* p) { putValue(w, p, w->value); }
 
 // makeChild counts and makes c, the child of the node f by its move i (the automaton's state
 // ns after it), as every kind of search keeps it: its cell, tile, direction, state and
@@ -186,7 +188,77 @@ HD void down(SetWorker* w, SetFrame* f, SetChild& c, uint32_t g, const Tables* t
   for (uint32_t q = 0; q < t->np; q++) n->sum[q] = (int16_t)(f->sum[q] - f->ex[t->of[c.tile][q]] + c.ex[t->slot[c.tile][q]]);
 }
 HD void up(SetWorker*, SetChild&, const Tables*) {}
-HD bool donateAt(SetWorker*, Pass*, const Tables*, uint32_t) { return false; }
+
+// enterValue is the value child c of the node f (whose board is board) takes when its
+// search enters it, its children made and looked up (children): what BPMX raises it to
+// before any of them is searched. It counts nothing, and leaves w as it was.
+HD int enterValue(SetWorker* w, const SetFrame& f, const SetChild& c, const uint8_t* board, const Tables* t) {
+  uint8_t keepBoard[kMaxCells], keepPos[kMaxCells];
+  for (uint32_t i = 0; i < kMaxCells; i++) {
+    keepBoard[i] = w->board[i];
+    keepPos[i] = w->pos[i];
+    w->board[i] = board[i];
+  }
+  w->board[f.blank] = c.tile;
+  w->board[c.q] = 0;
+  for (uint32_t i = 0; i < t->cells; i++) w->pos[w->board[i]] = (uint8_t)i;
+  SetFrame n;
+  n.state = c.state;
+  n.blank = c.q;
+  n.h = c.h;
+  n.md = c.md;
+  for (uint32_t k = 0; k < t->nl; k++) n.ex[k] = f.ex[k];
+  for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) n.ex[t->touch[c.tile][j]] = c.ex[j];
+  for (uint32_t q = 0; q < t->np; q++) n.sum[q] = (int16_t)(f.sum[q] - f.ex[t->of[c.tile][q]] + c.ex[t->slot[c.tile][q]]);
+  unsigned long long gen = w->gen;
+  int v = children(w, &n, t);
+  w->gen = gen;
+  for (uint32_t i = 0; i < kMaxCells; i++) {
+    w->board[i] = keepBoard[i];
+    w->pos[i] = keepPos[i];
+  }
+  return v;
+}
+
+// donateSet gives away, as donate does, the children left of w's nodes above depth g (the
+// current node), in order, at most the budget: made, counted and looked up when their
+// parent was entered, each goes with its value, which its thread's search starts from (its
+// lookups are made again from its board), and with the most its value may return without
+// changing the donor's search: the node's value then, plus one (Root.thr). A child whose
+// value BPMX raises above that as soon as it is entered (enterValue) is kept, with those
+// after it: its search would raise the node's value, and might cut the children after it.
+// The node is marked a donor (kDonor) until its search takes its next child: a cut before
+// then would have left the children given away unsearched. It reports whether one of them
+// is the goal.
+HD bool donateSet(SetWorker* w, Pass* p, const Tables* t, uint32_t g) {
+  uint32_t budget = donateBudget(w, p);
+  if (budget == 0) return false;
+  bool found = false;
+  for (uint32_t d = w->g0; d < g && budget > 0; d++) {
+    SetFrame& f = w->f[d];
+    if (f.next >= f.nc) continue;
+    if (p->bound - d < kDonateAbove) break;
+    // The node's board: the current node's, the moves below it undone.
+    uint8_t board[kMaxCells];
+    boardAt(w, g, d, board);
+    const uint32_t thr = f.hb + 1u;
+    for (; f.next < f.nc && budget > 0; f.next++) {
+      const SetChild& c = f.c[f.next];
+      if (d + 1 + c.h > p->bound) continue;
+      if (c.h == 0) {
+        found = true;
+        continue;
+      }
+      if ((uint32_t)enterValue(w, f, c, board, t) > thr) break;
+      push(p, childRoot(board, f.blank, c.q, c.tile, d + 1, c.h, c.state, w->sub, (uint8_t)thr));
+      atomAdd64(&p->donated, 1);
+      budget--;
+      f.entered |= kDonor;
+    }
+  }
+  return found;
+}
+HD bool donateAt(SetWorker* w, Pass* p, const Tables* t, uint32_t g) { return donateSet(w, p, t, g); }
 
 // stepAll searches below w's root for at most budget expansions, as step does, in the loop
 // of the sets and the catalogues (docs/SEARCH.md, sections 2 and 5): a node's children all
@@ -211,7 +283,13 @@ HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t budget) {
       ret = -1;
       if (v - 1 > f->hb) {
         f->hb = (uint8_t)(v - 1);
-        if (g + f->hb > bound) ret = f->hb;  // a cut: the later children are left
+        if (g + f->hb > bound) {
+          ret = f->hb;  // a cut: the later children are left
+          // Those given away were searched: not the serial search.
+#ifndef TK_UNCHECKED
+          if (f->entered & kDonor) spoil(p, w->sub, kRaised);
+#endif
+        }
       }
     } else if (!f->entered) {
       f->entered = 1;
@@ -227,10 +305,11 @@ HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t budget) {
         ret = f->hb;
       } else {
         f->cur = f->next;
+        f->entered &= (uint8_t)~kDonor;  // the children given away, if any, lie before this one
         auto& c = f->c[f->next++];
         if (c.h == 0) {
+          // The goal (the host searches this subtree again for its moves and counts).
           atomMin(&p->best, (int32_t)w->sub);
-          w->value = f->hb;
           w->g = g;
           return 1;
         }
@@ -254,6 +333,8 @@ HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t budget) {
           if (p->cancel != 0 && ++w->polls % kCancelEvery == 0 && *p->cancel != 0) vstore(&p->stop, 1);
           w->g = g;
           if (donateAt(w, p, t, g)) atomMin(&p->best, (int32_t)w->sub);
+          // A subtree marked raised is searched on: it may hold the first solution, which
+          // ends the launch sooner (the last pass's).
           if (vload(&p->stop) || (int32_t)w->sub > vloadi(&p->best)) return 1;
           if (p->giveUpAt != 0 && w->gen >= p->giveUpAt) {
             // Too large for one thread: the host splits it (its work here counts only
