@@ -535,7 +535,7 @@ func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.
 	var giveUp uint64
 	if e.model.Set != nil {
 		giveUp = uint64(e.dv.tune.GiveUp)
-		if giveUp == 0 && e.alone() && sch.Expected > 0 {
+		if giveUp == 0 && !e.Donates() && sch.Expected > 0 {
 			giveUp = max(uint64(giveUpShares*sch.Expected/float64(max(e.stats.Threads, 1))), minGiveUp)
 		}
 	}
@@ -671,7 +671,7 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 		if e.model.Set != nil {
 			le.PutUint64(p[passValue:], e.value)
 		}
-		if e.alone() {
+		if !e.Donates() {
 			le.PutUint32(p[passDonateAfter:], 0xFFFFFFFF)
 		}
 		if e.stride > 0 {
@@ -758,10 +758,10 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 	return l, nil
 }
 
-// alone says whether the threads do not donate: a set's that is not zero-aware, tuned so
-// (Tune.NoDonate).
-func (e *Engine) alone() bool {
-	return e.model.Set != nil && e.model.Set.Eager && e.dv.tune.NoDonate != 0
+// Donates says whether the engine's threads give work to idle ones: all but a set's that
+// is not zero-aware tuned not to (Tune.NoDonate), whose threads give up what proves large.
+func (e *Engine) Donates() bool {
+	return e.model.Set == nil || !e.model.Set.Eager || e.dv.tune.NoDonate == 0
 }
 
 // reserve makes the frontier buffers hold n subtrees (on the device's thread).

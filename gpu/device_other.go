@@ -50,5 +50,8 @@ func (*Engine) Search(context.Context, *ida.Batch, Schedule) ([]ida.SubtreeResul
 // Stats returns what the engine's launches have done so far.
 func (*Engine) Stats() Stats { return Stats{} }
 
+// Donates says whether the engine's threads give work to idle ones.
+func (*Engine) Donates() bool { return false }
+
 // Close releases the engine's device memory.
 func (*Engine) Close() error { return nil }

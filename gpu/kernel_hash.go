@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "fdd50eb2a36cd07dc6625b4cb78bf20036cf144d190b81ec1db1bc69e487d463"
+const kernelHash = "0cee6cdece9ca5fc1d027434d6a03c6198d0f5e44bae8bc6b1d8b96c673925c5"

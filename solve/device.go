@@ -221,12 +221,6 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	var made time.Time
 	var est func([]board.Dir) float64 // the GPU pass's estimates of its subtrees
 	var expect float64                // the GPU pass's nodes at the least: the last pass's
-	// The GPU's threads share a large subtree by donating its parts, unless a set's are
-	// tuned not to (gpu.Tune.NoDonate): then their large subtrees are split further.
-	donates := true
-	if m, err := s.fast.Model(); err == nil && m.Set != nil && m.Set.Eager && s.dev.tune().NoDonate != 0 {
-		donates = false
-	}
 	plan := ida.Plan{
 		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
 			began, onGPU = time.Now(), false
@@ -242,6 +236,9 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 				}
 				if engine != nil {
 					onGPU, made = true, time.Now()
+					// Threads that donate share a large subtree; those that do not
+					// (gpu.Engine.Donates) need their large subtrees split further.
+					donates := engine.Donates()
 					want := gpuSubtrees(last, s.dev.tune().Subtrees, engine.Stats().Threads, donates)
 					est, expect = passEstimate(p.LastSplit, p.Passes), float64(last)
 					if donates {

@@ -406,7 +406,7 @@ HD void publish(WorkerBase* w, Pass* p) {
 // left it, written by the thread that owns it, unless a thread marks the subtree as not
 // searched as the serial search would (kGivenUp, kRaised), which no later write undoes.
 
-// spoil marks w's subtree with why (kGivenUp or kRaised).
+// spoil marks subtree sub with why (kGivenUp or kRaised).
 HD void spoil(Pass* p, uint32_t sub, int32_t why) {
   if (p->value != nullptr) atomExchi(&p->value[sub], why);
 }

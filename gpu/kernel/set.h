@@ -176,8 +176,9 @@ HD int children(SetWorker* w, SetFrame* f, const Tables* t) {
 // node's lookups) and back, and what a poll donates (nothing: a set's threads do not).
 HD SetFrame* frameOf(SetWorker* w, uint32_t g) { return &w->f[g]; }
 HD int enter(SetWorker* w, SetFrame* f, uint32_t, uint32_t, const Tables* t) { return children(w, f, t); }
-HD void down(SetWorker* w, SetFrame* f, SetChild& c, uint32_t g, const Tables* t) {
-  SetFrame* n = &w->f[g + 1];
+// fillChild fills n, the frame of child c of the node f: its state, cell, value and
+// lookups, not yet entered.
+HD void fillChild(SetFrame* n, const SetFrame* f, const SetChild& c, const Tables* t) {
   n->state = c.state;
   n->blank = c.q;
   n->h = c.h;
@@ -187,6 +188,7 @@ HD void down(SetWorker* w, SetFrame* f, SetChild& c, uint32_t g, const Tables* t
   for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) n->ex[t->touch[c.tile][j]] = c.ex[j];
   for (uint32_t q = 0; q < t->np; q++) n->sum[q] = (int16_t)(f->sum[q] - f->ex[t->of[c.tile][q]] + c.ex[t->slot[c.tile][q]]);
 }
+HD void down(SetWorker* w, SetFrame* f, SetChild& c, uint32_t g, const Tables* t) { fillChild(&w->f[g + 1], f, c, t); }
 HD void up(SetWorker*, SetChild&, const Tables*) {}
 
 // enterValue is the value child c of the node f (whose board is board) takes when its
@@ -203,13 +205,7 @@ HD int enterValue(SetWorker* w, const SetFrame& f, const SetChild& c, const uint
   w->board[c.q] = 0;
   for (uint32_t i = 0; i < t->cells; i++) w->pos[w->board[i]] = (uint8_t)i;
   SetFrame n;
-  n.state = c.state;
-  n.blank = c.q;
-  n.h = c.h;
-  n.md = c.md;
-  for (uint32_t k = 0; k < t->nl; k++) n.ex[k] = f.ex[k];
-  for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) n.ex[t->touch[c.tile][j]] = c.ex[j];
-  for (uint32_t q = 0; q < t->np; q++) n.sum[q] = (int16_t)(f.sum[q] - f.ex[t->of[c.tile][q]] + c.ex[t->slot[c.tile][q]]);
+  fillChild(&n, &f, c, t);
   unsigned long long gen = w->gen;
   int v = children(w, &n, t);
   w->gen = gen;
