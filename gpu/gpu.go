@@ -38,7 +38,7 @@
 // Three searches: the Manhattan distance (search.h); a set of tables in nibbles that are
 // not zero-aware with its reflection (set.h: all children first, BPMX, each subtree's root
 // value read back for the driver's replay; a donated node carries the most its value may
-// return without changing its donor's search, and a subtree where one returned more is
+// return without cutting its donor's node, and a subtree where one returned more is
 // split further as one given up); and a catalogue or set of zero-aware tables, in nibbles
 // or in the bit encoding, such as small-t (cat.h: ida's catalogue loop, each lookup's index
 // stepped from its ranks as package zindex steps it, each subtree's root starting from its
@@ -149,8 +149,8 @@ type Tune struct {
 	Window uint32
 	// NoDonate, when not zero, keeps the threads of a set that is not zero-aware from
 	// donating: they give up what proves large instead (GiveUp). By default they donate,
-	// and a subtree where a part donated would have changed its donor's search (BPMX) is
-	// split further as one given up.
+	// and a subtree where a part donated would have cut its donor's node (BPMX) is split
+	// further as one given up.
 	NoDonate uint32
 	// Chunk is the most subtrees a launch after a pass's first holds (default: two a
 	// thread): what the pass still needs, in serial order, the subtrees given up split into
@@ -240,7 +240,7 @@ type Stats struct {
 	Launches int           // launches: a batch's, and one for each time its threads gave subtrees up
 	Subtrees uint64        // frontier nodes handed to the GPU
 	GivenUp  uint64        // subtrees the threads gave up, split further and searched again
-	Raised   uint64        // of those, the subtrees where a part donated would have changed its donor's search (BPMX)
+	Raised   uint64        // of those, the subtrees where a part donated would have cut its donor's node (BPMX)
 	Nodes    uint64        // nodes the GPU generated (counting work past the solution)
 	Expanded uint64        // nodes the GPU expanded
 	Donated  uint64        // nodes busy threads gave to idle ones

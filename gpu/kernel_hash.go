@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "0cee6cdece9ca5fc1d027434d6a03c6198d0f5e44bae8bc6b1d8b96c673925c5"
+const kernelHash = "49e0b8d18190b2d7e1b1068ce48cad87f724e33e8668a2cd55b2a8f632e9dc10"

@@ -103,7 +103,7 @@ const (
 
 // The values (tk::kGivenUp, tk::kRaised) of a subtree whose search on the device is not
 // the serial one, which the engine splits further: its thread gave it up (passGiveUpAt),
-// or a part of it donated would have changed its donor's search (BPMX).
+// or a part of it donated would have cut its donor's node (BPMX).
 const (
 	givenUp = -1
 	raised  = -2

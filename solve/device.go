@@ -75,7 +75,7 @@ type DeviceUse struct {
 	Launches        int     `json:"launches"` // a pass's, and one each time its threads gave subtrees up
 	Subtrees        uint64  `json:"subtrees"`
 	GivenUp         uint64  `json:"given_up"` // subtrees split further after a thread gave them up (a set's)
-	Raised          uint64  `json:"raised"`   // of those, where a part donated would have changed its donor's search (BPMX)
+	Raised          uint64  `json:"raised"`   // of those, where a part donated would have cut its donor's node (BPMX)
 	Nodes           uint64  `json:"nodes"`
 	Expanded        uint64  `json:"expanded"`
 	Donated         uint64  `json:"donated"`

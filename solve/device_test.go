@@ -177,7 +177,7 @@ func TestGPUSubtrees(t *testing.T) {
 }
 
 // A set's threads on the GPU donate, and the subtrees where a part donated would have
-// changed its donor's search (BPMX) are split further. Tuned not to donate (nodonate=1),
+// cut its donor's node (BPMX) are split further. Tuned not to donate (nodonate=1),
 // their large subtrees are split further: with the tuning's large=1 (a subtree expected
 // above the mean is split), the GPU passes hand out more subtrees than by default; and a
 // thread gives up a subtree beyond giveup=N nodes, which the engine splits further

@@ -332,7 +332,7 @@ HD bool donateCat(CatWorker* w, Pass* p, const Tables* t, uint32_t g) {
         seed[10 * nl + 2 * q] = (uint8_t)v;
         seed[10 * nl + 2 * q + 1] = (uint8_t)((uint32_t)v >> 8);
       }
-      push(p, childRoot(board, f.blank, c.q, c.tile, d + 1, c.h, c.state, w->sub, (uint8_t)(f.hb + 1)), seed);
+      push(p, childRoot(board, f.blank, c.q, c.tile, d + 1, c.h, c.state, w->sub, cutLimit(p, d)), seed);
       atomAdd64(&p->donated, 1);
       if (budget > 0) budget--;
     }

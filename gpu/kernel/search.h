@@ -38,7 +38,7 @@ enum : uint32_t { kMaxCells = 25, kMaxDepth = 256, kPruned = 0xFFFFFFFFu };
 
 // The values (Pass.value) of a subtree whose search on the device is not the serial one,
 // which the host splits further: its thread gave it up (Pass.giveUpAt), or a part of it
-// donated would have changed its donor's search (kRaised: the part's value rose above its
+// donated would have cut its donor's node (kRaised: the part's value rose above its
 // Root.thr, or a node whose children were donated was cut).
 enum : int32_t { kGivenUp = -1, kRaised = -2 };
 
@@ -53,9 +53,8 @@ struct Root {
   uint8_t h;                 // heuristic value, as its parent computed it
   uint32_t state;            // the pruning automaton's
   uint32_t sub;              // the serial index of its subtree
-  // A donated node's: the most its value may return as BPMX leaves it without changing
-  // its donor's search (the donor's node's value when it gave it, plus one); kOwner for a
-  // frontier node.
+  // A donated node's: the most its value may return as BPMX leaves it without cutting its
+  // donor's node (set.h); kOwner for a frontier node.
   uint8_t thr;
   uint8_t pad[3];
 };
@@ -305,6 +304,10 @@ HD void boardAt(W* w, uint32_t g, uint32_t d, uint8_t* out) {
   }
 }
 
+// cutLimit is the Root.thr of a child donated by a node at depth d: the most the child's
+// value may return as BPMX leaves it without cutting the node (d + v - 1 > bound).
+HD uint8_t cutLimit(const Pass* p, uint32_t d) { return (uint8_t)(p->bound - d + 1); }
+
 // childRoot is the root donated for the child of the node whose board is board: tile on
 // cell q slides into the blank's cell blank, the child at depth g with value h and
 // automaton state state, below subtree sub, its value to return at most thr (Root.thr).
@@ -413,7 +416,7 @@ HD void spoil(Pass* p, uint32_t sub, int32_t why) {
 
 // putValue records value, the value as BPMX left it of the root of w's search: the
 // subtree's, from the thread that owns it; from a donated root's, kRaised where it rose
-// above what leaves its donor's search unchanged (Root.thr).
+// above what leaves its donor's node uncut (Root.thr).
 HD void putValue(const WorkerBase* w, Pass* p, int32_t value) {
   if (p->value == nullptr) return;
   if (value < 0) {
@@ -564,7 +567,7 @@ HD bool donate(Worker* w, Pass* p, const Tables* t) {
       uint8_t tile = board[q];
       int nh = (int)f.h + t->md[tile][f.blank] - t->md[tile][q];
       if (d + 1 + nh <= p->bound && nh != 0) {
-        push(p, childRoot(board, f.blank, q, tile, d + 1, (uint8_t)nh, ns, w->sub, (uint8_t)(f.h + 1)));
+        push(p, childRoot(board, f.blank, q, tile, d + 1, (uint8_t)nh, ns, w->sub, cutLimit(p, d)));
         atomAdd64(&p->donated, 1);
         if (budget > 0) budget--;
       }

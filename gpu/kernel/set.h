@@ -6,12 +6,17 @@
 // A node's children are all made and counted first, each looked up in full (the lookups
 // that hold the moved tile, in every partition); h = md + 2 * the largest partition sum of
 // half excesses. BPMX: a node's value is raised to a child's less one, before its children
-// are searched and after each; a value above the bound ends the node. The values are
-// inconsistent, so a donated node's search may return a value that would have changed its
-// donor's: threads donate as with the Manhattan distance (donateSet), each donated node
-// with the most its value may return without that (Root.thr), and a subtree where one
+// are searched and after each; a value above the bound ends the node (a cut). The values
+// are inconsistent, so a donated node's search may return a value that would have cut its
+// donor's node: threads donate as with the Manhattan distance (donateSet), each donated
+// node with the most its value may return without that (Root.thr), and a subtree where one
 // returned more, or where a node whose children were given away was cut, is marked kRaised
 // for the host to split further (the serial search's below it is then made from its parts').
+// A value a donated node returns within that limit raises its donor's value at most to the
+// bound: no node above it is cut by that (a node within the bound returns a value that
+// keeps its parent two below it), so the serial search's counts stand, and only the
+// subtree's value may be lower than the serial search's, both within the bound, where it
+// decides nothing (docs/SEARCH.md, section 6).
 // A root's value as BPMX left it goes to Pass.value, from the thread that owns it.
 #ifndef TILEKIT_GPU_SET_H
 #define TILEKIT_GPU_SET_H
@@ -173,7 +178,7 @@ HD int children(SetWorker* w, SetFrame* f, const Tables* t) {
 
 // The hooks of the loop below for a set: the frame of depth g, a node entered (its
 // children made and looked up), the move down to child c (its frame filled from c and the
-// node's lookups) and back, and what a poll donates (nothing: a set's threads do not).
+// node's lookups) and back, and what a poll donates (donateSet, below).
 HD SetFrame* frameOf(SetWorker* w, uint32_t g) { return &w->f[g]; }
 HD int enter(SetWorker* w, SetFrame* f, uint32_t, uint32_t, const Tables* t) { return children(w, f, t); }
 // fillChild fills n, the frame of child c of the node f: its state, cell, value and
@@ -220,12 +225,11 @@ HD int enterValue(SetWorker* w, const SetFrame& f, const SetChild& c, const uint
 // current node), in order, at most the budget: made, counted and looked up when their
 // parent was entered, each goes with its value, which its thread's search starts from (its
 // lookups are made again from its board), and with the most its value may return without
-// changing the donor's search: the node's value then, plus one (Root.thr). A child whose
-// value BPMX raises above that as soon as it is entered (enterValue) is kept, with those
-// after it: its search would raise the node's value, and might cut the children after it.
-// The node is marked a donor (kDonor) until its search takes its next child: a cut before
-// then would have left the children given away unsearched. It reports whether one of them
-// is the goal.
+// cutting the node: bound - d + 1 for a node at depth d (Root.thr). A child whose value
+// BPMX raises above that as soon as it is entered (enterValue) is kept, with those after
+// it: its search would cut the node, and the children after it. The node is marked a
+// donor (kDonor) until its search takes its next child: a cut before then would have left
+// the children given away unsearched. It reports whether one of them is the goal.
 HD bool donateSet(SetWorker* w, Pass* p, const Tables* t, uint32_t g) {
   uint32_t budget = donateBudget(w, p);
   if (budget == 0) return false;
@@ -237,7 +241,7 @@ HD bool donateSet(SetWorker* w, Pass* p, const Tables* t, uint32_t g) {
     // The node's board: the current node's, the moves below it undone.
     uint8_t board[kMaxCells];
     boardAt(w, g, d, board);
-    const uint32_t thr = f.hb + 1u;
+    const uint32_t thr = cutLimit(p, d);
     for (; f.next < f.nc && budget > 0; f.next++) {
       const SetChild& c = f.c[f.next];
       if (d + 1 + c.h > p->bound) continue;
