@@ -271,11 +271,14 @@ func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r
 	}
 
 	// The first subtree with a solution, and whether any subtree up to it raised its
-	// root's value.
+	// root's value so far that it cuts the root's parent: a value v at depth g does where
+	// g-1 + v-1 > bound. Short of that, a raised value cuts nothing in the top: the parent
+	// stays within the bound, and a node within the bound raises its own parent to at most
+	// two below what would cut it (docs/SEARCH.md, section 6).
 	first, raised := -1, false
 	for i := range results {
 		res := &results[i]
-		if res.Value > int(items.nodes[i].h) {
+		if int(items.nodes[i].g)+res.Value > st.bound+2 {
 			raised = true
 		}
 		if res.path == nil && res.Moves != nil {

@@ -234,7 +234,8 @@ func TestReferenceIsIDA(t *testing.T) {
 // to 39 of passes 55 to 59, 19 to 31 moves above the bound) with the reflection, split at a
 // frontier 19 moves above the bound, by a runner searching in order and by this process's
 // workers. (With the replay of section 6 turned off, the serial counts
-// differ there, and at 9 more of 11 other such frontiers.)
+// differ there, and at 9 more of 11 other such frontiers.) Passes whose subtrees' values
+// rose short of cutting their parents are counted without a replay, to the same counts.
 func TestSplitKeepsBPMXCuts(t *testing.T) {
 	set, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
 	require.NoError(t, err)
@@ -248,7 +249,7 @@ func TestSplitKeepsBPMXCuts(t *testing.T) {
 		serial, err := one.Solve(context.Background(), start)
 		require.NoError(t, err)
 		require.NotZero(t, serial.Cuts, "the serial search has cuts")
-		replayed := 0
+		replayed, unseen := 0, 0 // passes replayed; passes with values raised short of a cut, not replayed
 		for _, back := range []int{19} {
 			split := func(p PassPlan) (int, func([]board.Dir) bool) {
 				if p.Bound < 50 {
@@ -256,7 +257,13 @@ func TestSplitKeepsBPMXCuts(t *testing.T) {
 				}
 				return 2, func(path []board.Dir) bool { return len(path) < p.Bound-back }
 			}
-			for _, runner := range []Runner{inOrder(s), nil} {
+			var heights []int // the in-order runner's last batch's roots' values
+			ordered := RunnerFunc(func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
+				heights = b.H
+				return inOrder(s).SearchSubtrees(ctx, b)
+			})
+			for _, runner := range []Runner{ordered, nil} {
+				heights = nil
 				got, err := s.Run(context.Background(), start, Plan{Split: split, Runner: runner, OnPass: func(p Pass, sp *SplitPass) {
 					if sp == nil {
 						return
@@ -268,6 +275,13 @@ func TestSplitKeepsBPMXCuts(t *testing.T) {
 					}
 					if sp.Replayed {
 						replayed++
+					} else if heights != nil {
+						for i, r := range sp.Results {
+							if r.Value > heights[i] {
+								unseen++
+								break
+							}
+						}
 					}
 				}})
 				require.NoError(t, err)
@@ -275,7 +289,8 @@ func TestSplitKeepsBPMXCuts(t *testing.T) {
 				assert.Equal(t, Work{Nodes: serial.Nodes, Expanded: serial.Expanded}, got.Serial, "%s, frontier %d above the bound", lookups, back)
 			}
 		}
-		assert.NotZero(t, replayed, "some subtree raised its root's value")
+		assert.NotZero(t, replayed, "some subtree raised its root's value so far that it cut its parent")
+		assert.NotZero(t, unseen, "passes whose subtrees' values rose short of a cut, counted without a replay")
 	}
 }
 
