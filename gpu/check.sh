@@ -173,21 +173,25 @@ if step sets; then
     echo "$? $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
   }
   # The GPU under each setting of $SETS_TUNES ($TILEKIT_GPU_TUNE; "default" for none:
-  # threads that donate), then every core.
-  for setting in ${SETS_TUNES:-default nodonate=1} cpu; do
-    name=gpu dev=$gpu tune="" workers=$cores
-    [ "$setting" = cpu ] && name=cpu dev=cpu
-    [ "$setting" != cpu ] && [ "$setting" != default ] && name="gpu-$setting" tune=$setting
+  # threads that donate), then every core ("cpu"): configure sets each one's name, device
+  # and tuning.
+  settings="${SETS_TUNES:-default nodonate=1} cpu"
+  configure() {
+    name=gpu dev=$gpu tune=""
+    [ "$1" = cpu ] && name=cpu dev=cpu
+    [ "$1" != cpu ] && [ "$1" != default ] && name="gpu-$1" tune=$1
+    return 0
+  }
+  for setting in $settings; do
+    configure "$setting"
     log "Korf's 100, 7-8, $name"
-    read -r rc s < <(timed "k100-78-$name" "$tune" --goal blank-first --heuristic 7-8 --device "$dev" --workers "$workers" -f instances/korf100.txt)
+    read -r rc s < <(timed "k100-78-$name" "$tune" --goal blank-first --heuristic 7-8 --device "$dev" --workers "$cores" -f instances/korf100.txt)
     sets_rows+="| Korf's 100, 7-8, $name | exit $rc, $s s |"$'\n'
   done
   for id in k24-38 k24-40 k24-01 k24-28; do
     state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
-    for setting in ${SETS_TUNES:-default nodonate=1} cpu; do
-      name=gpu dev=$gpu tune=""
-      [ "$setting" = cpu ] && name=cpu dev=cpu
-      [ "$setting" != cpu ] && [ "$setting" != default ] && name="gpu-$setting" tune=$setting
+    for setting in $settings; do
+      configure "$setting"
       log "$id, 6-6-6-6, $name"
       read -r rc s < <(timed "$id-$name" "$tune" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --device "$dev" --workers "$cores" "$state")
       sets_rows+="| $id, 6-6-6-6, $name | exit $rc, $s s |"$'\n'
