@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -85,10 +86,17 @@ func Open(opt Options) (*Device, error) {
 	ready := make(chan error)
 	go dv.loop(opt.Ordinal, ready)
 	if err := <-ready; err != nil {
+		if faulted.Load() {
+			return nil, fmt.Errorf("%w (a kernel failed earlier in this process, and the NVIDIA driver keeps that error for the whole process: start a new process to use the GPU again)", err)
+		}
 		return nil, err
 	}
 	return dv, nil
 }
+
+// faulted is set once a kernel of this process has failed: the driver (580 at least) then
+// fails every call of the process, a new context's too (CUDA_ERROR_LAUNCH_FAILED).
+var faulted atomic.Bool
 
 // loop is the Device's OS thread: it opens the device, then runs calls until Close.
 func (dv *Device) loop(ordinal int, ready chan<- error) {
@@ -112,11 +120,17 @@ func (dv *Device) loop(ordinal int, ready chan<- error) {
 	}
 }
 
-// do runs f on the Device's thread.
+// do runs f on the Device's thread, unless a kernel has failed on it (dv.broken).
 func (dv *Device) do(f func() error) error {
 	errc := make(chan error, 1)
 	select {
-	case dv.calls <- func() { errc <- f() }:
+	case dv.calls <- func() {
+		if dv.broken != nil {
+			errc <- dv.broken // a kernel failed: every call would fail
+			return
+		}
+		errc <- f()
+	}:
 	case <-dv.done:
 		return fmt.Errorf("%w: the device is closed", ErrNoDevice)
 	}
@@ -306,7 +320,8 @@ func (dv *Device) launch(fn uintptr, grid uint32, a0, a1 uint64) error {
 		err = d.check("cuCtxSynchronize", d.cuCtxSynchronize())
 	}
 	if err != nil {
-		dv.broken = fmt.Errorf("%w on %s: %v; the context is unusable: close the device and open it again", ErrLaunch, dv.info.Name, err)
+		dv.broken = fmt.Errorf("%w on %s: %v; the GPU is unusable in this process (the driver keeps a failed kernel's error for the whole process): start a new one", ErrLaunch, dv.info.Name, err)
+		faulted.Store(true)
 		return dv.broken
 	}
 	return nil
@@ -664,6 +679,8 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 		le.PutUint32(p[passPollEvery:], e.dv.tune.PollEvery)
 		le.PutUint32(p[passWaitMax:], e.dv.tune.WaitMax)
 		le.PutUint32(p[passTurn:], e.dv.tune.Turn)
+		le.PutUint32(p[passMost:], e.donateMost())
+		le.PutUint32(p[passAbove:], e.dv.tune.DonateAbove)
 		le.PutUint64(p[passGiveUpAt:], giveUp)
 		if order != nil {
 			le.PutUint64(p[passOrder:], e.order)
@@ -746,6 +763,8 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 		e.stats.Expanded += l.exp[i]
 	}
 	e.stats.Donated += le.Uint64(out[passDonated:])
+	e.stats.Claims += le.Uint64(out[passClaims:])
+	e.stats.Misses += le.Uint64(out[passMisses:])
 	e.stats.Threads = int(le.Uint32(out[passThreads:]))
 	e.stats.Upload += upload
 	e.stats.Search += search
@@ -756,6 +775,17 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 		e.stats.Utilisation = e.stats.Utilisation*(1-w) + u*w
 	}
 	return l, nil
+}
+
+// donateMost is the most nodes a thread donates at a poll (Tune.DonateMost; 0: the
+// kernel's default), held to what lets every thread's donations fit the queue at once (a
+// thread donates only while the queue has room for every thread's donateMost + 3).
+func (e *Engine) donateMost() uint32 {
+	most := e.dv.tune.DonateMost
+	if limit := uint32(queueCap/(int(e.grid)*blockThreads) - 4); most > limit {
+		most = limit
+	}
+	return most
 }
 
 // Donates says whether the engine's threads give work to idle ones: all but a set's that

@@ -504,6 +504,7 @@ func TestLayout(t *testing.T) {
 		"tk::Pass.cancel": passCancel, "tk::Pass.donated": passDonated, "tk::Pass.busy": passBusy,
 		"tk::Pass.cycles": passCycles, "tk::Pass.donateAfter": passDonateAfter, "tk::Pass.value": passValue, "tk::Pass.order": passOrder,
 		"tk::Pass.hash": passHash, "tk::Pass.pollEvery": passPollEvery, "tk::Pass.waitMax": passWaitMax, "tk::Pass.turn": passTurn, "tk::Pass.giveUpAt": passGiveUpAt,
+		"tk::Pass.donateMost": passMost, "tk::Pass.donateAbove": passAbove, "tk::Pass.claims": passClaims, "tk::Pass.misses": passMisses,
 		"tk::Tables.nl": tablesNL, "tk::Tables.np": tablesNP, "tk::Tables.look": tablesLook, "tk::Tables.of": tablesOf,
 		"tk::Tables.slot": tablesSlot, "tk::Tables.touch": tablesTouch, "tk::Tables.ntouch": tablesNTouch,
 		"SetLook": setLookSize, "tk::SetLook.nib": lookNib, "tk::SetLook.escIdx": lookEscIdx,
@@ -682,6 +683,59 @@ func valueAgrees(got, want, h, depth, bound int) bool {
 	}
 	got, want = max(got, h), max(want, h)
 	return got == want || depth+want <= bound && got < want
+}
+
+// A subtree marked raised whose part of the pass holds no node below its root splits into
+// no parts (ida.Deeper), its result its own search's: a later launch may then have nothing
+// to search although the pass was unsettled before it was taken (k24-01 on an H200 stopped
+// with "left unsettled with nothing to search"). The pass settles, with ida's counts.
+func TestRaisedSubtreesOfNoParts(t *testing.T) {
+	bin := buildHost(t)
+	five, err := pdb.NewSet(context.Background(), pdb.Set555, 0)
+	require.NoError(t, err)
+	korf := corpus.Korf100()
+	for _, k := range []int{0, 2} {
+		t.Run(fmt.Sprintf("Korf #%d", k+1), func(t *testing.T) {
+			s, m, want := solved(t, korf[k].Goal, ida.Options{Set: five, Lookups: ida.Regular}, korf[k].Start)
+			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5}
+			marked := 0
+			runner := func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+				first := true
+				r := &passRun{ctx: ctx, s: s, m: m, b: b, stats: &Stats{}, root: newLevel(b, m, nil, nil, nil), capacity: 1 << 20, parts: 16,
+					launch: func(w work, _ []uint32, _ uint64) (*launch, error) {
+						l, err := h.launch(ctx, w)
+						if err != nil || !first {
+							return l, err
+						}
+						// Every subtree of the pass's first launch that expanded only its
+						// root (so nothing below it is in the pass), but the solving one,
+						// marked as if a donated part of it had been raised.
+						first = false
+						for j := range l.exp {
+							if j != l.best && l.exp[j] <= 1 && l.value[j] >= 0 {
+								l.value[j] = raised
+								marked++
+							}
+						}
+						return l, nil
+					}}
+				return r.run(nil)
+			}
+			got, err := s.Run(context.Background(), korf[k].Start, ida.Plan{
+				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+					if len(p.Passes) == 0 {
+						return 0, nil
+					}
+					return 400, nil
+				},
+				Runner: ida.RunnerFunc(runner),
+			})
+			require.NoError(t, err)
+			assert.Positive(t, marked)
+			assert.Equal(t, want.Moves, got.Moves)
+			assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+		})
+	}
 }
 
 // The kernel's search with a catalogue of zero-aware tables (cat.h), in nibbles and in

@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "49e0b8d18190b2d7e1b1068ce48cad87f724e33e8668a2cd55b2a8f632e9dc10"
+const kernelHash = "b4e22b2ba5a0f1a12389c4115ab31b8cf293e8dd5160c9cf6f037e5d5424c72f"

@@ -90,6 +90,8 @@ const (
 	passBest     = 128
 	passStop     = 132
 	passGiveUpAt = 136 // a set's: nodes a thread generates below a root before it gives it up
+	passMost     = 144 // the most roots a thread donates a poll (0: the kernel's default)
+	passAbove    = 148 // how far above the bound a node must be to donate its children (0: the default)
 	passNext     = 256
 	passHead     = 384
 	passTail     = 388
@@ -99,6 +101,8 @@ const (
 	passDonated  = 648
 	passBusy     = 656
 	passCycles   = 664
+	passClaims   = 672 // claims that took roots, each for a warp's threads without one
+	passMisses   = 680 // claims that took none
 )
 
 // The values (tk::kGivenUp, tk::kRaised) of a subtree whose search on the device is not

@@ -114,9 +114,15 @@ func (r *passRun) run(order []uint32) ([]ida.SubtreeResult, error) {
 		return root.out, err
 	}
 	for !root.settled() {
-		items, w, err := r.take()
+		items, w, splits, err := r.take()
 		if err != nil {
 			return root.out, err
+		}
+		if len(items) == 0 && splits > 0 {
+			// Subtrees given up split into no parts (their pass holds no node below
+			// them): their results are their own searches', and closing them moved the
+			// pass on.
+			continue
 		}
 		if len(items) == 0 {
 			return root.out, fmt.Errorf("gpu: internal error: a pass of bound %d left unsettled with nothing to search", r.b.Bound)
@@ -281,8 +287,9 @@ func walk(lv *level, from, to int, f func(lv *level, i int) bool) bool {
 }
 
 // take returns what the next launch searches: in serial order, the subtrees still needed,
-// those given up split first, up to the capacity.
-func (r *passRun) take() ([]item, work, error) {
+// those given up split first, up to the capacity; and how many subtrees it split (a
+// subtree may split into no parts, its result then known at once).
+func (r *passRun) take() ([]item, work, int, error) {
 	// What fits, counting each subtree given up as r.parts.
 	var plain, ups int
 	var chosen []item
@@ -296,7 +303,7 @@ func (r *passRun) take() ([]item, work, error) {
 		return plain+ups*r.parts < r.capacity
 	})
 	// Those given up, split: each level's at once, into as many parts as fill the launch.
-	most := plain
+	most, splits := plain, ups
 	if ups > 0 {
 		parts := min(max((r.capacity-plain)/ups, r.parts), maxParts)
 		for len(chosen) > 0 {
@@ -311,7 +318,7 @@ func (r *passRun) take() ([]item, work, error) {
 			chosen = chosen[n:]
 			n, err := r.split(lv, which, parts)
 			if err != nil {
-				return nil, work{}, err
+				return nil, work{}, 0, err
 			}
 			most += n
 		}
@@ -336,9 +343,9 @@ func (r *passRun) take() ([]item, work, error) {
 		return true
 	})
 	if cat && len(w.seeds) != len(w.roots) {
-		return nil, work{}, errors.New("gpu: internal error: a launch of subtrees with and without their lookups")
+		return nil, work{}, 0, errors.New("gpu: internal error: a launch of subtrees with and without their lookups")
 	}
-	return items, w, nil
+	return items, w, splits, nil
 }
 
 // split splits the subtrees which of lv, given up, into about parts each: a level of their

@@ -79,6 +79,8 @@ type DeviceUse struct {
 	Nodes           uint64  `json:"nodes"`
 	Expanded        uint64  `json:"expanded"`
 	Donated         uint64  `json:"donated"`
+	Claims          uint64  `json:"claims"` // claims of roots that took some, each for a warp's threads without one
+	Misses          uint64  `json:"misses"` // claims that took none
 	Threads         int     `json:"threads"`
 	Utilisation     float64 `json:"utilisation"`
 }
@@ -284,7 +286,8 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 		SplitSeconds: (st.Split - before.Split).Seconds(),
 		Passes:       st.Passes - before.Passes, Launches: st.Launches - before.Launches, Subtrees: st.Subtrees - before.Subtrees,
 		GivenUp: st.GivenUp - before.GivenUp, Raised: st.Raised - before.Raised, Nodes: st.Nodes - before.Nodes,
-		Expanded: st.Expanded - before.Expanded, Donated: st.Donated - before.Donated, Threads: st.Threads, Utilisation: st.Utilisation}
+		Expanded: st.Expanded - before.Expanded, Donated: st.Donated - before.Donated,
+		Claims: st.Claims - before.Claims, Misses: st.Misses - before.Misses, Threads: st.Threads, Utilisation: st.Utilisation}
 	return res, use, err
 }
 

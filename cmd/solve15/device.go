@@ -3,6 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -23,8 +27,9 @@ or later, and compute capability 7.5 or later). Then a self-test solves position
 4x4 and 5x5 boards with the Manhattan distance, and of 4x4 with a small catalogue of
 zero-aware tables in the bit encoding (small-t's kind of search), on the GPU and on one
 CPU goroutine, for about --seconds, and compares the solutions and the serial node
-counts: they must be equal. --fault also runs a kernel that faults, checks that it is reported, and that a
-device opened again searches right.
+counts: they must be equal. --fault also runs a kernel that faults, in a process of
+its own (the driver keeps a failed kernel's error for the rest of a process), checks that
+it is reported, and that the device opened again here searches right.
 
 Exit status: 0 the GPU works and agrees with the CPU; 1 no usable GPU, or a
 disagreement (said on standard error).
@@ -36,13 +41,17 @@ Examples:
 			&cli.IntFlag{Name: "gpu", Usage: "which GPU (`N`, from 0)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the card and the self-test as one JSON object"},
 			&cli.DurationFlag{Name: "seconds", Value: 2 * time.Second, Usage: "about how long the self-test's CPU searches take"},
-			&cli.BoolFlag{Name: "fault", Usage: "also check that a faulting kernel is reported, and that the GPU works after it"},
+			&cli.BoolFlag{Name: "fault", Usage: "also check that a faulting kernel (in a process of its own) is reported, and that the GPU works after it"},
+			&cli.BoolFlag{Name: "trap", Hidden: true, Usage: "run only a faulting kernel, and report it (--fault's process of its own)"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
 			opt := gpu.Options{Ordinal: c.Int("gpu")}
+			if c.Bool("trap") {
+				return trap(c, opt)
+			}
 			begin := time.Now()
 			dv, err := gpu.Open(opt)
 			if err != nil {
@@ -97,21 +106,44 @@ Examples:
 	}
 }
 
-// fault runs the trap kernel on dv, expects it reported, closes dv, and runs the self-test
-// on the device opened again; it says what happened.
+// fault runs the trap kernel in a process of its own (solve15 device --trap: the driver
+// keeps a failed kernel's error for the whole process), expects it reported there, then
+// closes dv, opens the device again here (a new context) and runs the self-test on it; it
+// says what happened.
 func fault(c *cli.Context, dv *gpu.Device, opt gpu.Options) (string, error) {
-	err := dv.Trap()
-	dv.Close()
-	if !errors.Is(err, gpu.ErrLaunch) {
-		return "", fmt.Errorf("a faulting kernel was not reported as one: %v", err)
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("the fault check runs solve15 again, and could not find it: %w", err)
 	}
-	again, oerr := gpu.Open(opt)
-	if oerr != nil {
-		return "", fmt.Errorf("after a fault (%v), the GPU did not open again: %w", err, oerr)
+	out, err := exec.CommandContext(c.Context, exe, "device", "--gpu", strconv.Itoa(opt.Ordinal), "--trap").CombinedOutput()
+	got := strings.TrimSpace(string(out))
+	if err != nil {
+		return "", fmt.Errorf("a faulting kernel was not reported as one (%v): %s", err, got)
+	}
+	dv.Close()
+	again, err := gpu.Open(opt)
+	if err != nil {
+		return "", fmt.Errorf("after a fault in another process (%s), the GPU did not open again: %w", got, err)
 	}
 	defer again.Close()
-	if _, terr := gpu.SelfTest(c.Context, again, time.Second); terr != nil {
-		return "", fmt.Errorf("after a fault, the self-test failed: %w", terr)
+	if _, err := gpu.SelfTest(c.Context, again, time.Second); err != nil {
+		return "", fmt.Errorf("after a fault in another process, the self-test failed: %w", err)
 	}
-	return fmt.Sprintf("a faulting kernel was reported (%v); opened again, the GPU agrees with the CPU", err), nil
+	return fmt.Sprintf("a faulting kernel, run in a process of its own, was reported (%s); opened again here, the GPU agrees with the CPU", got), nil
+}
+
+// trap runs the trap kernel (solve15 device --trap, for --fault's process of its own) and
+// says how it was reported: an error unless as a failed kernel.
+func trap(c *cli.Context, opt gpu.Options) error {
+	dv, err := gpu.Open(opt)
+	if err != nil {
+		return err
+	}
+	defer dv.Close()
+	err = dv.Trap()
+	if !errors.Is(err, gpu.ErrLaunch) {
+		return fmt.Errorf("a faulting kernel was not reported as one: %v", err)
+	}
+	fmt.Fprintln(c.App.Writer, err)
+	return nil
 }

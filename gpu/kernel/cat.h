@@ -281,7 +281,7 @@ HD bool donateCat(CatWorker* w, Pass* p, const Tables* t, uint32_t g) {
   for (uint32_t d = w->g0; d < g && budget > 0; d++) {
     CatFrame& f = *fr(w, d);
     if (f.next >= f.nc) continue;
-    if (p->bound - d < kDonateAbove) break;
+    if (p->bound - d < donateAbove(p)) break;
     // The node's lookups and board: the current node's, the moves below it undone.
     uint8_t ex[kMaxLook], hm[kMaxLook];
     unsigned long long z[kMaxLook];

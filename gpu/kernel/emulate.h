@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <memory>
+
 #include <vector>
 
 #include "search.h"
@@ -22,47 +24,35 @@ static inline int stepOf(CatWorker* w, Pass* p, const Tables* t, uint32_t budget
 template <class W>
 static uint64_t emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t budget) {
   std::vector<W> ws(threads);
-  std::vector<bool> over(threads);
+  std::vector<W*> lanes(threads);
+  // over[k]: thread k is done (a bool array, for takeGroup).
+  std::unique_ptr<bool[]> over(new bool[threads]());
   for (uint32_t k = 0; k < threads; k++) {
     memset(static_cast<void*>(&ws[k]), 0, sizeof ws[k]);
-    ws[k].rng = k;
+    lanes[k] = &ws[k];
   }
-  // The kernel's warps: the idle threads of one (already counted idle) act on what one of
-  // them reads of the pass (anyWork), here once a round for each group of 32.
-  std::vector<uint32_t> answer((threads + 31) / 32), asked((threads + 31) / 32, ~0u);
   uint32_t left = threads;
   uint32_t round = 0;
   for (; left > 0; round++) {
-    for (uint32_t k = 0; k < threads; k++) {
-      if (over[k]) continue;
-      W* w = &ws[k];
-      if (!w->active && w->idle) {
-        uint32_t g = k / 32;
-        if (asked[g] != round) {
-          asked[g] = round;
-          answer[g] = anyWork(p);
-        }
-        if (answer[g] == 2) {
-          over[k] = true;
-          left--;
-          continue;
-        }
-        if (answer[g] == 0) continue;
+    // The kernel's warps: each group of 32 takes together (takeGroup), then searches.
+    for (uint32_t g = 0; g < threads; g += 32) {
+      uint32_t n = threads - g < 32 ? threads - g : 32;
+      takeGroup(&lanes[g], &over[g], n, p, t);
+      for (uint32_t k = g; k < g + n; k++) {
+        if (over[k]) continue;
+        W* w = &ws[k];
+        if (!w->active) continue;
+        p->busy++;
+        if (stepOf(w, p, t, budget)) finish(w, p);
       }
-      if (!w->active) {
-        bool done = false;
-        if (!take(w, p, t, &done)) {
-          if (done) {
-            over[k] = true;
-            left--;
-          }
-          continue;
-        }
-      }
-      p->busy++;
-      if (stepOf(w, p, t, budget)) finish(w, p);
     }
+    left = 0;
+    for (uint32_t k = 0; k < threads; k++) left += !over[k];
     p->cycles += left;
+  }
+  for (uint32_t k = 0; k < threads; k++) {
+    p->claims += ws[k].claims;
+    p->misses += ws[k].misses;
   }
   return round;
 }

@@ -64,25 +64,28 @@ static void layout() {
   OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value); OFF(tk::Pass, order);
   OFF(tk::Pass, seeds); OFF(tk::Pass, seedStride); OFF(tk::Pass, qseeds); OFF(tk::Pass, hash);
   OFF(tk::Pass, pollEvery); OFF(tk::Pass, waitMax); OFF(tk::Pass, turn); OFF(tk::Pass, giveUpAt);
+  OFF(tk::Pass, donateMost); OFF(tk::Pass, donateAbove); OFF(tk::Pass, claims); OFF(tk::Pass, misses);
 }
 
 
 // runThread is one real thread's loop, as the kernel's (ida.cu).
 template <class W>
 static void runThread(tk::Pass* p, const tk::Tables* t, uint32_t budget) {
-  static uint32_t seed;
   W* w = new W();
-  w->rng = __atomic_fetch_add(&seed, 1, __ATOMIC_SEQ_CST);
   bool over = false;
   while (!over) {
     if (!w->active) {
-      if (!tk::take(w, p, t, &over)) {
+      // A group of one: each real thread claims for itself, racing the others.
+      tk::takeGroup(&w, &over, 1, p, t);
+      if (!w->active) {
         if (!over) std::this_thread::yield();
         continue;
       }
     }
     if (tk::stepOf(w, p, t, budget)) tk::finish(w, p);
   }
+  __atomic_fetch_add(&p->claims, w->claims, __ATOMIC_SEQ_CST);
+  __atomic_fetch_add(&p->misses, w->misses, __ATOMIC_SEQ_CST);
   delete w;
 }
 

@@ -16,10 +16,11 @@ __device__ __forceinline__ int stepOf(tk::CatWorker* w, tk::Pass* p, const tk::T
 // run is a thread's loop: it takes roots and searches below them until the pass is over.
 //
 // A warp's threads go through the loop together, a turn at a time: those without a root
-// look for one, those with one search at most a turn's expansions (tk::turn), and only a
-// warp of which no thread holds a root sleeps. A thread never sleeps, nor waits in a branch
-// of its own, while others of its warp search: the warp would wait with it (a sleeping
-// branch of a divergent warp holds the warp's other branches too).
+// take what one of them claims for all (tk::claim), those with one search at most a turn's
+// expansions (tk::turn), and only a warp of which no thread holds a root sleeps. A thread
+// never sleeps, nor waits in a branch of its own, while others of its warp search: the
+// warp would wait with it (a sleeping branch of a divergent warp holds the warp's other
+// branches too). The host's emulation does the same for each group of 32 (tk::takeGroup).
 template <class W>
 __device__ void run(tk::Pass* p, const tk::Tables* t) {
   __shared__ tk::Tables st;
@@ -36,45 +37,84 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
   w.started = false;
   w.since = 0;
   w.polls = threadIdx.x;  // the threads of a block read the cancel flag at different polls
-  w.rng = blockIdx.x * blockDim.x + threadIdx.x;
   bool over = false;
   long long begin = clock64(), busy = 0, took = 0;
+  unsigned long long claims = 0, misses = 0;
   const unsigned warp = __activemask();  // the whole warp: blocks are whole warps
   const int lane = threadIdx.x & 31;
   const uint32_t budget = tk::turn(p);
-  // The warp's threads that wait for work (each counted idle) ask for it through one of
-  // them (tk::anyWork), so that thousands of idle threads do not crowd the lines that the
-  // busy ones donate through; while the answer is no, it asks again after a wait that
-  // doubles up to p->waitMax (64 us), and a warp with no root at all sleeps that long.
-  // (The wait is kept alike in every thread of the warp: each acts on the asker's answer.)
+  // A claim that finds nothing is tried again after a wait that doubles up to p->waitMax
+  // (64 us), and a warp with no root at all sleeps that long; threads that have just
+  // finished a root claim at once. (The wait is kept alike in every thread of the warp:
+  // each acts on the asker's answer.)
   const unsigned waitMax = p->waitMax != 0 ? p->waitMax : 65536;
   unsigned wait = 128;
   long long askAt = 0;
   for (;;) {
-    unsigned waiting = __ballot_sync(warp, !over && !w.active && w.idle);
-    uint32_t any = 3;  // not asked this turn
-    if (waiting != 0) {
-      int asker = __ffs(waiting) - 1;
+    const bool wants = !over && !w.active;
+    const unsigned want = __ballot_sync(warp, wants);
+    if (want != 0) {
+      const unsigned fresh = __ballot_sync(warp, wants && !w.idle);
+      const unsigned starting = __ballot_sync(warp, wants && !w.started);
+      const int asker = __ffs(want) - 1;
+      tk::Claim c = {0, 0, 0, 0};
+      uint32_t asked = 0;
       long long now = 0;
       if (lane == asker) {
+        if (starting != 0) atomicAdd(&p->threads, (uint32_t)__popc(starting));
         now = clock64();
-        if (now >= askAt) any = tk::anyWork(p);
+        if (fresh != 0 || now >= askAt) {
+          c = tk::claim(p, (uint32_t)__popc(want));
+          asked = 1;
+        }
       }
-      any = __shfl_sync(warp, any, asker);
-      now = __shfl_sync(warp, now, asker);
-      if (any == 0) {
-        askAt = now + 2 * (long long)wait;  // about wait ns: clocks are 1.1-2 GHz
-        wait = wait < waitMax ? 2 * wait : waitMax;
-      } else if (any == 1) {
-        wait = 128;
-        askAt = 0;
-      }
-    }
-    if (!over && !w.active) {
-      if (w.idle && any == 2) {
-        over = true;
-      } else if ((!w.idle || any == 1) && tk::take(&w, p, &st, &over)) {
-        took = clock64();
+      if (wants) w.started = true;
+      asked = __shfl_sync(warp, asked, asker);
+      if (asked != 0) {
+        c.q = __shfl_sync(warp, c.q, asker);
+        c.nq = __shfl_sync(warp, c.nq, asker);
+        c.f = __shfl_sync(warp, c.f, asker);
+        c.nf = __shfl_sync(warp, c.nf, asker);
+        now = __shfl_sync(warp, now, asker);
+        const uint32_t got = c.nq + c.nf;
+        bool has = false;
+        const uint32_t k = (uint32_t)__popc(want & ((1u << lane) - 1));
+        if (wants && k < got) {
+          tk::Root r;
+          const uint8_t* seed;
+          tk::claimed(p, c, k, &r, &seed);
+          // A later subtree than the earliest solving one: nothing to search.
+          if ((int32_t)r.sub <= tk::vloadi(&p->best)) {
+            tk::start(&w, r, &st, p, seed);
+            took = clock64();
+            has = true;
+          }
+        }
+        // The warp's change to Pass.idle, made at once: those that found no root are
+        // idle, those that found one no longer.
+        const unsigned nowIdle = __ballot_sync(warp, wants && !has && !w.idle);
+        const unsigned nowBusy = __ballot_sync(warp, has && w.idle);
+        if (wants) w.idle = !has;
+        uint32_t end = 0;
+        if (lane == asker) {
+          int d = __popc(nowIdle) - __popc(nowBusy);
+          if (d != 0) atomicAdd(&p->idle, (uint32_t)d);
+          if (got > 0) {
+            claims++;
+          } else {
+            misses++;
+            end = tk::passOver(p) ? 1 : 0;
+          }
+        }
+        end = __shfl_sync(warp, end, asker);
+        if (end != 0 && wants) over = true;
+        if (got > 0) {
+          wait = 128;
+          askAt = 0;
+        } else {
+          askAt = now + 2 * (long long)wait;  // about wait ns: clocks are 1.1-2 GHz
+          wait = wait < waitMax ? 2 * wait : waitMax;
+        }
       }
     }
     if (w.active && stepOf(&w, p, &st, budget)) {
@@ -90,6 +130,8 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
   }
   atomicAdd(&p->busy, (unsigned long long)busy);
   atomicAdd(&p->cycles, (unsigned long long)(clock64() - begin));
+  if (claims != 0) atomicAdd(&p->claims, claims);
+  if (misses != 0) atomicAdd(&p->misses, misses);
 }
 
 // ida_pass searches one pass below the frontier p->roots with the Manhattan distance.

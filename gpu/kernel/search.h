@@ -6,8 +6,9 @@
 // with many virtual threads stepped in turn and compares it with ida.
 //
 // What a thread does:
-//   1. It takes a root: a donated node from the queue, else the next frontier node (an
-//      atomic counter), else it waits, idle, until work is donated or every thread is idle.
+//   1. It takes a root: a donated node from the queue, else the next frontier node, claimed
+//      for its group of threads at once (claim), else it waits, idle, until work is
+//      donated or every thread is idle.
 //   2. It searches below the root depth first, its path kept as a stack of frames. A child
 //      is generated (counted) when made, searched if g + 1 + h <= bound; h == 0 within the
 //      bound is the goal: the root's subtree (its serial index) is offered as the earliest
@@ -152,6 +153,8 @@ struct Pass {
   // root before it gives the root up, its value kGivenUp, for the host to split it further
   // (0: never).
   unsigned long long giveUpAt;
+  uint32_t donateMost;   // the most roots a thread donates a poll (0: kDonateMost)
+  uint32_t donateAbove;  // how far above the bound a node must be to donate its children (0: kDonateAbove)
   // The frontier's counter, the queue's ends, and the idle threads, each on its own line.
   alignas(128) uint32_t next;  // the next frontier node to take
   alignas(128) uint32_t head;
@@ -163,6 +166,8 @@ struct Pass {
   unsigned long long donated;             // roots donated
   unsigned long long busy;                // clock cycles the threads held a root (turns, on the host)
   unsigned long long cycles;              // clock cycles of the threads in all (turns, on the host)
+  unsigned long long claims;              // claims that took roots (claim), for a group of threads each
+  unsigned long long misses;              // claims that took none
 };
 
 // kDonor marks a frame of the sets' and catalogues' loop (its entered) whose children
@@ -188,8 +193,8 @@ struct WorkerBase {
   unsigned long long pub;       // how much of gen is counted in Pass.nodes
   uint32_t since;  // expansions since the last poll
   uint32_t polls;  // polls so far
-  uint32_t rng;    // an idle thread's chances to try the queue
   unsigned long long mark;  // exp when the root was taken, or work last donated
+  unsigned long long claims, misses;  // the claims this thread made for its group (Pass.claims)
 #ifdef TK_HASH
   unsigned long long hash;
 #endif
@@ -328,7 +333,7 @@ HD Root childRoot(const uint8_t* board, uint8_t blank, uint8_t q, uint8_t tile, 
 
 // push adds a donated root to the queue: one atomic, however many threads push at once. The
 // donor has made sure of the room (donate): every thread together pushes at most
-// kDonateMost + 3 roots a poll.
+// donateMost + 3 roots a poll.
 HD void push(Pass* p, const Root& r, const uint8_t* seed = nullptr) {
   uint32_t t = atomAdd(&p->tail, 1);
   p->queue[t % p->cap] = r;
@@ -339,28 +344,6 @@ HD void push(Pass* p, const Root& r, const uint8_t* seed = nullptr) {
   fence();
   vstore(&p->seq[t % p->cap], t + 1);
   fence();
-}
-
-// pop takes a donated root from the queue, and says which slot held it; false when it is
-// empty.
-HD bool pop(Pass* p, Root* r, uint32_t* slot) {
-  uint32_t h = vload(&p->head);
-  for (;;) {
-    if (h >= vload(&p->tail)) return false;
-    uint32_t o = atomCAS(&p->head, h, h + 1);
-    if (o == h) break;
-    h = o;
-  }
-  while (vload(&p->seq[h % p->cap]) != h + 1) {
-    // written by a pusher that has taken the slot: wait for it
-  }
-  fence();
-  // Read past the multiprocessor's cache: the slot may hold an older root there.
-  const volatile uint32_t* src = reinterpret_cast<const volatile uint32_t*>(&p->queue[h % p->cap]);
-  uint32_t* dst = reinterpret_cast<uint32_t*>(r);
-  for (uint32_t i = 0; i < sizeof(Root) / 4; i++) dst[i] = src[i];
-  *slot = h % p->cap;
-  return true;
 }
 
 // begin sets up what every kind of search keeps to search below r.
@@ -450,83 +433,145 @@ HD void finish(W* w, Pass* p) {
   w->active = false;
 }
 
-// take finds w its next root, and reports whether it has one: false while it must wait,
-// and false with over set once the pass is over for it (every thread idle and the queue
-// empty, or the pass stopped).
-//
-// The pass is over when every thread that has started is idle, the frontier is handed out
-// and the queue is empty: a thread that has not started holds no work, and finds none when
-// it starts. (So the launch may hold more threads than can run at once.)
-template <class W>
-HD bool take(W* w, Pass* p, const Tables* t, bool* over) {
-  Root r;
-  const uint8_t* seed = nullptr;
-  if (!w->started) {
-    w->started = true;
-    atomAdd(&p->threads, 1);
+// Threads take roots a group at a time: a warp's on the GPU (ida.cu), 32 virtual threads'
+// in the emulation (emulate.h), one real thread's in the racing test (host.cpp). One
+// thread of the group claims roots for all its threads without one, by one compare-and-swap
+// on the queue's head and one add on the frontier's counter, however many it takes. A pass
+// on the GPU is bound by how fast roots are handed out (most are small: docs/RESULTS.md,
+// "The device check on an H200"), and a claim for each thread, by a compare-and-swap that
+// thousands of threads retry, handed out about 100,000 a second.
+
+// Claim is what one claim took: nq donated roots, the queue's slots q, q+1, ..., then nf
+// frontier nodes from the frontier's place f on.
+struct Claim {
+  uint32_t q, nq, f, nf;
+};
+
+// claim takes at most n roots: donated ones first (the queue's head moved past them at
+// once; tried twice, for another group may take at the same time), then frontier nodes.
+HD Claim claim(Pass* p, uint32_t n) {
+  Claim c = {0, 0, 0, 0};
+  for (int tries = 0; tries < 2 && n > 0; tries++) {
+    // The head read before the tail: the slots between were pushed (or are being written).
+    uint32_t h = vload(&p->head);
+    uint32_t q = used(vload(&p->tail), h);
+    if (q == 0) break;
+    uint32_t k = q < n ? q : n;
+    if (atomCAS(&p->head, h, h + k) == h) {
+      c.q = h;
+      c.nq = k;
+      break;
+    }
   }
-  for (;;) {
-    if (vload(&p->stop)) {
-      *over = true;
-      return false;
+  n -= c.nq;
+  if (n > 0 && vload(&p->next) < p->nroots) {
+    uint32_t i = atomAdd(&p->next, n);
+    if (i < p->nroots) {
+      c.f = i;
+      c.nf = p->nroots - i < n ? p->nroots - i : n;
     }
-    bool got = false;
-    uint32_t queued = used(vload(&p->tail), vload(&p->head));
-    if (queued > 0) {
-      // Thousands of idle threads may see one donated root: each tries with a chance of
-      // queued/idle, so that about as many try as there are roots (a herd of them all
-      // on the queue's head would stall the threads that work).
-      uint32_t idle = vload(&p->idle);
-      w->rng = w->rng * 1664525u + 1013904223u;
-      uint32_t slot = 0;
-      if (!w->idle || idle <= queued || (w->rng >> 8) % idle < queued) got = pop(p, &r, &slot);
-      if (got && p->qseeds != nullptr) seed = p->qseeds + (unsigned long long)slot * p->seedStride;
-    } else if (vload(&p->next) < p->nroots) {
-      uint32_t i = atomAdd(&p->next, 1);
-      if (i < p->nroots) {
-        uint32_t k = p->order != nullptr ? p->order[i] : i;
-        r = p->roots[k];
-        if (p->seeds != nullptr) seed = p->seeds + (unsigned long long)k * p->seedStride;
-        got = true;
-      }
-    }
-    if (!got) {
-      if (!w->idle) {
-        w->idle = true;
-        atomAdd(&p->idle, 1);
-      }
-      // Over when every thread that started is idle and no work is left. (A thread that
-      // has just taken the last root and is still counted idle only delays its own count:
-      // it searches that root, and whatever it donates it takes back itself.)
-      if (vload(&p->idle) == vload(&p->threads) && vload(&p->head) >= vload(&p->tail) && vload(&p->next) >= p->nroots) {
-        *over = true;
-      }
-      return false;  // wait, and ask again
-    }
-    if (w->idle) {
-      atomSub(&p->idle, 1);
-      w->idle = false;
-    }
-    if ((int32_t)r.sub <= vloadi(&p->best)) break;
-    // A later subtree than the earliest solving one: nothing to search.
   }
-  start(w, r, t, p, seed);
-  return true;
+  return c;
 }
 
-// anyWork is what a warp's idle threads (each already counted in Pass.idle) should do,
-// read by one of them for all: ask for work (1: a root is queued, or the frontier has
-// more), wait (0), or stop (2: the pass is over, as take decides it).
-HD uint32_t anyWork(Pass* p) {
-  if (vload(&p->stop)) return 2;
-  if (used(vload(&p->tail), vload(&p->head)) > 0 || vload(&p->next) < p->nroots) return 1;
-  if (vload(&p->idle) == vload(&p->threads) && vload(&p->head) >= vload(&p->tail) && vload(&p->next) >= p->nroots) return 2;
-  return 0;
+// claimed reads the k-th root of c (k < c.nq + c.nf) and, under a catalogue, its lookups
+// (seed): a donated one once its pusher has written it, else a frontier node.
+HD void claimed(Pass* p, const Claim& c, uint32_t k, Root* r, const uint8_t** seed) {
+  *seed = nullptr;
+  if (k < c.nq) {
+    uint32_t h = c.q + k;
+    while (vload(&p->seq[h % p->cap]) != h + 1) {
+      // taken by a pusher that is still writing it: wait for it
+    }
+    fence();
+    // Read past the multiprocessor's cache: the slot may hold an older root there.
+    const volatile uint32_t* src = reinterpret_cast<const volatile uint32_t*>(&p->queue[h % p->cap]);
+    uint32_t* dst = reinterpret_cast<uint32_t*>(r);
+    for (uint32_t i = 0; i < sizeof(Root) / 4; i++) dst[i] = src[i];
+    if (p->qseeds != nullptr) *seed = p->qseeds + (unsigned long long)(h % p->cap) * p->seedStride;
+    return;
+  }
+  uint32_t i = c.f + (k - c.nq);
+  uint32_t idx = p->order != nullptr ? p->order[i] : i;
+  *r = p->roots[idx];
+  if (p->seeds != nullptr) *seed = p->seeds + (unsigned long long)idx * p->seedStride;
 }
+
+// passOver says whether the pass is over for a group that found no root, its threads
+// without one already counted in Pass.idle: stopped, or every thread that started idle, the
+// queue empty and the frontier handed out. (A thread that has a root but is still counted
+// idle only delays its own count: it searches that root, and whatever it donates it takes
+// back itself. A thread that has not started holds no work, and finds none when it starts:
+// so the launch may hold more threads than can run at once.)
+HD bool passOver(Pass* p) {
+  if (vload(&p->stop)) return true;
+  return vload(&p->idle) == vload(&p->threads) && vload(&p->head) >= vload(&p->tail) && vload(&p->next) >= p->nroots;
+}
+
+// takeGroup is a group's take on the host (emulate.h, host.cpp), as the kernel's warp takes
+// (ida.cu): the threads ws[0..n) without a root and not over (over[k]) take what one claim
+// gives them, in order, a root of a later subtree than the earliest solving one left
+// unsearched; those that get none are idle (Pass.idle), and over once the pass is.
+template <class W>
+HD void takeGroup(W** ws, bool* over, uint32_t n, Pass* p, const Tables* t) {
+  uint32_t want = 0, fresh = 0, first = n;
+  for (uint32_t k = 0; k < n; k++) {
+    if (over[k] || ws[k]->active) continue;
+    if (first == n) first = k;
+    want++;
+    if (!ws[k]->started) {
+      ws[k]->started = true;
+      fresh++;
+    }
+  }
+  if (want == 0) return;
+  if (fresh > 0) atomAdd(&p->threads, fresh);
+  Claim c = claim(p, want);
+  uint32_t got = c.nq + c.nf, j = 0;
+  int32_t delta = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    W* w = ws[k];
+    if (over[k] || w->active) continue;
+    if (j < got) {
+      Root r;
+      const uint8_t* seed;
+      claimed(p, c, j++, &r, &seed);
+      if ((int32_t)r.sub <= vloadi(&p->best)) {
+        start(w, r, t, p, seed);
+        if (w->idle) {
+          w->idle = false;
+          delta--;
+        }
+        continue;
+      }
+      // A later subtree than the earliest solving one: nothing to search.
+    }
+    if (!w->idle) {
+      w->idle = true;
+      delta++;
+    }
+  }
+  if (delta != 0) atomAdd(&p->idle, (uint32_t)delta);
+  if (got > 0) {
+    ws[first]->claims++;
+    return;
+  }
+  ws[first]->misses++;
+  if (!passOver(p)) return;
+  for (uint32_t k = 0; k < n; k++) {
+    if (!ws[k]->active) over[k] = true;
+  }
+}
+
+// donateMost is the most roots a thread donates a poll.
+HD uint32_t donateMost(const Pass* p) { return p->donateMost != 0 ? p->donateMost : kDonateMost; }
+
+// donateAbove is how far above the bound a node must be for its children to be donated.
+HD uint32_t donateAbove(const Pass* p) { return p->donateAbove != 0 ? p->donateAbove : kDonateAbove; }
 
 // donateBudget is how many roots w may donate now (0: none): while threads are idle and
 // the queue holds fewer roots than they, once w has searched donateAfter nodes below its
-// root since it took it or last donated, at most kDonateMost, if the queue has room for
+// root since it took it or last donated, at most donateMost, if the queue has room for
 // what every thread may push at once.
 HD uint32_t donateBudget(WorkerBase* w, Pass* p) {
   if (w->exp - w->mark < p->donateAfter) return 0;  // a small root: finish it
@@ -534,16 +579,17 @@ HD uint32_t donateBudget(WorkerBase* w, Pass* p) {
   if (want == 0) return 0;
   uint32_t queued = used(vload(&p->tail), vload(&p->head));
   if (queued >= want) return 0;
-  if (queued + vload(&p->threads) * (kDonateMost + 3) >= p->cap) return 0;
+  uint32_t most = donateMost(p);
+  if (queued + vload(&p->threads) * (most + 3) >= p->cap) return 0;
   w->mark = w->exp;
-  return want - queued < kDonateMost ? want - queued : kDonateMost;
+  return want - queued < most ? want - queued : most;
 }
 
 // donate gives away unexplored children while threads are idle and the queue holds fewer
 // roots than they, once w has searched donateAfter nodes below its root since it took it
 // or last donated (a thread with a small root finishes it): from w's shallowest node that
-// has children left, then the next ones down, at most kDonateMost roots a time (and the
-// rest of the last node's children), and only from nodes kDonateAbove moves or more above
+// has children left, then the next ones down, at most donateMost roots a time (and the
+// rest of the last node's children), and only from nodes donateAbove moves or more above
 // the bound (smaller subtrees are not worth a trip through the queue). A node's children
 // are generated there, as its own search would generate them, and pushed as roots of the
 // same subtree; the node is then done. It reports whether the search found the goal among
@@ -555,7 +601,7 @@ HD bool donate(Worker* w, Pass* p, const Tables* t) {
   for (uint32_t d = w->g0; d < w->g && budget > 0; d++) {
     Frame& f = w->f[d];
     if (f.next >= t->nmoves[f.blank]) continue;
-    if (p->bound - d < kDonateAbove) break;
+    if (p->bound - d < donateAbove(p)) break;
     // The node's board: undo the moves below it.
     uint8_t board[kMaxCells];
     boardAt(w, w->g, d, board);

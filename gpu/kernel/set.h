@@ -237,7 +237,7 @@ HD bool donateSet(SetWorker* w, Pass* p, const Tables* t, uint32_t g) {
   for (uint32_t d = w->g0; d < g && budget > 0; d++) {
     SetFrame& f = w->f[d];
     if (f.next >= f.nc) continue;
-    if (p->bound - d < kDonateAbove) break;
+    if (p->bound - d < donateAbove(p)) break;
     // The node's board: the current node's, the moves below it undone.
     uint8_t board[kMaxCells];
     boardAt(w, g, d, board);

@@ -60,8 +60,13 @@ CUresult cuDeviceGetAttribute(int* v, int attr, int) {
   }
   return 0;
 }
-CUresult cuDevicePrimaryCtxRetain(void** ctx, int) { *ctx = (void*)0x1; return 0; }
-CUresult cuDevicePrimaryCtxRelease_v2(int) { sticky = false; return 0; }
+CUresult cuDevicePrimaryCtxRetain(void** ctx, int) {
+  if (sticky) return 719;
+  *ctx = (void*)0x1;
+  return 0;
+}
+// As driver 580 does: a failed kernel's error outlives the context, for the whole process.
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return 0; }
 CUresult cuCtxSetCurrent(void*) { return 0; }
 CUresult cuCtxSynchronize() { return sticky ? 719 : 0; }  // CUDA_ERROR_LAUNCH_FAILED
 
