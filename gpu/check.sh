@@ -103,13 +103,17 @@ subserial = sum(r["nodes"] for r in sub.values())
 subgpu = sum((g[k].get("device") or {}).get("search_seconds", 0) for k in sub if k in g)
 bad = []
 devnodes = 0
-search = upload = frontier = 0.0
+search = upload = frontier = solve = order = cpu = records = 0.0
 for q in g.values():
     d = q.get("device") or {}
     devnodes += d.get("nodes", 0)
     search += d.get("search_seconds", 0)
     upload += d.get("upload_seconds", 0)
     frontier += d.get("frontier_seconds", 0)
+    solve += d.get("solve_seconds", 0)
+    order += d.get("order_seconds", 0)
+    cpu += d.get("cpu_seconds", 0)
+    records += q.get("seconds", 0)
 util = []
 for k, r in c.items():
     q = g.get(k)
@@ -129,6 +133,7 @@ gserial = sum(q.get("serial_nodes") or q["nodes"] for q in g.values())
 lengths = sum(q["length"] for q in g.values())
 print(f"GPU: {len(g)} solved, lengths sum {lengths}; serial generated nodes {gserial:,}, device nodes {devnodes:,}")
 print(f"GPU: {gpu_s:.1f} s wall ({search:.1f} s in launches, {upload:.2f} s uploads, {frontier:.2f} s making frontiers), {gserial/gpu_s/1e9:.2f}e9 serial nodes/s")
+print(f"GPU records: {records:.2f} s: {cpu:.2f} s in passes on the CPU, {order:.2f} s ordering subtrees, {solve:.2f} s searching solving subtrees again on the CPU")
 if sub:
     print(f"CPU, {len(sub)} instances on all cores: {cpu_s:.1f} s wall, {subserial/cpu_s/1e9:.2f}e9 nodes/s")
 if util:

@@ -260,6 +260,7 @@ type Stats struct {
 	Upload   time.Duration // copying frontiers to the device
 	Search   time.Duration // the launches, to their end
 	Split    time.Duration // the CPU's work on subtrees given up: their parts, and their results from the parts
+	Solve    time.Duration // the CPU's search again of the subtrees where the GPU met the first solution
 	// Utilisation is the share of the threads' time they held work to search.
 	Utilisation float64
 }

@@ -182,7 +182,9 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 			r.found(lv, i)
 		case j == l.best:
 			// The first solution: its subtree searched again on the CPU for ida's.
+			begin := time.Now()
 			got, err := r.s.SearchBelow(r.ctx, r.b.Start, lv.b.Paths[i], r.b.Bound)
+			r.stats.Solve += time.Since(begin)
 			if err != nil {
 				return err
 			}

@@ -71,6 +71,9 @@ type DeviceUse struct {
 	SearchSeconds   float64 `json:"search_seconds"`
 	FrontierSeconds float64 `json:"frontier_seconds"`
 	SplitSeconds    float64 `json:"split_seconds"` // the CPU's work on subtrees given up (a set's)
+	SolveSeconds    float64 `json:"solve_seconds"` // the CPU's search again of the subtrees where the GPU met the first solution
+	OrderSeconds    float64 `json:"order_seconds"` // ordering the GPU passes' subtrees (largest first)
+	CPUSeconds      float64 `json:"cpu_seconds"`   // the passes searched on the CPU, below the GPU's threshold
 	Passes          int     `json:"passes"`
 	Launches        int     `json:"launches"` // a pass's, and one each time its threads gave subtrees up
 	Subtrees        uint64  `json:"subtrees"`
@@ -218,8 +221,9 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	var before gpu.Stats
 	onGPU := false // the pass under way is the GPU's
 	var began time.Time
-	var cpuRate float64        // serial nodes a second of the CPU's last large pass
-	var frontier time.Duration // the GPU passes' frontiers' making, the last from made
+	var cpuRate float64          // serial nodes a second of the CPU's last large pass
+	var frontier time.Duration   // the GPU passes' frontiers' making, the last from made
+	var order, cpu time.Duration // ordering the GPU passes' subtrees, and the passes on the CPU
 	var made time.Time
 	var est func([]board.Dir) float64 // the GPU pass's estimates of its subtrees
 	var expect float64                // the GPU pass's nodes at the least: the last pass's
@@ -257,7 +261,10 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 			if onGPU {
 				frontier += time.Since(made)
-				return engine.Search(ctx, b, schedule(b, est, expect, int(s.dev.tune().Window)))
+				begin := time.Now()
+				sch := schedule(b, est, expect, int(s.dev.tune().Window))
+				order += time.Since(begin)
+				return engine.Search(ctx, b, sch)
 			}
 			return local.SearchSubtrees(ctx, b)
 		}),
@@ -266,7 +273,11 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 			if sp != nil {
 				serial = sp.Serial.Nodes
 			}
-			rate := float64(serial) / max(time.Since(began).Seconds(), 1e-9)
+			took := time.Since(began)
+			if !onGPU {
+				cpu += took
+			}
+			rate := float64(serial) / max(took.Seconds(), 1e-9)
 			switch {
 			case !onGPU && serial >= from/4:
 				cpuRate = rate
@@ -283,8 +294,9 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	info := s.dev.dev.Info()
 	use := &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
 		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: (st.Upload - before.Upload).Seconds(), SearchSeconds: (st.Search - before.Search).Seconds(), FrontierSeconds: frontier.Seconds(),
-		SplitSeconds: (st.Split - before.Split).Seconds(),
-		Passes:       st.Passes - before.Passes, Launches: st.Launches - before.Launches, Subtrees: st.Subtrees - before.Subtrees,
+		SplitSeconds: (st.Split - before.Split).Seconds(), SolveSeconds: (st.Solve - before.Solve).Seconds(),
+		OrderSeconds: order.Seconds(), CPUSeconds: cpu.Seconds(),
+		Passes: st.Passes - before.Passes, Launches: st.Launches - before.Launches, Subtrees: st.Subtrees - before.Subtrees,
 		GivenUp: st.GivenUp - before.GivenUp, Raised: st.Raised - before.Raised, Nodes: st.Nodes - before.Nodes,
 		Expanded: st.Expanded - before.Expanded, Donated: st.Donated - before.Donated,
 		Claims: st.Claims - before.Claims, Misses: st.Misses - before.Misses, Threads: st.Threads, Utilisation: st.Utilisation}
