@@ -206,8 +206,9 @@ func (st *search) collectDepth(first, want, workers int) (*frontier, Work) {
 // d0) and the work of the search that would collect it from the root.
 //
 // That is the serial collection's frontier as long as no node's search raised its value
-// (BPMX): the serial search would have seen the raised value above the node, and might have
-// cut its later siblings. ok is false when one did, or the search was aborted.
+// (BPMX) so far that it cuts the node's parent: the serial search would have seen the
+// raised value above the node, and cut its later siblings. ok is false when one did, or
+// the search was aborted.
 func (st *search) collectBelow(top *frontier, w0 Work, d0, want, workers, widest, at, narrower int) (*frontier, Work, bool) {
 	n := len(top.nodes)
 	searches, budget := st.spawn(workers)
@@ -333,8 +334,13 @@ func eachOn(searches []*search, n int, f func(ws *search, k int)) bool {
 // span is a run of a frontier's nodes and of their moves in its arena.
 type span struct{ nodes, paths int }
 
+// raisedWithin counts the frontier nodes whose search below them (collectBelow) raised
+// their value short of cutting their parent, for the tests.
+var raisedWithin atomic.Int64
+
 // share is what lies below one node of a frontier at a deeper depth: its nodes there,
-// their moves, the work of reaching them, and whether the search raised the node's value.
+// their moves, the work of reaching them, and whether the search raised the node's value
+// so far that it cuts the node's parent.
 type share struct {
 	span
 	work   Work
@@ -353,7 +359,13 @@ func (ws *search) below1(top *frontier, i, d int, into *frontier, off, room span
 	}
 	it := &top.nodes[i]
 	value := ws.searchNode(top, i)
-	sh := share{work: Work{Nodes: ws.nodes - ws.tryStart.Nodes, Expanded: ws.expanded - ws.tryStart.Expanded}, raised: value > int(it.h)}
+	// A raise matters to the top only where it cuts the node's parent (g-1 + v-1 > bound):
+	// short of that the parent stays within the bound, and nothing above is cut
+	// (docs/SEARCH.md, section 6), as the driver's replay reasons.
+	sh := share{work: Work{Nodes: ws.nodes - ws.tryStart.Nodes, Expanded: ws.expanded - ws.tryStart.Expanded}, raised: int(it.g)+value > ws.bound+2}
+	if value > int(it.h) && !sh.raised {
+		raisedWithin.Add(1)
+	}
 	sh.span = span{ws.counted, ws.countedPaths}
 	if into != nil {
 		sh.span = span{len(ws.frontier.nodes), len(ws.frontier.paths)}
