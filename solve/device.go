@@ -70,10 +70,11 @@ type DeviceUse struct {
 	UploadSeconds   float64 `json:"upload_seconds"`
 	SearchSeconds   float64 `json:"search_seconds"`
 	FrontierSeconds float64 `json:"frontier_seconds"`
-	SplitSeconds    float64 `json:"split_seconds"` // the CPU's work on subtrees given up (a set's)
-	SolveSeconds    float64 `json:"solve_seconds"` // the CPU's search again of the subtrees where the GPU met the first solution
-	OrderSeconds    float64 `json:"order_seconds"` // ordering the GPU passes' subtrees (largest first)
-	CPUSeconds      float64 `json:"cpu_seconds"`   // the passes searched on the CPU, below the GPU's threshold
+	SplitSeconds    float64 `json:"split_seconds"`  // the CPU's work on subtrees given up (a set's)
+	SolveSeconds    float64 `json:"solve_seconds"`  // the CPU's search again of the subtrees where the GPU met the first solution
+	OrderSeconds    float64 `json:"order_seconds"`  // ordering the GPU passes' subtrees (largest first)
+	CPUSeconds      float64 `json:"cpu_seconds"`    // the passes searched on the CPU, below the GPU's threshold
+	EngineSeconds   float64 `json:"engine_seconds"` // in the engine's searches of GPU passes: launches, copies, splits and their bookkeeping
 	Passes          int     `json:"passes"`
 	Launches        int     `json:"launches"` // a pass's, and one each time its threads gave subtrees up
 	Subtrees        uint64  `json:"subtrees"`
@@ -221,9 +222,9 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	var before gpu.Stats
 	onGPU := false // the pass under way is the GPU's
 	var began time.Time
-	var cpuRate float64          // serial nodes a second of the CPU's last large pass
-	var frontier time.Duration   // the GPU passes' frontiers' making, the last from made
-	var order, cpu time.Duration // ordering the GPU passes' subtrees, and the passes on the CPU
+	var cpuRate float64                    // serial nodes a second of the CPU's last large pass
+	var frontier time.Duration             // the GPU passes' frontiers' making, the last from made
+	var order, cpu, inEngine time.Duration // ordering the GPU passes' subtrees, the passes on the CPU, engine.Search
 	var made time.Time
 	var est func([]board.Dir) float64 // the GPU pass's estimates of its subtrees
 	var expect float64                // the GPU pass's nodes at the least: the last pass's
@@ -264,7 +265,10 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 				begin := time.Now()
 				sch := schedule(b, est, expect, int(s.dev.tune().Window))
 				order += time.Since(begin)
-				return engine.Search(ctx, b, sch)
+				begin = time.Now()
+				res, err := engine.Search(ctx, b, sch)
+				inEngine += time.Since(begin)
+				return res, err
 			}
 			return local.SearchSubtrees(ctx, b)
 		}),
@@ -295,7 +299,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	use := &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
 		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: (st.Upload - before.Upload).Seconds(), SearchSeconds: (st.Search - before.Search).Seconds(), FrontierSeconds: frontier.Seconds(),
 		SplitSeconds: (st.Split - before.Split).Seconds(), SolveSeconds: (st.Solve - before.Solve).Seconds(),
-		OrderSeconds: order.Seconds(), CPUSeconds: cpu.Seconds(),
+		OrderSeconds: order.Seconds(), CPUSeconds: cpu.Seconds(), EngineSeconds: inEngine.Seconds(),
 		Passes: st.Passes - before.Passes, Launches: st.Launches - before.Launches, Subtrees: st.Subtrees - before.Subtrees,
 		GivenUp: st.GivenUp - before.GivenUp, Raised: st.Raised - before.Raised, Nodes: st.Nodes - before.Nodes,
 		Expanded: st.Expanded - before.Expanded, Donated: st.Donated - before.Donated,
