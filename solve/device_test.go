@@ -3,8 +3,10 @@ package solve
 import (
 	"cmp"
 	"context"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -111,6 +113,55 @@ func TestDeviceAutoChoosesTheFaster(t *testing.T) {
 	require.NotNil(t, got.Device, "a pass went to the GPU")
 	assert.Equal(t, 1, got.Device.Passes, "one, then back to the CPU")
 	assert.Contains(t, s.Device(), "searching on the CPU")
+}
+
+// A pass of many subtrees is ordered by a counting sort on sizeKey; it gives the order a
+// comparison sort gives (largest key first, serial order within a key), in windows too,
+// and estimates an eighth apart fall under different keys.
+func TestScheduleOfManySubtrees(t *testing.T) {
+	const n = 20_000
+	rng := rand.New(rand.NewPCG(3, 3))
+	size := make([]float64, n)
+	paths := make([][]board.Dir, n)
+	for i := range size {
+		size[i] = float64(rng.IntN(3)) * math.Exp(rng.Float64()*20) // a third of them 0
+		// Eight moves naming the subtree's index, base 4.
+		for k := 0; k < 8; k++ {
+			paths[i] = append(paths[i], board.Dir(i>>(2*k)&3))
+		}
+	}
+	est := func(p []board.Dir) float64 {
+		i := 0
+		for k, d := range p {
+			i |= int(d) << (2 * k)
+		}
+		return size[i]
+	}
+	b := &ida.Batch{Paths: paths}
+	for _, window := range []int{0, 5_000, 1_000} {
+		want := make([]uint32, n)
+		w := window
+		if w == 0 {
+			w = n
+		}
+		for from := 0; from < n; from += w {
+			part := want[from:min(from+w, n)]
+			for k := range part {
+				part[k] = uint32(from + k)
+			}
+			slices.SortFunc(part, func(x, y uint32) int {
+				if c := cmp.Compare(sizeKey(size[y]), sizeKey(size[x])); c != 0 {
+					return c
+				}
+				return cmp.Compare(x, y)
+			})
+		}
+		got := schedule(b, est, 1, window)
+		assert.Equal(t, want, got.Order, "window %d", window)
+	}
+	assert.Less(t, sizeKey(100), sizeKey(112.6), "an eighth apart")
+	assert.Equal(t, sizeKey(100), sizeKey(101), "within an eighth")
+	assert.Less(t, sizeKey(0), sizeKey(1e-300))
 }
 
 // A GPU pass's subtrees go out largest first, by the last split pass's sizes: a subtree
