@@ -156,6 +156,41 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 	assert.LessOrEqual(t, st.Utilisation, 1.0)
 }
 
+// A node limit stops a launch: the search ends with ida.ErrNodeLimit, having generated
+// at most the limit and what each thread generates between two polls (gpu.go: at most
+// 256 expansions' children a thread). Threads that finish a root after the stop take no
+// other.
+func TestNodeLimitStopsALaunch(t *testing.T) {
+	lib := fakeDriver(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	dv, err := Open(Options{Library: lib})
+	require.NoError(t, err)
+	defer dv.Close()
+	korf := corpus.Korf100()
+	const limit = 20_000_000 // Korf #1 takes 276 M: the limit falls inside its pass of 46 M
+	s, err := ida.New(korf[0].Goal, ida.Options{Heuristic: ida.MD, MaxNodes: limit})
+	require.NoError(t, err)
+	e, err := dv.Engine(s)
+	require.NoError(t, err)
+	defer e.Close()
+	got, err := s.Run(context.Background(), korf[0].Start, ida.Plan{
+		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+			if len(p.Passes) == 0 || p.Passes[len(p.Passes)-1].Nodes < 100_000 {
+				return 0, nil
+			}
+			return 100_000, nil
+		},
+		Runner: e,
+	})
+	require.ErrorIs(t, err, ida.ErrNodeLimit)
+	require.NotNil(t, got)
+	threads := uint64(e.Stats().Threads)
+	require.Positive(t, threads)
+	assert.GreaterOrEqual(t, got.Nodes, uint64(limit))
+	assert.LessOrEqual(t, got.Nodes, uint64(limit)+threads*256*3, "at most 256 expansions' children a thread past the limit")
+	assert.Positive(t, e.Stats().Launches)
+}
+
 // A kernel that faults gives ErrLaunch and leaves the GPU unusable for the rest of the
 // process, as driver 580 does (the fake keeps the error after the context is released):
 // opening the device again says so, and the CPU still searches. (solve15 device --fault

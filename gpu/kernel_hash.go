@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "b4e22b2ba5a0f1a12389c4115ab31b8cf293e8dd5160c9cf6f037e5d5424c72f"
+const kernelHash = "08d4a7e6a00981dd55223017f092b975e0595bdda66007384f3bc97e4e4adb70"

@@ -448,9 +448,11 @@ struct Claim {
 };
 
 // claim takes at most n roots: donated ones first (the queue's head moved past them at
-// once; tried twice, for another group may take at the same time), then frontier nodes.
+// once; tried twice, for another group may take at the same time), then frontier nodes;
+// none once the pass is stopped.
 HD Claim claim(Pass* p, uint32_t n) {
   Claim c = {0, 0, 0, 0};
+  if (vload(&p->stop)) return c;  // stopped: nothing more to search (passOver then says so)
   for (int tries = 0; tries < 2 && n > 0; tries++) {
     // The head read before the tail: the slots between were pushed (or are being written).
     uint32_t h = vload(&p->head);
