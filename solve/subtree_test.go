@@ -215,3 +215,27 @@ func BenchmarkEstimate(b *testing.B) {
 	b.ReportMetric(float64(len(last)), "last")
 	b.ReportMetric(float64(len(next)), "next")
 }
+
+// BenchmarkSchedule measures the order of a GPU pass's subtrees (schedule: the estimates
+// and the counting sort) on the same two frontiers as BenchmarkEstimate.
+func BenchmarkSchedule(b *testing.B) {
+	goal, start, _ := benchK24(b, false)
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Workers: 1})
+	require.NoError(b, err)
+	h0, err := s.H0(start)
+	require.NoError(b, err)
+	last, _, err := s.Frontier(context.Background(), start, h0+8, 1<<18, nil)
+	require.NoError(b, err)
+	next, _, err := s.Frontier(context.Background(), start, h0+10, 1<<18, nil)
+	require.NoError(b, err)
+	each := make([]SubtreeResult, len(last))
+	for i := range each {
+		each[i].Work.Nodes = uint64(i%97 + 1)
+	}
+	est := estimate(subtreeSizes(last, each), 1000, 100)
+	batch := &ida.Batch{Paths: next}
+	for b.Loop() {
+		schedule(batch, est, 0, 0)
+	}
+	b.ReportMetric(float64(len(next)), "subtrees")
+}
