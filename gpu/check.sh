@@ -235,11 +235,15 @@ for id in ["k100-78"] + [f"k24-{n}" for n in ("38", "40", "01", "28")]:
         raised = sum(d.get("raised", 0) for d in dev)
         split = sum(d.get("split_seconds", 0) for d in dev)
         expanded = sum(d.get("expanded", 0) for d in dev)
+        roots = sum(d.get("donated", 0) + d.get("subtrees", 0) for d in dev)
+        claims = sum(d.get("claims", 0) for d in dev)
+        misses = sum(d.get("misses", 0) for d in dev)
         wall = sum(q.get("seconds", 0) for q in g.values())
         cores = sum(q.get("seconds", 0) for q in c.values())
         print(f"{id} {name}: {len(g)} on the GPU, {len(c)} on the cores, {len(bad)} disagree; {wall:.2f} s wall, cores {cores:.2f} s;"
               f" GPU launches {search:.2f} s ({launches}, {expanded / 1e6:.1f} M expanded, {givenup:,} subtrees given up, {raised:,} of them raised,"
-              f" split in {split:.2f} s), frontiers {frontier:.2f} s" + (f", utilisation {min(util):.2f}-{max(util):.2f}" if util else ""))
+              f" split in {split:.2f} s), frontiers {frontier:.2f} s, {roots / max(search, 1e-9) / 1e6:.1f} M roots/s, claims {claims:,} taking, {misses:,} not"
+              + (f", utilisation {min(util):.2f}-{max(util):.2f}" if util else ""))
 PY
 fi
 
@@ -308,6 +312,7 @@ for id in ("k24-38", "k24-40", "k24-01"):
         d = g.get("device") or {}
         launches = d.get("search_seconds", 0)
         rate = (f"GPU launches {launches:.2f} s, frontiers {d.get('frontier_seconds', 0):.2f} s, utilisation {d.get('utilisation', 0):.2f}, {d.get('donated', 0):,} donated,"
+                f" {(d.get('donated', 0) + d.get('subtrees', 0)) / max(launches, 1e-9) / 1e6:.1f} M roots/s, claims {d.get('claims', 0):,} taking, {d.get('misses', 0):,} not,"
                 f" {serial(g)[1] / launches / 1e6:.1f} M serial expanded/s in launches" if launches > 0 else "no GPU launches")
         print(f"{id} {name}: {'same' if same else 'DIFFER'}: length {g['length']}, serial expanded {serial(g)[1]:,} / {serial(c)[1]:,};"
               f" {g.get('seconds', 0):.2f} s wall, cores {c.get('seconds', 0):.2f} s; {rate}")
