@@ -154,6 +154,10 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 	assert.Equal(t, 512, st.Threads)
 	assert.Greater(t, st.Utilisation, 0.0)
 	assert.LessOrEqual(t, st.Utilisation, 1.0)
+	// Claims took the roots, and a claim that found none ended each warp's part of each
+	// launch.
+	assert.Positive(t, st.Claims)
+	assert.GreaterOrEqual(t, st.Misses, uint64(st.Launches*st.Threads/32))
 }
 
 // A node limit stops a launch: the search ends with ida.ErrNodeLimit, having generated
