@@ -144,27 +144,34 @@ func (opt SplitOptions) want(last, before uint64) int {
 // paths, each node with the nodes of the subtrees at or below it, and whether a subtree
 // ends there. Node 0 is the root (the empty path).
 type pathTree struct {
-	kids  [][4]int32 // each node's child in each direction (0: none)
-	nodes []uint64
-	leaf  []bool
+	at []pathNode
 }
 
-// subtreeSizes makes the tree of the subtrees' paths, with each subtree's work.
+// pathNode is one node of a pathTree.
+type pathNode struct {
+	kids  [4]int32 // the child in each direction (0: none)
+	nodes uint64
+	leaf  bool
+}
+
+// subtreeSizes makes the tree of the subtrees' paths, with each subtree's work. (One slice
+// of nodes, room for three a path: a frontier's paths share their first moves, and the
+// tree of 276,000 of k24-01's holds 775,000 nodes.)
 func subtreeSizes(paths [][]board.Dir, each []SubtreeResult) *pathTree {
-	t := &pathTree{kids: make([][4]int32, 1, 2*len(paths)+1), nodes: make([]uint64, 1, 2*len(paths)+1), leaf: make([]bool, 1, 2*len(paths)+1)}
+	t := &pathTree{at: make([]pathNode, 1, 3*len(paths)+1)}
 	for i, p := range paths {
 		cur := int32(0)
 		for _, d := range p {
-			next := t.kids[cur][d&3]
+			next := t.at[cur].kids[d&3]
 			if next == 0 {
-				next = int32(len(t.nodes))
-				t.kids[cur][d&3] = next
-				t.kids, t.nodes, t.leaf = append(t.kids, [4]int32{}), append(t.nodes, 0), append(t.leaf, false)
+				next = int32(len(t.at))
+				t.at[cur].kids[d&3] = next
+				t.at = append(t.at, pathNode{})
 			}
 			cur = next
-			t.nodes[cur] += each[i].Work.Nodes
+			t.at[cur].nodes += each[i].Work.Nodes
 		}
-		t.leaf[cur] = t.leaf[cur] || len(p) > 0
+		t.at[cur].leaf = t.at[cur].leaf || len(p) > 0
 	}
 	return t
 }
@@ -175,14 +182,14 @@ func subtreeSizes(paths [][]board.Dir, each []SubtreeResult) *pathTree {
 // subtree's share, halved with every move below it; a path of neither kind was pruned last
 // time, and is expected small.
 func estimate(prev *pathTree, last, before uint64) func([]board.Dir) float64 {
-	if prev == nil || len(prev.nodes) < 2 || before == 0 {
+	if prev == nil || len(prev.at) < 2 || before == 0 {
 		return nil
 	}
 	growth := max(float64(last)/float64(before), 1)
 	return func(path []board.Dir) float64 {
 		cur, n := int32(0), 0
 		for ; n < len(path); n++ {
-			next := prev.kids[cur][path[n]&3]
+			next := prev.at[cur].kids[path[n]&3]
 			if next == 0 {
 				break
 			}
@@ -190,11 +197,11 @@ func estimate(prev *pathTree, last, before uint64) func([]board.Dir) float64 {
 		}
 		switch {
 		case n == len(path) && n > 0:
-			return float64(prev.nodes[cur]) * growth
-		case n > 0 && prev.leaf[cur]:
+			return float64(prev.at[cur].nodes) * growth
+		case n > 0 && prev.at[cur].leaf:
 			// Below a subtree of last time (subtrees' paths are no prefixes of others',
 			// so only the deepest node on the way can be one).
-			return float64(prev.nodes[cur]) * growth / math.Pow(2, float64(len(path)-n))
+			return float64(prev.at[cur].nodes) * growth / math.Pow(2, float64(len(path)-n))
 		}
 		return 0
 	}
