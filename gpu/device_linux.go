@@ -302,11 +302,9 @@ func (dv *Device) download(b []byte, p uint64) error {
 }
 
 // launch runs kernel fn on grid blocks of blockThreads with the two arguments, and waits
-// for its end; a failure leaves the device broken.
+// for its end; a failure leaves the device broken (do then refuses every call). It runs
+// on the device's thread (do).
 func (dv *Device) launch(fn uintptr, grid uint32, a0, a1 uint64) error {
-	if dv.broken != nil {
-		return dv.broken
-	}
 	h := dv.hostBytes()
 	binary.LittleEndian.PutUint64(h[hostArgs:], a0)
 	binary.LittleEndian.PutUint64(h[hostArgs+8:], a1)
@@ -781,11 +779,8 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 // kernel's default), held to what lets every thread's donations fit the queue at once (a
 // thread donates only while the queue has room for every thread's donateMost + 3).
 func (e *Engine) donateMost() uint32 {
-	most := e.dv.tune.DonateMost
-	if limit := uint32(queueCap/(int(e.grid)*blockThreads) - 4); most > limit {
-		most = limit
-	}
-	return most
+	limit := max(queueCap/(int(e.grid)*blockThreads)-4, 1)
+	return min(e.dv.tune.DonateMost, uint32(limit))
 }
 
 // Donates says whether the engine's threads give work to idle ones: all but a set's that

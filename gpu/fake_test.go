@@ -26,6 +26,18 @@ func fakeDriver(t *testing.T, flags ...string) string {
 	return fakegpu.Build(t, flags...)
 }
 
+// openFake opens the device of the fake driver, in its plain mode, for the test; it is
+// closed when the test ends.
+func openFake(t *testing.T) *Device {
+	t.Helper()
+	lib := fakeDriver(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	dv, err := Open(Options{Library: lib})
+	require.NoError(t, err)
+	t.Cleanup(func() { dv.Close() })
+	return dv
+}
+
 // Every way the driver can fail gives its own error, which says what was wrong.
 func TestDriverErrors(t *testing.T) {
 	lib := fakeDriver(t)
@@ -87,11 +99,7 @@ func TestDriverErrors(t *testing.T) {
 // searches as ida does: the solution and serial counts of every pass, through the layout,
 // the uploads and the results.
 func TestEngineOnTheFakeDriver(t *testing.T) {
-	lib := fakeDriver(t)
-	t.Setenv("TK_FAKE_CUDA", "")
-	dv, err := Open(Options{Library: lib})
-	require.NoError(t, err)
-	defer dv.Close()
+	dv := openFake(t)
 	info := dv.Info()
 	assert.Equal(t, "Fake GPU", info.Name)
 	assert.Equal(t, [2]int{9, 0}, info.Capability)
@@ -165,11 +173,7 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 // 256 expansions' children a thread). Threads that finish a root after the stop take no
 // other.
 func TestNodeLimitStopsALaunch(t *testing.T) {
-	lib := fakeDriver(t)
-	t.Setenv("TK_FAKE_CUDA", "")
-	dv, err := Open(Options{Library: lib})
-	require.NoError(t, err)
-	defer dv.Close()
+	dv := openFake(t)
 	korf := corpus.Korf100()
 	const limit = 20_000_000 // Korf #1 takes 276 M: the limit falls inside its pass of 46 M
 	s, err := ida.New(korf[0].Goal, ida.Options{Heuristic: ida.MD, MaxNodes: limit})
@@ -313,11 +317,7 @@ func TestSetEngineGivesUp(t *testing.T) {
 // with set as ida does.
 func assertEngineIsIDA(t *testing.T, set *pdb.Set) {
 	t.Helper()
-	lib := fakeDriver(t)
-	t.Setenv("TK_FAKE_CUDA", "")
-	dv, err := Open(Options{Library: lib})
-	require.NoError(t, err)
-	defer dv.Close()
+	dv := openFake(t)
 	korf := corpus.Korf100()
 	s, err := ida.New(korf[0].Goal, ida.Options{Set: set})
 	require.NoError(t, err)
@@ -402,11 +402,7 @@ func TestTune(t *testing.T) {
 // fake driver and finds the GPU agreeing with the CPU; its catalogue is the kind small-t is
 // (zero-aware, in bits, not eager), built in a moment.
 func TestSelfTestOnTheFakeDriver(t *testing.T) {
-	lib := fakeDriver(t)
-	t.Setenv("TK_FAKE_CUDA", "")
-	dv, err := Open(Options{Library: lib})
-	require.NoError(t, err)
-	defer dv.Close()
+	dv := openFake(t)
 	cat, err := selfTestCatalogue(context.Background())
 	require.NoError(t, err)
 	s, err := ida.New(board.BlankFirst(board.Size4x4), ida.Options{Set: cat})

@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "08d4a7e6a00981dd55223017f092b975e0595bdda66007384f3bc97e4e4adb70"
+const kernelHash = "e4b884d41d4ca2a728c2fe46311f4b70c611a7fd589da892eea0ab7f8dd7d9be"

@@ -118,14 +118,14 @@ func (r *passRun) run(order []uint32) ([]ida.SubtreeResult, error) {
 		if err != nil {
 			return root.out, err
 		}
-		if len(items) == 0 && splits > 0 {
+		if len(items) == 0 {
+			if splits == 0 {
+				return root.out, fmt.Errorf("gpu: internal error: a pass of bound %d left unsettled with nothing to search", r.b.Bound)
+			}
 			// Subtrees given up split into no parts (their pass holds no node below
 			// them): their results are their own searches', and closing them moved the
 			// pass on.
 			continue
-		}
-		if len(items) == 0 {
-			return root.out, fmt.Errorf("gpu: internal error: a pass of bound %d left unsettled with nothing to search", r.b.Bound)
 		}
 		if err := r.search(items, w, nil, r.partGiveUp); err != nil {
 			return root.out, err

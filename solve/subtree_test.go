@@ -189,23 +189,31 @@ func BenchmarkFrontier(b *testing.B) {
 	}
 }
 
-// BenchmarkEstimate measures the estimates that order a GPU pass's subtrees largest first:
-// the tree of the last split pass's subtrees (k24-01 with md, about 276,000 at bound h0 + 8)
-// and the estimate of each of the next pass's (about 341,000, h0 + 10).
-func BenchmarkEstimate(b *testing.B) {
+// k24Frontiers returns the frontiers of k24-01's passes of bounds h0 + 8 (about 276,000
+// subtrees, each given made-up work) and h0 + 10 (about 341,000) with md: the last split
+// pass and the next, for the benchmarks of their order.
+func k24Frontiers(b *testing.B) (last, next [][]board.Dir, each []SubtreeResult) {
 	goal, start, _ := benchK24(b, false)
 	s, err := New(context.Background(), goal, Options{Heuristic: "md", Workers: 1})
 	require.NoError(b, err)
 	h0, err := s.H0(start)
 	require.NoError(b, err)
-	last, _, err := s.Frontier(context.Background(), start, h0+8, 1<<18, nil)
+	last, _, err = s.Frontier(context.Background(), start, h0+8, 1<<18, nil)
 	require.NoError(b, err)
-	next, _, err := s.Frontier(context.Background(), start, h0+10, 1<<18, nil)
+	next, _, err = s.Frontier(context.Background(), start, h0+10, 1<<18, nil)
 	require.NoError(b, err)
-	each := make([]SubtreeResult, len(last))
+	each = make([]SubtreeResult, len(last))
 	for i := range each {
 		each[i].Work.Nodes = uint64(i%97 + 1)
 	}
+	return last, next, each
+}
+
+// BenchmarkEstimate measures the estimates that order a GPU pass's subtrees largest first:
+// the tree of the last split pass's subtrees and the estimate of each of the next pass's
+// (k24Frontiers).
+func BenchmarkEstimate(b *testing.B) {
+	last, next, each := k24Frontiers(b)
 	for b.Loop() {
 		est := estimate(subtreeSizes(last, each), 1000, 100)
 		for _, p := range next {
@@ -219,19 +227,7 @@ func BenchmarkEstimate(b *testing.B) {
 // BenchmarkSchedule measures the order of a GPU pass's subtrees (schedule: the estimates
 // and the counting sort) on the same two frontiers as BenchmarkEstimate.
 func BenchmarkSchedule(b *testing.B) {
-	goal, start, _ := benchK24(b, false)
-	s, err := New(context.Background(), goal, Options{Heuristic: "md", Workers: 1})
-	require.NoError(b, err)
-	h0, err := s.H0(start)
-	require.NoError(b, err)
-	last, _, err := s.Frontier(context.Background(), start, h0+8, 1<<18, nil)
-	require.NoError(b, err)
-	next, _, err := s.Frontier(context.Background(), start, h0+10, 1<<18, nil)
-	require.NoError(b, err)
-	each := make([]SubtreeResult, len(last))
-	for i := range each {
-		each[i].Work.Nodes = uint64(i%97 + 1)
-	}
+	last, next, each := k24Frontiers(b)
 	est := estimate(subtreeSizes(last, each), 1000, 100)
 	batch := &ida.Batch{Paths: next}
 	for b.Loop() {

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include <memory>
-
 #include <vector>
 
 #include "search.h"

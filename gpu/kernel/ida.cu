@@ -39,7 +39,7 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
   w.polls = threadIdx.x;  // the threads of a block read the cancel flag at different polls
   bool over = false;
   long long begin = clock64(), busy = 0, took = 0;
-  unsigned long long claims = 0, misses = 0;
+  w.claims = w.misses = 0;
   const unsigned warp = __activemask();  // the whole warp: blocks are whole warps
   const int lane = threadIdx.x & 31;
   const uint32_t budget = tk::turn(p);
@@ -100,9 +100,9 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
           int d = __popc(nowIdle) - __popc(nowBusy);
           if (d != 0) atomicAdd(&p->idle, (uint32_t)d);
           if (got > 0) {
-            claims++;
+            w.claims++;
           } else {
-            misses++;
+            w.misses++;
             end = tk::passOver(p) ? 1 : 0;
           }
         }
@@ -130,8 +130,8 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
   }
   atomicAdd(&p->busy, (unsigned long long)busy);
   atomicAdd(&p->cycles, (unsigned long long)(clock64() - begin));
-  if (claims != 0) atomicAdd(&p->claims, claims);
-  if (misses != 0) atomicAdd(&p->misses, misses);
+  if (w.claims != 0) atomicAdd(&p->claims, w.claims);
+  if (w.misses != 0) atomicAdd(&p->misses, w.misses);
 }
 
 // ida_pass searches one pass below the frontier p->roots with the Manhattan distance.
