@@ -6,6 +6,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -166,6 +167,66 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 	// launch.
 	assert.Positive(t, st.Claims)
 	assert.GreaterOrEqual(t, st.Misses, uint64(st.Launches*st.Threads/32))
+}
+
+// Searches from several goroutines take the engine in turn: each gets ida's answer, each
+// tally holds its own launches (together the engine's), and a search still waiting for
+// its turn returns as soon as its context is done.
+func TestSearchesTakeTurns(t *testing.T) {
+	dv := openFake(t)
+	goal := board.BlankFirst(board.Size4x4)
+	s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
+	require.NoError(t, err)
+	e, err := dv.Engine(s)
+	require.NoError(t, err)
+	defer e.Close()
+	rng := rand.New(rand.NewPCG(5, 5))
+	starts := make([]board.State, 4)
+	for i := range starts {
+		starts[i], _ = goal.RandomWalk(60, rng)
+	}
+	tallies := make([]Stats, len(starts))
+	errs := make([]error, len(starts))
+	results := make([]*ida.Result, len(starts))
+	var wg sync.WaitGroup
+	for i := range starts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = s.Run(context.Background(), starts[i], ida.Plan{
+				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 200, nil },
+				Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+					return e.Search(ctx, b, Schedule{Tally: &tallies[i]})
+				}),
+			})
+		}()
+	}
+	wg.Wait()
+	var sum Stats
+	for i, start := range starts {
+		require.NoError(t, errs[i])
+		want, err := s.Solve(context.Background(), start)
+		require.NoError(t, err)
+		assert.Equal(t, want.Moves, results[i].Moves)
+		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, results[i].Serial)
+		assert.Positive(t, tallies[i].Launches)
+		assert.Positive(t, tallies[i].Nodes)
+		sum.add(tallies[i])
+	}
+	st := e.Stats()
+	assert.Equal(t, []any{st.Passes, st.Launches, st.Subtrees, st.Nodes, st.Expanded, st.Claims},
+		[]any{sum.Passes, sum.Launches, sum.Subtrees, sum.Nodes, sum.Expanded, sum.Claims})
+	assert.InDelta(t, st.Utilisation, sum.Utilisation, 1e-9)
+
+	// A search waiting for its turn gives up with its context.
+	e.turn <- struct{}{}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	begin := time.Now()
+	_, err = s.Run(ctx, starts[0], ida.Plan{Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 200, nil }, Runner: e})
+	<-e.turn
+	assert.Less(t, time.Since(begin), 5*time.Second)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
 }
 
 // A node limit stops a launch: the search ends with ida.ErrNodeLimit, having generated

@@ -134,7 +134,7 @@ type Tune struct {
 	// while others search.
 	Turn uint32
 	// Subtrees is the most subtrees a pass on the GPU is split into (default: the
-	// solver's, 262,144): the CPU makes them before the launch.
+	// solver's, 65,536): the CPU makes them before the launch.
 	Subtrees uint32
 	// Large is how many times the mean a subtree is expected to be before a pass on the GPU
 	// splits it further, where the threads do not donate (a set's, NoDonate; default: none,
@@ -155,9 +155,10 @@ type Tune struct {
 	// and a subtree where a part donated would have cut its donor's node (BPMX) is split
 	// further as one given up.
 	NoDonate uint32
-	// Chunk is the most subtrees a launch after a pass's first holds (default: two a
-	// thread): what the pass still needs, in serial order, the subtrees given up split into
-	// their parts, so that what lies after the first solution is not searched.
+	// Chunk is the most subtrees a launch after a pass's first holds (default: 8,192
+	// where the threads donate, else two a thread): what the pass still needs, in serial
+	// order, the subtrees given up split into their parts, so that what lies after the
+	// first solution is not searched.
 	Chunk uint32
 	// Parts is the least number of parts a subtree given up is split into (default 16).
 	Parts uint32
@@ -242,6 +243,9 @@ type Schedule struct {
 	// unknown; solve gives the last pass's), from which a thread that does not donate
 	// knows when to give a subtree up.
 	Expected float64
+	// Tally, if not nil, is where the search adds its own Stats (the engine's add up
+	// every search's): a search's figures, though other searches share the engine.
+	Tally *Stats
 }
 
 // Stats is what an engine's launches did, over all of them so far.
@@ -263,4 +267,29 @@ type Stats struct {
 	Solve    time.Duration // the CPU's search again of the subtrees where the GPU met the first solution
 	// Utilisation is the share of the threads' time they held work to search.
 	Utilisation float64
+}
+
+// add adds o's figures to s's: counts and times summed, the threads o's (where it
+// launched), the utilisation the mean of both weighted by their launches' time.
+func (s *Stats) add(o Stats) {
+	if total := s.Search + o.Search; total > 0 {
+		s.Utilisation = (s.Utilisation*s.Search.Seconds() + o.Utilisation*o.Search.Seconds()) / total.Seconds()
+	}
+	s.Passes += o.Passes
+	s.Launches += o.Launches
+	s.Subtrees += o.Subtrees
+	s.GivenUp += o.GivenUp
+	s.Raised += o.Raised
+	s.Nodes += o.Nodes
+	s.Expanded += o.Expanded
+	s.Donated += o.Donated
+	s.Claims += o.Claims
+	s.Misses += o.Misses
+	if o.Threads != 0 {
+		s.Threads = o.Threads
+	}
+	s.Upload += o.Upload
+	s.Search += o.Search
+	s.Split += o.Split
+	s.Solve += o.Solve
 }

@@ -33,12 +33,14 @@ const (
 	autoGPUFrom = 50_000_000
 	// A GPU pass is split into about one subtree for every gpuSubtreeNodes nodes the pass
 	// is expected to take (the last one's times 8), between minGPUSubtrees and
-	// maxGPUSubtrees: the CPU makes the frontier (a few million nodes a second), the GPU's
-	// threads share the work by donating it, so a frontier need not hold a subtree a
-	// thread.
-	gpuSubtreeNodes = 1 << 12
-	minGPUSubtrees  = 1 << 16
-	maxGPUSubtrees  = 1 << 18
+	// maxGPUSubtrees. The CPU makes, orders and accounts for every subtree (about half a
+	// microsecond each on the H200's host), while the GPU's threads share a large subtree
+	// by donating it and claim roots tens of millions a second: in the fake driver's
+	// emulation of Korf's 100 with md, 4,096 subtrees a pass took 0-20% more of the
+	// threads' turns than 262,144, for a tenth of the CPU's time (docs/RESULTS.md).
+	gpuSubtreeNodes = 1 << 20
+	minGPUSubtrees  = 1 << 12
+	maxGPUSubtrees  = 1 << 16
 )
 
 // gpuSubtrees returns how many subtrees the pass after one of last nodes is split into,
@@ -219,8 +221,8 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	workers := max(s.opt.Workers, 1)
 	local := s.fast.Workers(workers)
 	var engine *gpu.Engine
-	var before gpu.Stats
-	onGPU := false // the pass under way is the GPU's
+	var st gpu.Stats // this search's launches (the engine's are every search's)
+	onGPU := false   // the pass under way is the GPU's
 	var began time.Time
 	var cpuRate float64                    // serial nodes a second of the CPU's last large pass
 	var frontier time.Duration             // the GPU passes' frontiers' making, the last from made
@@ -238,7 +240,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 			if last >= from && !s.dev.isSlower() {
 				if engine == nil {
 					if e, err := s.dev.get(s.fast); err == nil {
-						engine, before = e, e.Stats()
+						engine = e
 					}
 				}
 				if engine != nil {
@@ -264,6 +266,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 				frontier += time.Since(made)
 				begin := time.Now()
 				sch := schedule(b, est, expect, int(s.dev.tune().Window))
+				sch.Tally = &st
 				order += time.Since(begin)
 				begin = time.Now()
 				res, err := engine.Search(ctx, b, sch)
@@ -294,16 +297,14 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	if engine == nil {
 		return res, nil, err
 	}
-	st := engine.Stats()
 	info := s.dev.dev.Info()
 	use := &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
-		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: (st.Upload - before.Upload).Seconds(), SearchSeconds: (st.Search - before.Search).Seconds(), FrontierSeconds: frontier.Seconds(),
-		SplitSeconds: (st.Split - before.Split).Seconds(), SolveSeconds: (st.Solve - before.Solve).Seconds(),
+		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: st.Upload.Seconds(), SearchSeconds: st.Search.Seconds(), FrontierSeconds: frontier.Seconds(),
+		SplitSeconds: st.Split.Seconds(), SolveSeconds: st.Solve.Seconds(),
 		OrderSeconds: order.Seconds(), CPUSeconds: cpu.Seconds(), EngineSeconds: inEngine.Seconds(),
-		Passes: st.Passes - before.Passes, Launches: st.Launches - before.Launches, Subtrees: st.Subtrees - before.Subtrees,
-		GivenUp: st.GivenUp - before.GivenUp, Raised: st.Raised - before.Raised, Nodes: st.Nodes - before.Nodes,
-		Expanded: st.Expanded - before.Expanded, Donated: st.Donated - before.Donated,
-		Claims: st.Claims - before.Claims, Misses: st.Misses - before.Misses, Threads: st.Threads, Utilisation: st.Utilisation}
+		Passes: st.Passes, Launches: st.Launches, Subtrees: st.Subtrees, GivenUp: st.GivenUp, Raised: st.Raised,
+		Nodes: st.Nodes, Expanded: st.Expanded, Donated: st.Donated, Claims: st.Claims, Misses: st.Misses,
+		Threads: cmp.Or(st.Threads, engine.Stats().Threads), Utilisation: st.Utilisation}
 	return res, use, err
 }
 

@@ -200,9 +200,9 @@ func TestSchedule(t *testing.T) {
 	assert.Nil(t, splitLarge(nil, passes, 6, 1), "no estimates: no split")
 }
 
-// A GPU pass is split into one subtree for every 512 nodes of the last pass (that is, for
-// every 4,096 of the pass expected), from 65,536 to 262,144 (or the tuning's most), never
-// more than an eighth of the last pass.
+// A GPU pass is split into one subtree for every 131,072 nodes of the last pass (that is,
+// for every 1,048,576 of the pass expected), from 4,096 to 65,536 (or the tuning's most),
+// never more than an eighth of the last pass.
 func TestGPUSubtrees(t *testing.T) {
 	for _, c := range []struct {
 		last    uint64
@@ -212,16 +212,16 @@ func TestGPUSubtrees(t *testing.T) {
 	}{
 		{0, 0, true, 1},
 		{80, 0, true, 10},
-		{1_000_000, 0, true, 65_536},
-		{64_000_000, 0, true, 125_000},
-		{1_000_000_000, 0, true, 262_144},
-		{1_000_000_000, 100_000, true, 100_000},
-		{1_000_000, 16_384, true, 16_384},
+		{1_000_000, 0, true, 4_096},
+		{1_000_000_000, 0, true, 7_629},
+		{64_000_000_000, 0, true, 65_536},
+		{64_000_000_000, 100_000, true, 100_000},
+		{1_000_000, 1_024, true, 1_024},
 		{80, 16_384, true, 10},
 		// Threads that do not donate (135,168 of them) start with two subtrees each.
 		{1_000_000_000, 0, false, 270_336},
 		{1_000_000, 0, false, 125_000},
-		{1_000_000_000, 100_000, false, 100_000},
+		{1_000_000_000, 100_000, false, 7_629},
 	} {
 		assert.Equal(t, c.want, gpuSubtrees(c.last, c.most, 135_168, c.donates), "last %d, most %d, donates %v", c.last, c.most, c.donates)
 	}

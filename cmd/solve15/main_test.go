@@ -388,8 +388,8 @@ func TestClusterKey(t *testing.T) {
 }
 
 // --workers cores go to one instance's search, or a batch's instances, one goroutine each;
-// a batch on the GPU goes one instance at a time with every core for each, unless --workers
-// says otherwise.
+// a batch on the GPU goes two instances at a time (one's CPU work beside the other's GPU
+// pass) with every core for each, unless --workers says otherwise.
 func TestWorkersShared(t *testing.T) {
 	for _, c := range []struct {
 		single          bool
@@ -401,7 +401,7 @@ func TestWorkersShared(t *testing.T) {
 		{true, "gpu", false, 16, 1},
 		{false, "cpu", false, 1, 16},
 		{false, "auto", false, 1, 16},
-		{false, "gpu", false, 16, 1},
+		{false, "gpu", false, 16, 2},
 		{false, "gpu", true, 1, 16},
 	} {
 		threads, parallel := share(c.single, c.device, c.set, 16)

@@ -56,15 +56,18 @@ func solveAction(c *cli.Context) error {
 // share says how --workers cores are shared: the goroutines of each instance's search, and
 // the instances solved at once. A batch is split by instance, each searched by one
 // goroutine; a single instance gets them all. On the GPU (unless --workers is given) a
-// batch goes one instance at a time, for the GPU searches one pass at a time, and each
-// instance gets every core for what the CPU does: its small passes and the GPU passes'
-// frontiers.
+// batch goes gpuBatch instances at a time, each with every core for what the CPU does
+// (its small passes, its GPU passes' frontiers and accounts): the GPU searches one pass
+// at a time, and one instance's CPU work goes on while another's pass is on the GPU.
 func share(single bool, device string, workersSet bool, workers int) (threads, parallel int) {
 	switch {
 	case single:
 		return workers, 1
 	case device == solve.DeviceGPU && !workersSet:
-		return workers, 1
+		return workers, gpuBatch
 	}
 	return 1, workers
 }
+
+// gpuBatch is how many instances of a batch are solved at once on the GPU.
+const gpuBatch = 2
