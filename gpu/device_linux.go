@@ -594,7 +594,7 @@ func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.
 
 // A thread that does not donate gives a subtree up once it has generated giveUpShares
 // times its share of the pass's expected nodes below it, and never under minGiveUp (the
-// kernel looks at every poll: 128 expansions); it gives a part of one up after
+// kernel looks at every poll: 32 expansions); it gives a part of one up after
 // partGiveUpShare times fewer. A launch after a pass's first takes at most chunkSubtrees
 // subtrees where the threads donate, chunkShare a thread where they do not; each subtree
 // given up is split into at least minParts (as many as fill the launch where there are

@@ -231,8 +231,8 @@ func TestSearchesTakeTurns(t *testing.T) {
 
 // A node limit stops a launch: the search ends with ida.ErrNodeLimit, having generated
 // at most the limit and what each thread generates between two polls (gpu.go: at most
-// 256 expansions' children a thread). Threads that finish a root after the stop take no
-// other.
+// a turn's and a poll's expansions' children a thread, 64 expansions). Threads that finish
+// a root after the stop take no other.
 func TestNodeLimitStopsALaunch(t *testing.T) {
 	dv := openFake(t)
 	korf := corpus.Korf100()
@@ -256,7 +256,7 @@ func TestNodeLimitStopsALaunch(t *testing.T) {
 	threads := uint64(e.Stats().Threads)
 	require.Positive(t, threads)
 	assert.GreaterOrEqual(t, got.Nodes, uint64(limit))
-	assert.LessOrEqual(t, got.Nodes, uint64(limit)+threads*256*3, "at most 256 expansions' children a thread past the limit")
+	assert.LessOrEqual(t, got.Nodes, uint64(limit)+threads*64*3, "at most 64 expansions' children a thread past the limit")
 	assert.Positive(t, e.Stats().Launches)
 }
 

@@ -31,10 +31,11 @@
 //     (ida.Solver.SearchBelow), which gives the serial search's solution and its counts up
 //     to it; the driver then replays the solution on the start before it is believed.
 //
-// Cancellation and the node limit reach a running launch through a flag in mapped host
-// memory that every thread polls every 256 expansions: a search stops within milliseconds.
-// The node limit may be overshot by at most 256 expansions' children a thread (about 1,000
-// nodes a thread). Data-centre cards have no display watchdog; a card that drives a
+// Cancellation reaches a running launch through a flag in mapped host memory that the
+// threads of a block read in turn (each every 2,048 polls, a block's 256 at different
+// ones), and sets the stop flag that every thread polls every 32 expansions: a search
+// stops within milliseconds. The node limit may be overshot by at most a turn's and a
+// poll's expansions' children a thread (64 expansions: about 200 nodes a thread). Data-centre cards have no display watchdog; a card that drives a
 // display kills a launch after a few seconds (CUDA_ERROR_LAUNCH_TIMEOUT), reported as
 // ErrLaunch.
 //
@@ -120,17 +121,17 @@ type Options struct {
 // STEPS=tune). Zero fields take the defaults.
 type Tune struct {
 	// DonateAfter is how many nodes a thread expands below a root before it donates
-	// (then again after as many more; default 128).
+	// (then again after as many more; default 32).
 	DonateAfter uint32
 	// PollEvery is how many nodes a thread expands between its polls of the pass's state
-	// (the node limit, the stop flag, donation; default 128).
+	// (the node limit, the stop flag, donation; default 32).
 	PollEvery uint32
 	// WaitMax is the longest a warp's idle threads wait before they ask for work again,
 	// and a warp with no work sleeps, in nanoseconds (the wait doubles from 128 ns;
 	// default 65,536).
 	WaitMax uint32
 	// Turn is how many nodes a thread expands before its warp's threads without work look
-	// for some (default 256): a warp's threads take turns together, so that none sleeps
+	// for some (default 32): a warp's threads take turns together, so that none sleeps
 	// while others search.
 	Turn uint32
 	// Subtrees is the most subtrees a pass on the GPU is split into (default: the

@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "e4b884d41d4ca2a728c2fe46311f4b70c611a7fd589da892eea0ab7f8dd7d9be"
+const kernelHash = "ee506466470aecab775c9d36182d0c4b5caf84b13ad1155e615499ab86461d38"

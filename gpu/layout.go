@@ -118,11 +118,12 @@ const kOwner = 0xFF
 
 // donateAfter is the GPU's Pass.donateAfter: a thread donates only from roots that have
 // proved large (run 3 of docs/RESULTS.md donated one node per 31 expanded, and the queue
-// may have set the rate). Not too large either: on the fake driver with an H100's
-// 135,168 threads, Korf #2's two GPU passes with md took 70 turns of a thread at 2,048,
-// 34 at 512 and 11 at 128, and Korf #1's three 66 at 512, 48 at 256 and 33 at 128,
-// donating one node per 197 expanded (docs/RESULTS.md).
-const donateAfter = 128
+// may have set the rate). On the fake driver with an H100's 135,168 threads, Korf #2's
+// two GPU passes with md took 70 turns of a thread at 2,048, 34 at 512 and 11 at 128;
+// with a warp's threads taking roots only between turns, as the kernel's do, 32 (with
+// turns and polls of 32 expansions) took 2.4-3.4 times fewer steps than 128 (with 256
+// and 128) on Korf's 100 (docs/RESULTS.md, "Shorter turns").
+const donateAfter = 32
 
 const cells = board.MaxCells
 

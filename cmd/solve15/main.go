@@ -75,7 +75,7 @@ Examples:
   echo "5 1 2 4 9 6 3 8 13 10 7 11 0 14 15 12" | solve15 --timeout 10s -f -`
 	app.Description = fmt.Sprintf(app.Description, heuristic.FastSummary(), heuristic.Inadmissible(), data.InstalledSummary())
 	app.Flags = append(append(searchFlags(), cmdline.DeviceFlags()...),
-		cmdline.WorkersFlag(cmdline.AllCores, 1, "instances solved in parallel; a single instance is searched by this many goroutines, and so is each of a batch on --device gpu (one at a time) unless --workers is given"))
+		cmdline.WorkersFlag(cmdline.AllCores, 1, "instances solved in parallel; a single instance is searched by this many goroutines, and so is each of a batch on --device gpu (two at a time) unless --workers is given"))
 	app.Action = solveAction
 	app.Commands = append([]*cli.Command{evalCommand(), benchCommand(), clusterCommand(), workerCommand(), deviceCommand(), reproCommand(), serveCommand(), siteCommand()}, cmdline.ShellCommands("solve15")...)
 	cmdline.Prepare(app)

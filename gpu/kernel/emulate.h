@@ -20,29 +20,47 @@ static inline int stepOf(CatWorker* w, Pass* p, const Tables* t, uint32_t budget
 // emulate steps threads virtual threads in turn, budget nodes a step, until the pass is
 // over; p->busy and p->cycles count the steps as the kernel counts its threads' time. It
 // returns the rounds it took: the launch's time, in steps of one thread.
+//
+// As the kernel's warps do (ida.cu), each group of 32 takes roots only between its turns:
+// a turn ends once each of its threads with a root has searched turn nodes in it (or
+// finished its root), and a thread that finishes its root early waits for the turn's end.
+// turn 0 (or at most budget): every step is a turn.
 template <class W>
-static uint64_t emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t budget) {
+static uint64_t emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t budget, uint32_t turn = 0) {
   std::vector<W> ws(threads);
   std::vector<W*> lanes(threads);
-  // over[k]: thread k is done (a bool array, for takeGroup).
+  // over[k]: thread k is done (a bool array, for takeGroup); spent[k]: the nodes thread k
+  // has had in its group's turn.
   std::unique_ptr<bool[]> over(new bool[threads]());
+  std::vector<uint32_t> spent(threads);
   for (uint32_t k = 0; k < threads; k++) {
     memset(static_cast<void*>(&ws[k]), 0, sizeof ws[k]);
     lanes[k] = &ws[k];
   }
+  if (turn < budget) turn = budget;
   uint32_t left = threads;
   uint32_t round = 0;
   for (; left > 0; round++) {
-    // The kernel's warps: each group of 32 takes together (takeGroup), then searches.
+    // The kernel's warps: each group of 32 takes together (takeGroup) at the end of its
+    // turn, then searches.
     for (uint32_t g = 0; g < threads; g += 32) {
       uint32_t n = threads - g < 32 ? threads - g : 32;
-      takeGroup(&lanes[g], &over[g], n, p, t);
+      bool ended = true;
+      for (uint32_t k = g; k < g + n; k++) {
+        if (ws[k].active && spent[k] < turn) ended = false;
+      }
+      if (ended) {
+        takeGroup(&lanes[g], &over[g], n, p, t);
+        for (uint32_t k = g; k < g + n; k++) spent[k] = 0;
+      }
       for (uint32_t k = g; k < g + n; k++) {
         if (over[k]) continue;
         W* w = &ws[k];
-        if (!w->active) continue;
+        if (!w->active || spent[k] >= turn) continue;
         p->busy++;
-        if (stepOf(w, p, t, budget)) finish(w, p);
+        uint32_t b = turn - spent[k] < budget ? turn - spent[k] : budget;
+        spent[k] += b;
+        if (stepOf(w, p, t, b)) finish(w, p);
       }
     }
     left = 0;

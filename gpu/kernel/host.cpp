@@ -3,7 +3,7 @@
 // writes each subtree's counts. Built by the tests with g++ -DTK_HASH.
 //
 // Input, little-endian: uint32 cells, bound, nroots, threads, budget (expansions a thread
-// takes a turn), donateAfter, fsm entries; the tables' nmoves[25], mcell[25][4],
+// takes a turn), donateAfter, pollEvery (0: the kernel's), fsm entries; the tables' nmoves[25], mcell[25][4],
 // mdir[25][4], md[25][25] bytes; the automaton's transitions (uint32 each); uint32 kind (0:
 // md, 1: a set, 2: a catalogue of zero-aware tables; for both, uint32 nl, np; each
 // lookup's k, mirror, tiles[8], mtiles[8], cell[25], mcell[25] bytes, uint32 nibble bytes
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
   tk::Tables t;
   memset(&t, 0, sizeof t);
   t.cells = u32();
-  uint32_t bound = u32(), nroots = u32(), threads = u32(), budget = u32(), after = u32(), nfsm = u32();
+  uint32_t bound = u32(), nroots = u32(), threads = u32(), budget = u32(), after = u32(), poll = u32(), nfsm = u32();
   if (t.cells > tk::kMaxCells || threads == 0 || budget == 0 || bound >= tk::kMaxDepth) die("bad header");
   read(t.nmoves, sizeof t.nmoves);
   read(t.mcell, sizeof t.mcell);
@@ -236,6 +236,7 @@ int main(int argc, char** argv) {
   p.seq = seq.data();
   p.cap = (uint32_t)queue.size();
   p.donateAfter = after;
+  p.pollEvery = poll;
   p.value = value.data();
   std::vector<uint8_t> qseeds;
   if (kind == 2) {

@@ -230,11 +230,15 @@ inline unsigned long long boardHash(const uint8_t* b, uint32_t cells) {
 // A thread polls every kPollEvery expansions (publishes its nodes for the limit, reads
 // the stop flag, donates), and reads the host's cancel flag (across the bus) every
 // kCancelEvery polls.
-enum : uint32_t { kPollEvery = 128, kCancelEvery = 512, kDonateAbove = 6, kDonateMost = 8 };
-
+//
 // A thread searches at most kTurn expansions a turn; between turns, its warp's threads
-// without a root look for one (ida.cu).
-enum : uint32_t { kTurn = 256 };
+// without a root look for one (ida.cu). An idle thread waits for work about as long as a
+// turn and a poll: in the emulation of an H100's threads (emulate.h, the fake driver),
+// turns and polls of 32 expansions (and Pass.donateAfter 32) took 2.4-3.4 times fewer
+// steps than 256 and 128 on passes of Korf's 100 with md, 2.8 times fewer on k24-40 with
+// 6-6-6-6 (docs/RESULTS.md).
+enum : uint32_t { kPollEvery = 32, kCancelEvery = 2048, kDonateAbove = 6, kDonateMost = 8 };
+enum : uint32_t { kTurn = 32 };
 
 // pollEvery is p's expansions between polls.
 HD uint32_t pollEvery(const Pass* p) { return p->pollEvery != 0 ? p->pollEvery : kPollEvery; }

@@ -9,8 +9,8 @@
 // TK_FAKE_SMS and TK_FAKE_BLOCKS set its multiprocessors (2) and the blocks of 256 threads
 // each runs (1): 132 and 4 launch an H100's threads, to see how a pass's work is shared
 // among them. TK_FAKE_LOG names a file to which each launch appends a line: its kernel,
-// threads, subtrees, turn, rounds (the launch's time in turns of one thread), busy and
-// cycles.
+// threads, subtrees, step (7 nodes), rounds (the launch's time in steps of one thread),
+// busy and cycles.
 // Built by the tests: g++ -shared -fPIC -o libcuda.so.1 fakecuda.cpp (-DTK_FAKE_MISSING
 // leaves cuMemsetD8_v2 out).
 #include <stdint.h>
@@ -140,19 +140,21 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   const tk::Tables* t = (const tk::Tables*)args[1];
   uint32_t threads = gx * gy * gz * bx * by * bz;
   if (p->threads != 0) return 1;  // the threads count themselves
-  // A few nodes a step, so that the virtual threads take turns often.
-  const uint32_t budget = p->turn != 0 ? p->turn : 7;  // a turn: the tuning's, or a short one
+  // A few nodes a step, so that the virtual threads interleave finely; a warp's threads
+  // take roots between turns of the kernel's length (the tuning's, or tk::kTurn).
+  const uint32_t budget = 7;
+  const uint32_t turn = tk::turn(p);
   uint64_t rounds;
   const char* kernel;
   if (fn == (void*)0x12) {
     kernel = "ida_pass_set";
-    rounds = tk::emulate<tk::SetWorker>(p, t, threads, budget);
+    rounds = tk::emulate<tk::SetWorker>(p, t, threads, budget, turn);
   } else if (fn == (void*)0x13) {
     kernel = "ida_pass_cat";
-    rounds = tk::emulate<tk::CatWorker>(p, t, threads, budget);
+    rounds = tk::emulate<tk::CatWorker>(p, t, threads, budget, turn);
   } else {
     kernel = "ida_pass";
-    rounds = tk::emulate<tk::Worker>(p, t, threads, budget);
+    rounds = tk::emulate<tk::Worker>(p, t, threads, budget, turn);
   }
   if (const char* log = getenv("TK_FAKE_LOG")) {
     if (FILE* f = fopen(log, "a")) {
