@@ -23,6 +23,7 @@ import (
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/internal/fakegpu"
 	"github.com/tilekit/tilekit/internal/hermetic"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/report"
@@ -149,27 +150,39 @@ func TestSplitInstance(t *testing.T) {
 	assert.Less(t, unitNodes, rec.Nodes, "the top of each tree is searched by the coordinator")
 }
 
-// A worker whose tables differ refuses the unit and says why; after MaxDeliver tries the
-// unit is reported failed with that reason, not retried for ever.
+// A worker whose tables differ refuses the unit and says why, on the CPU as on a GPU (the
+// fake driver); after MaxDeliver tries the unit is reported failed with that reason, not
+// retried for ever.
 func TestRefusedUnitFails(t *testing.T) {
 	korf := corpus.Korf100()
 	s, err := solve.New(context.Background(), korf[0].Goal, solve.Options{})
 	require.NoError(t, err)
-	_, nc := testServer(t, "")
-	var mu sync.Mutex
-	var said []string
-	startWorker(t, nc, &Worker{Name: "w", Threads: 1, Log: func(m string) { mu.Lock(); said = append(said, m); mu.Unlock() }})
-	c := &Coordinator{Solver: s, Queue: Queue{AckWait: 2 * time.Second, MaxDeliver: 3}}
-	c.fingerprint = "not-these-tables"
-	recs, got, sum := collect(t, nc, c, entries(korf[0].Goal, korf[0].Start))
-	require.Len(t, got, 1)
-	assert.Contains(t, recs[0].Error, "tables differ")
-	assert.Contains(t, recs[0].Error, "tried 3 times")
-	assert.ErrorIs(t, got[0], ErrFailed)
-	assert.Equal(t, 1, sum.Unsolved)
-	mu.Lock()
-	defer mu.Unlock()
-	assert.NotEmpty(t, said)
+	for _, device := range []string{solve.DeviceCPU, solve.DeviceGPU} {
+		t.Run(device, func(t *testing.T) {
+			w := &Worker{Name: "w", Threads: 1, Device: device}
+			if device == solve.DeviceGPU {
+				w.GPULibrary = fakegpu.Build(t)
+				t.Setenv("TK_FAKE_CUDA", "")
+			}
+			_, nc := testServer(t, "")
+			var mu sync.Mutex
+			var said []string
+			w.Log = func(m string) { mu.Lock(); said = append(said, m); mu.Unlock() }
+			startWorker(t, nc, w)
+			c := &Coordinator{Solver: s, Queue: Queue{AckWait: 2 * time.Second, MaxDeliver: 3}}
+			c.fingerprint = "not-these-tables"
+			recs, got, sum := collect(t, nc, c, entries(korf[0].Goal, korf[0].Start))
+			require.Len(t, got, 1)
+			assert.Contains(t, recs[0].Error, "tables differ")
+			assert.Contains(t, recs[0].Error, "tried 3 times")
+			assert.ErrorIs(t, got[0], ErrFailed)
+			assert.Equal(t, 1, sum.Unsolved)
+			assert.Nil(t, recs[0].Device, "nothing searched")
+			mu.Lock()
+			defer mu.Unlock()
+			assert.NotEmpty(t, said)
+		})
+	}
 }
 
 // A unit whose worker goes silent (killed) is handed to another after the ack wait, and

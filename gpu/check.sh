@@ -74,7 +74,7 @@ run() { # name, then solve15's arguments
 gpu_rc=skipped gpu_s=0 cpu_rc=skipped cpu_s=0 cpu_instances=0
 if step md; then
 log "Korf's 100, md, GPU"
-read -r gpu_rc gpu_s < <(run korf100-md-gpu --device "$gpu") # one at a time, every core for each
+read -r gpu_rc gpu_s < <(run korf100-md-gpu --device "$gpu") # two at a time, every core for each
 # The cores on the first CPU_INSTANCES instances (all by default), for the rate.
 cpu_instances=${CPU_INSTANCES:-100}
 grep -v '^#' "$instances" | head -n "$cpu_instances" >"$out/cpu-instances.txt"

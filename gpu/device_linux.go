@@ -547,6 +547,11 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 // Searches of several goroutines take the device in turn; one waiting for its turn returns
 // ctx's error as soon as ctx is done.
 func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.SubtreeResult, error) {
+	// The roots are made before the search takes its turn: another's may be on the GPU.
+	root := newLevel(b, e.model, nil, nil, nil)
+	if root.roots == nil && len(b.Paths) > 0 {
+		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
+	}
 	select {
 	case e.turn <- struct{}{}:
 	case <-ctx.Done():
@@ -568,10 +573,6 @@ func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.
 		if giveUp == 0 && !e.Donates() && sch.Expected > 0 {
 			giveUp = max(uint64(giveUpShares*sch.Expected/float64(max(own.Threads, 1))), minGiveUp)
 		}
-	}
-	root := newLevel(b, e.model, nil, nil, nil)
-	if root.roots == nil && len(b.Paths) > 0 {
-		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
 	}
 	r := &passRun{ctx: ctx, s: e.solver, m: e.model, b: b, stats: &own,
 		root:     root,
