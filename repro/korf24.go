@@ -103,14 +103,19 @@ func Korf24(paths []string) (*Korf24Result, error) {
 	return r, nil
 }
 
-// runLabel names the run a record belongs to: its heuristic, and "+ automaton" when the
+// runLabel names the run a record belongs to: its heuristic, "+ automaton" when the
 // search pruned duplicate paths with one (records without a pruning are of the move-back
-// rule, the only one before there were automata).
+// rule, the only one before there were automata), and ", GPU" when a GPU searched its
+// large passes (the record's device), so that a GPU's times stand apart from the cores'.
 func runLabel(rec report.Record) string {
+	label := rec.Heuristic
 	if strings.HasPrefix(rec.Pruning, "automaton") {
-		return rec.Heuristic + " + automaton"
+		label += " + automaton"
 	}
-	return rec.Heuristic
+	if rec.Device != nil {
+		label += ", GPU"
+	}
+	return label
 }
 
 // readRecords calls each with every record of the files (one JSON record a line).
@@ -232,8 +237,12 @@ func (r *Korf24Result) projection(h string) string {
 		return ""
 	}
 	ratio, rate := float64(expanded)/float64(published), float64(expanded)/seconds
-	return fmt.Sprintf("%s: %d of %d instances measured, expanding %.2f times the nodes of small-t's published counts, %.2f M a second on one worker; the other %d (%.3g nodes by small-t's counts) would take about %.1f worker-hours.",
-		h, measured, len(r.IDs), ratio, rate/1e6, len(r.IDs)-measured, float64(rest), float64(rest)*ratio/rate/3600)
+	on, hours := "one worker", "worker-hours"
+	if strings.HasSuffix(h, ", GPU") {
+		on, hours = "the GPU", "hours of the GPU"
+	}
+	return fmt.Sprintf("%s: %d of %d instances measured, expanding %.2f times the nodes of small-t's published counts, %.2f M a second on %s; the other %d (%.3g nodes by small-t's counts) would take about %.1f %s.",
+		h, measured, len(r.IDs), ratio, rate/1e6, on, len(r.IDs)-measured, float64(rest), float64(rest)*ratio/rate/3600, hours)
 }
 
 // any returns a record of instance id, for its length.

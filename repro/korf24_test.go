@@ -11,6 +11,7 @@ import (
 
 	"github.com/tilekit/tilekit/instances"
 	"github.com/tilekit/tilekit/report"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // The published figures of the twelve instances add up to the totals the literature
@@ -63,16 +64,20 @@ func TestKorf24Records(t *testing.T) {
 		{ID: "k24-40", Heuristic: "small-t", Solved: true, Length: 82, Nodes: 19_188_966, Expanded: 8_296_164, Seconds: 3},
 		{ID: "k24-38", Heuristic: "6-6-6-6", Solved: true, Length: 96, Nodes: 40_639_228, Expanded: 18_976_036, Seconds: 0.8},
 		{ID: "k24-38", Heuristic: "small-t", Pruning: "automaton depth 14, 199632 states", Solved: true, Length: 96, Nodes: 5_000_000, Expanded: 2_452_838, Seconds: 0.9},
+		// The same search with its large passes on a GPU: a run of its own.
+		{ID: "k24-38", Heuristic: "small-t", Pruning: "automaton depth 14, 199632 states", Solved: true, Length: 96, Nodes: 5_000_000, Expanded: 2_452_838, Seconds: 0.5,
+			Device: &solve.DeviceUse{Name: "NVIDIA H100 80GB HBM3", Passes: 3}},
 	} {
 		require.NoError(t, enc.Encode(rec))
 	}
 	require.NoError(t, f.Close())
 	r, err := Korf24([]string{path})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"small-t", "6-6-6-6", "small-t + automaton"}, r.Heuristics)
+	assert.Equal(t, []string{"small-t", "6-6-6-6", "small-t + automaton", "small-t + automaton, GPU"}, r.Heuristics)
 	md := r.Markdown()
-	assert.Contains(t, md, "| k24-38 | 96 | 3,450,832 | 7,625,088 | 1.5 | 18,976,036 | 40,639,228 | 0.8 | 2,452,838 | 5,000,000 | 0.9 | 38,173,507 |")
-	assert.Contains(t, md, "| total | | (2 of 12) | | | (1 of 12) | | | (1 of 12) | | |")
+	assert.Contains(t, md, "| k24-38 | 96 | 3,450,832 | 7,625,088 | 1.5 | 18,976,036 | 40,639,228 | 0.8 | 2,452,838 | 5,000,000 | 0.9 | 2,452,838 | 5,000,000 | 0.5 | 38,173,507 |")
+	assert.Contains(t, md, "| total | | (2 of 12) | | | (1 of 12) | | | (1 of 12) | | | (1 of 12) | | |")
+	assert.Contains(t, md, "small-t + automaton, GPU: 1 of 12 instances measured, expanding 0.71 times the nodes of small-t's published counts, 4.91 M a second on the GPU;")
 	// The instances not measured, projected from those measured and small-t's counts.
 	assert.Contains(t, md, "small-t: 2 of 12 instances measured, expanding 1.00 times the nodes of small-t's published counts, 2.61 M a second on one worker; the other 10 (5.7e+09 nodes by small-t's counts) would take about 0.6 worker-hours.")
 	assert.Contains(t, md, "small-t + automaton: 1 of 12 instances measured, expanding 0.71 times")
@@ -88,8 +93,8 @@ func TestKorf24Records(t *testing.T) {
 	assert.Equal(t, instances.Korf24Campaign, r.File)
 	require.Len(t, r.IDs, 26)
 	md = r.Markdown()
-	assert.Contains(t, md, "| k24-07 | 104 | 4 | 9 | 2.0 | | | | | | | 106,321,592,792 |")
-	assert.Contains(t, md, "| total | | (3 of 26) |")
+	assert.Contains(t, md, "| k24-07 | 104 | 4 | 9 | 2.0 | | | | | | | | | | 106,321,592,792 |")
+	assert.Contains(t, md, "| total | | (3 of 26) | | | (1 of 26) | | | (1 of 26) | | | (1 of 26) | | |")
 	require.NoError(t, r.Plot(filepath.Join(dir, "k26.svg")))
 
 	bad := filepath.Join(dir, "bad.json")

@@ -30,7 +30,8 @@ func reproCommand() *cli.Command {
   scale   (not in all) the wall time and efficiency of split searches on 1 to 512
           workers, simulated from the units that --records FILES recorded
   korf24  (not in all) Korf & Felner's 24-puzzle instances: the nodes and times of the
-          runs that --records FILES recorded (solve15 --json, any heuristics) beside
+          runs that --records FILES recorded (solve15 --json, any heuristics; a GPU's
+          runs in columns of their own) beside
           the published figures, and their plot on a log scale; the rows are the twelve
           of instances/korf24-twelve.txt, or the 26 of korf24-campaign.txt when the
           records hold others; while some are missing, how long they would take
