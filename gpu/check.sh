@@ -103,7 +103,7 @@ subserial = sum(r["nodes"] for r in sub.values())
 subgpu = sum((g[k].get("device") or {}).get("search_seconds", 0) for k in sub if k in g)
 bad = []
 devnodes = 0
-search = upload = frontier = solve = order = cpu = engine = records = 0.0
+search = upload = frontier = solve = order = cpu = engine = wait = records = 0.0
 for q in g.values():
     d = q.get("device") or {}
     devnodes += d.get("nodes", 0)
@@ -114,6 +114,7 @@ for q in g.values():
     order += d.get("order_seconds", 0)
     cpu += d.get("cpu_seconds", 0)
     engine += d.get("engine_seconds", 0)
+    wait += d.get("wait_seconds", 0)
     records += q.get("seconds", 0)
 util = []
 for k, r in c.items():
@@ -135,7 +136,8 @@ lengths = sum(q["length"] for q in g.values())
 print(f"GPU: {len(g)} solved, lengths sum {lengths}; serial generated nodes {gserial:,}, device nodes {devnodes:,}")
 print(f"GPU: {gpu_s:.1f} s wall ({search:.1f} s in launches, {upload:.2f} s uploads, {frontier:.2f} s making frontiers), {gserial/gpu_s/1e9:.2f}e9 serial nodes/s")
 print(f"GPU records: {records:.2f} s: {cpu:.2f} s in passes on the CPU, {frontier:.2f} s making frontiers, {order:.2f} s ordering subtrees,"
-      f" {engine:.2f} s in the engine ({search:.2f} s launches, {upload:.2f} s uploads, {solve:.2f} s searching solving subtrees again on the CPU)")
+      f" {engine:.2f} s in the engine ({search:.2f} s launches, {upload:.2f} s uploads, {solve:.2f} s searching solving subtrees again on the CPU,"
+      f" {wait:.2f} s waiting while another instance's pass had the GPU)")
 if sub:
     print(f"CPU, {len(sub)} instances on all cores: {cpu_s:.1f} s wall, {subserial/cpu_s/1e9:.2f}e9 nodes/s")
 if util:

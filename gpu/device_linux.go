@@ -552,13 +552,14 @@ func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.
 	if root.roots == nil && len(b.Paths) > 0 {
 		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
 	}
+	waited := time.Now()
 	select {
 	case e.turn <- struct{}{}:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
 	defer func() { <-e.turn }()
-	own := Stats{Passes: 1, Threads: e.Stats().Threads}
+	own := Stats{Passes: 1, Threads: e.Stats().Threads, Wait: time.Since(waited)}
 	defer func() {
 		e.mu.Lock()
 		e.stats.add(own)

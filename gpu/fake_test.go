@@ -218,6 +218,22 @@ func TestSearchesTakeTurns(t *testing.T) {
 		[]any{sum.Passes, sum.Launches, sum.Subtrees, sum.Nodes, sum.Expanded, sum.Claims})
 	assert.InDelta(t, st.Utilisation, sum.Utilisation, 1e-9)
 
+	// A search waiting for its turn counts the wait.
+	e.turn <- struct{}{}
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		<-e.turn
+	}()
+	var waited Stats
+	_, err = s.Run(context.Background(), starts[0], ida.Plan{
+		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 200, nil },
+		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+			return e.Search(ctx, b, Schedule{Tally: &waited})
+		}),
+	})
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, waited.Wait, 90*time.Millisecond)
+
 	// A search waiting for its turn gives up with its context.
 	e.turn <- struct{}{}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)

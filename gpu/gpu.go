@@ -266,6 +266,7 @@ type Stats struct {
 	Search   time.Duration // the launches, to their end
 	Split    time.Duration // the CPU's work on subtrees given up: their parts, and their results from the parts
 	Solve    time.Duration // the CPU's search again of the subtrees where the GPU met the first solution
+	Wait     time.Duration // waiting for the device while another search had it
 	// Utilisation is the share of the threads' time they held work to search.
 	Utilisation float64
 }
@@ -293,4 +294,5 @@ func (s *Stats) add(o Stats) {
 	s.Search += o.Search
 	s.Split += o.Split
 	s.Solve += o.Solve
+	s.Wait += o.Wait
 }

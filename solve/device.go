@@ -77,6 +77,7 @@ type DeviceUse struct {
 	OrderSeconds    float64 `json:"order_seconds"`  // ordering the GPU passes' subtrees (largest first)
 	CPUSeconds      float64 `json:"cpu_seconds"`    // the passes searched on the CPU, below the GPU's threshold
 	EngineSeconds   float64 `json:"engine_seconds"` // in the engine's searches of GPU passes: launches, copies, splits and their bookkeeping
+	WaitSeconds     float64 `json:"wait_seconds"`   // of those, waiting for the GPU while another instance's pass had it
 	Passes          int     `json:"passes"`
 	Launches        int     `json:"launches"` // a pass's, and one each time its threads gave subtrees up
 	Subtrees        uint64  `json:"subtrees"`
@@ -300,7 +301,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	info := s.dev.dev.Info()
 	use := &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
 		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: st.Upload.Seconds(), SearchSeconds: st.Search.Seconds(), FrontierSeconds: frontier.Seconds(),
-		SplitSeconds: st.Split.Seconds(), SolveSeconds: st.Solve.Seconds(),
+		SplitSeconds: st.Split.Seconds(), SolveSeconds: st.Solve.Seconds(), WaitSeconds: st.Wait.Seconds(),
 		OrderSeconds: order.Seconds(), CPUSeconds: cpu.Seconds(), EngineSeconds: inEngine.Seconds(),
 		Passes: st.Passes, Launches: st.Launches, Subtrees: st.Subtrees, GivenUp: st.GivenUp, Raised: st.Raised,
 		Nodes: st.Nodes, Expanded: st.Expanded, Donated: st.Donated, Claims: st.Claims, Misses: st.Misses,
