@@ -248,9 +248,9 @@ not handed to another worker meanwhile. A unit whose tables differ from the
 coordinator's (their fingerprints travel with each unit) is refused, with the reason.
 It runs until interrupted; a unit being searched then goes back to the queue.
 
-With --device gpu (or auto) the worker searches whole instances on this machine's GPU,
-one at a time unless --workers says otherwise; the subtrees of a split instance are
-searched on its CPU.
+With --device gpu the worker searches whole instances on this machine's GPU, two at a
+time unless --workers says otherwise (one's CPU work beside the other's GPU pass); the
+subtrees of a split instance are searched on its CPU.
 
 The worker connects under its name (--name) with its key (--key, or TILEKIT_NATS_KEY;
 'solve15 cluster key NAME' prints it where the token is), or with the cluster's token;
@@ -294,7 +294,7 @@ Examples:
 			status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
 			threads := c.Int("workers")
 			if c.String("device") == solve.DeviceGPU && !c.IsSet("workers") {
-				threads = 1 // the GPU searches one instance at a time
+				threads = gpuBatch // as a batch on the GPU: one unit's CPU work beside the other's GPU pass
 			}
 			w := &cluster.Worker{Name: name, Tables: tables, Threads: threads, Device: c.String("device"), GPU: c.Int("gpu"),
 				Log: func(msg string) { status.Println("solve15 worker: " + msg) }}
