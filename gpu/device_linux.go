@@ -353,7 +353,7 @@ type Engine struct {
 	capacity    int // subtrees the frontier buffers hold
 	grid        uint32
 
-	turn  chan struct{} // held by the search under way: one at a time
+	turn  chan struct{} // held by the launch under way: one at a time
 	mu    sync.Mutex
 	stats Stats
 }
@@ -544,22 +544,16 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 // chunk at a time in serial order (Tune.Chunk), and leaves those after the first solution.
 // The work of a subtree given up counts only in the engine's Stats.
 //
-// Searches of several goroutines take the device in turn; one waiting for its turn returns
-// ctx's error as soon as ctx is done.
+// Searches of several goroutines take the device in turn, a launch at a time; one waiting
+// for its turn returns ctx's error as soon as ctx is done.
 func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.SubtreeResult, error) {
-	// The roots are made before the search takes its turn: another's may be on the GPU.
+	// The roots are made before the search's first launch takes its turn: another's may
+	// be on the GPU.
 	root := newLevel(b, e.model, nil, nil, nil)
 	if root.roots == nil && len(b.Paths) > 0 {
 		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
 	}
-	waited := time.Now()
-	select {
-	case e.turn <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	defer func() { <-e.turn }()
-	own := Stats{Passes: 1, Threads: e.Stats().Threads, Wait: time.Since(waited)}
+	own := Stats{Passes: 1, Threads: e.Stats().Threads}
 	defer func() {
 		e.mu.Lock()
 		e.stats.add(own)
@@ -581,7 +575,17 @@ func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.
 		parts:    int(cmp.Or(e.dv.tune.Parts, minParts)),
 		giveUp:   giveUp,
 		launch: func(w work, order []uint32, giveUp uint64) (*launch, error) {
+			// The device is this search's for the launch only: between launches
+			// (splitting, the solving subtree searched again) another's may run.
+			waited := time.Now()
+			select {
+			case e.turn <- struct{}{}:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			own.Wait += time.Since(waited)
 			l, err := e.launch(ctx, w, order, giveUp, &own)
+			<-e.turn
 			if l == nil && err == nil {
 				err = errors.New("gpu: internal error: a launch of no subtrees")
 			}
