@@ -39,6 +39,24 @@ func openFake(t *testing.T) *Device {
 	return dv
 }
 
+// mdEngine is an engine of the Manhattan distance toward the 4x4 blank-first goal on dv,
+// closed when the test ends.
+func mdEngine(t *testing.T, dv *Device) (board.Goal, *ida.Solver, *Engine) {
+	t.Helper()
+	goal := board.BlankFirst(board.Size4x4)
+	s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
+	require.NoError(t, err)
+	e, err := dv.Engine(s)
+	require.NoError(t, err)
+	t.Cleanup(func() { e.Close() })
+	return goal, s, e
+}
+
+// splitInto is a plan's Split that splits every pass into about n subtrees.
+func splitInto(n int) func(ida.PassPlan) (int, func([]board.Dir) bool) {
+	return func(ida.PassPlan) (int, func([]board.Dir) bool) { return n, nil }
+}
+
 // Every way the driver can fail gives its own error, which says what was wrong.
 func TestDriverErrors(t *testing.T) {
 	lib := fakeDriver(t)
@@ -106,12 +124,7 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 	assert.Equal(t, [2]int{9, 0}, info.Capability)
 	assert.Equal(t, 2, info.SMs)
 	assert.Equal(t, "13.0", info.DriverVersion())
-	goal := board.BlankFirst(board.Size4x4)
-	s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
-	require.NoError(t, err)
-	e, err := dv.Engine(s)
-	require.NoError(t, err)
-	defer e.Close()
+	goal, s, e := mdEngine(t, dv)
 	rng := rand.New(rand.NewPCG(11, 11))
 	for k := 0; k < 3; k++ {
 		start, _ := goal.RandomWalk(60, rng)
@@ -150,7 +163,7 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 		// An order that does not name every subtree is refused.
 		_, err = s.Run(context.Background(), start, ida.Plan{
-			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 200, nil },
+			Split: splitInto(200),
 			Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 				return e.SearchOrdered(ctx, b, make([]uint32, len(b.Paths)-1))
 			}),
@@ -173,13 +186,7 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 // tally holds its own launches (together the engine's), and a search still waiting for
 // its turn returns as soon as its context is done.
 func TestSearchesTakeTurns(t *testing.T) {
-	dv := openFake(t)
-	goal := board.BlankFirst(board.Size4x4)
-	s, err := ida.New(goal, ida.Options{Heuristic: ida.MD})
-	require.NoError(t, err)
-	e, err := dv.Engine(s)
-	require.NoError(t, err)
-	defer e.Close()
+	goal, s, e := mdEngine(t, openFake(t))
 	rng := rand.New(rand.NewPCG(5, 5))
 	starts := make([]board.State, 4)
 	for i := range starts {
@@ -194,7 +201,7 @@ func TestSearchesTakeTurns(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			results[i], errs[i] = s.Run(context.Background(), starts[i], ida.Plan{
-				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 200, nil },
+				Split: splitInto(200),
 				Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 					return e.Search(ctx, b, Schedule{Tally: &tallies[i]})
 				}),
@@ -225,8 +232,8 @@ func TestSearchesTakeTurns(t *testing.T) {
 		<-e.turn
 	}()
 	var waited Stats
-	_, err = s.Run(context.Background(), starts[0], ida.Plan{
-		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 200, nil },
+	_, err := s.Run(context.Background(), starts[0], ida.Plan{
+		Split: splitInto(200),
 		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 			return e.Search(ctx, b, Schedule{Tally: &waited})
 		}),
@@ -239,7 +246,7 @@ func TestSearchesTakeTurns(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	begin := time.Now()
-	_, err = s.Run(ctx, starts[0], ida.Plan{Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 200, nil }, Runner: e})
+	_, err = s.Run(ctx, starts[0], ida.Plan{Split: splitInto(200), Runner: e})
 	<-e.turn
 	assert.Less(t, time.Since(begin), 5*time.Second)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
