@@ -16,13 +16,14 @@ import (
 )
 
 // BenchmarkGPUTurns runs GPU searches on the fake driver with an H100's threads (132
-// multiprocessors of 4 blocks of 256: 135,168 virtual threads, stepped a turn of up to 256
-// expansions at a time) and reports their length in turns of one thread (turns: the
-// launches' critical paths summed), beside the device's and the serial search's expanded
-// nodes: how well the kernel's threads share a search's work, which no machine without a
-// GPU can time. TILEKIT_BENCH_TUNE adds to the tuning (e.g. donate=512); the sets and
-// small-t need TILEKIT_BENCH_TABLES. Slow: the emulation runs every node of every thread on
-// one core (md on Korf #2, 3 s; 6-6-6-6 on k24-40, 80 s; small-t on k24-40, 80 s).
+// multiprocessors of 4 blocks of 256: 135,168 virtual threads, stepped 7 nodes at a time,
+// each warp's taking roots between the kernel's turns) and reports their length in nodes
+// of one thread (rounds: the launches' steps summed, times 7), beside the device's and the
+// serial search's expanded nodes: how well the kernel's threads share a search's work,
+// which no machine without a GPU can time. TILEKIT_BENCH_TUNE is the tuning (e.g.
+// turn=256,poll=128,donate=128, the knobs before 32); the sets and small-t need
+// TILEKIT_BENCH_TABLES. Slow: the emulation runs every node of every thread on one core
+// (md on Korf #2, 3 s; 6-6-6-6 on k24-40, 80 s; small-t on k24-40, 80 s).
 func BenchmarkGPUTurns(b *testing.B) {
 	lib := fakegpu.Build(b, "-march=native")
 	dir := os.Getenv("TILEKIT_BENCH_TABLES")
@@ -47,11 +48,7 @@ func BenchmarkGPUTurns(b *testing.B) {
 			b.Setenv("TK_FAKE_SMS", "132")
 			b.Setenv("TK_FAKE_BLOCKS", "4")
 			b.Setenv("TK_FAKE_LOG", log)
-			tune := "turn=256"
-			if extra := os.Getenv("TILEKIT_BENCH_TUNE"); extra != "" {
-				tune += "," + extra
-			}
-			b.Setenv(gpu.TuneEnv, tune)
+			b.Setenv(gpu.TuneEnv, os.Getenv("TILEKIT_BENCH_TUNE"))
 			goal := board.BlankFirst(c.size)
 			start, err := board.Parse(c.size, c.start)
 			require.NoError(b, err)
@@ -70,17 +67,17 @@ func BenchmarkGPUTurns(b *testing.B) {
 			f, err := os.Open(log)
 			require.NoError(b, err)
 			defer f.Close()
-			turns := 0
+			rounds := 0
 			sc := bufio.NewScanner(f)
 			for sc.Scan() {
 				var kernel string
-				var threads, roots, turn, rounds int
-				_, err := fmt.Sscan(sc.Text(), &kernel, &threads, &roots, &turn, &rounds)
+				var threads, roots, step, steps int
+				_, err := fmt.Sscan(sc.Text(), &kernel, &threads, &roots, &step, &steps)
 				require.NoError(b, err)
-				turns += rounds
+				rounds += steps * step
 			}
 			require.NoError(b, sc.Err())
-			b.ReportMetric(float64(turns), "turns")
+			b.ReportMetric(float64(rounds), "rounds")
 			b.ReportMetric(float64(res.Device.Launches), "launches")
 			b.ReportMetric(float64(res.Device.Expanded), "device-expanded")
 			b.ReportMetric(float64(cmp.Or(res.SerialExpanded, res.Expanded)), "serial-expanded")
