@@ -281,14 +281,14 @@ func (w *Worker) solver(job Job, goal board.Goal) (*solve.Solver, error) {
 		opt.Device = ""  // and a subtree is searched here, on the CPU
 	}
 	if opt.Device != "" && opt.Device != solve.DeviceCPU {
-		// An instance on the GPU gets the cores, for what the CPU does (its small passes,
-		// the GPU passes' frontiers), shared with one other unit: the GPU searches one pass
-		// at a time, so two units take turns on the CPU and the GPU.
+		// An instance on the GPU gets the cores for what the CPU does (its small passes, the
+		// GPU passes' frontiers), as a share of the worker's units in groups of
+		// solve.GPUAtOnce: the units of a group take turns on the CPU and the GPU.
 		units := w.Threads
 		if units <= 0 {
 			units = runtime.GOMAXPROCS(0)
 		}
-		opt.Workers = max(runtime.GOMAXPROCS(0)/max(units/2, 1), 1)
+		opt.Workers = max(runtime.GOMAXPROCS(0)/max(units/solve.GPUAtOnce, 1), 1)
 	}
 	e.s, e.err = solve.New(context.Background(), goal, opt)
 	if e.err == nil && e.s.Fingerprint() != job.Fingerprint {

@@ -607,7 +607,7 @@ func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.
 // few), at most maxParts. The CPU makes every part (a frontier below the subtree, with
 // the set's lookups): on k24-38 with 6-6-6-6, in the fake driver's emulation, splitting
 // two subtrees into 65,571 parts took 2.27 s of two cores, into 9,348 parts 0.21 s, for
-// 2,100 more of the threads' turns (docs/RESULTS.md).
+// 2,128 more rounds of the threads (docs/RESULTS.md).
 const (
 	giveUpShares    = 4
 	minGiveUp       = 1 << 11

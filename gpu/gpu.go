@@ -35,9 +35,9 @@
 // threads of a block read in turn (each every 2,048 polls, a block's 256 at different
 // ones), and sets the stop flag that every thread polls every 32 expansions: a search
 // stops within milliseconds. The node limit may be overshot by at most a turn's and a
-// poll's expansions' children a thread (64 expansions: about 200 nodes a thread). Data-centre cards have no display watchdog; a card that drives a
-// display kills a launch after a few seconds (CUDA_ERROR_LAUNCH_TIMEOUT), reported as
-// ErrLaunch.
+// poll's expansions' children a thread (64 expansions: about 200 nodes a thread).
+// Data-centre cards have no display watchdog; a card that drives a display kills a launch
+// after a few seconds (CUDA_ERROR_LAUNCH_TIMEOUT), reported as ErrLaunch.
 //
 // Three searches: the Manhattan distance (search.h); a set of tables in nibbles that are
 // not zero-aware with its reflection (set.h: all children first, BPMX, each subtree's root

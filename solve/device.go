@@ -21,6 +21,11 @@ const (
 	DeviceAuto = "auto" // the CPU, and the GPU once a pass is large enough to pay for it, if there is one
 )
 
+// GPUAtOnce is how many instances are best searched at once on one GPU, each with every
+// core: the GPU runs one launch at a time (gpu.Engine.Search), and one instance's CPU work
+// (its small passes, its frontiers, its splits) goes on beside the other's launch.
+const GPUAtOnce = 2
+
 // Devices returns the names Options.Device takes.
 func Devices() []string { return []string{DeviceCPU, DeviceGPU, DeviceAuto} }
 
@@ -37,7 +42,7 @@ const (
 	// microsecond each on the H200's host), while the GPU's threads share a large subtree
 	// by donating it and claim roots tens of millions a second: in the fake driver's
 	// emulation of Korf's 100 with md, 4,096 subtrees a pass took 0-20% more of the
-	// threads' turns than 262,144, for a tenth of the CPU's time (docs/RESULTS.md).
+	// threads' steps than 262,144, for a tenth of the CPU's time (docs/RESULTS.md).
 	gpuSubtreeNodes = 1 << 20
 	minGPUSubtrees  = 1 << 12
 	maxGPUSubtrees  = 1 << 16

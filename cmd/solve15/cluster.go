@@ -294,7 +294,7 @@ Examples:
 			status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
 			threads := c.Int("workers")
 			if c.String("device") == solve.DeviceGPU && !c.IsSet("workers") {
-				threads = gpuBatch // as a batch on the GPU: one unit's CPU work beside the other's GPU pass
+				threads = solve.GPUAtOnce // as a batch on the GPU: one unit's CPU work beside the other's launch
 			}
 			w := &cluster.Worker{Name: name, Tables: tables, Threads: threads, Device: c.String("device"), GPU: c.Int("gpu"),
 				Log: func(msg string) { status.Println("solve15 worker: " + msg) }}

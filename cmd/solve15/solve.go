@@ -56,18 +56,15 @@ func solveAction(c *cli.Context) error {
 // share says how --workers cores are shared: the goroutines of each instance's search, and
 // the instances solved at once. A batch is split by instance, each searched by one
 // goroutine; a single instance gets them all. On the GPU (unless --workers is given) a
-// batch goes gpuBatch instances at a time, each with every core for what the CPU does
-// (its small passes, its GPU passes' frontiers and accounts): the GPU searches one pass
-// at a time, and one instance's CPU work goes on while another's pass is on the GPU.
+// batch goes solve.GPUAtOnce instances at a time, each with every core for what the CPU
+// does (its small passes, its GPU passes' frontiers, splits and accounts) beside the
+// other's launch.
 func share(single bool, device string, workersSet bool, workers int) (threads, parallel int) {
 	switch {
 	case single:
 		return workers, 1
 	case device == solve.DeviceGPU && !workersSet:
-		return workers, gpuBatch
+		return workers, solve.GPUAtOnce
 	}
 	return 1, workers
 }
-
-// gpuBatch is how many instances of a batch are solved at once on the GPU.
-const gpuBatch = 2
