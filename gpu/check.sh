@@ -27,20 +27,26 @@ log() { echo "== $*" | tee -a "$out/check.log"; }
 
 log "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)"
 
-steps=" ${STEPS:-device sanitizer md} " # which of: device sanitizer md sets smallt tune
+steps=" ${STEPS:-device sanitizer md} " # which of: device sanitizer md variants sets smallt onecore twelve campaign tune
 
 # A step starts only while the check has run less than $CHECK_SECONDS (0: no limit), so
 # that a check given less time than its steps take still ends with its table.
 began=$EPOCHREALTIME
 skipped=""
-step() { # the step's name: whether to run it
-  [[ $steps == *" $1 "* ]] || return 1
+# late NAME: whether the check has run $CHECK_SECONDS, when NAME (a step, or one run of
+# a step's) is passed over and listed in the table.
+late() {
   local limit=${CHECK_SECONDS:-0}
   if [ "$limit" != 0 ] && awk -v a="$began" -v b="$EPOCHREALTIME" -v l="$limit" 'BEGIN { exit !(b - a >= l) }'; then
     log "$1: skipped, the check has run ${CHECK_SECONDS:-0} s"
     skipped+="$1 "
-    return 1
+    return 0
   fi
+  return 1
+}
+step() { # the step's name: whether to run it
+  [[ $steps == *" $1 "* ]] || return 1
+  ! late "$1"
 }
 
 # 1. The card, the driver, the kernel's JIT, the self-test against the CPU, a fault.
@@ -71,22 +77,16 @@ run() { # name, then solve15's arguments
   local rc=$?
   echo "$rc $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
 }
-gpu_rc=skipped gpu_s=0 cpu_rc=skipped cpu_s=0 cpu_instances=0
-if step md; then
-log "Korf's 100, md, GPU"
-read -r gpu_rc gpu_s < <(run korf100-md-gpu --device "$gpu") # two at a time, every core for each
-# The cores on the first CPU_INSTANCES instances (all by default), for the rate.
-cpu_instances=${CPU_INSTANCES:-100}
-grep -v '^#' "$instances" | head -n "$cpu_instances" >"$out/cpu-instances.txt"
-log "Korf's 100 (first $cpu_instances), md, $cores cores"
-read -r cpu_rc cpu_s < <(instances="$out/cpu-instances.txt" run korf100-md-cpu --workers "$cores")
-# A reference run made elsewhere (the serial counts do not depend on the machine).
+gpu_rc=skipped gpu_s=0 cpu_rc=skipped cpu_s=0 cpu_instances=0 md_rows=""
+# A reference run made elsewhere (gpu/prepare.sh; the serial counts do not depend on the machine).
 ref=${REFERENCE:-.gpucheck/korf100-md-cpu.json}
-
-# Per instance: length and serial counts (serial_nodes when split, else nodes).
-python3 - "$out" "$gpu_s" "$cpu_s" "$ref" <<'EOF' | tee "$out/compare.txt"
+# compare_md NAME SECONDS: the GPU's records in $out/NAME.json against the reference and
+# this machine's cores (korf100-md-cpu.json), per instance: length, moves and serial
+# counts (serial_nodes when split, else nodes); then the run's figures.
+compare_md() {
+  python3 - "$out" "$1" "$2" "$cpu_s" "$ref" <<'EOF'
 import json, os, sys
-out, gpu_s, cpu_s, ref = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+out, name, gpu_s, cpu_s, ref = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
 def load(path):
     recs = {}
     if not os.path.exists(path):
@@ -96,11 +96,10 @@ def load(path):
         if "start" in r:
             recs[tuple(r["start"])] = r
     return recs
-g, sub = load(f"{out}/korf100-md-gpu.json"), load(f"{out}/korf100-md-cpu.json")
+g, sub = load(f"{out}/{name}.json"), load(f"{out}/korf100-md-cpu.json")
 c = dict(load(ref))
 c.update(sub)
 subserial = sum(r["nodes"] for r in sub.values())
-subgpu = sum((g[k].get("device") or {}).get("search_seconds", 0) for k in sub if k in g)
 bad = []
 devnodes = 0
 search = upload = frontier = solve = order = cpu = engine = wait = records = 0.0
@@ -128,21 +127,60 @@ for k, r in c.items():
     d = q.get("device") or {}
     if d:
         util.append(d.get("utilisation", 0))
-print(f"GPU results: {len(g)}; compared with the CPU's: {len(c)} ({len(sub)} run here), disagreements: {len(bad)}")
+print(f"{name}: GPU results: {len(g)}; compared with the CPU's: {len(c)} ({len(sub)} run here), disagreements: {len(bad)}")
 for b in bad[:10]:
     print("  ", b)
 gserial = sum(q.get("serial_nodes") or q["nodes"] for q in g.values())
 lengths = sum(q["length"] for q in g.values())
-print(f"GPU: {len(g)} solved, lengths sum {lengths}; serial generated nodes {gserial:,}, device nodes {devnodes:,}")
-print(f"GPU: {gpu_s:.1f} s wall ({search:.1f} s in launches, {upload:.2f} s uploads, {frontier:.2f} s making frontiers), {gserial/gpu_s/1e9:.2f}e9 serial nodes/s")
-print(f"GPU records: {records:.2f} s: {cpu:.2f} s in passes on the CPU, {frontier:.2f} s making frontiers, {order:.2f} s ordering subtrees,"
+print(f"{name}: {len(g)} solved, lengths sum {lengths}; serial generated nodes {gserial:,}, device nodes {devnodes:,}")
+print(f"{name}: {gpu_s:.1f} s wall ({search:.1f} s in launches, {upload:.2f} s uploads, {frontier:.2f} s making frontiers), {gserial/gpu_s/1e9:.2f}e9 serial nodes/s")
+print(f"{name}: records {records:.2f} s: {cpu:.2f} s in passes on the CPU, {frontier:.2f} s making frontiers, {order:.2f} s ordering subtrees,"
       f" {engine:.2f} s in the engine ({search:.2f} s launches, {upload:.2f} s uploads, {solve:.2f} s searching solving subtrees again on the CPU,"
       f" {wait:.2f} s waiting while another instance's pass had the GPU)")
 if sub:
     print(f"CPU, {len(sub)} instances on all cores: {cpu_s:.1f} s wall, {subserial/cpu_s/1e9:.2f}e9 nodes/s")
 if util:
-    print(f"utilisation: median {sorted(util)[len(util)//2]:.2f}, min {min(util):.2f}")
+    print(f"{name}: utilisation: median {sorted(util)[len(util)//2]:.2f}, min {min(util):.2f}")
 EOF
+}
+if step md; then
+  log "Korf's 100, md, GPU"
+  read -r gpu_rc gpu_s < <(run korf100-md-gpu --device "$gpu") # two at a time, every core for each
+  # The cores on the first CPU_INSTANCES instances (all by default), for the rate.
+  cpu_instances=${CPU_INSTANCES:-100}
+  grep -v '^#' "$instances" | head -n "$cpu_instances" >"$out/cpu-instances.txt"
+  log "Korf's 100 (first $cpu_instances), md, $cores cores"
+  read -r cpu_rc cpu_s < <(instances="$out/cpu-instances.txt" run korf100-md-cpu --workers "$cores")
+  compare_md korf100-md-gpu "$gpu_s" | tee "$out/compare.txt"
+  md_rows+="| Korf's 100 md, GPU | exit $gpu_rc, ${gpu_s} s |"$'\n'
+  md_rows+="| Korf's 100 md (first $cpu_instances), $cores cores | exit $cpu_rc, ${cpu_s} s |"$'\n'
+fi
+
+# 3b. Korf's 100 with md on the GPU again under each of $MD_VARIANTS (STEPS includes
+# variants), to measure a change on the same card: "old" is the binary $OLD_BIN (by
+# default .gpucheck/bin-old/solve15, gzipped or not: gpu/prepare.sh with OLD_REV), and
+# "tune:KNOBS" this build under TILEKIT_GPU_TUNE=KNOBS; each compared as above.
+if step variants; then
+  for v in ${MD_VARIANTS:-old tune:turn=256,poll=128,donate=128}; do
+    vbin=$bin tune="" name=korf100-md-gpu-${v//[:=,]/-}
+    late "$name" && continue
+    if [ "$v" = old ]; then
+      vbin=${OLD_BIN:-.gpucheck/bin-old/solve15}
+      if [ ! -x "$vbin" ] && [ -e "$vbin.gz" ]; then
+        gunzip -c "$vbin.gz" >"$vbin" && chmod +x "$vbin"
+      fi
+      if [ ! -x "$vbin" ]; then
+        log "variant old: no $vbin (gpu/prepare.sh with OLD_REV makes one), passed over"
+        continue
+      fi
+    else
+      tune=${v#tune:}
+    fi
+    log "Korf's 100, md, GPU, $v"
+    read -r rc s < <(bin=$vbin TILEKIT_GPU_TUNE=$tune run "$name" --device "$gpu")
+    compare_md "$name" "$s" | tee -a "$out/compare.txt"
+    md_rows+="| Korf's 100 md, GPU, $v | exit $rc, $s s |"$'\n'
+  done
 fi
 
 # 4. The sets (STEPS includes sets): Korf's 100 with 7-8 (built here with the carried
@@ -201,10 +239,11 @@ if step sets; then
     read -r rc s < <(timed "k100-78-$name" "$tune" --goal blank-first --heuristic 7-8 --device "$dev" --workers "$cores" -f instances/korf100.txt)
     sets_rows+="| Korf's 100, 7-8, $name | exit $rc, $s s |"$'\n'
   done
-  for id in k24-38 k24-40 k24-01 k24-28; do
+  for id in ${SETS_IDS:-k24-38 k24-40 k24-01 k24-28}; do
     state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
     for setting in $settings; do
       configure "$setting"
+      late "$id-$name" && continue
       log "$id, 6-6-6-6, $name"
       read -r rc s < <(timed "$id-$name" "$tune" --board 5x5 --goal blank-first --heuristic 6-6-6-6 --pruning-depth 14 --device "$dev" --workers "$cores" "$state")
       sets_rows+="| $id, 6-6-6-6, $name | exit $rc, $s s |"$'\n'
@@ -257,23 +296,48 @@ fi
 # --bits', 50 MB; prune-5x5-d18.tbl, 28 MB, or prune-5x5-d14.tbl, 1 MB), or they are built
 # here with the carried pdbgen.
 smallt_rows=""
-if step smallt; then
+# smallt_tables: small-t in bits and the automaton of depth $SMALLT_DEPTH (18 by default)
+# in $TILEKIT_TABLES (from $TABLES, directories separated by ':', the first written to),
+# built there with the carried pdbgen when no directory holds them. Steps 5, 5b and 5c.
+smallt_ready=""
+smallt_tables() {
+  [ -n "$smallt_ready" ] && return 0
   export TILEKIT_TABLES=${TABLES:-.gpucheck/tables}
-  if ! ls "$TILEKIT_TABLES"/zpdb-5x5-*.tbl >/dev/null 2>&1; then
+  local first=${TILEKIT_TABLES%%:*} b rc
+  mkdir -p "$first"
+  have() { local d; for d in ${TILEKIT_TABLES//:/ }; do compgen -G "$d/$1" >/dev/null && return 0; done; return 1; }
+  if ! have 'zpdb-5x5-*.tbl'; then
     log "building small-t in bits"
     b=$EPOCHREALTIME
-    "$pdbgen" build --set small-t --bits --out "$TILEKIT_TABLES" >"$out/build-smallt.txt" 2>&1
+    "$pdbgen" build --set small-t --bits --out "$first" >"$out/build-smallt.txt" 2>&1
     rc=$?
     smallt_rows+="| pdbgen build --set small-t --bits | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
   fi
-  depth=${SMALLT_DEPTH:-18} # the automaton's depth: 18 (28 MB), or 14 (1 MB) to carry
-  if [ ! -e "$TILEKIT_TABLES/prune-5x5-d$depth.tbl" ]; then
+  depth=${SMALLT_DEPTH:-18} # the automaton's depth: 18 (28 MB), or 14 (1 MB)
+  if ! have "prune-5x5-d$depth.tbl"; then
     log "building the depth-$depth automaton"
     b=$EPOCHREALTIME
-    "$pdbgen" build --pruning --board 5x5 --pruning-depth "$depth" --out "$TILEKIT_TABLES" >"$out/build-d$depth.txt" 2>&1
+    "$pdbgen" build --pruning --board 5x5 --pruning-depth "$depth" --out "$first" >"$out/build-d$depth.txt" 2>&1
     rc=$?
     smallt_rows+="| pdbgen build --pruning-depth $depth | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
   fi
+  smallt_ready=1
+}
+# smallt ARGS...: solve15 with small-t and the automaton on 5x5, the JSON records.
+smallt() {
+  "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth "$depth" "$@"
+}
+# elapsed BEGIN: the seconds since BEGIN ($EPOCHREALTIME).
+elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; }
+
+# 5. small-t (STEPS includes smallt): k24-38, k24-40 and k24-01 with small-t in the bit
+# encoding and the automaton, on the GPU (cat.h) under each tuning of $SMALLT_TUNES (e.g.
+# "default subtrees=65536") and on every core, their lengths and serial counts compared
+# (issue 40). Carry the tables (the twelve zpdb-5x5-*.tbl of 'pdbgen build --set small-t
+# --bits', 48 MB; prune-5x5-d18.tbl, 28 MB, or prune-5x5-d14.tbl, 1 MB: gpu/prepare.sh
+# makes both), or they are built here.
+if step smallt; then
+  smallt_tables
   # The GPU under each setting of $SMALLT_TUNES ($TILEKIT_GPU_TUNE, as in step 6; "default"
   # for none), then every core. Both use all the cores for the passes the CPU searches.
   for id in k24-38 k24-40 k24-01; do
@@ -282,6 +346,7 @@ if step smallt; then
       name=gpu dev=$gpu tune=""
       [ "$setting" = cpu ] && name=cpu dev=cpu
       [ "$setting" != cpu ] && [ "$setting" != default ] && name="gpu-$setting" tune=$setting
+      late "$id-smallt-$name" && continue
       log "$id, small-t, depth $depth, $name"
       begin=$EPOCHREALTIME
       TILEKIT_GPU_TUNE=$tune timeout "${SMALLT_SECONDS:-120}" "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth "$depth" \
@@ -319,6 +384,88 @@ for id in ("k24-38", "k24-40", "k24-01"):
         print(f"{id} {name}: {'same' if same else 'DIFFER'}: length {g['length']}, serial expanded {serial(g)[1]:,} / {serial(c)[1]:,};"
               f" {g.get('seconds', 0):.2f} s wall, cores {c.get('seconds', 0):.2f} s; {rate}")
 PY
+fi
+
+# 5b. small-t on one core (STEPS includes onecore), for the GPU's rate against one core of
+# the same machine (issue 40: serial expanded nodes over wall time): each of $ONECORE
+# (k24-40 and k24-38) for $ONECORE_SECONDS (25 s) with one worker; a record stopped by
+# --timeout counts what it expanded.
+campaign_rows=""
+if step onecore; then
+  smallt_tables
+  for id in ${ONECORE:-k24-40 k24-38}; do
+    state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
+    log "$id, small-t, depth $depth, one core"
+    smallt --device cpu --workers 1 --timeout "${ONECORE_SECONDS:-25}s" "$state" >"$out/$id-smallt-onecore.json" 2>"$out/$id-smallt-onecore.err"
+    rate=$(python3 - "$out/$id-smallt-onecore.json" <<'PY' 2>&1
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if "start" in l][0]
+print(f"{r['expanded']:,} expanded in {r['seconds']:.1f} s, {r['expanded'] / r['seconds'] / 1e6:.2f} M/s")
+PY
+)
+    campaign_rows+="| $id, small-t, one core | $rate |"$'\n'
+    echo "$id one core: $rate" | tee -a "$out/onecore.txt"
+  done
+fi
+
+# 5c and 5d. Batches of 24-puzzle instances with small-t on the GPU, two at a time, each
+# record written as its instance ends, so that a batch stopped by the call's end keeps
+# what it finished: the twelve (STEPS includes twelve; instances/korf24-twelve.txt, at
+# most $TWELVE_SECONDS, 120 by default), and the campaign (STEPS includes campaign;
+# instances/korf24-campaign.txt easiest first, at most $CAMPAIGN_SECONDS, 150 by default,
+# passing over what the records in $CAMPAIGN_DONE, a file of an earlier sitting's, solved).
+# Each ends with the solved, every length against the published optimum (the instance
+# files' last number), the serial expanded nodes a second and, when step onecore ran,
+# that rate over one core's.
+batch() { # name, instance file, seconds, then solve15's arguments
+  local name=$1 file=$2 secs=$3 begin rc
+  shift 3
+  log "$name, small-t, depth $depth, GPU, at most $secs s"
+  begin=$EPOCHREALTIME
+  timeout -s INT "$secs" "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth "$depth" \
+    --device "$gpu" -f "$file" "$@" >"$out/$name-gpu.jsonl" 2>"$out/$name-gpu.err"
+  rc=$?
+  local wall
+  wall=$(elapsed "$begin")
+  python3 - "$out" "$name" "$file" "$wall" <<'PY' | tee "$out/$name.txt"
+import glob, json, sys
+out, name, file, wall = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+published = {}
+for line in open(file):
+    f = line.split("#")[0].split()
+    if len(f) >= 27:
+        published[tuple(int(x) for x in f[1:26])] = (f[0], int(f[26]))
+recs = [json.loads(l) for l in open(f"{out}/{name}-gpu.jsonl") if l.strip()]
+recs = [r for r in recs if "start" in r]
+solved = [r for r in recs if r.get("solved")]
+wrong = [published.get(tuple(r["start"]), ("?", -1))[0] for r in solved if published.get(tuple(r["start"]), ("?", -1))[1] != r["length"]]
+serial = sum(r.get("serial_expanded") or r["expanded"] for r in solved)
+secs = sum(r.get("seconds", 0) for r in solved)
+one = []
+for path in glob.glob(f"{out}/*-smallt-onecore.json"):
+    for l in open(path):
+        if "start" in l:
+            r = json.loads(l)
+            one.append(r["expanded"] / r["seconds"])
+rate = serial / wall if wall > 0 else 0
+vs = f", {rate / (sum(one) / len(one)):.1f}x one core ({sum(one) / len(one) / 1e6:.2f} M/s)" if one and rate else ""
+names = " ".join(published.get(tuple(r["start"]), ("?",))[0] + f" {r.get('seconds', 0):.1f}s" for r in solved)
+print(f"{name}: {len(solved)} of {len(published)} solved in {wall:.1f} s wall, {len(wrong)} lengths not the published optimum {wrong};"
+      f" {serial:,} serial expanded, {rate / 1e6:.1f} M/s over the wall{vs}; records' seconds {secs:.1f}; {names}")
+PY
+  campaign_rows+="| $name, small-t, GPU | exit $rc, $(tail -1 "$out/$name.txt" | cut -d: -f2- | cut -d';' -f1) |"$'\n'
+}
+if step twelve; then
+  smallt_tables
+  batch twelve "${TWELVE_FILE:-instances/korf24-twelve.txt}" "${TWELVE_SECONDS:-120}"
+fi
+if step campaign; then
+  smallt_tables
+  # Easiest first: the file is hardest first.
+  grep -v "^#" "${CAMPAIGN_FILE:-instances/korf24-campaign.txt}" | tac >"$out/campaign-instances.txt"
+  done_args=()
+  [ -n "${CAMPAIGN_DONE:-}" ] && done_args=(--done "$CAMPAIGN_DONE")
+  batch campaign "$out/campaign-instances.txt" "${CAMPAIGN_SECONDS:-150}" "${done_args[@]}"
 fi
 
 # 6. The scheduler's knobs (STEPS includes tune): the first of $INSTANCES (Korf #1) with md
@@ -362,10 +509,10 @@ log "summary"
   echo "| --- | --- |"
   echo "| solve15 device --fault | $device |"
   echo "| compute-sanitizer memcheck | $sanitizer |"
-  echo "| Korf's 100 md, GPU | exit $gpu_rc, ${gpu_s} s |"
-  echo "| Korf's 100 md (first $cpu_instances), $cores cores | exit $cpu_rc, ${cpu_s} s |"
+  printf "%s" "$md_rows"
   printf "%s" "$sets_rows"
   printf "%s" "$smallt_rows"
+  printf "%s" "$campaign_rows"
   printf "%s" "$tune_rows"
   [ -n "$skipped" ] && echo "| skipped for time (CHECK_SECONDS=${CHECK_SECONDS:-0}) | $skipped|"
   echo "| the check | $(awk -v a="$began" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s |"
