@@ -157,11 +157,12 @@ if step md; then
 fi
 
 # 3b. Korf's 100 with md on the GPU again under each of $MD_VARIANTS (STEPS includes
-# variants), to measure a change on the same card: "old" is the binary $OLD_BIN (by
-# default .gpucheck/bin-old/solve15, gzipped or not: gpu/prepare.sh with OLD_REV), and
-# "tune:KNOBS" this build under TILEKIT_GPU_TUNE=KNOBS; each compared as above.
+# variants), to measure a change on the same card: "tune:KNOBS" is this build under
+# TILEKIT_GPU_TUNE=KNOBS (by default the split rule before 7c76ca0, and the turns and polls
+# before ab02012), "old" the binary $OLD_BIN (by default .gpucheck/bin-old/solve15,
+# gzipped or not: gpu/prepare.sh with OLD_REV); each compared as above.
 if step variants; then
-  for v in ${MD_VARIANTS:-old tune:turn=256,poll=128,donate=128}; do
+  for v in ${MD_VARIANTS:-tune:per=4096,least=65536,subtrees=262144 tune:turn=256,poll=128,donate=128}; do
     vbin=$bin tune="" name=korf100-md-gpu-${v//[:=,]/-}
     late "$name" && continue
     if [ "$v" = old ]; then

@@ -448,6 +448,7 @@ func TestTune(t *testing.T) {
 		{"parts=3,partgiveup=70", Tune{Parts: 3, PartGiveUp: 70}, ""},
 		{"nodonate=1,giveup=5", Tune{GiveUp: 5, NoDonate: 1}, ""},
 		{"window=1024", Tune{Window: 1024}, ""},
+		{"per=4096,least=65536,subtrees=262144", Tune{Subtrees: 262144, LeastSubtrees: 65536, SubtreeNodes: 4096}, ""},
 		{"donate=0", Tune{}, "not KNOB=N"},
 		{"donate", Tune{}, "not KNOB=N"},
 		{"speed=9", Tune{}, `no knob "speed"`},

@@ -137,6 +137,14 @@ type Tune struct {
 	// Subtrees is the most subtrees a pass on the GPU is split into (default: the
 	// solver's, 65,536): the CPU makes them before the launch.
 	Subtrees uint32
+	// LeastSubtrees is the fewest subtrees a pass on the GPU is split into, where its
+	// last pass had eight times as many nodes (default: the solver's, 4,096).
+	LeastSubtrees uint32
+	// SubtreeNodes is how many nodes a pass on the GPU is expected to take for each
+	// subtree it is split into, between LeastSubtrees and Subtrees (default: the
+	// solver's, 1,048,576; per=4096,least=65536,subtrees=262144 is the rule before
+	// 7c76ca0).
+	SubtreeNodes uint32
 	// Large is how many times the mean a subtree is expected to be before a pass on the GPU
 	// splits it further, where the threads do not donate (a set's, NoDonate; default: none,
 	// for the threads give up what proves large: GiveUp).
@@ -177,7 +185,7 @@ type Tune struct {
 // TuneEnv is the environment variable of the default Tune.
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
-// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,large=N,giveup=N,
+// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,least=N,per=N,large=N,giveup=N,
 // chunk=N,parts=N,partgiveup=N,window=N,nodonate=1,most=N,above=N (any of them, in any
 // order; "" for none).
 func ParseTune(text string) (Tune, error) {
@@ -185,8 +193,8 @@ func ParseTune(text string) (Tune, error) {
 	if strings.TrimSpace(text) == "" {
 		return t, nil
 	}
-	names := []string{"donate", "poll", "wait", "turn", "subtrees", "large", "giveup", "chunk", "parts", "partgiveup", "window", "nodonate", "most", "above"}
-	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.Large, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp, &t.Window, &t.NoDonate, &t.DonateMost, &t.DonateAbove}
+	names := []string{"donate", "poll", "wait", "turn", "subtrees", "least", "per", "large", "giveup", "chunk", "parts", "partgiveup", "window", "nodonate", "most", "above"}
+	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.LeastSubtrees, &t.SubtreeNodes, &t.Large, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp, &t.Window, &t.NoDonate, &t.DonateMost, &t.DonateAbove}
 	list := strings.Join(names, ", ")
 	for _, kv := range strings.Split(text, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")

@@ -49,15 +49,17 @@ const (
 )
 
 // gpuSubtrees returns how many subtrees the pass after one of last nodes is split into,
-// at most most (0: maxGPUSubtrees): never more than an eighth of last, so that the frontier
-// lies well inside the tree. Where the threads do not donate (a set's tuned so,
+// as tuned (t.Subtrees, t.LeastSubtrees, t.SubtreeNodes; zero: maxGPUSubtrees,
+// minGPUSubtrees, gpuSubtreeNodes): never more than an eighth of last, so that the
+// frontier lies well inside the tree. Where the threads do not donate (a set's tuned so,
 // gpu.Tune.NoDonate), the frontier holds at least two subtrees a thread (threads) unless
-// most says otherwise: each thread then starts with one, and the shorter ones are
+// t.Subtrees says otherwise: each thread then starts with one, and the shorter ones are
 // followed by more.
-func gpuSubtrees(last uint64, most uint32, threads int, donates bool) int {
-	hi := uint64(cmp.Or(most, maxGPUSubtrees))
-	n := max(8*last/gpuSubtreeNodes, min(minGPUSubtrees, hi))
-	if !donates && most == 0 {
+func gpuSubtrees(last uint64, t gpu.Tune, threads int, donates bool) int {
+	hi := uint64(cmp.Or(t.Subtrees, maxGPUSubtrees))
+	per := uint64(cmp.Or(t.SubtreeNodes, gpuSubtreeNodes))
+	n := max(8*last/per, min(uint64(cmp.Or(t.LeastSubtrees, minGPUSubtrees)), hi))
+	if !donates && t.Subtrees == 0 {
 		hi = max(hi, 2*uint64(threads))
 		n = max(n, 2*uint64(threads))
 	}
@@ -254,7 +256,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 					// Threads that donate share a large subtree; those that do not
 					// (gpu.Engine.Donates) need their large subtrees split further.
 					donates := engine.Donates()
-					want := gpuSubtrees(last, s.dev.tune().Subtrees, engine.Stats().Threads, donates)
+					want := gpuSubtrees(last, s.dev.tune(), engine.Stats().Threads, donates)
 					est, expect = passEstimate(p.LastSplit, p.Passes), float64(last)
 					if donates {
 						return want, nil

@@ -223,8 +223,23 @@ func TestGPUSubtrees(t *testing.T) {
 		{1_000_000, 0, false, 125_000},
 		{1_000_000_000, 100_000, false, 7_629},
 	} {
-		assert.Equal(t, c.want, gpuSubtrees(c.last, c.most, 135_168, c.donates), "last %d, most %d, donates %v", c.last, c.most, c.donates)
+		assert.Equal(t, c.want, gpuSubtrees(c.last, gpu.Tune{Subtrees: c.most}, 135_168, c.donates), "last %d, most %d, donates %v", c.last, c.most, c.donates)
 	}
+	// The rule before 7c76ca0, tuned: one subtree per 4,096 nodes, 65,536-262,144.
+	old := gpu.Tune{SubtreeNodes: 4096, LeastSubtrees: 65536, Subtrees: 262144}
+	for _, c := range []struct {
+		last uint64
+		want int
+	}{
+		{1_000_000, 65_536},
+		{100_000_000, 195_312},
+		{1_000_000_000, 262_144},
+		{80_000, 10_000}, // an eighth of the last pass
+	} {
+		assert.Equal(t, c.want, gpuSubtrees(c.last, old, 135_168, true), "last %d, the old rule", c.last)
+	}
+	// least above most: most wins.
+	assert.Equal(t, 1_000, gpuSubtrees(1_000_000_000, gpu.Tune{LeastSubtrees: 5_000, Subtrees: 1_000, SubtreeNodes: 1 << 30}, 135_168, true))
 }
 
 // A set's threads on the GPU donate, and the subtrees where a part donated would have
