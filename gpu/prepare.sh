@@ -25,7 +25,7 @@
 #   gpu/prepare.sh
 #   1. carry .gpucheck/bin .gpucheck/t39 .gpucheck/d18 (about 60 MB with the tree), 6-7 min:
 #      STEPS="device sanitizer md variants sets" TABLES=.gpucheck/t39 SETS_78=0 \
-#        SETS_TUNES="default per=4096,least=65536,subtrees=262144" \
+#        SETS_TUNES="default per=4096,least=65536,subtrees=262144 chunk=32768" \
 #        CPU_INSTANCES=30 RUN_SECONDS=60 SET_SECONDS=60 CHECK_SECONDS=330 gpu/check.sh
 #   2. carry .gpucheck/t40 (the binaries and d18 stay on the warm machine), 6-7 min:
 #      STEPS="smallt onecore twelve campaign" TABLES=.gpucheck/t40:.gpucheck/d18 \
