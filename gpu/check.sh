@@ -24,6 +24,8 @@ cores=$(nproc)
 instances=${INSTANCES:-instances/korf100.txt}
 gpu=${GPU_DEVICE:-gpu} # the device of the GPU run: gpu (auto, to try the script without one)
 log() { echo "== $*" | tee -a "$out/check.log"; }
+# elapsed BEGIN: the seconds since BEGIN ($EPOCHREALTIME).
+elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; }
 
 log "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)"
 
@@ -75,7 +77,7 @@ run() { # name, then solve15's arguments
   timeout "${RUN_SECONDS:-300}" "$bin" --goal blank-first --heuristic md --pruning parent --json -f "$instances" "$@" \
     >"$out/$name.json" 2>"$out/$name.err"
   local rc=$?
-  echo "$rc $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
+  echo "$rc $(elapsed "$begin")"
 }
 gpu_rc=skipped gpu_s=0 cpu_rc=skipped cpu_s=0 cpu_instances=0 md_rows=""
 # A reference run made elsewhere (gpu/prepare.sh; the serial counts do not depend on the machine).
@@ -201,7 +203,7 @@ if step sets; then
     b=$EPOCHREALTIME
     "$pdbgen" build --set 7-8 --out "$TILEKIT_TABLES" >"$out/build78.txt" 2>&1
     rc=$?
-    sets_rows+="| pdbgen build --set 7-8 | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
+    sets_rows+="| pdbgen build --set 7-8 | exit $rc, $(elapsed "$b") s |"$'\n'
   fi
   # 6-6-6-6 (3.7 MB of files, 107 s on 2 cores) and the depth-14 automaton (1 MB), when
   # not carried.
@@ -210,7 +212,7 @@ if step sets; then
     b=$EPOCHREALTIME
     "$pdbgen" build --set 6-6-6-6 --out "$TILEKIT_TABLES" >"$out/build6666.txt" 2>&1
     rc=$?
-    sets_rows+="| pdbgen build --set 6-6-6-6 | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
+    sets_rows+="| pdbgen build --set 6-6-6-6 | exit $rc, $(elapsed "$b") s |"$'\n'
   fi
   if [ ! -e "$TILEKIT_TABLES/prune-5x5-d14.tbl" ]; then
     log "building the depth-14 automaton"
@@ -221,7 +223,7 @@ if step sets; then
     shift 2
     local begin=$EPOCHREALTIME
     TILEKIT_GPU_TUNE=$tune timeout "${SET_SECONDS:-120}" "$bin" --json "$@" >"$out/$name.json" 2>"$out/$name.err"
-    echo "$? $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')"
+    echo "$? $(elapsed "$begin")"
   }
   # The GPU under each setting of $SETS_TUNES ($TILEKIT_GPU_TUNE; "default" for none:
   # threads that donate), then every core ("cpu"): configure sets each one's name, device
@@ -312,7 +314,7 @@ smallt_tables() {
     b=$EPOCHREALTIME
     "$pdbgen" build --set small-t --bits --out "$first" >"$out/build-smallt.txt" 2>&1
     rc=$?
-    smallt_rows+="| pdbgen build --set small-t --bits | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
+    smallt_rows+="| pdbgen build --set small-t --bits | exit $rc, $(elapsed "$b") s |"$'\n'
   fi
   depth=${SMALLT_DEPTH:-18} # the automaton's depth: 18 (28 MB), or 14 (1 MB)
   if ! have "prune-5x5-d$depth.tbl"; then
@@ -320,17 +322,12 @@ smallt_tables() {
     b=$EPOCHREALTIME
     "$pdbgen" build --pruning --board 5x5 --pruning-depth "$depth" --out "$first" >"$out/build-d$depth.txt" 2>&1
     rc=$?
-    smallt_rows+="| pdbgen build --pruning-depth $depth | exit $rc, $(awk -v a="$b" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s |"$'\n'
+    smallt_rows+="| pdbgen build --pruning-depth $depth | exit $rc, $(elapsed "$b") s |"$'\n'
   fi
+  # solve15's arguments for small-t with the automaton on 5x5, the JSON records.
+  smallt=(--json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth "$depth")
   smallt_ready=1
 }
-# smallt ARGS...: solve15 with small-t and the automaton on 5x5, the JSON records.
-smallt() {
-  "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth "$depth" "$@"
-}
-# elapsed BEGIN: the seconds since BEGIN ($EPOCHREALTIME).
-elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }'; }
-
 # 5. small-t (STEPS includes smallt): k24-38, k24-40 and k24-01 with small-t in the bit
 # encoding and the automaton, on the GPU (cat.h) under each tuning of $SMALLT_TUNES (e.g.
 # "default subtrees=65536") and on every core, their lengths and serial counts compared
@@ -350,10 +347,9 @@ if step smallt; then
       late "$id-smallt-$name" && continue
       log "$id, small-t, depth $depth, $name"
       begin=$EPOCHREALTIME
-      TILEKIT_GPU_TUNE=$tune timeout "${SMALLT_SECONDS:-120}" "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth "$depth" \
-        --device "$dev" --workers "$cores" "$state" >"$out/$id-smallt-$name.json" 2>"$out/$id-smallt-$name.err"
+      TILEKIT_GPU_TUNE=$tune timeout "${SMALLT_SECONDS:-120}" "$bin" "${smallt[@]}" --device "$dev" --workers "$cores" "$state" >"$out/$id-smallt-$name.json" 2>"$out/$id-smallt-$name.err"
       rc=$?
-      smallt_rows+="| $id, small-t, $name | exit $rc, $(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s |"$'\n'
+      smallt_rows+="| $id, small-t, $name | exit $rc, $(elapsed "$begin") s |"$'\n'
     done
   done
   python3 - "$out" <<'PY' | tee "$out/smallt.txt"
@@ -391,20 +387,19 @@ fi
 # the same machine (issue 40: serial expanded nodes over wall time): each of $ONECORE
 # (k24-40 and k24-38) for $ONECORE_SECONDS (25 s) with one worker; a record stopped by
 # --timeout counts what it expanded.
-campaign_rows=""
 if step onecore; then
   smallt_tables
   for id in ${ONECORE:-k24-40 k24-38}; do
     state=$(awk -v id="$id" '$1 == id { for (i = 2; i <= 26; i++) printf "%s ", $i }' instances/korf24-twelve.txt)
     log "$id, small-t, depth $depth, one core"
-    smallt --device cpu --workers 1 --timeout "${ONECORE_SECONDS:-25}s" "$state" >"$out/$id-smallt-onecore.json" 2>"$out/$id-smallt-onecore.err"
+    "$bin" "${smallt[@]}" --device cpu --workers 1 --timeout "${ONECORE_SECONDS:-25}s" "$state" >"$out/$id-smallt-onecore.json" 2>"$out/$id-smallt-onecore.err"
     rate=$(python3 - "$out/$id-smallt-onecore.json" <<'PY' 2>&1
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1]) if "start" in l][0]
 print(f"{r['expanded']:,} expanded in {r['seconds']:.1f} s, {r['expanded'] / r['seconds'] / 1e6:.2f} M/s")
 PY
 )
-    campaign_rows+="| $id, small-t, one core | $rate |"$'\n'
+    smallt_rows+="| $id, small-t, one core | $rate |"$'\n'
     echo "$id one core: $rate" | tee -a "$out/onecore.txt"
   done
 fi
@@ -418,13 +413,13 @@ fi
 # Each ends with the solved, every length against the published optimum (the instance
 # files' last number), the serial expanded nodes a second and, when step onecore ran,
 # that rate over one core's.
+campaign_rows=""
 batch() { # name, instance file, seconds, then solve15's arguments
   local name=$1 file=$2 secs=$3 begin rc
   shift 3
   log "$name, small-t, depth $depth, GPU, at most $secs s"
   begin=$EPOCHREALTIME
-  timeout -s INT "$secs" "$bin" --json --board 5x5 --goal blank-first --heuristic small-t --pruning-depth "$depth" \
-    --device "$gpu" -f "$file" "$@" >"$out/$name-gpu.jsonl" 2>"$out/$name-gpu.err"
+  timeout -s INT "$secs" "$bin" "${smallt[@]}" --device "$gpu" -f "$file" "$@" >"$out/$name-gpu.jsonl" 2>"$out/$name-gpu.err"
   rc=$?
   local wall
   wall=$(elapsed "$begin")
@@ -485,7 +480,7 @@ if step tune; then
     TILEKIT_GPU_TUNE=$tune timeout "${TUNE_SECONDS:-60}" "$bin" --goal blank-first --heuristic md --pruning parent --json \
       --timeout "${TUNE_TIMEOUT:-20s}" --device "$gpu" -f "$out/tune-instances.txt" >"$out/tune-$setting.json" 2>"$out/tune-$setting.err"
     rc=$?
-    secs=$(awk -v a="$begin" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+    secs=$(elapsed "$begin")
     rate=$(python3 - "$out/tune-$setting.json" "$secs" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -516,5 +511,5 @@ log "summary"
   printf "%s" "$campaign_rows"
   printf "%s" "$tune_rows"
   [ -n "$skipped" ] && echo "| skipped for time (CHECK_SECONDS=${CHECK_SECONDS:-0}) | $skipped|"
-  echo "| the check | $(awk -v a="$began" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s |"
+  echo "| the check | $(elapsed "$began") s |"
 } | tee "$out/summary.md"

@@ -41,14 +41,15 @@ log() { echo "prepare: $*" >&2; }
 
 # build REV DEST: solve15 and pdbgen of commit REV ("" for the working tree) into DEST.
 build() {
-  local rev=$1 dest=$2 src=.
-  mkdir -p "$dest"
+  local rev=$1 dest src=.
+  mkdir -p "$2"
+  dest=$(cd "$2" && pwd)
   if [ -n "$rev" ]; then
     src=$(mktemp -d)
     git worktree add --detach "$src" "$rev" >/dev/null
   fi
   for cmd in solve15 pdbgen; do
-    (cd "$src" && CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -trimpath -ldflags='-s -w' -o "$OLDPWD/$dest/$cmd.tmp" "./cmd/$cmd")
+    (cd "$src" && CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -trimpath -ldflags='-s -w' -o "$dest/$cmd.tmp" "./cmd/$cmd")
     gzip -9 -c "$dest/$cmd.tmp" >"$dest/$cmd.gz.tmp"
     mv "$dest/$cmd.gz.tmp" "$dest/$cmd.gz"
     rm "$dest/$cmd.tmp"
