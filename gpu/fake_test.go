@@ -483,10 +483,10 @@ func TestTune(t *testing.T) {
 	assert.Positive(t, e.Stats().Donated, "a thread donates after 16 nodes")
 }
 
-// The self-test (solve15 device) runs its searches, the catalogue's among them, on the
-// fake driver and finds the GPU agreeing with the CPU; its catalogue is the kind small-t is
-// (zero-aware, in bits, not eager), built in a moment.
-func TestSelfTestOnTheFakeDriver(t *testing.T) {
+// The self-test (solve15 device) runs its fixed positions, the catalogue's among them, on
+// the fake driver: every one reaches the GPU (passes split onto it) and agrees with the CPU.
+// Its catalogue is the kind small-t is (zero-aware, in bits, not eager), built in a moment.
+func TestSelfTestPositionsReachTheGPU(t *testing.T) {
 	dv := openFake(t)
 	cat, err := selfTestCatalogue(context.Background())
 	require.NoError(t, err)
@@ -496,17 +496,53 @@ func TestSelfTestOnTheFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, m.Set.Eager)
 	assert.True(t, m.Set.Lookups[0].InBits())
-	checks, err := selfTest(context.Background(), dv, time.Minute, rand.New(rand.NewPCG(1, 2)), []selfCase{
-		{"md", board.BlankFirst(board.Size4x4), ida.Options{Heuristic: ida.MD}, 40, 1},
-		{"a zero-aware catalogue in bits", board.BlankFirst(board.Size4x4), ida.Options{Set: cat}, 44, 2},
-	})
+
+	cases := selfTestCases(cat)
+	checks, err := SelfTest(context.Background(), dv, 0)
 	require.NoError(t, err)
-	require.Len(t, checks, 3)
-	for _, c := range checks {
+	var want []string
+	for _, c := range cases {
+		want = append(want, c.starts...)
+	}
+	require.Len(t, checks, len(want), "every position, whatever the time")
+	for i, c := range checks {
+		start, err := board.Parse(board.Size4x4, want[i])
+		if err != nil {
+			start, err = board.Parse(board.Size5x5, want[i])
+		}
+		require.NoError(t, err)
+		assert.Equal(t, start.String(), c.Start)
 		assert.True(t, c.Agree, "%+v", c)
 		assert.Positive(t, c.Passes, "%+v", c)
+		assert.Positive(t, c.Device, "%+v: device nodes", c)
+		assert.Greater(t, c.Serial, uint64(10_000), "%+v: large enough to split", c)
 	}
-	assert.Equal(t, "a zero-aware catalogue in bits", checks[2].Heuristic)
+	assert.Equal(t, "a zero-aware catalogue in bits", checks[len(checks)-1].Heuristic)
+	assert.Equal(t, "5x5", checks[3].Board)
+}
+
+// A position solved in the first pass, which never reaches the GPU, fails the self-test:
+// it cannot pass without the GPU having searched.
+func TestSelfTestFailsWithoutTheGPU(t *testing.T) {
+	dv := openFake(t)
+	goal := board.BlankFirst(board.Size4x4)
+	// Two moves from the goal: the Manhattan distance is exact, one pass.
+	_, err := selfTest(context.Background(), dv, []selfCase{
+		{"md", goal, ida.Options{Heuristic: ida.MD}, []string{"1 5 2 3 4 0 6 7 8 9 10 11 12 13 14 15"}},
+	})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no pass went to the GPU")
+	assert.Contains(t, err.Error(), "1 5 2 3")
+}
+
+// A limit the self-test cannot meet fails it and says how far it got; it does not make it
+// check fewer positions and pass.
+func TestSelfTestLimit(t *testing.T) {
+	dv := openFake(t)
+	_, err := SelfTest(context.Background(), dv, time.Nanosecond)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "did not finish within 1ns")
+	assert.Contains(t, err.Error(), "of its 9 positions checked")
 }
 
 // A launch holds no more threads than half the free memory gives local memory to (their

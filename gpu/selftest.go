@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/tilekit/tilekit/board"
@@ -28,46 +27,73 @@ type Check struct {
 	Expanded  uint64  `json:"serial_expanded"`
 }
 
-// SelfTest solves positions (random walks from a fixed seed) on the device and on one CPU
-// goroutine, every pass after the first split onto the GPU, and compares the solutions and
-// the serial counts: of the 4x4 and 5x5 boards with the Manhattan distance (search.h), and
-// of the 4x4 board with a catalogue of zero-aware tables in the bit encoding, built here in
-// a tenth of a second (cat.h, the kernel's small-t search). It takes about as long as
-// budget (the CPU's searches), and fails with the first disagreement.
-func SelfTest(ctx context.Context, dv *Device, budget time.Duration) ([]Check, error) {
-	rng := rand.New(rand.NewPCG(2017, 39))
+// SelfTest solves a fixed list of positions on the device and on one CPU goroutine, every
+// pass after the first split onto the GPU, and compares the solutions and the serial
+// counts: of the 4x4 and 5x5 boards with the Manhattan distance (search.h), and of the 4x4
+// board with a catalogue of zero-aware tables in the bit encoding, built here in a tenth of
+// a second (cat.h, the kernel's small-t search). Every position has passes that reach the
+// GPU, and one that does not fails the self-test, so it cannot pass without the GPU having
+// searched. It fails with the first disagreement, and when it has not finished within
+// limit (0: no limit), saying how far it got; the limit never chooses the positions.
+func SelfTest(ctx context.Context, dv *Device, limit time.Duration) ([]Check, error) {
 	cat, err := selfTestCatalogue(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return selfTest(ctx, dv, budget, rng, []selfCase{
-		{"md", board.BlankFirst(board.Size4x4), ida.Options{Heuristic: ida.MD}, 56, 3},
-		{"md", board.BlankFirst(board.Size5x5), ida.Options{Heuristic: ida.MD}, 40, 3},
-		{"a zero-aware catalogue in bits", board.BlankFirst(board.Size4x4), ida.Options{Set: cat}, 56, 2},
-	})
+	cases := selfTestCases(cat)
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	checks, err := selfTest(ctx, dv, cases)
+	if err != nil && errors.Is(err, context.DeadlineExceeded) && limit > 0 {
+		total := 0
+		for _, c := range cases {
+			total += len(c.starts)
+		}
+		return checks, fmt.Errorf("gpu: the self-test did not finish within %v: %d of its %d positions checked", limit, len(checks), total)
+	}
+	return checks, err
 }
 
-// selfCase is one heuristic of the self-test: at most max positions, random walks of walk
-// moves, then 4 more each.
+// selfCase is one heuristic of the self-test and its positions.
 type selfCase struct {
-	name      string
-	goal      board.Goal
-	opt       ida.Options
-	walk, max int
+	name   string
+	goal   board.Goal
+	opt    ida.Options
+	starts []string
 }
 
-// selfTest runs the self-test's cases.
-func selfTest(ctx context.Context, dv *Device, budget time.Duration, rng *rand.Rand, cases []selfCase) ([]Check, error) {
+// selfTestCases are the self-test's positions: random walks (from the goal, of 38-58
+// moves) chosen once, each of 3-9 passes that go to the GPU and 0.02-13 million serial
+// nodes, a few milliseconds on one core (TestSelfTestPositionsReachTheGPU).
+func selfTestCases(cat *pdb.Set) []selfCase {
+	return []selfCase{
+		{"md", board.BlankFirst(board.Size4x4), ida.Options{Heuristic: ida.MD}, []string{
+			"10 6 11 3 2 0 9 7 4 5 13 1 12 14 15 8",
+			"4 13 15 2 8 6 1 0 12 11 10 3 14 9 5 7",
+			"9 7 3 5 6 0 8 11 14 1 4 13 12 15 2 10",
+		}},
+		{"md", board.BlankFirst(board.Size5x5), ida.Options{Heuristic: ida.MD}, []string{
+			"1 6 3 9 7 5 2 8 4 19 10 15 13 14 18 20 12 11 0 17 21 16 22 23 24",
+			"1 2 3 9 7 10 0 6 12 4 16 5 11 18 13 20 21 22 14 8 17 15 23 24 19",
+			"2 5 1 4 9 11 10 7 6 14 15 20 12 3 0 21 24 13 18 8 22 16 23 17 19",
+		}},
+		{"a zero-aware catalogue in bits", board.BlankFirst(board.Size4x4), ida.Options{Set: cat}, []string{
+			"6 8 0 1 4 15 13 3 14 11 9 5 12 10 7 2",
+			"5 6 1 10 13 2 3 7 14 4 0 15 12 9 8 11",
+			"8 13 2 12 5 4 6 1 0 3 15 11 14 9 10 7",
+		}},
+	}
+}
+
+// selfTest runs the self-test's cases, and fails with the first position where the GPU
+// and the CPU disagree or where no pass went to the GPU.
+func selfTest(ctx context.Context, dv *Device, cases []selfCase) ([]Check, error) {
 	var out []Check
 	for _, c := range cases {
 		s, err := ida.New(c.goal, c.opt)
-		if err != nil {
-			return out, err
-		}
-		// The CPU's searches are bounded: a position past the bound is skipped.
-		bounded := c.opt
-		bounded.MaxNodes = selfTestNodes
-		cpu, err := ida.New(c.goal, bounded)
 		if err != nil {
 			return out, err
 		}
@@ -75,21 +101,19 @@ func selfTest(ctx context.Context, dv *Device, budget time.Duration, rng *rand.R
 		if err != nil {
 			return out, err
 		}
-		// Each heuristic its share of the budget, and at least one position.
-		caseBegin := time.Now()
-		for k, n := 0, 0; k < 6 && n < c.max && (n == 0 || time.Since(caseBegin) < budget/time.Duration(len(cases))); k++ {
-			start, _ := c.goal.RandomWalk(c.walk+4*k, rng)
-			ck, err := check(ctx, cpu, s, e, start)
-			if errors.Is(err, ida.ErrNodeLimit) {
-				continue
+		for _, text := range c.starts {
+			start, err := board.Parse(c.goal.Size(), text)
+			if err != nil {
+				e.Close()
+				return out, fmt.Errorf("gpu: the self-test's position %q: %w", text, err)
 			}
-			ck.Heuristic = c.name
-			out = append(out, ck)
-			n++
+			ck, err := check(ctx, s, e, start)
 			if err != nil {
 				e.Close()
 				return out, err
 			}
+			ck.Heuristic = c.name
+			out = append(out, ck)
 			if !ck.Agree {
 				e.Close()
 				return out, fmt.Errorf("gpu: the self-test's %s position %s with %s: %s", ck.Board, ck.Start, c.name, ck.Problem)
@@ -117,15 +141,11 @@ func selfTestCatalogue(ctx context.Context) (*pdb.Set, error) {
 	return set.ToBits(ctx, 1)
 }
 
-// selfTestNodes bounds the self-test's CPU searches (about a second each).
-const selfTestNodes = 100_000_000
-
-// check solves start on the CPU (with cpu, a solver that may stop at its node limit) and
-// with e (s's engine), and compares.
-func check(ctx context.Context, cpu, s *ida.Solver, e *Engine, start board.State) (Check, error) {
+// check solves start on one CPU goroutine and with e (s's engine), and compares.
+func check(ctx context.Context, s *ida.Solver, e *Engine, start board.State) (Check, error) {
 	c := Check{Board: s.Goal().Size().String(), Start: start.String()}
 	begin := time.Now()
-	want, err := cpu.Solve(ctx, start)
+	want, err := s.Solve(ctx, start)
 	if err != nil {
 		return c, err
 	}
