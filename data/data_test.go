@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,4 +103,30 @@ func TestEveryBitCovered(t *testing.T) {
 	}
 	assert.Zero(t, accepted, "of %d single-bit flips", 8*len(raw))
 	t.Logf("%d single-bit flips of %s, all rejected", 8*len(raw), PDBSmall)
+}
+
+// Accepted takes a table file under its own name, and refuses it under another table's
+// name (intact, but not that table's values) and when its bytes are damaged.
+func TestAccepted(t *testing.T) {
+	raw, err := Embedded(PDBSmall)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	good := filepath.Join(dir, PDBSmall)
+	require.NoError(t, os.WriteFile(good, raw, 0o644))
+	tab, err := Accepted(good)
+	require.NoError(t, err)
+	assert.Equal(t, digests[PDBSmall], fmt.Sprintf("%x", tab.DecodedSHA))
+
+	renamed := filepath.Join(dir, PDBLarge)
+	require.NoError(t, os.WriteFile(renamed, raw, 0o644))
+	_, err = Accepted(renamed)
+	assert.ErrorIs(t, err, ErrNotStandard)
+
+	damaged := slices.Clone(raw)
+	damaged[len(damaged)-10] ^= 0x40
+	bad := filepath.Join(t.TempDir(), PDBSmall)
+	require.NoError(t, os.WriteFile(bad, damaged, 0o644))
+	_, err = Accepted(bad)
+	require.Error(t, err)
+	assert.NotErrorIs(t, err, ErrNotStandard)
 }

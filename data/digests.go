@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tilekit/tilekit/internal/atomicfile"
@@ -121,6 +122,18 @@ func trusted(path, name string, t *tablefile.Table) error {
 	}
 	return fmt.Errorf("%s: %w (its decoded sha256 is %s); run pdbgen verify %s, which records it when it proves the table right",
 		path, ErrNotStandard, got, path)
+}
+
+// Accepted reads the table file at path as the loaders do (its checksums, within
+// tablefile's bounds) and reports whether they would accept its values under its file
+// name: the standard digest, or the one pdbgen verify recorded beside it. It returns the
+// table, which holds the decoded values.
+func Accepted(path string) (*tablefile.Table, error) {
+	t, err := tablefile.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	return t, trusted(path, filepath.Base(path), t)
 }
 
 // IsStandard reports whether digest (hex) is that of the table pdbgen builds under the

@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -274,4 +275,30 @@ func (r *Record) Check(goal board.Goal, start board.State, optimal bool) error {
 		}
 	}
 	return nil
+}
+
+// ReadRecords reads the records of a stream of solve15 --json output (one JSON object a
+// line): the objects that are records (they have a start); others, such as bad lines,
+// are passed over. Reading stops with an error, naming the input and the value, at a
+// value that is not a JSON object or after limit bytes.
+func ReadRecords(r io.Reader, name string, limit int64) ([]Record, error) {
+	lr := &io.LimitedReader{R: r, N: limit + 1}
+	dec := json.NewDecoder(lr)
+	var out []Record
+	for n := 1; ; n++ {
+		var rec Record
+		err := dec.Decode(&rec)
+		if lr.N <= 0 {
+			return out, fmt.Errorf("%s: more than %d bytes of records", name, limit)
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, fmt.Errorf("%s: value %d is not a solve15 --json record: %v", name, n, err)
+		}
+		if rec.Start != nil {
+			out = append(out, rec)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,4 +74,27 @@ func TestRecordCheck(t *testing.T) {
 func TestSerialWork(t *testing.T) {
 	assert.Equal(t, tally.Work{Nodes: 8, Expanded: 4}, Record{Nodes: 10, Expanded: 5, SerialNodes: 8, SerialExpanded: 4}.SerialWork())
 	assert.Equal(t, tally.Work{Nodes: 10, Expanded: 5}, Record{Nodes: 10, Expanded: 5}.SerialWork())
+}
+
+// ReadRecords keeps the records of a stream, passes over other objects, and names the
+// value that is not a record and an input past its limit.
+func TestReadRecords(t *testing.T) {
+	in := `{"line":1,"start":[1,2,3,0],"board":"2x2","goal":"blank-last","solved":true,"length":0,"moves":"","tiles":[],"nodes":5}
+{"line":2,"board":"2x2","goal":"blank-last","error":"not a state"}
+{"line":3,"start":[1,2,0,3],"board":"2x2","goal":"blank-last","solved":true,"length":1,"moves":"R","tiles":[3],"nodes":7,"serial_nodes":6}
+`
+	recs, err := ReadRecords(strings.NewReader(in), "in", 1<<20)
+	require.NoError(t, err)
+	require.Len(t, recs, 2)
+	assert.Equal(t, 3, recs[1].Line)
+	assert.Equal(t, uint64(6), recs[1].SerialWork().Nodes)
+
+	recs, err = ReadRecords(strings.NewReader(in+"{\"line\": 4, \"start\": [1,"), "in", 1<<20)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "in: value 4 is not a solve15 --json record")
+	assert.Len(t, recs, 2, "the records before it")
+
+	_, err = ReadRecords(strings.NewReader(in), "in", 100)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "more than 100 bytes")
 }

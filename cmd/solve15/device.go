@@ -19,7 +19,7 @@ func deviceCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "device",
 		Usage:     "show the GPU, check its driver and kernel, and test it against the CPU",
-		UsageText: "solve15 device [--gpu N] [--json] [--seconds S] [--fault]",
+		UsageText: "solve15 device [--gpu N] [--json] [--seconds S] [--fault]\n   solve15 device check | prepare [flags]",
 		Description: `Opens the GPU that --device gpu would use: loads the NVIDIA driver (libcuda.so.1;
 no CUDA toolkit is needed), shows the card, its compute capability, memory and the
 driver's CUDA version, and has the driver compile the kernel (its PTX needs driver R520
@@ -36,9 +36,13 @@ the device opened again here searches right.
 Exit status: 0 the GPU works and agrees with the CPU; 1 no usable GPU, or a
 disagreement (said on standard error).
 
+The device check (solve15 device check, see its help) measures every headline figure of
+the GPU in one run; solve15 device prepare builds the tables it takes along.
+
 Examples:
   solve15 device
   solve15 device --gpu 1 --json`,
+		Subcommands: []*cli.Command{deviceCheckCommand(), devicePrepareCommand()},
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "gpu", Usage: "which GPU (`N`, from 0)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the card and the self-test as one JSON object"},

@@ -2,10 +2,8 @@ package cmdline
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -136,6 +134,9 @@ func Instances(c *cli.Context) (board.Goal, string, *instance.Stream, error) {
 	return goal, tables, in, err
 }
 
+// maxDone bounds the records --done reads.
+const maxDone = 1 << 30
+
 // Done reads the records of an earlier run (--json output, a record a line) from path and
 // returns whether an instance is done there: solved, optimal, for goal. Other lines (a
 // bench's totals, another goal's records, unsolved ones) count for nothing; a line that is
@@ -146,19 +147,12 @@ func Done(path string, goal board.Goal) (func(*instance.Instance) bool, error) {
 		return nil, fmt.Errorf("--done: %w", err)
 	}
 	defer f.Close()
+	recs, err := report.ReadRecords(bufio.NewReader(f), "--done "+path, maxDone)
+	if err != nil {
+		return nil, err
+	}
 	done := map[string]bool{}
-	dec := json.NewDecoder(bufio.NewReader(f))
-	for n := 1; ; n++ {
-		var r struct {
-			Start           []int
-			Board, Goal     string
-			Solved, Optimal bool
-		}
-		if err := dec.Decode(&r); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("--done %s: record %d is not a solve15 --json record: %v", path, n, err)
-		}
+	for _, r := range recs {
 		if r.Solved && r.Optimal && r.Board == goal.Size().String() && r.Goal == goal.Name() {
 			done[fmt.Sprint(r.Start)] = true
 		}

@@ -1,0 +1,255 @@
+package gpucheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/report"
+	"github.com/tilekit/tilekit/tablefile"
+)
+
+// Refused is the error of a check that will not start, before it has used the card: what
+// is missing or not accepted, each with its path.
+type Refused struct{ Problems []string }
+
+func (r *Refused) Error() string {
+	return "the device check will not start:\n  " + strings.Join(r.Problems, "\n  ")
+}
+
+// The prepared directory's parts: the tables carried to the GPU machine, and those built
+// there.
+const (
+	CarriedDir = "tables"
+	BuiltDir   = "built"
+)
+
+// String names the table for people.
+func (t Table) String() string {
+	if t.Set != "" {
+		if t.Bits {
+			return "set " + t.Set + " in bits"
+		}
+		return "set " + t.Set
+	}
+	return fmt.Sprintf("the %s automaton of depth %d", t.Automaton, t.Depth)
+}
+
+// files returns the names of the table's files.
+func (t Table) files() []string {
+	if t.Set != "" {
+		spec, err := pdb.SetByName(t.Set)
+		if err != nil {
+			return nil // checked with the plan
+		}
+		var out []string
+		for i := range spec.Tables {
+			out = append(out, data.SetFile(spec, i))
+		}
+		return out
+	}
+	size, _ := board.ParseSize(t.Automaton)
+	return []string{data.AutomatonFile(size, t.Depth)}
+}
+
+// accepted reports why the table's files in dir are not what a search would take: a file
+// missing, damaged, not the standard table, or in the wrong encoding; nil when every
+// file is accepted. It also returns the files' total size.
+func (t Table) accepted(dir string) (problems []string, size int64) {
+	for _, name := range t.files() {
+		path := filepath.Join(dir, name)
+		info, err := os.Stat(path)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s (%s): %v", path, t, errors.Unwrap(err)))
+			continue
+		}
+		size += info.Size()
+		tab, err := data.Accepted(path)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s (%s): this binary does not accept it: %v", path, t, err))
+			continue
+		}
+		if bits := tab.Encoding == tablefile.EncodingBit; bits != t.Bits {
+			problems = append(problems, fmt.Sprintf("%s (%s): in the %s encoding", path, t, map[bool]string{true: "bit", false: "nibble"}[bits]))
+		}
+	}
+	return problems, size
+}
+
+// build builds the table's files into dir, with every core.
+func (t Table) build(ctx context.Context, dir string) error {
+	if t.Set != "" {
+		spec, err := pdb.SetByName(t.Set)
+		if err != nil {
+			return err
+		}
+		_, err = data.InstallSet(ctx, spec, dir, data.BuildOptions{Bits: t.Bits})
+		return err
+	}
+	size, err := board.ParseSize(t.Automaton)
+	if err != nil {
+		return err
+	}
+	_, _, err = data.InstallAutomaton(ctx, size, t.Depth, dir, nil)
+	return err
+}
+
+// MaxCarry is the most a device call takes beside the repository: the binary and the
+// carried tables.
+const MaxCarry = 64 << 20
+
+// Prepare builds into dir/tables the plan's carried tables that are not there already
+// and accepted, saying so on log, and returns the carried tables' size in bytes.
+func Prepare(ctx context.Context, p *Plan, dir string, log io.Writer) (int64, error) {
+	var total int64
+	carried := filepath.Join(dir, CarriedDir)
+	for _, t := range p.Tables {
+		if t.OnCard {
+			continue
+		}
+		problems, size := t.accepted(carried)
+		if len(problems) > 0 {
+			fmt.Fprintf(log, "prepare: building %s into %s\n", t, carried)
+			if err := t.build(ctx, carried); err != nil {
+				return total, fmt.Errorf("building %s: %w", t, err)
+			}
+			if problems, size = t.accepted(carried); len(problems) > 0 {
+				return total, fmt.Errorf("built %s, and it is not accepted: %s", t, strings.Join(problems, "; "))
+			}
+		}
+		fmt.Fprintf(log, "prepare: %s: %.1f MB\n", t, float64(size)/1e6)
+		total += size
+	}
+	return total, nil
+}
+
+// inputs are what a check reads before it starts: the instances and references of each
+// step, and the on-card tables still to build.
+type inputs struct {
+	instances map[string][]*instance.Instance // by step
+	refs      map[string][]report.Record      // by step
+	build     []Table
+}
+
+// maxReference bounds a reference file, maxInstances an instances file.
+const (
+	maxReference = 256 << 20
+	maxInstances = 16 << 20
+)
+
+// inspect finds and checks everything the plan needs before the card is used, and
+// refuses the check with every problem found.
+func (c *checker) inspect() (*inputs, error) {
+	in := &inputs{instances: map[string][]*instance.Instance{}, refs: map[string][]report.Record{}}
+	var problems []string
+	for _, t := range c.cfg.Plan.Tables {
+		if !t.OnCard {
+			p, _ := t.accepted(filepath.Join(c.cfg.Prepared, CarriedDir))
+			if len(p) > 0 {
+				p = append(p, fmt.Sprintf("(carried tables are made by gpu/prepare.sh where Go is, into %s)", filepath.Join(c.cfg.Prepared, CarriedDir)))
+			}
+			problems = append(problems, p...)
+			continue
+		}
+		built := filepath.Join(c.cfg.Prepared, BuiltDir)
+		switch p, _ := t.accepted(built); {
+		case len(p) == 0:
+		case slices.ContainsFunc(t.files(), func(name string) bool { _, err := os.Stat(filepath.Join(built, name)); return err == nil }):
+			problems = append(problems, p...) // there, and not accepted: remove it to build it again
+		default:
+			in.build = append(in.build, t)
+		}
+	}
+	for i := range c.cfg.Plan.Steps {
+		s := &c.cfg.Plan.Steps[i]
+		if s.Instances == "" {
+			continue
+		}
+		list, err := c.readInstances(s)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("step %s: %v", s.Name, err))
+			continue
+		}
+		in.instances[s.Name] = list
+		if s.Reference == "" {
+			continue
+		}
+		refs, err := c.readReference(s, list)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("step %s: %v", s.Name, err))
+			continue
+		}
+		in.refs[s.Name] = refs
+	}
+	if len(problems) > 0 {
+		return nil, &Refused{problems}
+	}
+	return in, nil
+}
+
+// readInstances reads a step's instances (those of its ids, for a cores step).
+func (c *checker) readInstances(s *Step) ([]*instance.Instance, error) {
+	goal, _ := s.goal()
+	path := filepath.Join(c.cfg.Root, s.Instances)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := instance.NewReader(io.LimitReader(f, maxInstances), goal.Size())
+	var all []*instance.Instance
+	for {
+		in, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		all = append(all, in)
+	}
+	if len(all) == 0 {
+		return nil, fmt.Errorf("%s holds no instances", path)
+	}
+	if len(s.IDs) == 0 {
+		return all, nil
+	}
+	var out []*instance.Instance
+	for _, id := range s.IDs {
+		i := slices.IndexFunc(all, func(in *instance.Instance) bool { return in.Name() == id })
+		if i < 0 {
+			return nil, fmt.Errorf("%s has no instance %s", path, id)
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+// readReference reads a step's reference records, and checks that each instance has one.
+func (c *checker) readReference(s *Step, list []*instance.Instance) ([]report.Record, error) {
+	path := filepath.Join(c.cfg.Root, s.Reference)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	refs, err := report.ReadRecords(f, path, maxReference)
+	if err != nil {
+		return nil, err
+	}
+	for _, in := range list {
+		if !slices.ContainsFunc(refs, func(r report.Record) bool { return slices.Equal(r.Start, in.State.Ints()) && r.Solved }) {
+			return nil, fmt.Errorf("the reference %s has no solved record of %s (line %d of %s)", path, in.Name(), in.Line, s.Instances)
+		}
+	}
+	return refs, nil
+}
