@@ -199,7 +199,7 @@ func (c *checker) inspect() (*inputs, error) {
 // readInstances reads a step's instances (those of its ids, for a cores step).
 func (c *checker) readInstances(s *Step) ([]*instance.Instance, error) {
 	goal, _ := s.goal()
-	path := filepath.Join(c.cfg.Root, s.Instances)
+	path := c.path(s.Instances)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -236,7 +236,7 @@ func (c *checker) readInstances(s *Step) ([]*instance.Instance, error) {
 
 // readReference reads a step's reference records, and checks that each instance has one.
 func (c *checker) readReference(s *Step, list []*instance.Instance) ([]report.Record, error) {
-	path := filepath.Join(c.cfg.Root, s.Reference)
+	path := c.path(s.Reference)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -252,4 +252,12 @@ func (c *checker) readReference(s *Step, list []*instance.Instance) ([]report.Re
 		}
 	}
 	return refs, nil
+}
+
+// path is a plan's path: from the repository's root, unless absolute.
+func (c *checker) path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.cfg.Root, p)
 }

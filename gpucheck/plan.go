@@ -181,8 +181,8 @@ func ParsePlan(r io.Reader, name string) (*Plan, error) {
 // check validates the plan: known kinds with what each needs, unique names, targets of
 // steps that exist, and limits that fit the plan's Seconds (Bound).
 func (p *Plan) check() error {
-	if p.Seconds <= 0 {
-		return errors.New("seconds: the run's limit must be positive")
+	if !inRange(p.Seconds) {
+		return fmt.Errorf("seconds: the run's limit is more than 0 and at most %v s, not %v", maxSeconds, p.Seconds)
 	}
 	if len(p.Steps) == 0 {
 		return errors.New("no steps")
@@ -245,11 +245,19 @@ func (t Table) check() error {
 	default:
 		return errors.New("a set or an automaton is needed")
 	}
-	if t.OnCard != (t.Seconds > 0) {
+	if t.OnCard != (t.Seconds != 0) {
 		return errors.New("a table built on the card needs its seconds, and only such a table has them")
+	}
+	if t.OnCard && !inRange(t.Seconds) {
+		return fmt.Errorf("seconds: more than 0 and at most %v, not %v", maxSeconds, t.Seconds)
 	}
 	return nil
 }
+
+// maxSeconds bounds every limit of a plan (a day).
+const maxSeconds = 86400
+
+func inRange(s float64) bool { return s > 0 && s <= maxSeconds }
 
 func (s *Step) check() error {
 	needs := func(what string, ok bool) error {
@@ -272,6 +280,11 @@ func (s *Step) check() error {
 			}
 		}
 		return needs("instances", s.Instances != "")
+	}
+	for _, f := range []float64{s.Seconds, s.GPUSeconds, s.CoresSeconds, s.OneCoreSeconds} {
+		if f != 0 && !inRange(f) {
+			return fmt.Errorf("a limit is more than 0 and at most %v s, not %v", maxSeconds, f)
+		}
 	}
 	var err error
 	switch s.Kind {

@@ -1,0 +1,178 @@
+package gpucheck
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/gpu"
+	"github.com/tilekit/tilekit/report"
+)
+
+// The PTX's declarations give each entry its local depot and virtual registers, as the
+// module declares them.
+func TestPTXDeclarations(t *testing.T) {
+	ptx := []byte(`.visible .entry one(
+	.param .u64 one_param_0
+)
+{
+	.local .align 8 .b8 	__local_depot0[2224];
+	.reg .b64 	%SP;
+	.reg .pred 	%p<12>;
+	.reg .b32 	%r<50>;
+}
+.visible .entry two(
+)
+{
+	.reg .b64 	%rd<3>;
+}
+`)
+	assert.Equal(t, []Kernel{{Name: "one", Arch: "ptx", Virtual: 62, StackBytes: 2224}, {Name: "two", Arch: "ptx", Virtual: 3}}, PTXDeclarations(ptx))
+
+	// The embedded kernel: its three searches reserve local memory, the trap none.
+	ks := PTXDeclarations(gpu.PTX())
+	names := map[string]Kernel{}
+	for _, k := range ks {
+		names[k.Name] = k
+	}
+	for _, n := range []string{"ida_pass", "ida_pass_set", "ida_pass_cat"} {
+		assert.Positive(t, names[n].StackBytes, n)
+		assert.Positive(t, names[n].Virtual, n)
+	}
+	assert.Contains(t, names, "trap")
+}
+
+// ptxas -v's report: each entry's registers, stack frame and spills.
+func TestPTXASReport(t *testing.T) {
+	out := []byte(`ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'ida_pass_cat' for 'sm_90'
+ptxas info    : Function properties for ida_pass_cat
+    94496 bytes stack frame, 16 bytes spill stores, 24 bytes spill loads
+ptxas info    : Used 128 registers, 94496 bytes cumulative stack size, 384 bytes cmem[0]
+ptxas info    : Compiling entry function 'trap' for 'sm_90'
+ptxas info    : Function properties for trap
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 4 registers, 360 bytes cmem[0]
+`)
+	assert.Equal(t, []Kernel{
+		{Name: "ida_pass_cat", Arch: "sm_90", Registers: 128, StackBytes: 94496, SpillStores: 16, SpillLoads: 24},
+		{Name: "trap", Arch: "sm_90", Registers: 4},
+	}, PTXASReport(out, "sm_90"))
+	assert.Empty(t, PTXASReport([]byte("ptxas fatal   : Unknown option"), "sm_90"))
+}
+
+// A GPU's answer differs from its reference in its moves, its length, its serial counts
+// (what one worker counts, however many searched), or in contradicting the published
+// optimum.
+func TestDiffer(t *testing.T) {
+	opt := 3
+	want := report.Record{ID: "k", Solved: true, Length: 3, Moves: "RDL", Nodes: 100, Expanded: 40, Pruning: "automaton depth 18, 4301430 states", Heuristic: "small-t"}
+	for _, c := range []struct {
+		name string
+		edit func(*report.Record)
+		diff string
+	}{
+		{"the same", func(*report.Record) {}, ""},
+		{"the same serial counts, more work", func(r *report.Record) { r.Nodes, r.SerialNodes, r.SerialExpanded = 900, 100, 40 }, ""},
+		{"other moves", func(r *report.Record) { r.Moves = "RDR" }, "k: 3 moves RDR, the reference 3 moves RDL"},
+		{"unsolved", func(r *report.Record) { r.Solved, r.Length, r.Moves = false, -1, "" }, "k: -1 moves"},
+		{"one node more", func(r *report.Record) { r.Nodes++ }, "k: serial counts 101 generated, 40 expanded; the reference 100 and 40"},
+		{"serial counts that differ", func(r *report.Record) { r.SerialNodes, r.SerialExpanded = 100, 41 }, "41 expanded"},
+		{"the published optimum contradicted", func(r *report.Record) { o := 5; r.KnownOptimal = &o }, "the published optimum 5"},
+		{"the published optimum", func(r *report.Record) { r.KnownOptimal = &opt }, ""},
+	} {
+		got := want
+		c.edit(&got)
+		d := differ(got, want)
+		if c.diff == "" {
+			assert.Empty(t, d, c.name)
+		} else {
+			assert.Contains(t, d, c.diff, c.name)
+		}
+	}
+	// A reference matches by start, heuristic and the kind of pruning.
+	want.Start = []int{1, 2, 3}
+	refs := []report.Record{{Start: []int{1, 2, 3}, Solved: true, Heuristic: "small-t", Pruning: "move back"}, want}
+	got := want
+	got.Pruning = "automaton depth 18, 4301430 states"
+	m, ok := match(refs, got)
+	require.True(t, ok)
+	assert.Equal(t, want.Pruning, m.Pruning)
+	got.Pruning = "automaton depth 14, 199632 states"
+	_, ok = match(refs, got)
+	assert.False(t, ok)
+}
+
+// A check whose inputs are missing or not what they claim is refused before anything
+// runs, with every problem and its path: a carried table missing, a table file that is not
+// the table its name stands for, an instances file with no instances, an instance the
+// reference has no record of, an id not in the file.
+func TestCheckRefuses(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+		return path
+	}
+	prepared := filepath.Join(dir, "prep")
+	carried := filepath.Join(prepared, CarriedDir)
+	require.NoError(t, os.MkdirAll(carried, 0o755))
+	// The embedded 4x4 automaton under the name of the depth-13 one: intact, not that table.
+	raw, err := data.Embedded(data.AutomatonFile(board.Size4x4, 12))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(carried, "prune-4x4-d13.tbl"), raw, 0o644))
+
+	empty := write("empty.txt", "# nothing here\n")
+	korf := write("two.txt", "a 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\nb 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15 1\n")
+	ref := write("ref.jsonl", `{"start": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0], "solved": true, "length": 0}`+"\n")
+	plan, err := ParsePlan(strings.NewReader(`{"seconds": 400,
+		"tables": [{"set": "5-5-5"}, {"automaton": "4x4", "depth": 13}],
+		"steps": [
+			{"name": "a", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+empty+`", "reference": "`+ref+`", "runs": [{"name": "r"}]},
+			{"name": "b", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+korf+`", "reference": "`+ref+`", "runs": [{"name": "r"}]},
+			{"name": "c", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+korf+`", "reference": "`+filepath.Join(dir, "none.jsonl")+`", "runs": [{"name": "r"}]},
+			{"name": "d", "kind": "cores", "board": "4x4", "instances": "`+korf+`", "ids": ["z"], "gpu_seconds": 1, "cores_seconds": 1}]}`), "p")
+	require.NoError(t, err)
+	out := filepath.Join(dir, "out")
+	_, err = Check(context.Background(), Config{Plan: plan, Root: dir, Prepared: prepared, Out: out, Binary: "/nonexistent", Cores: 1})
+	var refused *Refused
+	require.ErrorAs(t, err, &refused)
+	msg := err.Error()
+	for _, want := range []string{
+		filepath.Join(carried, "pdb-4x4-1-2-3-4-7.tbl") + " (set 5-5-5): no such file",
+		filepath.Join(carried, "prune-4x4-d13.tbl") + " (the 4x4 automaton of depth 13): this binary does not accept it",
+		"step a: " + empty + " holds no instances",
+		"step b: the reference " + ref + " has no solved record of b (line 2 of " + korf + ")",
+		"step c: open " + filepath.Join(dir, "none.jsonl") + ": no such file",
+		"step d: " + korf + " has no instance z",
+		"gpu/prepare.sh",
+	} {
+		assert.Contains(t, msg, want)
+	}
+	assert.NoDirExists(t, out, "nothing written before the check starts")
+}
+
+// The summary's text: a row a step, the targets beside what was measured, FAIL marked.
+func TestSummaryText(t *testing.T) {
+	v, yes, no := 12.5, true, false
+	s := &Summary{Plan: "p.json", Cores: 16, Seconds: 100, Bound: 470, Card: &Card{Name: "NVIDIA H100", Capability: "9.0", SMs: 132, MemoryGB: 85, Driver: "13.0"},
+		Rows: []Row{{Step: "md", Run: "warm", Result: Pass, Compared: 100, GPURecords: 85, Seconds: 12.5, Note: "a | b"}, {Step: "twelve", Run: "gpu", Result: Fail, Note: "no answer went through the GPU"}},
+		Targets: []TargetResult{{Issue: 58, What: "Korf's 100", Goal: "at most 10", Value: &v, Measured: "12.50 s", Met: &no},
+			{Issue: 59, What: "agree", Measured: "every answer agreed", Met: &yes}, {Issue: 59, What: "campaign", Measured: "not run", NotRun: "why"}}}
+	var b bytes.Buffer
+	s.WriteText(&b)
+	text := b.String()
+	assert.Contains(t, text, "The device check FAILED: p.json; NVIDIA H100 (compute capability 9.0, 132 multiprocessors, 85 GB, driver CUDA 13.0), 16 cores")
+	assert.Contains(t, text, "| md | warm | PASS | 100 | 85 | 12.50 | a \\| b |")
+	assert.Contains(t, text, "| twelve | gpu | FAIL | 0 | 0 | 0.00 | no answer went through the GPU |")
+	assert.Contains(t, text, "| 58 | Korf's 100 | at most 10 | 12.50 s | **no** |")
+	assert.Contains(t, text, "| 59 | campaign |  | not run: why | not run |")
+}
