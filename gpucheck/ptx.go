@@ -16,8 +16,8 @@ type Kernel struct {
 	Registers   int    `json:"registers,omitempty"`         // ptxas: per thread
 	Virtual     int    `json:"virtual_registers,omitempty"` // the PTX: virtual registers declared
 	StackBytes  int    `json:"stack_bytes"`                 // ptxas: the stack frame; the PTX: the local depot
-	SpillStores int    `json:"spill_stores,omitempty"` // bytes (ptxas)
-	SpillLoads  int    `json:"spill_loads,omitempty"`  // bytes (ptxas)
+	SpillStores int    `json:"spill_stores,omitempty"`      // bytes (ptxas)
+	SpillLoads  int    `json:"spill_loads,omitempty"`       // bytes (ptxas)
 }
 
 var (
