@@ -2,6 +2,8 @@ package pdb
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -458,4 +460,28 @@ func (s SetSpec) BuildTable(ctx context.Context, t int, opt Options) (*Packed, e
 	packed, err := Pack(ctx, full)
 	collect(len(full.Entries))
 	return packed, err
+}
+
+// Digest identifies the set's values to another machine: the SHA-256 of its tables'
+// digests (of their files' decoded payloads) in order, as 16 hex digits; "" when a table
+// was built in memory and has none.
+func (s *Set) Digest() string {
+	h := sha256.New()
+	for _, t := range s.Tables {
+		if t.Digest == ([32]byte{}) {
+			return ""
+		}
+		h.Write(t.Digest[:])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// InBits reports whether the set's tables are in the bit encoding.
+func (s *Set) InBits() bool {
+	for _, t := range s.Tables {
+		if t.Bitmap == nil {
+			return false
+		}
+	}
+	return len(s.Tables) > 0
 }

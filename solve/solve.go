@@ -175,6 +175,7 @@ type Solver struct {
 	progress     func(bound int, nodes uint64)
 	every        time.Duration
 	digests      [][32]byte // of the tables' values, for Fingerprint
+	tablesFrom   string     // the directory of a set's tables (About; records name the set by its digest)
 	dev          *device    // the GPU, when the options ask for one
 }
 
@@ -344,12 +345,18 @@ func (s *Solver) planFast(ctx context.Context, name string, lookups ida.Lookups,
 		for _, t := range set.Tables {
 			s.digests = append(s.digests, t.Digest)
 		}
+		// Records name the set by its values (digest), not by a directory of the machine
+		// that made them; the text for people says where too.
 		s.tables = "set " + name
-		switch setFrom {
-		case "embedded", data.FromMemory:
+		if set.InBits() {
+			s.tables += " in bits"
+		}
+		switch d := set.Digest(); {
+		case setFrom == "embedded" || setFrom == data.FromMemory || d == "":
 			s.tables += " (" + setFrom + ")"
 		default:
-			s.tables += " in " + setFrom
+			s.tables += " (sha256:" + d + ")"
+			s.tablesFrom = setFrom
 		}
 	}
 	if opt.Heuristic.Needs()&(ida.NeedsWD|ida.NeedsIDA15) != 0 || info.Set && s.opt.WithWD && size == board.Size4x4 {
@@ -572,7 +579,11 @@ func (s *Solver) About() string {
 	if s.lookups != "" {
 		about += " (" + s.lookups + ")"
 	}
-	about += ", tables: " + s.tables + ", pruning: " + s.pruning
+	about += ", tables: " + s.tables
+	if s.tablesFrom != "" {
+		about += " in " + s.tablesFrom
+	}
+	about += ", pruning: " + s.pruning
 	if s.pruningFrom != "" {
 		about += " (" + s.pruningFrom + ")"
 	}

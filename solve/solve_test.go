@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -201,7 +202,13 @@ func TestAutoInstalledSets(t *testing.T) {
 	assert.Contains(t, s.About(), "tables: set 6-6-3 (embedded)")
 	s, err = New(context.Background(), goal, Options{Heuristic: "5-5-5", Tables: dir})
 	require.NoError(t, err)
-	assert.Contains(t, s.About(), "tables: set 5-5-5 in "+dir)
+	assert.Regexp(t, `tables: set 5-5-5 \(sha256:[0-9a-f]{16}\) in `+regexp.QuoteMeta(dir), s.About(), "the text says where")
+	start, err := board.Parse(board.Size4x4, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
+	require.NoError(t, err)
+	res, err := s.Solve(context.Background(), start)
+	require.NoError(t, err)
+	assert.Regexp(t, `^set 5-5-5 \(sha256:[0-9a-f]{16}\)$`, res.Tables, "a record names the set by its values, not by this machine's directory")
+	assert.NotContains(t, res.Tables, dir)
 
 	for i := range pdb.Set663.Tables {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, data.SetFile(pdb.Set663, i)), []byte("not a table"), 0o644))
