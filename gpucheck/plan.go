@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/pdb"
 )
 
@@ -83,6 +84,10 @@ type Step struct {
 	Goal      string   `json:"goal,omitempty"`
 	Args      []string `json:"args,omitempty"`
 	Instances string   `json:"instances,omitempty"` // a file of instances, from the repository's root
+	// Tune sets the engine's knobs of the step's GPU searches ($TILEKIT_GPU_TUNE, as
+	// gpu.ParseTune reads it): a step of its own compares them with the defaults, which
+	// every other search of the check runs.
+	Tune string `json:"tune,omitempty"`
 	IDs       []string `json:"ids,omitempty"`       // which of the file's instances (all: none given); "line N" names one without an id
 
 	// Reference steps: the committed records compared with, the runs (each a whole batch;
@@ -312,6 +317,14 @@ func (s *Step) check() error {
 		}
 	default:
 		return fmt.Errorf("unknown kind %q (%s, %s, %s or %s)", s.Kind, KindSelfTest, KindReference, KindCores, KindPTX)
+	}
+	if s.Tune != "" {
+		if _, terr := gpu.ParseTune(s.Tune); terr != nil {
+			err = errors.Join(err, fmt.Errorf("tune: %w", terr))
+		}
+		if s.Kind != KindReference && s.Kind != KindCores {
+			err = errors.Join(err, errors.New("tune is for the searches of a reference or cores step"))
+		}
 	}
 	if s.Beside && s.Kind != KindSelfTest && s.Kind != KindPTX {
 		err = errors.Join(err, errors.New("only the self-test and the PTX report run beside the builds: a build would distort other timings"))

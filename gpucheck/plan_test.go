@@ -74,6 +74,8 @@ func TestPlanErrors(t *testing.T) {
 		{"an on-card build without seconds", plan(`{"set": "5-5-5", "on_card": true}`, self, ""), "needs its seconds"},
 		{"a reference step without a reference", plan("", strings.Replace(ref, `"reference": "r.jsonl", `, "", 1), ""), "needs a reference"},
 		{"arguments the check sets", plan("", strings.Replace(ref, `"board"`, `"args": ["--device", "cpu"], "board"`, 1), ""), "the check sets --device itself"},
+		{"knobs that do not parse", plan("", strings.Replace(ref, `"board"`, `"tune": "turns=3", "board"`, 1), ""), "tune: "},
+		{"knobs of a self-test", plan("", `{"name": "d", "kind": "self-test", "seconds": 1, "tune": "turn=64"}`, ""), "tune is for the searches"},
 		{"a cold run misspelt", plan("", strings.Replace(ref, `{"name": "a"}`, `{"name": "a", "jit": "warm"}`, 1), ""), `jit is "cold" or absent`},
 		{"a reference step beside the builds", plan("", strings.Replace(ref, `"seconds"`, `"beside_builds": true, "seconds"`, 1), ""), "only the self-test and the PTX report"},
 		{"a one-core id not searched", plan("", `{"name": "c", "kind": "cores", "board": "4x4", "instances": "i", "ids": ["a"], "gpu_seconds": 1, "cores_seconds": 1, "one_core": ["b"], "one_core_seconds": 1}`, ""), "one_core's b is not one of its ids"},

@@ -137,6 +137,14 @@ func findPTXAS() string {
 	return ""
 }
 
+// tuneEnv is the environment of the step's GPU searches: its knobs, if it sets them.
+func (s *Step) tuneEnv() []string {
+	if s.Tune == "" {
+		return nil
+	}
+	return []string{gpu.TuneEnv + "=" + s.Tune}
+}
+
 // searchArgs are a step's solve15 arguments before the device's.
 func (s *Step) searchArgs() []string {
 	args := []string{"--board", s.Board}
@@ -171,7 +179,7 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 			}
 		}
 		name := s.Name + "-" + r.Name
-		o := c.run(ctx, name, seconds(s.Seconds), nil, append(s.searchArgs(), "--device", "gpu", "--json", "-f", file)...)
+		o := c.run(ctx, name, seconds(s.Seconds), s.tuneEnv(), append(s.searchArgs(), "--device", "gpu", "--json", "-f", file)...)
 		recs, rerr := report.ReadRecords(bytes.NewReader(o.stdout), name+".out", maxOutput)
 		row := Row{Run: r.Name, Seconds: o.wall.Seconds()}
 		var problems []string
@@ -257,8 +265,8 @@ func (c *checker) cores(ctx context.Context, s *Step) Row {
 			problems = append(problems, err.Error())
 			continue
 		}
-		g, gerr := c.one(ctx, stem+"-gpu", seconds(s.GPUSeconds), append(s.searchArgs(), "--device", "gpu", "--json", "-f", file), 0)
-		k, kerr := c.one(ctx, stem+"-cores", seconds(s.CoresSeconds), append(s.searchArgs(), "--device", "cpu", "--workers", strconv.Itoa(c.cfg.Cores), "--json", "-f", file), 0)
+		g, gerr := c.one(ctx, stem+"-gpu", seconds(s.GPUSeconds), s.tuneEnv(), append(s.searchArgs(), "--device", "gpu", "--json", "-f", file), 0)
+		k, kerr := c.one(ctx, stem+"-cores", seconds(s.CoresSeconds), nil, append(s.searchArgs(), "--device", "cpu", "--workers", strconv.Itoa(c.cfg.Cores), "--json", "-f", file), 0)
 		f := &figure{}
 		c.figures[s.Name+"/"+in.Name()] = f
 		switch {
@@ -284,7 +292,7 @@ func (c *checker) cores(ctx context.Context, s *Step) Row {
 		if !slices.Contains(s.OneCore, in.Name()) || ctx.Err() != nil {
 			continue
 		}
-		one, oerr := c.one(ctx, stem+"-onecore", seconds(s.OneCoreSeconds)+oneCoreStart,
+		one, oerr := c.one(ctx, stem+"-onecore", seconds(s.OneCoreSeconds)+oneCoreStart, nil,
 			append(s.searchArgs(), "--device", "cpu", "--workers", "1", "--timeout", seconds(s.OneCoreSeconds).String(), "--json", "-f", file), 4)
 		if oerr != "" {
 			problems = append(problems, id+" on one core: "+oerr)
@@ -301,8 +309,8 @@ func (c *checker) cores(ctx context.Context, s *Step) Row {
 
 // one runs a search of one instance and returns its record, or what went wrong; exit
 // status also (besides 0) is accepted, with a record that need not be solved.
-func (c *checker) one(ctx context.Context, name string, limit time.Duration, args []string, also int) (report.Record, string) {
-	o := c.run(ctx, name, limit, nil, args...)
+func (c *checker) one(ctx context.Context, name string, limit time.Duration, env, args []string, also int) (report.Record, string) {
+	o := c.run(ctx, name, limit, env, args...)
 	if !o.ok(0) && (also == 0 || !o.ok(also)) {
 		return report.Record{}, o.problem()
 	}

@@ -295,7 +295,7 @@ func ReadRecords(r io.Reader, name string, limit int64) ([]Record, error) {
 			return out, nil
 		}
 		if err != nil {
-			return out, fmt.Errorf("%s: value %d is not a solve15 --json record: %v", name, n, err)
+			return out, fmt.Errorf("%s: record %d is not a solve15 --json record: %v", name, n, err)
 		}
 		if rec.Start != nil {
 			out = append(out, rec)

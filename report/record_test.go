@@ -91,7 +91,7 @@ func TestReadRecords(t *testing.T) {
 
 	recs, err = ReadRecords(strings.NewReader(in+"{\"line\": 4, \"start\": [1,"), "in", 1<<20)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "in: value 4 is not a solve15 --json record")
+	assert.Contains(t, err.Error(), "in: record 4 is not a solve15 --json record")
 	assert.Len(t, recs, 2, "the records before it")
 
 	_, err = ReadRecords(strings.NewReader(in), "in", 100)
