@@ -87,8 +87,8 @@ type Step struct {
 	// Tune sets the engine's knobs of the step's GPU searches ($TILEKIT_GPU_TUNE, as
 	// gpu.ParseTune reads it): a step of its own compares them with the defaults, which
 	// every other search of the check runs.
-	Tune string `json:"tune,omitempty"`
-	IDs       []string `json:"ids,omitempty"`       // which of the file's instances (all: none given); "line N" names one without an id
+	Tune string   `json:"tune,omitempty"`
+	IDs  []string `json:"ids,omitempty"` // which of the file's instances (all: none given); "line N" names one without an id
 
 	// Reference steps: the committed records compared with, the runs (each a whole batch;
 	// "cold" empties the driver's JIT cache first), and whether every instance must be
