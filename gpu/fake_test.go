@@ -241,14 +241,13 @@ func TestSearchesTakeTurns(t *testing.T) {
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, waited.Wait, 90*time.Millisecond)
 
-	// A search waiting for its turn gives up with its context.
+	// A search waiting for its turn gives up with its context: the turn is held here
+	// until it returns, so it can return only by giving up.
 	e.turn <- struct{}{}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	begin := time.Now()
 	_, err = s.Run(ctx, starts[0], ida.Plan{Split: splitInto(200), Runner: e})
 	<-e.turn
-	assert.Less(t, time.Since(begin), 5*time.Second)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 }
 

@@ -3,7 +3,6 @@ package prune
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -38,11 +37,11 @@ func TestBuildRefusesWhatCannotFit(t *testing.T) {
 		t.Skip("the system does not say how much memory is available")
 	}
 	require.Greater(t, BuildBytes(board.Size5x5, 24), avail, "a machine with room for it")
-	begin := time.Now()
+	// Refused before it starts: a build that began would not return (it would outgrow
+	// the memory), so the error itself shows that nothing was built.
 	_, err := Build(context.Background(), board.Size5x5, 24)
 	assert.ErrorIs(t, err, ErrMemory)
 	assert.ErrorContains(t, err, "depth 24 on 5x5 needs about")
-	assert.Less(t, time.Since(begin), time.Second)
 }
 
 // The depths a board's searches take by default and pdbgen installs, and the one range

@@ -249,14 +249,15 @@ func TestAdmissionAndLimits(t *testing.T) {
 	_, v := call(t, ts, "GET", "/api/jobs/"+id, "")
 	assert.Equal(t, "running", v["status"])
 
-	// While it runs, requests that would build tables are turned away at once.
+	// While it runs, requests that would build tables are turned away, not queued behind
+	// it: each answered while the job (asked about, so not abandoned) still runs.
 	custom := `{"goal": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15", "heuristic": "wd"}`
-	begin := time.Now()
 	for i := 0; i < 50; i++ {
 		code, _ = call(t, ts, "POST", "/api/solve", custom)
 		assert.Equal(t, 429, code)
+		_, v = call(t, ts, "GET", "/api/jobs/"+id, "")
+		require.Equal(t, "running", v["status"])
 	}
-	assert.Less(t, time.Since(begin), 2*time.Second)
 	code, out = call(t, ts, "POST", "/api/solve", `{"board": "4x5", "state": "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 0"}`)
 	assert.Equal(t, 400, code)
 	assert.Contains(t, out["error"], "up to 16 cells")
@@ -267,7 +268,7 @@ func TestAdmissionAndLimits(t *testing.T) {
 		j := s.jobs[id]
 		s.mu.Unlock()
 		return j.view().Status == "cancelled"
-	}, 3*time.Second, 20*time.Millisecond)
+	}, 30*time.Second, 20*time.Millisecond)
 
 	// Finished jobs are kept up to MaxDone, the oldest dropped first.
 	var ids []string
