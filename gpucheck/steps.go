@@ -88,11 +88,10 @@ func (c *checker) ptx(ctx context.Context, s *Step) Row {
 		return row
 	}
 	kernels := PTXDeclarations(ptx)
-	ptxas := findPTXAS()
-	var notes []string
-	if ptxas == "" {
-		notes = append(notes, "no ptxas on this machine: the PTX's declarations only (local depot bytes, virtual registers)")
-	} else {
+	var problems []string
+	note := "no ptxas on this machine: the PTX's declarations only (local depot bytes, virtual registers)"
+	if ptxas := findPTXAS(); ptxas != "" {
+		note = "ptxas " + ptxas
 		archs := slices.Clone(s.Arch)
 		if c.sum.Card != nil {
 			if own := "sm_" + strings.ReplaceAll(c.sum.Card.Capability, ".", ""); !slices.Contains(archs, own) {
@@ -104,24 +103,21 @@ func (c *checker) ptx(ctx context.Context, s *Step) Row {
 			_ = os.WriteFile(filepath.Join(c.cfg.Out, "ptxas-"+arch+".txt"), out, 0o644)
 			ks := PTXASReport(out, arch)
 			if err != nil || len(ks) == 0 {
-				notes = append(notes, fmt.Sprintf("ptxas for %s: %v %s", arch, err, lastLines(out, 2, 300)))
+				problems = append(problems, fmt.Sprintf("ptxas for %s: %v %s", arch, err, lastLines(out, 2, 300)))
 				continue
 			}
 			kernels = append(kernels, ks...)
 		}
 	}
+	if len(kernels) == 0 {
+		problems = append(problems, "no kernel found in the PTX")
+	}
 	c.sum.Kernels = kernels
 	row.Compared = len(kernels)
 	row.Seconds = time.Since(begin).Seconds()
-	if len(kernels) > 0 && len(notes) <= 1 && (ptxas == "" || len(notes) == 0) {
-		row.Result = Pass
-	}
-	if len(kernels) == 0 {
-		notes = append(notes, "no kernel found in the PTX")
-	}
-	row.Note = strings.Join(notes, "; ")
-	if row.Note == "" {
-		row.Note = "ptxas " + ptxas
+	row.Result, row.Note = Pass, note
+	if len(problems) > 0 {
+		row.Result, row.Note = Fail, strings.Join(problems, "; ")
 	}
 	return row
 }

@@ -61,12 +61,9 @@ Examples:
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON instead of tables"},
 		),
 		Action: func(c *cli.Context) error {
-			if err := cmdline.NoArgs(c); err != nil {
-				return err
-			}
-			plan, err := gpucheck.ReadPlan(c.String("plan"))
+			plan, err := readPlan(c)
 			if err != nil {
-				return &cmdline.ExitError{Code: 2, Err: err}
+				return err
 			}
 			exe, err := os.Executable()
 			if err != nil {
@@ -117,12 +114,9 @@ Examples:
   solve15 device prepare --plan gpu/plans/fake.json --prepared /tmp/prep`,
 		Flags: planFlags(),
 		Action: func(c *cli.Context) error {
-			if err := cmdline.NoArgs(c); err != nil {
-				return err
-			}
-			plan, err := gpucheck.ReadPlan(c.String("plan"))
+			plan, err := readPlan(c)
 			if err != nil {
-				return &cmdline.ExitError{Code: 2, Err: err}
+				return err
 			}
 			dir := c.String("prepared")
 			size, err := gpucheck.Prepare(c.Context, plan, dir, c.App.ErrWriter)
@@ -139,6 +133,19 @@ Examples:
 			return nil
 		},
 	}
+}
+
+// readPlan reads --plan's plan; a command of the device check takes no arguments, and a
+// plan it cannot read is a check that will not start (exit status 2).
+func readPlan(c *cli.Context) (*gpucheck.Plan, error) {
+	if err := cmdline.NoArgs(c); err != nil {
+		return nil, err
+	}
+	plan, err := gpucheck.ReadPlan(c.String("plan"))
+	if err != nil {
+		return nil, &cmdline.ExitError{Code: 2, Err: err}
+	}
+	return plan, nil
 }
 
 func abs(path string) string {
