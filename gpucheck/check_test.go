@@ -50,20 +50,21 @@ func TestPTXDeclarations(t *testing.T) {
 	assert.Contains(t, names, "trap")
 }
 
-// ptxas -v's report: each entry's registers, stack frame and spills.
+// ptxas -v's report (as ptxas 11.8 writes it): each entry's registers, stack frame, spills
+// and shared memory.
 func TestPTXASReport(t *testing.T) {
 	out := []byte(`ptxas info    : 0 bytes gmem
 ptxas info    : Compiling entry function 'ida_pass_cat' for 'sm_90'
 ptxas info    : Function properties for ida_pass_cat
     94496 bytes stack frame, 16 bytes spill stores, 24 bytes spill loads
-ptxas info    : Used 128 registers, 94496 bytes cumulative stack size, 384 bytes cmem[0]
+ptxas info    : Used 128 registers, 13656 bytes smem, 384 bytes cmem[0]
 ptxas info    : Compiling entry function 'trap' for 'sm_90'
 ptxas info    : Function properties for trap
     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 ptxas info    : Used 4 registers, 360 bytes cmem[0]
 `)
 	assert.Equal(t, []Kernel{
-		{Name: "ida_pass_cat", Arch: "sm_90", Registers: 128, StackBytes: 94496, SpillStores: 16, SpillLoads: 24},
+		{Name: "ida_pass_cat", Arch: "sm_90", Registers: 128, StackBytes: 94496, SpillStores: 16, SpillLoads: 24, SharedBytes: 13656},
 		{Name: "trap", Arch: "sm_90", Registers: 4},
 	}, PTXASReport(out, "sm_90"))
 	assert.Empty(t, PTXASReport([]byte("ptxas fatal   : Unknown option"), "sm_90"))

@@ -18,6 +18,7 @@ type Kernel struct {
 	StackBytes  int    `json:"stack_bytes"`                 // ptxas: the stack frame; the PTX: the local depot
 	SpillStores int    `json:"spill_stores,omitempty"`      // bytes (ptxas)
 	SpillLoads  int    `json:"spill_loads,omitempty"`       // bytes (ptxas)
+	SharedBytes int    `json:"shared_bytes,omitempty"`      // static shared memory a block (ptxas)
 }
 
 var (
@@ -56,6 +57,7 @@ var (
 	ptxasEntry = regexp.MustCompile(`(?:Compiling entry function|Function properties for) '?(\w+)'?(?: for '(sm_\w+)')?`)
 	ptxasStack = regexp.MustCompile(`(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads`)
 	ptxasRegs  = regexp.MustCompile(`Used (\d+) registers`)
+	ptxasSmem  = regexp.MustCompile(`(\d+) bytes smem`)
 )
 
 // PTXASReport reads the output of ptxas -v for arch: each entry's registers, stack frame
@@ -88,6 +90,9 @@ func PTXASReport(out []byte, arch string) []Kernel {
 		}
 		if m := ptxasRegs.FindStringSubmatch(line); m != nil {
 			k.Registers, _ = strconv.Atoi(m[1])
+		}
+		if m := ptxasSmem.FindStringSubmatch(line); m != nil {
+			k.SharedBytes, _ = strconv.Atoi(m[1])
 		}
 	}
 	return ks

@@ -240,14 +240,14 @@ func (s *Summary) WriteText(w io.Writer) {
 		}
 	}
 	if len(s.Kernels) > 0 {
-		fmt.Fprintln(w, "\n| kernel | arch | registers | stack (ptx: local depot) bytes | spill stores | spill loads |")
-		fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: |")
+		fmt.Fprintln(w, "\n| kernel | arch | registers | stack (ptx: local depot) bytes | spill stores | spill loads | shared bytes |")
+		fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: |")
 		for _, k := range s.Kernels {
 			regs := strconv.Itoa(k.Registers)
 			if k.Arch == "ptx" {
 				regs = fmt.Sprintf("%d virtual", k.Virtual)
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %d | %d | %d |\n", k.Name, k.Arch, regs, k.StackBytes, k.SpillStores, k.SpillLoads)
+			fmt.Fprintf(w, "| %s | %s | %s | %d | %d | %d | %d |\n", k.Name, k.Arch, regs, k.StackBytes, k.SpillStores, k.SpillLoads, k.SharedBytes)
 		}
 	}
 }
