@@ -138,6 +138,7 @@ type inputs struct {
 	instances map[string][]*instance.Instance // by step
 	refs      map[string][]report.Record      // by step
 	build     []Table
+	built     []Table // on-card tables an earlier check built, accepted
 }
 
 // maxReference bounds a reference file, maxInstances an instances file.
@@ -163,6 +164,7 @@ func (c *checker) inspect() (*inputs, error) {
 		built := filepath.Join(c.cfg.Prepared, BuiltDir)
 		switch p, _ := t.accepted(built); {
 		case len(p) == 0:
+			in.built = append(in.built, t)
 		case slices.ContainsFunc(t.files(), func(name string) bool { _, err := os.Stat(filepath.Join(built, name)); return err == nil }):
 			problems = append(problems, p...) // there, and not accepted: remove it to build it again
 		default:

@@ -34,11 +34,11 @@ func (c *checker) selfTest(ctx context.Context, s *Step) Row {
 		Error       string      `json:"error"`
 	}
 	var problems []string
-	if err := json.Unmarshal(o.stdout, &rep); err != nil {
-		problems = append(problems, fmt.Sprintf("no report (%v)", err))
-	}
 	if !o.ok(0) {
 		problems = append(problems, o.problem())
+	}
+	if err := json.Unmarshal(o.stdout, &rep); err != nil && len(bytes.TrimSpace(o.stdout)) > 0 {
+		problems = append(problems, fmt.Sprintf("its report is not JSON (%v)", err))
 	}
 	if rep.Error != "" {
 		problems = append(problems, rep.Error)
@@ -262,12 +262,15 @@ func (c *checker) cores(ctx context.Context, s *Step) Row {
 			continue
 		}
 		g, gerr := c.one(ctx, stem+"-gpu", seconds(s.GPUSeconds), s.tuneEnv(), append(s.searchArgs(), "--device", "gpu", "--json", "-f", file), 0)
+		if gerr != "" {
+			// Nothing to compare: the cores' and one core's runs would only spend time.
+			problems = append(problems, id+" on the GPU: "+gerr)
+			continue
+		}
 		k, kerr := c.one(ctx, stem+"-cores", seconds(s.CoresSeconds), nil, append(s.searchArgs(), "--device", "cpu", "--workers", strconv.Itoa(c.cfg.Cores), "--json", "-f", file), 0)
 		f := &figure{}
 		c.figures[s.Name+"/"+in.Name()] = f
 		switch {
-		case gerr != "":
-			problems = append(problems, id+" on the GPU: "+gerr)
 		case kerr != "":
 			problems = append(problems, id+" on the cores, the reference: "+kerr)
 		default:
