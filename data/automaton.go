@@ -63,7 +63,10 @@ const inBrowser = runtime.GOOS == "js"
 // prune.DefaultDepth), and note says why, for people. Either way it is kept for the
 // process. In the page (WebAssembly) an automaton of more than 16 cells is not built:
 // Automaton returns nil and a note, and the search prunes the move back alone.
-func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (a *prune.Automaton, from, note string, err error) {
+//
+// progress, if not nil, hears of a build before it starts (done and total 0), with the
+// note, and after each of its steps: a build on 5x5 takes seconds.
+func Automaton(ctx context.Context, size board.Size, depth int, dirs []string, progress func(note string, done, total int)) (a *prune.Automaton, from, note string, err error) {
 	if err := prune.CheckDepth(depth); err != nil {
 		return nil, "", "", err
 	}
@@ -102,7 +105,12 @@ func Automaton(ctx context.Context, size board.Size, depth int, dirs []string) (
 	if inBrowser && size.Cells() > 16 {
 		return nil, "", note + "; the page prunes the move back alone", nil
 	}
-	a, err = prune.Build(ctx, size, depth)
+	var steps prune.Progress
+	if progress != nil {
+		progress(note, 0, 0)
+		steps = func(done, total int) { progress(note, done, total) }
+	}
+	a, err = prune.BuildProgress(ctx, size, depth, steps)
 	if err != nil {
 		return nil, "", "", err
 	}
@@ -151,6 +159,16 @@ func OpenAutomaton(size board.Size, depth int, dirs []string) (*prune.Automaton,
 		return nil, "", errors.New(problem)
 	}
 	return nil, "", fmt.Errorf("%w: %s", ErrNotInstalled, AutomatonFile(size, depth))
+}
+
+// NeedsAutomaton reports whether a search on the board would first build its automaton
+// (seconds on 5x5), as none of dirs (nil: TableDirs) holds one and none is embedded.
+func NeedsAutomaton(size board.Size, dirs []string) bool {
+	if len(InstalledDepths(size, dirs)) > 0 {
+		return false
+	}
+	_, err := embedded.ReadFile(AutomatonFile(size, prune.DefaultDepth(size)))
+	return err != nil
 }
 
 // InstalledDepths returns the depths of the board's automata whose files dirs (nil:

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
@@ -59,14 +60,14 @@ func TestAutomatonInstalled(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, filepath.Join(dir, "prune-3x3-d8.tbl"), path)
 	// Not a standard file: refused until pdbgen verify records it.
-	a, from, note, err := Automaton(ctx, size, 8, []string{dir})
+	a, from, note, err := Automaton(ctx, size, 8, []string{dir}, nil)
 	require.NoError(t, err)
 	require.Equal(t, AutomatonBuilt, from)
 	require.Contains(t, note, "not the table that pdbgen builds")
 	require.Equal(t, 8, a.Depth())
 	forget(size, 8)
 	require.NoError(t, RecordVerified(ctx, path, fmt.Sprintf("%x", tab.DecodedSHA)))
-	a2, from, note, err := Automaton(ctx, size, 8, []string{dir})
+	a2, from, note, err := Automaton(ctx, size, 8, []string{dir}, nil)
 	require.NoError(t, err)
 	require.Equal(t, dir, from)
 	require.Empty(t, note)
@@ -77,17 +78,17 @@ func TestAutomatonInstalled(t *testing.T) {
 	require.NoError(t, err)
 	b[len(b)-3] ^= 0xFF
 	require.NoError(t, os.WriteFile(path, b, 0o644))
-	a3, from, note, err := Automaton(ctx, size, 8, []string{dir})
+	a3, from, note, err := Automaton(ctx, size, 8, []string{dir}, nil)
 	require.NoError(t, err)
 	require.Equal(t, AutomatonBuilt, from)
 	require.Contains(t, note, "checksum")
 	require.Equal(t, a.Transitions(), a3.Transitions())
 	// The embedded one.
-	a4, from, _, err := Automaton(ctx, board.Size4x4, prune.DefaultDepth(board.Size4x4), []string{t.TempDir()})
+	a4, from, _, err := Automaton(ctx, board.Size4x4, prune.DefaultDepth(board.Size4x4), []string{t.TempDir()}, nil)
 	require.NoError(t, err)
 	require.Equal(t, AutomatonEmbedded, from)
 	require.Equal(t, prune.DefaultDepth(board.Size4x4), a4.Depth())
-	_, from, _, err = Automaton(ctx, board.Size4x4, prune.DefaultDepth(board.Size4x4), nil)
+	_, from, _, err = Automaton(ctx, board.Size4x4, prune.DefaultDepth(board.Size4x4), nil, nil)
 	require.NoError(t, err)
 	require.Equal(t, AutomatonEmbedded, from, "a later call says where the kept automaton came from")
 }
@@ -132,6 +133,37 @@ func TestOpenAutomaton(t *testing.T) {
 	_, kept := automata.got[automatonKey{size, 6}]
 	automata.Unlock()
 	require.False(t, kept, "nothing built")
-	_, _, _, err = Automaton(ctx, size, prune.MaxDepth+1, []string{dir})
+	_, _, _, err = Automaton(ctx, size, prune.MaxDepth+1, []string{dir}, nil)
 	require.Error(t, err)
+}
+
+// A build in memory is announced before it starts, with why, and then each of its steps.
+func TestAutomatonBuildProgress(t *testing.T) {
+	type call struct{ done, total int }
+	var calls []call
+	var notes []string
+	forget(board.Size{W: 3, H: 3}, 9) // kept for the process by another test
+	_, from, note, err := Automaton(context.Background(), board.Size{W: 3, H: 3}, 9, []string{t.TempDir()}, func(n string, done, total int) {
+		calls = append(calls, call{done, total})
+		notes = append(notes, n)
+	})
+	require.NoError(t, err)
+	require.Equal(t, AutomatonBuilt, from)
+	require.NotEmpty(t, calls)
+	assert.Equal(t, call{0, 0}, calls[0], "announced before the build")
+	last := calls[len(calls)-1]
+	assert.Positive(t, last.total)
+	assert.Equal(t, last.total, last.done, "every step told")
+	assert.Equal(t, note, notes[0])
+	assert.Contains(t, note, "pdbgen build --pruning --board 3x3 --pruning-depth 9")
+}
+
+// A search on 4x4 never builds its automaton first (one is embedded); one on 5x5 does
+// unless an automaton of the board is installed, of any depth.
+func TestNeedsAutomaton(t *testing.T) {
+	dir := t.TempDir()
+	assert.False(t, NeedsAutomaton(board.Size4x4, []string{dir}))
+	assert.True(t, NeedsAutomaton(board.Size5x5, []string{dir}))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, AutomatonFile(board.Size5x5, 16)), []byte("x"), 0o644))
+	assert.False(t, NeedsAutomaton(board.Size5x5, []string{t.TempDir(), dir}))
 }

@@ -56,7 +56,7 @@ func BenchmarkCatalogue24(b *testing.B) {
 	fsm, err := prune.Build(context.Background(), board.Size5x5, 0)
 	if depth > 0 {
 		// Read from the directory when installed there: depth 18 takes 1.5 min to build.
-		fsm, _, _, err = data.Automaton(context.Background(), board.Size5x5, depth, []string{dir})
+		fsm, _, _, err = data.Automaton(context.Background(), board.Size5x5, depth, []string{dir}, nil)
 	}
 	require.NoError(b, err)
 	s, err := New(goal, Options{Set: set, Pruning: fsm})
@@ -89,7 +89,7 @@ func BenchmarkSet16(b *testing.B) {
 	}
 	set, _, err := data.LoadSet(cmp.Or(os.Getenv("TILEKIT_BENCH_SET"), "7-8z"), []string{dir})
 	require.NoError(b, err)
-	fsm, _, _, err := data.Automaton(context.Background(), board.Size4x4, 0, []string{dir})
+	fsm, _, _, err := data.Automaton(context.Background(), board.Size4x4, 0, []string{dir}, nil)
 	require.NoError(b, err)
 	korf := corpus.Korf100()
 	s, err := New(korf[0].Goal, Options{Set: set, Pruning: fsm})

@@ -32,6 +32,7 @@ type Stream struct {
 	err     error  // a read error, valid once entries is closed
 	name    string // how messages name the input ("" for arguments)
 	single  bool
+	none    bool // the input ended within the lookahead with no valid instance
 	buffer  []Entry
 	skip    func(*Instance) bool // instances All passes over (Skip)
 	skipped atomic.Int64
@@ -83,6 +84,7 @@ func NewStream(ctx context.Context, r io.Reader, name string, goal board.Goal) *
 	for good < 2 && len(s.buffer) < lookahead {
 		e, ok := Receive(ctx, s.entries)
 		if !ok {
+			s.none = good == 0 && ctx.Err() == nil
 			break
 		}
 		s.buffer = append(s.buffer, e)
@@ -93,6 +95,10 @@ func NewStream(ctx context.Context, r io.Reader, name string, goal board.Goal) *
 	s.single = good == 1 && len(s.buffer) < lookahead
 	return s
 }
+
+// NoInstances reports whether the input holds no valid instance, only bad lines or none:
+// known before anything is solved, so that no tables are prepared for it.
+func (s *Stream) NoInstances() bool { return s.none }
 
 // Single reports whether the input holds exactly one instance (not passed over).
 func (s *Stream) Single() bool { return s.single && (s.skip == nil || !s.skip(s.first())) }

@@ -213,14 +213,19 @@ func (s *Summary) Entry(goal board.Goal, e instance.Entry, rec Record) Record {
 // Total is the number of instances searched.
 func (s *Summary) Total() int { return s.Solved + s.NotOptimal + s.Unsolved + s.Mismatched }
 
-// Text is the summary's line for people, with the batch's wall time.
-func (s *Summary) Text(wall time.Duration) string {
+// Text is the summary's line for people, with the run's wall time and, of it, the time
+// spent preparing the tables (0: not said).
+func (s *Summary) Text(wall, prepared time.Duration) string {
 	rate := 0.0
 	if s.Search > 0 {
 		rate = float64(s.Nodes) / s.Search.Seconds()
 	}
-	return fmt.Sprintf("summary: %d solved optimally, %d solved without proof of optimality, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall, %.2fs search, %.1f M nodes/s",
-		s.Solved, s.NotOptimal, s.Unsolved, s.Mismatched, s.Invalid, format.Thousands(s.Nodes), wall.Seconds(), s.Search.Seconds(), rate/1e6)
+	tables := ""
+	if prepared > 0 {
+		tables = fmt.Sprintf(" (%.2fs preparing the tables)", prepared.Seconds())
+	}
+	return fmt.Sprintf("summary: %d solved optimally, %d solved without proof of optimality, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall%s, %.2fs search, %.1f M nodes/s",
+		s.Solved, s.NotOptimal, s.Unsolved, s.Mismatched, s.Invalid, format.Thousands(s.Nodes), wall.Seconds(), tables, s.Search.Seconds(), rate/1e6)
 }
 
 // Check verifies what a record claims about start for goal, as far as it can be checked

@@ -104,6 +104,9 @@ type Options struct {
 	// not carry it (json "-"), and a worker searches on its own.
 	Device string `json:"-"`
 	GPU    int    `json:"-"` // which GPU, for gpu and auto (0: the first)
+	// Preparing, if set, hears of what New prepares that takes seconds, before it starts
+	// (done and total 0) and as it goes: an automaton built in memory, with why.
+	Preparing func(what string, done, total int) `json:"-"`
 	// GPULibrary is the NVIDIA driver library to load; "" for libcuda.so.1 where the
 	// loader finds it.
 	GPULibrary string `json:"-"`
@@ -493,7 +496,13 @@ func (s *Solver) planPruning(ctx context.Context, src *sources) (*prune.Automato
 		}
 	}
 	if fsm == nil {
-		a, f, n, err := data.Automaton(ctx, size, depth, src.dirs)
+		var progress func(string, int, int)
+		if s.opt.Preparing != nil {
+			progress = func(note string, done, total int) {
+				s.opt.Preparing(fmt.Sprintf("building the %s automaton of depth %d in memory, a few seconds: %s", size, depth, note), done, total)
+			}
+		}
+		a, f, n, err := data.Automaton(ctx, size, depth, src.dirs, progress)
 		if err != nil {
 			return nil, err
 		}

@@ -222,9 +222,17 @@ func buildAction(c *cli.Context) error {
 		}
 		dir, err = data.InstallSet(c.Context, spec, dir, opt)
 		what = "the " + spec.Name + " set"
-		if err == nil && c.IsSet("board") && name == "" && file == "" {
+		switch {
+		case err != nil:
+		case c.IsSet("board") && name == "" && file == "":
 			if err = buildAutomaton(c, dir, start); err == nil {
 				what += " and its automaton"
+			}
+		case data.NeedsAutomaton(spec.Size(), append([]string{dir}, data.TableDirs()...)):
+			// Else every search with the set would build one first.
+			depth := prune.DefaultDepth(spec.Size())
+			if err = installAutomata(c, spec.Size(), []int{depth}, dir, start); err == nil {
+				what += fmt.Sprintf(" and the depth-%d automaton its searches use", depth)
 			}
 		}
 	} else {
@@ -239,18 +247,24 @@ func buildAction(c *cli.Context) error {
 	return nil
 }
 
-// buildAutomaton installs the duplicate-path automaton of --board into dir.
+// buildAutomaton installs the duplicate-path automata of --board into dir: those of
+// --pruning-depth, else of prune.InstallDepths.
 func buildAutomaton(c *cli.Context, dir string, start time.Time) error {
 	size, err := board.ParseSize(c.String("board"))
 	if err != nil {
 		return cmdline.Usagef("--board: %v", err)
 	}
-	if !c.Bool("quiet") {
-		fmt.Fprintf(c.App.ErrWriter, "building the %s automaton...\n", size)
-	}
 	depths := prune.InstallDepths(size)
 	if c.IsSet("pruning-depth") {
 		depths = []int{c.Int("pruning-depth")}
+	}
+	return installAutomata(c, size, depths, dir, start)
+}
+
+// installAutomata installs the board's automata of the given depths into dir.
+func installAutomata(c *cli.Context, size board.Size, depths []int, dir string, start time.Time) error {
+	if !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "building the %s automaton...\n", size)
 	}
 	progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
 	defer progress.Done()

@@ -228,9 +228,14 @@ func TestOtherAlgorithmsAndBoards(t *testing.T) {
 	_, errOut, code := run(t, "", "--algo", "dfs", worked)
 	assert.Equal(t, cmdline.ExitUsage, code)
 	assert.Contains(t, errOut, "unknown algorithm")
-	_, errOut, code = run(t, "", "--board", "5x5", "--heuristic", "wd", "1 2 3")
+	_, errOut, code = run(t, "", "--board", "5x5", "--heuristic", "wd", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24")
 	assert.Equal(t, cmdline.ExitUsage, code)
 	assert.Contains(t, errOut, "5x5")
+	// A state that is not one is said at once, before any table is prepared.
+	_, errOut, code = run(t, "", "--board", "5x5", "1 2 3")
+	assert.Equal(t, cmdline.ExitBadInput, code)
+	assert.Contains(t, errOut, "state 1: ")
+	assert.NotContains(t, errOut, "automaton")
 
 	out, _, code = run(t, "", "--algo", "astar", "--heuristic", "md", "--max-states", "1000", "--goal", "blank-first",
 		"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3")
@@ -325,25 +330,46 @@ func TestHintWithoutASet(t *testing.T) {
 	assert.NotContains(t, errOut, "pdbgen build")
 }
 
-// One instance's --timeout counts everything it waits for, the automaton's build included:
-// a 24-puzzle with nothing installed (md, and the depth-14 automaton built first, which
-// takes seconds) is not solved within 10 ms, and says it was still preparing its tables.
-// In a process of its own: this one keeps the automata its other tests built.
-func TestTimeoutCountsTheTables(t *testing.T) {
+// A 24-puzzle with nothing installed, in processes of their own (this one keeps the
+// automata its other tests built): a state that is not one is said at once, before any
+// table is prepared; a search says at once that it builds the depth-14 automaton first;
+// and one instance's --timeout counts everything it waits for, the automaton's build
+// included (seconds: not solved within 10 ms, still preparing its tables).
+func TestFiveByFiveWithNothingInstalled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds solve15")
 	}
 	exe := filepath.Join(t.TempDir(), "solve15")
 	out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	cmd := exec.Command(exe, "--board", "5x5", "--goal", "blank-first", "--timeout", "10ms",
-		"14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13")
-	cmd.Env = append(os.Environ(), "TILEKIT_TABLES="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir())
-	out, err = cmd.CombinedOutput()
-	var exit *exec.ExitError
-	require.ErrorAs(t, err, &exit, "%s", out)
-	assert.Equal(t, cmdline.ExitUnsolved, exit.ExitCode(), "%s", out)
-	assert.Contains(t, string(out), "not solved within --timeout 10ms: the tables were still being prepared")
+	solve := func(args ...string) (string, string, int) {
+		cmd := exec.Command(exe, append([]string{"--board", "5x5", "--goal", "blank-first"}, args...)...)
+		cmd.Env = append(os.Environ(), "TILEKIT_TABLES="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir())
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if err != nil {
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "%s", stderr.String())
+			code = exit.ExitCode()
+		}
+		return stdout.String(), stderr.String(), code
+	}
+
+	_, errOut, code := solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 24 23 0")
+	assert.Equal(t, cmdline.ExitBadInput, code)
+	assert.Contains(t, errOut, "state 1: not solvable")
+	assert.NotContains(t, errOut, "automaton", "nothing built for a state that is not one")
+
+	outText, errOut, code := solve("1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, outText, "1 move (optimal)")
+	assert.True(t, strings.HasPrefix(errOut, "solve15: building the 5x5 automaton of depth 14 in memory, a few seconds: no automaton installed"), "said first: %s", errOut)
+
+	_, errOut, code = solve("--timeout", "10ms", "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13")
+	assert.Equal(t, cmdline.ExitUnsolved, code, "%s", errOut)
+	assert.Contains(t, errOut, "not solved within --timeout 10ms: the tables were still being prepared")
 }
 
 // solve15 cluster warns as solve15 does when its tables cannot finish hard positions.

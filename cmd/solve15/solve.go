@@ -14,13 +14,13 @@ import (
 )
 
 func solveAction(c *cli.Context) error {
+	begin := time.Now()
 	goal, tables, in, err := cmdline.Instances(c)
 	if err != nil {
 		return err
 	}
 	threads, parallel := share(in.Single(), c.String("device"), c.IsSet("workers"), c.Int("workers"))
 	ctx, timeout := c.Context, c.Duration("timeout")
-	begin := time.Now()
 	if in.Single() {
 		// One instance's --timeout counts everything it waits for: the tables' loading
 		// and the automaton's building too.
@@ -30,7 +30,20 @@ func solveAction(c *cli.Context) error {
 			defer cancel()
 		}
 	}
-	s, err := solve.New(ctx, goal, cmdline.SolveOptions(c, tables, threads))
+	out := cmdline.NewResults(c, "solve15: ", goal)
+	opts := cmdline.SolveOptions(c, tables, threads)
+	if err := opts.Check(goal); errors.Is(err, solve.ErrOptions) {
+		return cmdline.Usagef("%v", err)
+	}
+	if in.NoInstances() {
+		// Only bad lines: said at once, with no tables prepared for them.
+		return out.Finish(out.BadLines(in), in)
+	}
+	var prepared func()
+	opts.Preparing, prepared = cmdline.Preparing(c.App.ErrWriter, c.Bool("quiet"), "solve15: ")
+	s, err := solve.New(ctx, goal, opts)
+	prepared()
+	out.Began(begin, time.Since(begin))
 	if ctx.Err() != nil && c.Context.Err() == nil {
 		return &cmdline.ExitError{Code: cmdline.ExitUnsolved, Err: fmt.Errorf("not solved within --timeout %v: the tables were still being prepared", timeout)}
 	}
@@ -48,7 +61,6 @@ func solveAction(c *cli.Context) error {
 	if hint := s.Hint(); hint != "" && !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "solve15: %s\n", hint)
 	}
-	out := cmdline.NewResults(c, "solve15: ", goal)
 	sum := report.Batch(c.Context, s, in.All(), report.BatchOptions{Workers: parallel, Timeout: timeout, Progress: out.Progress}, out.Add)
 	return out.Finish(sum, in)
 }

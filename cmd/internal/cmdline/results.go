@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
@@ -33,6 +35,7 @@ type Results struct {
 	problems *instance.Problems
 	status   *Status
 	begin    time.Time
+	prepared time.Duration // preparing the tables, within the run's wall
 	fatal    error
 }
 
@@ -41,6 +44,22 @@ func NewResults(c *cli.Context, prefix string, goal board.Goal) *Results {
 	return &Results{c: c, prefix: prefix, goal: goal, begin: time.Now(),
 		problems: instance.NewProblems(c.App.ErrWriter, prefix, goal),
 		status:   NewStatus(c.App.ErrWriter, c.Bool("quiet"))}
+}
+
+// Began says when the run began, and how long of it went into preparing the tables
+// (loading, building): the summary's wall time counts from then.
+func (r *Results) Began(begin time.Time, prepared time.Duration) {
+	r.begin, r.prepared = begin, prepared
+}
+
+// BadLines reports every entry of a stream that holds no valid instance (NoInstances),
+// with no solver, and returns their summary.
+func (r *Results) BadLines(in *instance.Stream) *report.Summary {
+	sum := &report.Summary{}
+	for e := range in.All() {
+		r.Add(e, sum.Entry(r.goal, e, report.Record{}), e.Err)
+	}
+	return sum
 }
 
 // Progress is the progress report of the search of the instance labelled label, for
@@ -90,7 +109,7 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 		fmt.Fprintf(r.c.App.ErrWriter, "%s%s already done in %s, passed over\n", r.prefix, format.Count(n, "instance"), r.c.String("done"))
 	}
 	if !r.c.Bool("json") && (sum.Total()+sum.Invalid > 1 || r.c.Bool("quiet")) {
-		fmt.Fprintln(r.c.App.Writer, sum.Text(time.Since(r.begin)))
+		fmt.Fprintln(r.c.App.Writer, sum.Text(time.Since(r.begin), r.prepared))
 	}
 	switch {
 	case sum.Mismatched > 0:
@@ -136,6 +155,22 @@ func Instances(c *cli.Context) (board.Goal, string, *instance.Stream, error) {
 
 // maxDone bounds the records --done reads.
 const maxDone = 1 << 30
+
+// Preparing returns what shows on w (unless quiet) the preparation of a solver's tables
+// (solve.Options.Preparing): a line at once, then a progress bar on a terminal; and the
+// function that ends the bar.
+func Preparing(w io.Writer, quiet bool, prefix string) (func(what string, done, total int), func()) {
+	progress := NewProgress(w, quiet)
+	return func(what string, done, total int) {
+		switch {
+		case quiet:
+		case total == 0:
+			fmt.Fprintf(w, "%s%s\n", prefix, what)
+		case progress.tty:
+			progress.Update("automaton", int64(done), int64(total), prune.StepNote(done, total))
+		}
+	}, progress.Done
+}
 
 // Done reads the records of an earlier run (--json output, a record a line) from path and
 // returns whether an instance is done there: solved, optimal, for goal. Other lines (a
