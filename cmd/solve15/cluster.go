@@ -148,7 +148,10 @@ func clusterAction(c *cli.Context) error {
 	if err := checkDevice(c, device); err != nil {
 		return err
 	}
+	var prepared func()
+	opts.Preparing, prepared = cmdline.Preparing(c.App.ErrWriter, c.Bool("quiet"), "solve15 cluster: ")
 	s, err := solve.New(c.Context, goal, opts)
+	prepared()
 	if errors.Is(err, solve.ErrOptions) {
 		return cmdline.Usagef("%v", err)
 	} else if err != nil {
