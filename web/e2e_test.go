@@ -392,13 +392,13 @@ func TestPageDownloadsSets(t *testing.T) {
 // TestBrowserSetTimes measures, in Chromium, the sets downloaded from the site: the 7-8
 // set on an 80-move position, and 6-6-6-6 on k24-40 (docs/RESULTS.md). It needs both
 // installed in DIR (the package's tests hide $TILEKIT_TABLES):
-// TILEKIT_BROWSER_BENCH=DIR go test -run TestBrowserSetTimes ./web
+// TILEKIT_BROWSER_TABLES=DIR go test -run TestBrowserSetTimes ./web
 // TILEKIT_BROWSER_SETS=small-t measures other sets instead (small-t on k24-40; it fits a
 // browser in the bit encoding, pdbgen build --set small-t --bits).
 func TestBrowserSetTimes(t *testing.T) {
-	dir := os.Getenv("TILEKIT_BROWSER_BENCH")
+	dir := os.Getenv("TILEKIT_BROWSER_TABLES")
 	if dir == "" || dir == "1" {
-		t.Skip("set TILEKIT_BROWSER_BENCH to the directory of the installed 7-8 and 6-6-6-6 sets to measure")
+		t.Skip("set TILEKIT_BROWSER_TABLES to the directory of the installed 7-8 and 6-6-6-6 sets to measure")
 	}
 	t.Setenv(data.EnvTables, dir)
 	out := t.TempDir()
