@@ -316,11 +316,11 @@ func (p *Problems) Finish() {
 	}
 	for name, n := range p.otherGoal {
 		if n == p.unsolv && n > 0 {
-			what := fmt.Sprintf("the %d states not solvable for %s are all", n, p.goal.Name())
+			what := fmt.Sprintf("all %d of those states are", n)
 			if n == 1 {
-				what = fmt.Sprintf("the state not solvable for %s is", p.goal.Name())
+				what = "that state is"
 			}
-			fmt.Fprintf(p.w, "%shint: %s solvable for %s: try --goal %s\n", p.prefix, what, name, name)
+			fmt.Fprintf(p.w, "%shint: %s solvable for %s, not %s: try --goal %s\n", p.prefix, what, name, p.goal.Name(), name)
 		}
 	}
 }

@@ -57,7 +57,7 @@ func TestProblems(t *testing.T) {
 	assert.Equal(t, MaxProblems+5, p.Bad)
 	assert.Equal(t, MaxProblems+2, strings.Count(out.String(), "\n"))
 	assert.Contains(t, out.String(), "x: ... and 5 more invalid lines (25 in all)")
-	assert.Contains(t, out.String(), "x: hint: the 25 states not solvable for blank-last are all solvable for blank-first")
+	assert.Contains(t, out.String(), "x: hint: all 25 of those states are solvable for blank-first, not blank-last: try --goal blank-first")
 }
 
 // ReadAll: a limit stops early, max bounds what a list may hold, known demands optima,

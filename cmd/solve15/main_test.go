@@ -254,7 +254,7 @@ func TestMessagesAreDue(t *testing.T) {
 		{"", []string{""}, cmdline.ExitBadInput, "state 1: "},
 		{"", []string{"-f", "-"}, cmdline.ExitBadInput, "no states in stdin"},
 		{"# only a comment\n", []string{"-f", "-"}, cmdline.ExitBadInput, "no states in stdin"},
-		{corpus.KorfFile(), []string{"-f", "-"}, cmdline.ExitBadInput, "hint: the 100 states not solvable for blank-last are all solvable for blank-first: try --goal blank-first"},
+		{corpus.KorfFile(), []string{"-f", "-"}, cmdline.ExitBadInput, "hint: all 100 of those states are solvable for blank-first, not blank-last: try --goal blank-first"},
 		{strings.Repeat("0\n", 1000), []string{"-f", "-"}, cmdline.ExitBadInput, "... and 980 more invalid lines (1000 in all)"},
 	} {
 		_, errOut, code := run(t, tc.stdin, tc.args...)

@@ -15,11 +15,12 @@ const Generator = "tilekit " + Version
 
 // Build describes the running binary for --version: the release, then, when the binary
 // carries them (runtime/debug.ReadBuildInfo), its module version and the VCS revision it
-// was built from ("0.2.0 (module v0.2.0, revision 1a2b3c4d5e6f, modified)").
+// was built from ("0.2.0 (module v0.2.0, revision 1a2b3c4d5e6f, modified)"), or that it
+// records none (a build with -buildvcs=false, or outside a repository).
 func Build() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return Version
+		info = &debug.BuildInfo{}
 	}
 	return describe(info)
 }
@@ -47,8 +48,8 @@ func describe(info *debug.BuildInfo) string {
 			parts = append(parts, "modified")
 		}
 	}
-	if len(parts) == 0 {
-		return Version
+	if revision == "" {
+		parts = append(parts, "no revision recorded: built without version control information")
 	}
 	return Version + " (" + strings.Join(parts, ", ") + ")"
 }
