@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
+	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/tablefile"
 )
 
@@ -240,4 +241,17 @@ func TestExportKeepsItsInput(t *testing.T) {
 	after, err := os.ReadFile(table)
 	require.NoError(t, err)
 	assert.Equal(t, before, after)
+}
+
+// The GUIDE's list of the sets is the one pdbgen help build prints (pdb.SetList): their
+// build time and memory come from one place.
+func TestGuideSetList(t *testing.T) {
+	guide, err := os.ReadFile("../../docs/GUIDE.md")
+	require.NoError(t, err)
+	var want []string
+	for _, line := range strings.Split(pdb.SetList(), "\n") {
+		want = append(want, strings.TrimSpace(line))
+	}
+	block := strings.Join(want, "\n")
+	assert.True(t, strings.Contains(string(guide), "```text\n"+block+"\n```"), "the GUIDE's list of sets should be pdb.SetList():\n%s", block)
 }

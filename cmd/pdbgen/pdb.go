@@ -11,6 +11,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/tablefile"
@@ -96,6 +97,25 @@ func buildOne(c *cli.Context, name string, build func(bfs.Options) (*tablefile.T
 	return cmdline.WriteTable(c, out, f)
 }
 
+// automatonHelp is build's paragraph on --pruning, its depths and the embedded file's
+// size from the sources.
+func automatonHelp() string {
+	small, big := board.Size4x4, board.Size5x5
+	embedded := "?"
+	if b, err := data.Embedded(data.AutomatonFile(small, prune.DefaultDepth(small))); err == nil {
+		embedded = format.Bytes(int64(len(b)))
+	}
+	return fmt.Sprintf(`With --pruning, only the automaton that prunes duplicate paths on --board (Taylor & Korf
+1993): a breadth-first search over strings of blank moves up to --pruning-depth (default:
+%d on 4x4, %d on 5x5) finds the strings that reach a position an earlier string reaches,
+compiled into the automaton the searches step with each move (4x4: a second, 0.2 MB in
+memory, a %s file, embedded in solve15; 5x5: about 1.5 min and 2.8 GB to build, 69 MB
+in memory, a 28 MB file; with it depth %d, which the page takes: 3 MB in memory, a 1.1 MB
+file). A search takes the deepest automaton installed, and builds a shallower one in
+memory when none is (depth %d on 5x5, seconds); installed, it loads in milliseconds.`,
+		prune.InstallDepth(small), prune.InstallDepth(big), embedded, prune.DefaultDepth(big), prune.DefaultDepth(big))
+}
+
 func buildCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "build",
@@ -109,18 +129,13 @@ With --set, the tables of an additive pattern database set (Korf & Felner 2002),
 (half the excess over the Manhattan distance in 4 bits); solve15 then uses the strongest
 set installed without being told:
 ` + pdb.SetList() + `
+A 5x5 set comes with the automaton its searches use (of depth ` + fmt.Sprint(prune.DefaultDepth(board.Size5x5)) + `), when no 5x5
+automaton is installed (else every search would build it first).
 With --board alone, the recommended set of that board: small-t on 5x5 (the strongest whose
 build fits an hour and 20 GB on two cores), 7-8 on 4x4; and the board's duplicate-path
-automaton.
+automata.
 
-With --pruning, only the automaton that prunes duplicate paths on --board (Taylor & Korf
-1993): a breadth-first search over strings of blank moves up to --pruning-depth (default:
-12 on 4x4, 18 on 5x5) finds the strings that reach a position an earlier string reaches,
-compiled into the automaton the searches step with each move (4x4: 0.2 MB, a second;
-5x5: 69 MB, about 1.5 min and 2.8 GB; with it depth 14, which the page takes, 3 MB).
-A search takes the deepest automaton installed,
-and builds a shallower one in memory when none is (depth 14 on 5x5, 3 MB, seconds);
-installed, it loads in milliseconds.
+` + automatonHelp() + `
 
 With --catalogue FILE, the tables of a catalogue of partitions (Clausecker & Reinefeld
 2017) in a text file: a group of tiles per line, numbers separated by commas or spaces,
@@ -149,13 +164,13 @@ Examples:
   pdbgen build --set 7-8       # then: solve15 -v uses it without flags
   pdbgen build --board 5x5     # the recommended 24-puzzle set, small-t (9 minutes)
   pdbgen build --set small-t --bits   # the same tables in a quarter of the memory
-  pdbgen build --pruning --board 5x5  # the 24-puzzle's automaton, prune-5x5-d14.tbl
+  pdbgen build --pruning --board 5x5  # the 24-puzzle's automata, prune-5x5-d18.tbl and -d14
   TILEKIT_TABLES=/srv/tables pdbgen build --set 6-6-3
   pdbgen build --out /tmp/t && cmp /tmp/t/pdb-1-2-5-6+blank.tbl data/pdb-1-2-5-6+blank.tbl`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "set", Usage: "build this additive set: " + pdb.SetNames()},
 			&cli.StringFlag{Name: "catalogue", Usage: "build the tables of the catalogue in `FILE` (with --board)"},
-			cmdline.BoardFlag("5x5"),
+			&cli.StringFlag{Name: "board", Aliases: []string{"b"}, Value: "5x5", Usage: "board size WxH of --pruning and --catalogue; alone, build its recommended set and automata (without any of these, the default tables are 4x4's)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory to write into (created if missing)"},
 			&cli.BoolFlag{Name: "bits", Usage: "store zero-aware tables in the bit encoding, one bit an entry"},
 			&cli.BoolFlag{Name: "pruning", Usage: "build only the duplicate-path automaton of --board"},

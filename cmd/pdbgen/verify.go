@@ -32,7 +32,9 @@ its first counter-examples. The checks:
                  PDB entry counts)
   symmetry       mirrored uses agree with direct builds (a sample; all with --deep)
   admissibility  with --deep and --instances: no entry above a known optimal length
-  rebuild        with --deep or --rebuild: a rebuild, compared entry by entry
+  rebuild        a rebuild, compared entry by entry: always for the sets' tables
+                 without the blank, tables in bits and automata (their exactness
+                 check is a rebuild); with --deep or --rebuild for the others
 A check that must rebuild a table first says what the rebuild needs, and fails without
 starting it when that is more than the memory available (--max-memory allows more).
 A skipped check says why. The exit status is 0 only when every file passes. A file

@@ -46,7 +46,7 @@ dual or all (the default is the recommended one). It may name the fast search's 
 after an at sign: 7-8@parent (the move back alone, as published node counts assume) or
 7-8@automaton (the default), so that one run compares both.`,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "auto", Usage: "comma-separated heuristics, or all (default: auto, the strongest available, as solve15 takes it)"},
+			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "auto", Usage: "comma-separated heuristics, or all; auto is the strongest available, as solve15 takes it"},
 			cmdline.WorkersFlag(1, 1, "instances solved in parallel"),
 			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "instances to use instead of Korf's 100 (`FILE`, with known optima)"},
 			&cli.StringFlag{Name: "goal", Aliases: []string{"g"}, Value: "blank-first", Usage: "goal of the instances"},

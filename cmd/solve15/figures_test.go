@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/prune"
 )
 
 // The documents whose figures TestDocFigures holds to their sources.
@@ -221,4 +228,54 @@ func TestDocFiguresChecker(t *testing.T) {
 		got = append(got, fs)
 	}
 	assert.Equal(t, [][]string{{"0.38s", "2.1x"}, nil}, got)
+}
+
+// The documents' comments on solve15 eval say what it prints: a line of the form
+// `solve15 eval "STATE"  # line 1: ...` begins as the command's output does.
+func TestDocEvalComments(t *testing.T) {
+	evalRE := regexp.MustCompile(`^solve15 eval "([^"]+)"\s+# (line 1: .*?)(?: \.\.\.)?$`)
+	found := 0
+	for _, doc := range figureDocs {
+		raw, err := os.ReadFile(doc)
+		require.NoError(t, err)
+		for i, line := range strings.Split(string(raw), "\n") {
+			m := evalRE.FindStringSubmatch(strings.TrimSpace(line))
+			if m == nil {
+				continue
+			}
+			found++
+			out, _, code := run(t, "", "eval", m[1])
+			require.Equal(t, 0, code, "%s:%d", doc, i+1)
+			want := strings.Join(strings.Fields(m[2]), " ")
+			assert.True(t, strings.HasPrefix(strings.Join(strings.Fields(out), " "), want), "%s:%d: the comment says %q, solve15 eval prints %q", doc, i+1, m[2], out)
+		}
+	}
+	assert.Positive(t, found, "the GUIDE shows solve15 eval")
+}
+
+// The docs' file sizes are the files': 6-6-3's embedded files (the README's table), the
+// embedded 4x4 automaton (the GUIDE).
+func TestDocFileSizes(t *testing.T) {
+	size := func(names ...string) int64 {
+		var n int64
+		for _, name := range names {
+			b, err := data.Embedded(name)
+			require.NoError(t, err, name)
+			n += int64(len(b))
+		}
+		return n
+	}
+	var set663 []string
+	for i := range pdb.Set663.Tables {
+		set663 = append(set663, data.SetFile(pdb.Set663, i))
+	}
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	want := fmt.Sprintf("| `6-6-3` (embedded) | %.2f MB of files |", float64(size(set663...))/1e6)
+	assert.True(t, strings.Contains(string(readme), want), "the README should say %q", want)
+	guide, err := os.ReadFile("../../docs/GUIDE.md")
+	require.NoError(t, err)
+	automaton := data.AutomatonFile(board.Size4x4, prune.DefaultDepth(board.Size4x4))
+	want = fmt.Sprintf("is embedded (a %s file", format.Bytes(size(automaton)))
+	assert.True(t, strings.Contains(string(guide), want), "the GUIDE should say %q", want)
 }

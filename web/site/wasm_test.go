@@ -2,7 +2,9 @@ package site
 
 import (
 	"bytes"
+	"compress/gzip"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,4 +73,21 @@ func touchSources(t *testing.T) {
 			require.NoError(t, err)
 		}
 	}
+}
+
+// The GUIDE's size of the page's WebAssembly, rounded to a tenth of a megabyte, is the
+// committed file's, raw and gzipped (gzip -9).
+func TestDocWasmSize(t *testing.T) {
+	raw, err := os.ReadFile("static/tilekit.wasm")
+	require.NoError(t, err)
+	var gz bytes.Buffer
+	w, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	require.NoError(t, err)
+	_, err = w.Write(raw)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	guide, err := os.ReadFile("../../docs/GUIDE.md")
+	require.NoError(t, err)
+	want := fmt.Sprintf("WebAssembly (about %.1f MB, %.1f MB gzipped", float64(len(raw))/1e6, float64(gz.Len())/1e6)
+	assert.True(t, bytes.Contains(bytes.Join(bytes.Fields(guide), []byte(" ")), []byte(want)), "the GUIDE should say %q", want)
 }
