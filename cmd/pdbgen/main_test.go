@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -254,4 +255,43 @@ func TestGuideSetList(t *testing.T) {
 	}
 	block := strings.Join(want, "\n")
 	assert.True(t, strings.Contains(string(guide), "```text\n"+block+"\n```"), "the GUIDE's list of sets should be pdb.SetList():\n%s", block)
+}
+
+// The completion scripts, in the shells themselves, complete a set's name after --set by
+// asking pdbgen: bash always; fish where it is installed (.ci/run installs it).
+func TestShellCompletion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pdbgen")
+	}
+	bin := t.TempDir()
+	out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "pdbgen"), ".").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	path := "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")
+	shell := func(name, script string) string {
+		cmd := exec.Command(name, "-c", script)
+		cmd.Env = append(os.Environ(), path)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s: %s", name, out)
+		return string(out)
+	}
+	if _, err := exec.LookPath("bash"); err == nil {
+		got := shell("bash", `source <(pdbgen completion bash)
+COMP_WORDS=(pdbgen build --set sm); COMP_CWORD=3; _pdbgen_complete; echo "${COMPREPLY[@]}"
+COMP_WORDS=(pdbgen build --set ''); COMP_CWORD=3; _pdbgen_complete; echo "${COMPREPLY[@]}"
+COMP_WORDS=(pdbgen bu); COMP_CWORD=1; _pdbgen_complete; echo "${COMPREPLY[@]}"`)
+		lines := strings.Split(strings.TrimSpace(got), "\n")
+		require.Len(t, lines, 3, got)
+		assert.Equal(t, "small-t", lines[0])
+		assert.Equal(t, strings.Join(strings.Split(strings.ReplaceAll(pdb.SetNames(), ",", ""), " "), " "), lines[1])
+		assert.Equal(t, "build", lines[2])
+	}
+	if _, err := exec.LookPath("fish"); err != nil {
+		if os.Getenv("TILEKIT_E2E") == "require" {
+			t.Fatalf("no fish to check its completion: %v", err)
+		}
+		t.Logf("no fish here: its completion is not checked")
+		return
+	}
+	got := shell("fish", `pdbgen completion fish | source; complete -C 'pdbgen build --set sm'`)
+	assert.Contains(t, got, "small-t")
 }

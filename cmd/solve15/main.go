@@ -29,6 +29,7 @@ func newApp() *cli.App {
    solve15 bench [flags]
    solve15 cluster [flags] STATE... | -f FILE
    solve15 worker --nats URL [flags]
+   solve15 device [check | prepare] [flags]
    solve15 repro | serve | site [flags]`
 	app.Description = `Finds a shortest solution of each 15-puzzle with IDA* and prints it as blank
 directions (U, D, L, R: where the blank goes) and as the tiles that slide. Every

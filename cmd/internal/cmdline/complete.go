@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/heuristic"
+	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -22,6 +23,8 @@ var flagValues = map[string]func() []string{
 	"heuristic": func() []string {
 		return append([]string{heuristic.Auto}, heuristic.Names(heuristic.General|heuristic.Fast)...)
 	},
+	"set":     setNames,
+	"sets":    setNames,
 	"algo":    solve.Algorithms,
 	"pruning": func() []string { return []string{solve.PruneAutomaton, solve.PruneParent} },
 	"lookups": func() []string { return []string{"regular", "reflected", "dual", "all"} },
@@ -41,9 +44,9 @@ func complete(app *cli.App, words []string) {
 			}
 		}
 	}
-	if n := len(words); n > 0 {
-		if name, ok := strings.CutPrefix(words[n-1], "--"); ok {
-			if values, known := flagValues[name]; known && hasFlag(flags, name) {
+	if n := len(words); n > 0 && strings.HasPrefix(words[n-1], "-") {
+		if f := flagNamed(flags, strings.TrimLeft(words[n-1], "-")); f != nil {
+			if values, known := flagValues[f.Names()[0]]; known {
 				for _, v := range values() {
 					fmt.Fprintln(app.Writer, v)
 				}
@@ -73,13 +76,25 @@ func complete(app *cli.App, words []string) {
 }
 
 // hasFlag reports whether flags has one of that name.
-func hasFlag(flags []cli.Flag, name string) bool {
+func hasFlag(flags []cli.Flag, name string) bool { return flagNamed(flags, name) != nil }
+
+// flagNamed returns the flag of flags with that name or alias (-H is --heuristic), or nil.
+func flagNamed(flags []cli.Flag, name string) cli.Flag {
 	for _, f := range flags {
 		for _, n := range f.Names() {
 			if n == name {
-				return true
+				return f
 			}
 		}
 	}
-	return false
+	return nil
+}
+
+// setNames are the names of the sets pdbgen builds.
+func setNames() []string {
+	var out []string
+	for _, s := range pdb.Sets {
+		out = append(out, s.Name)
+	}
+	return out
 }

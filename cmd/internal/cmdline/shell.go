@@ -1,7 +1,9 @@
 package cmdline
 
 import (
+	"cmp"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -37,11 +39,7 @@ Examples:
 					_, err := fmt.Fprint(c.App.Writer, "#compdef "+name+"\nautoload -U +X bashcompinit && bashcompinit\n"+bashScript(name))
 					return err
 				case "fish":
-					script, err := c.App.ToFishCompletion()
-					if err != nil {
-						return err
-					}
-					_, err = fmt.Fprint(c.App.Writer, script)
+					_, err := fmt.Fprint(c.App.Writer, fishScript(name))
 					return err
 				}
 				return Usagef("unknown shell %q: bash, zsh or fish", c.Args().First())
@@ -63,6 +61,7 @@ Examples:
 				if err != nil {
 					return err
 				}
+				page = synopsisRE.ReplaceAllLiteralString(page, synopsis(c.App)+".SH ")
 				// A page describes the program, not the machine that printed it.
 				page = strings.ReplaceAll(page, data.InstalledSummary(), "--help says which sets are installed on the machine it runs on.")
 				_, err = fmt.Fprint(c.App.Writer, page)
@@ -92,4 +91,49 @@ func bashScript(name string) string {
 }
 complete -o bashdefault -o default -F %[1]s %[2]s
 `, fn, name)
+}
+
+// fishScript completes name's commands, flags and the values of flags that take one of a
+// few by asking the program itself, as bashScript does; files are offered beside them.
+func fishScript(name string) string {
+	fn := "__" + strings.ReplaceAll(name, "-", "_") + "_complete"
+	return fmt.Sprintf(`function %[1]s
+    set -l words (commandline -opc)
+    set -l cur (commandline -ct)
+    if string match -q -- '-*' $cur
+        $words $cur --generate-bash-completion 2>/dev/null
+    else
+        $words --generate-bash-completion 2>/dev/null
+    end
+end
+complete -c %[2]s -a '(%[1]s)'
+`, fn, name)
+}
+
+// synopsisRE is the SYNOPSIS section of urfave/cli's manual page (a list of the flags),
+// up to the next section.
+var synopsisRE = regexp.MustCompile(`(?s)\.SH SYNOPSIS\n.*?\n\.SH `)
+
+// synopsis is the manual's SYNOPSIS: how the program is called, its STATE arguments and
+// its commands, as its usage says them (GLOBAL OPTIONS lists the flags).
+func synopsis(app *cli.App) string {
+	var lines []string
+	add := func(text string) {
+		for _, l := range strings.Split(text, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				lines = append(lines, strings.ReplaceAll(strings.ReplaceAll(l, `\`, `\\`), "-", `\-`))
+			}
+		}
+	}
+	if app.UsageText != "" {
+		add(app.UsageText)
+	} else {
+		for _, c := range app.Commands {
+			if c.Hidden || c.Name == "help" {
+				continue
+			}
+			add(cmp.Or(c.UsageText, app.Name+" "+c.Name+" [flags]"))
+		}
+	}
+	return ".SH SYNOPSIS\n.nf\n" + strings.Join(lines, "\n") + "\n.fi\n\n"
 }
