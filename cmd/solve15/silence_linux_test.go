@@ -147,4 +147,3 @@ func openPTY(t *testing.T) (*os.File, *os.File) {
 	require.NoError(t, err)
 	return ptm, pts
 }
-

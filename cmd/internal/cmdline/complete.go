@@ -75,9 +75,6 @@ func complete(app *cli.App, words []string) {
 	}
 }
 
-// hasFlag reports whether flags has one of that name.
-func hasFlag(flags []cli.Flag, name string) bool { return flagNamed(flags, name) != nil }
-
 // flagNamed returns the flag of flags with that name or alias (-H is --heuristic), or nil.
 func flagNamed(flags []cli.Flag, name string) cli.Flag {
 	for _, f := range flags {
