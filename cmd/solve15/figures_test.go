@@ -279,3 +279,20 @@ func TestDocFileSizes(t *testing.T) {
 	want = fmt.Sprintf("is embedded (a %s file", format.Bytes(size(automaton)))
 	assert.True(t, strings.Contains(string(guide), want), "the GUIDE should say %q", want)
 }
+
+// The GUIDE's automaton depths are the sources': what a search builds when none is
+// installed (prune.DefaultDepth), what pdbgen installs (prune.InstallDepth).
+func TestDocAutomatonDepths(t *testing.T) {
+	guide, err := os.ReadFile("../../docs/GUIDE.md")
+	require.NoError(t, err)
+	text := strings.Join(strings.Fields(string(guide)), " ")
+	for _, want := range []string{
+		fmt.Sprintf("builds one in memory (depth %d, or %d on 5x5", prune.DefaultDepth(board.Size4x4), prune.DefaultDepth(board.Size5x5)),
+		fmt.Sprintf("installs depth %d (69 MB in memory)", prune.InstallDepth(board.Size5x5)),
+		fmt.Sprintf("(depth %d: a 28 MB file", prune.InstallDepth(board.Size5x5)),
+		fmt.Sprintf("The 4x4 automaton of depth %d is embedded", prune.DefaultDepth(board.Size4x4)),
+		fmt.Sprintf("installs depth %d when no 5x5 automaton is", prune.DefaultDepth(board.Size5x5)),
+	} {
+		assert.True(t, strings.Contains(text, want), "the GUIDE should say %q", want)
+	}
+}
