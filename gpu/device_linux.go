@@ -46,9 +46,7 @@ type Device struct {
 	ctx    uintptr
 	info   Info
 	mod    uintptr
-	pass   uintptr // the kernel ida_pass
-	set    uintptr // the kernel ida_pass_set
-	cat    uintptr // the kernel ida_pass_cat
+	entry  []uintptr // each kind's kernel (kinds)
 	tune   Tune
 	trap   uintptr // the kernel trap, for the tests of a failed launch
 	calls  chan func()
@@ -228,15 +226,19 @@ func (dv *Device) load(ptx []byte) error {
 		return fmt.Errorf("%w for %s (compute capability %d.%d, driver CUDA %s; the PTX needs driver R520 or later): %v\n%s",
 			ErrJIT, dv.info.Name, dv.info.Capability[0], dv.info.Capability[1], dv.info.DriverVersion(), err, log)
 	}
-	for _, k := range []struct {
-		name string
-		to   *uintptr
-	}{{"ida_pass", &dv.pass}, {"ida_pass_set", &dv.set}, {"ida_pass_cat", &dv.cat}, {"trap", &dv.trap}} {
-		if err := d.check("cuModuleGetFunction", d.cuModuleGetFunction(k.to, dv.mod, k.name)); err != nil {
-			return fmt.Errorf("%w: kernel %s: %v", ErrJIT, k.name, err)
+	dv.entry = make([]uintptr, len(kinds))
+	get := func(to *uintptr, name string) error {
+		if err := d.check("cuModuleGetFunction", d.cuModuleGetFunction(to, dv.mod, name)); err != nil {
+			return fmt.Errorf("%w: kernel %s: %v", ErrJIT, name, err)
+		}
+		return nil
+	}
+	for i, k := range kinds {
+		if err := get(&dv.entry[i], k.entry); err != nil {
+			return err
 		}
 	}
-	return nil
+	return get(&dv.trap, "trap")
 }
 
 // release frees what open made (on the device's thread).
@@ -338,7 +340,7 @@ type Engine struct {
 	solver *ida.Solver
 	model  *ida.Model
 
-	kernel      uintptr  // ida_pass, or ida_pass_set for a set, ida_pass_cat for a catalogue
+	kernel      uintptr  // its kind's entry (kinds)
 	tables, fsm uint64   // device memory
 	sets        []uint64 // a set's tables (nibbles and escapes)
 	queue, seq  uint64
@@ -365,15 +367,12 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrHeuristic, err)
 	}
-	if err := checkModel(m); err != nil {
+	k, err := kindOf(m)
+	if err != nil {
 		return nil, err
 	}
-	e := &Engine{dv: dv, solver: s, model: m, kernel: dv.pass, turn: make(chan struct{}, 1)}
-	switch {
-	case m.Set != nil && m.Set.Eager:
-		e.kernel = dv.set
-	case m.Set != nil:
-		e.kernel = dv.cat
+	e := &Engine{dv: dv, solver: s, model: m, kernel: dv.entry[k], turn: make(chan struct{}, 1)}
+	if kinds[k].seeds {
 		e.stride = seedStride(len(m.Set.Lookups), m.Set.Parts)
 	}
 	err = dv.do(func() error {

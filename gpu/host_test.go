@@ -783,7 +783,9 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 		s, m, want := solved(t, c.goal, c.opt, c.start)
 		require.NotNil(t, m.Set)
 		require.False(t, m.Set.Eager)
-		require.NoError(t, checkModel(m))
+		k, err := kindOf(m)
+		require.NoError(t, err)
+		require.Equal(t, "ida_pass_cat", kinds[k].entry)
 		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5, after: after, real: racing}
 		checked, passes := 0, 0
 		got, err := s.Run(context.Background(), c.start, ida.Plan{

@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "ee506466470aecab775c9d36182d0c4b5caf84b13ad1155e615499ab86461d38"
+const kernelHash = "d3185b80d7a7b14c5d9375a0946bd90a79e99a51d0e11e50173558a3fe77c6b0"

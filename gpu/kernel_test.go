@@ -2,6 +2,8 @@ package gpu
 
 import (
 	"bytes"
+	"os"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,4 +24,28 @@ func TestKernelIsCurrent(t *testing.T) {
 	for _, k := range []string{".entry ida_pass", ".entry trap"} {
 		assert.True(t, bytes.Contains(kernelPTX, []byte(k)), "the PTX holds %s", k)
 	}
+}
+
+// The Go rows of the kernel's kinds (kinds.go) are its entries, in order: those of the
+// committed PTX, and the lines of kernel/kinds.h. A row without its entry, or an entry
+// without its row, fails here.
+func TestKindsAreTheKernels(t *testing.T) {
+	var rows []string
+	for _, k := range kinds {
+		rows = append(rows, k.entry)
+	}
+	var entries []string
+	for _, m := range regexp.MustCompile(`(?m)^\.visible \.entry (\w+)\(`).FindAllSubmatch(kernelPTX, -1) {
+		if name := string(m[1]); name != "trap" {
+			entries = append(entries, name)
+		}
+	}
+	assert.Equal(t, rows, entries, "the PTX's entries, but trap")
+	header, err := os.ReadFile("kernel/kinds.h")
+	require.NoError(t, err)
+	var lines []string
+	for _, m := range regexp.MustCompile(`(?m)^\s+X\((\w+), \w+, \w+\)`).FindAllSubmatch(header, -1) {
+		lines = append(lines, string(m[1]))
+	}
+	assert.Equal(t, rows, lines, "kernel/kinds.h's TK_KINDS")
 }

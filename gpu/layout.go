@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"encoding/binary"
-	"fmt"
 	"slices"
 
 	"github.com/tilekit/tilekit/board"
@@ -293,33 +292,6 @@ func encodeRoots(roots []ida.Root) []byte {
 	return b
 }
 
-// checkModel refuses what the kernel cannot search.
-func checkModel(m *ida.Model) error {
-	if set := m.Set; set != nil {
-		look, part, touch := maxLook, maxPart, maxTouch
-		if set.Eager {
-			look, part, touch = setLook, setPart, setTouch
-		}
-		if len(set.Lookups) > look || set.Parts > part {
-			return fmt.Errorf("%w: a set of %d lookups in %d partitions (at most %d in %d)", ErrHeuristic, len(set.Lookups), set.Parts, look, part)
-		}
-		for t := range cells {
-			if int(set.NTouch[t]) > touch {
-				return fmt.Errorf("%w: a set that reads tile %d in %d lookups (at most %d)", ErrHeuristic, t, set.NTouch[t], touch)
-			}
-		}
-		for _, l := range set.Lookups {
-			if len(l.Table.Nibbles) == 0 && !l.InBits() {
-				return fmt.Errorf("%w: a set whose tables are neither in nibbles nor in the bit encoding", ErrHeuristic)
-			}
-		}
-		return nil
-	}
-	if m.Heuristic != ida.MD {
-		return fmt.Errorf("%w: %v", ErrHeuristic, m.Heuristic)
-	}
-	return nil
-}
 
 // maxBound is the deepest pass the kernel's stack holds (kMaxDepth - 1).
 const maxBound = 255

@@ -8,14 +8,9 @@
 #include <memory>
 #include <vector>
 
-#include "search.h"
+#include "kinds.h"
 
 namespace tk {
-
-// stepOf runs one step of a thread of either loop: budget nodes at the most.
-static inline int stepOf(Worker* w, Pass* p, const Tables* t, uint32_t budget) { return step(w, p, t, budget); }
-static inline int stepOf(SetWorker* w, Pass* p, const Tables* t, uint32_t budget) { return stepAll(w, p, t, budget); }
-static inline int stepOf(CatWorker* w, Pass* p, const Tables* t, uint32_t budget) { return stepAll(w, p, t, budget); }
 
 // emulate steps threads virtual threads in turn, budget nodes a step, until the pass is
 // over; p->busy and p->cycles count the steps as the kernel counts its threads' time. It

@@ -246,21 +246,20 @@ int main(int argc, char** argv) {
     p.qseeds = qseeds.data();
   }
 
-  if (real) {
-    std::vector<std::thread> ts;
-    for (uint32_t k = 0; k < threads; k++) {
-      if (kind == 1) ts.emplace_back(runThread<tk::SetWorker>, &p, &t, budget);
-      else if (kind == 2) ts.emplace_back(runThread<tk::CatWorker>, &p, &t, budget);
-      else ts.emplace_back(runThread<tk::Worker>, &p, &t, budget);
-    }
-    for (auto& th : ts) th.join();
-  } else if (kind == 1) {
-    tk::emulate<tk::SetWorker>(&p, &t, threads, budget);
-  } else if (kind == 2) {
-    tk::emulate<tk::CatWorker>(&p, &t, threads, budget);
-  } else {
-    tk::emulate<tk::Worker>(&p, &t, threads, budget);
+  // The kind's threads (kinds.h, in order): real ones racing, or virtual ones in turn.
+  uint32_t i = 0;
+#define TK_RUN(entry, W, fn)                                                                    \
+  if (kind == i++) {                                                                            \
+    if (real) {                                                                                 \
+      std::vector<std::thread> ts;                                                              \
+      for (uint32_t k = 0; k < threads; k++) ts.emplace_back(runThread<tk::W>, &p, &t, budget); \
+      for (auto& th : ts) th.join();                                                            \
+    } else {                                                                                    \
+      tk::emulate<tk::W>(&p, &t, threads, budget);                                              \
+    }                                                                                           \
   }
+  TK_KINDS(TK_RUN)
+#undef TK_RUN
   printf("best %d\ndonated %llu\nbusy %llu\ncycles %llu\n", p.best, p.donated, p.busy, p.cycles);
   for (uint32_t i = 0; i < nroots; i++) printf("%llu %llu %llu %d\n", gen[i], exp[i], hash[i], value[i]);
   return 0;

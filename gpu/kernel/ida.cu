@@ -1,17 +1,7 @@
 // The GPU's IDA* pass (search.h, set.h, cat.h): one persistent thread a worker, each taking roots
-// until the pass is over. Compiled to PTX by go generate (internal/genptx).
-#include "search.h"
-
-// The step of each kind of search.
-__device__ __forceinline__ int stepOf(tk::Worker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) {
-  return tk::step(w, p, t, budget);
-}
-__device__ __forceinline__ int stepOf(tk::SetWorker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) {
-  return tk::stepAll(w, p, t, budget);
-}
-__device__ __forceinline__ int stepOf(tk::CatWorker* w, tk::Pass* p, const tk::Tables* t, uint32_t budget) {
-  return tk::stepAll(w, p, t, budget);
-}
+// until the pass is over, an entry a kind of search (kinds.h). Compiled to PTX by go
+// generate (internal/genptx).
+#include "kinds.h"
 
 // run is a thread's loop: it takes roots and searches below them until the pass is over.
 //
@@ -117,7 +107,7 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
         }
       }
     }
-    if (w.active && stepOf(&w, p, &st, budget)) {
+    if (w.active && tk::stepOf(&w, p, &st, budget)) {
       tk::finish(&w, p);
       busy += clock64() - took;
     }
@@ -134,15 +124,13 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
   if (w.misses != 0) atomicAdd(&p->misses, w.misses);
 }
 
-// ida_pass searches one pass below the frontier p->roots with the Manhattan distance.
-extern "C" __global__ void __launch_bounds__(256, 4) ida_pass(tk::Pass* p, const tk::Tables* t) { run<tk::Worker>(p, t); }
-
-// ida_pass_set searches one pass below the frontier p->roots with a set (set.h).
-extern "C" __global__ void __launch_bounds__(256, 4) ida_pass_set(tk::Pass* p, const tk::Tables* t) { run<tk::SetWorker>(p, t); }
-
-// ida_pass_cat searches one pass below the frontier p->roots with a catalogue of
-// zero-aware tables (cat.h), each root starting from its seed (p->seeds).
-extern "C" __global__ void __launch_bounds__(256, 4) ida_pass_cat(tk::Pass* p, const tk::Tables* t) { run<tk::CatWorker>(p, t); }
+// Each kind's entry searches one pass below the frontier p->roots: ida_pass with the
+// Manhattan distance (search.h), ida_pass_set with a set (set.h), ida_pass_cat with a
+// catalogue of zero-aware tables, each root starting from its seed (cat.h).
+#define TK_ENTRY(entry, W, fn) \
+  extern "C" __global__ void __launch_bounds__(256, 4) entry(tk::Pass* p, const tk::Tables* t) { run<tk::W>(p, t); }
+TK_KINDS(TK_ENTRY)
+#undef TK_ENTRY
 
 // trap is a kernel that faults, for the tests of a failed launch; it takes ida_pass's
 // arguments, so that it is launched the same way.

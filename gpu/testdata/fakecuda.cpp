@@ -81,13 +81,25 @@ CUresult cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* opts
   *mod = (void*)0x2;
   return 0;
 }
+// A kernel's handle: trap's, or kKind plus the kind's place in kinds.h.
+static void* const kTrap = (void*)0x11;
+enum : uintptr_t { kKind = 0x100 };
+
 CUresult cuModuleGetFunction(void** fn, void*, const char* name) {
-  if (strcmp(name, "ida_pass") == 0) *fn = (void*)0x10;
-  else if (strcmp(name, "trap") == 0) *fn = (void*)0x11;
-  else if (strcmp(name, "ida_pass_set") == 0) *fn = (void*)0x12;
-  else if (strcmp(name, "ida_pass_cat") == 0) *fn = (void*)0x13;
-  else return 500;  // CUDA_ERROR_NOT_FOUND
-  return 0;
+  if (strcmp(name, "trap") == 0) {
+    *fn = kTrap;
+    return 0;
+  }
+  uintptr_t i = kKind;
+#define TK_NAMED(entry, W, f)        \
+  if (strcmp(name, #entry) == 0) {   \
+    *fn = (void*)i;                  \
+    return 0;                        \
+  }                                  \
+  i++;
+  TK_KINDS(TK_NAMED)
+#undef TK_NAMED
+  return 500;  // CUDA_ERROR_NOT_FOUND
 }
 CUresult cuModuleUnload(void*) { return 0; }
 
@@ -119,16 +131,20 @@ CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
   if (attr != 3) return 1;  // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES only
   if (is("biglocal")) *v = 100 << 20;
   else if (is("hugelocal")) *v = 1 << 30;
-  else if (fn == (void*)0x13) *v = sizeof(tk::CatWorker);
-  else if (fn == (void*)0x12) *v = sizeof(tk::SetWorker);
-  else *v = sizeof(tk::Worker);
+  else {
+    uintptr_t i = kKind;
+#define TK_LOCAL(entry, W, f) \
+  if (fn == (void*)i++) *v = sizeof(tk::W);
+    TK_KINDS(TK_LOCAL)
+#undef TK_LOCAL
+  }
   return 0;
 }
 
 CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned, void*, void** params, void** extra) {
   if (sticky) return 719;
-  if (fn == (void*)0x11 || is("launch")) {
+  if (fn == kTrap || is("launch")) {
     sticky = true;  // as a trap: the launch returns, the fault shows at the next sync
     return 0;
   }
@@ -144,18 +160,17 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   // take roots between turns of the kernel's length (the tuning's, or tk::kTurn).
   const uint32_t budget = 7;
   const uint32_t turn = tk::turn(p);
-  uint64_t rounds;
-  const char* kernel;
-  if (fn == (void*)0x12) {
-    kernel = "ida_pass_set";
-    rounds = tk::emulate<tk::SetWorker>(p, t, threads, budget, turn);
-  } else if (fn == (void*)0x13) {
-    kernel = "ida_pass_cat";
-    rounds = tk::emulate<tk::CatWorker>(p, t, threads, budget, turn);
-  } else {
-    kernel = "ida_pass";
-    rounds = tk::emulate<tk::Worker>(p, t, threads, budget, turn);
+  uint64_t rounds = 0;
+  const char* kernel = nullptr;
+  uintptr_t i = kKind;
+#define TK_LAUNCH(entry, W, f)                                  \
+  if (fn == (void*)i++) {                                       \
+    kernel = #entry;                                            \
+    rounds = tk::emulate<tk::W>(p, t, threads, budget, turn);   \
   }
+  TK_KINDS(TK_LAUNCH)
+#undef TK_LAUNCH
+  if (kernel == nullptr) return 1;  // not a kernel of this module
   if (const char* log = getenv("TK_FAKE_LOG")) {
     if (FILE* f = fopen(log, "a")) {
       fprintf(f, "%s %u %u %u %llu %llu %llu\n", kernel, threads, p->nroots, budget, (unsigned long long)rounds,

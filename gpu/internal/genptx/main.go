@@ -24,7 +24,7 @@ func main() {
 }
 
 func run() error {
-	args := ptxsrc.Args("kernel/ida.ptx", "kernel/ida.cu")
+	args := ptxsrc.Args("kernel/ida.ptx", ptxsrc.Main)
 	nvcc, err := exec.LookPath("nvcc")
 	if err != nil {
 		return fmt.Errorf("no nvcc: install Debian's nvidia-cuda-toolkit (non-free): %w", err)

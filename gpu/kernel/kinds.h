@@ -1,0 +1,29 @@
+// The kernel's kinds of search, one line each: its entry (the kernel's name), the state of
+// a thread (its worker) and the step that searches below a root. Every list of kinds is
+// made from this one: the entries (ida.cu), stepOf (below), the host build's and the fake
+// driver's dispatch (host.cpp, fakecuda.cpp); package gpu has a row of each, in this order
+// (kinds.go; TestKindsAreTheKernels holds both to the PTX's entries).
+//
+// A new kind: a header with its worker and step (search.h's Worker and step, set.h's
+// SetWorker and stepAll are two shapes), included below, and a line here.
+#ifndef TILEKIT_GPU_KINDS_H
+#define TILEKIT_GPU_KINDS_H
+
+#include "search.h"
+
+#define TK_KINDS(X)                   \
+  X(ida_pass, Worker, step)           \
+  X(ida_pass_set, SetWorker, stepAll) \
+  X(ida_pass_cat, CatWorker, stepAll)
+
+namespace tk {
+
+// stepOf runs one step of a thread of any kind: budget expansions at the most.
+#define TK_STEP_OF(entry, W, fn) \
+  HD int stepOf(W* w, Pass* p, const Tables* t, uint32_t budget) { return fn(w, p, t, budget); }
+TK_KINDS(TK_STEP_OF)
+#undef TK_STEP_OF
+
+}  // namespace tk
+
+#endif

@@ -1,0 +1,67 @@
+package gpu
+
+import (
+	"fmt"
+
+	"github.com/tilekit/tilekit/ida"
+)
+
+// kind is one of the kernel's kinds of search (kernel/kinds.h): its entry, the models it
+// searches, what it checks of one before the engine takes it, and whether its roots carry
+// their lookups (a catalogue's seeds, cat.h).
+type kind struct {
+	entry  string
+	serves func(m *ida.Model) bool
+	check  func(m *ida.Model) error
+	seeds  bool
+}
+
+// kinds are the kernel's kinds, in kernel/kinds.h's order (TestKindsAreTheKernels).
+var kinds = []kind{
+	{"ida_pass", func(m *ida.Model) bool { return m.Set == nil && m.Heuristic == ida.MD }, nil, false},
+	{"ida_pass_set", func(m *ida.Model) bool { return m.Set != nil && m.Set.Eager }, checkSet(setLook, setPart, setTouch), false},
+	{"ida_pass_cat", func(m *ida.Model) bool { return m.Set != nil && !m.Set.Eager }, checkSet(maxLook, maxPart, maxTouch), true},
+}
+
+// kindOf returns the place in kinds of the kind that searches m, checked, or
+// ErrHeuristic.
+func kindOf(m *ida.Model) (int, error) {
+	for i, k := range kinds {
+		if !k.serves(m) {
+			continue
+		}
+		if k.check != nil {
+			if err := k.check(m); err != nil {
+				return 0, err
+			}
+		}
+		return i, nil
+	}
+	if m.Set != nil {
+		return 0, fmt.Errorf("%w: this set", ErrHeuristic)
+	}
+	return 0, fmt.Errorf("%w: %v", ErrHeuristic, m.Heuristic)
+}
+
+// checkSet refuses a set of more lookups, partitions or lookups of one tile than the
+// kernel's structures hold (look, part, touch), or whose tables are in no encoding the
+// kernel reads.
+func checkSet(look, part, touch int) func(m *ida.Model) error {
+	return func(m *ida.Model) error {
+		set := m.Set
+		if len(set.Lookups) > look || set.Parts > part {
+			return fmt.Errorf("%w: a set of %d lookups in %d partitions (at most %d in %d)", ErrHeuristic, len(set.Lookups), set.Parts, look, part)
+		}
+		for t := range cells {
+			if int(set.NTouch[t]) > touch {
+				return fmt.Errorf("%w: a set that reads tile %d in %d lookups (at most %d)", ErrHeuristic, t, set.NTouch[t], touch)
+			}
+		}
+		for _, l := range set.Lookups {
+			if len(l.Table.Nibbles) == 0 && !l.InBits() {
+				return fmt.Errorf("%w: a set whose tables are neither in nibbles nor in the bit encoding", ErrHeuristic)
+			}
+		}
+		return nil
+	}
+}
