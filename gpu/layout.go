@@ -292,7 +292,6 @@ func encodeRoots(roots []ida.Root) []byte {
 	return b
 }
 
-
 // maxBound is the deepest pass the kernel's stack holds (kMaxDepth - 1).
 const maxBound = 255
 
