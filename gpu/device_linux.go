@@ -15,7 +15,6 @@ import (
 	"unsafe"
 
 	"github.com/tilekit/tilekit/ida"
-	"github.com/tilekit/tilekit/pdb"
 )
 
 // The driver API's constants the package uses.
@@ -303,6 +302,14 @@ func (dv *Device) download(b []byte, p uint64) error {
 	return err
 }
 
+// free releases device memory at p.
+func (dv *Device) free(p uint64) { dv.d.cuMemFree(p) }
+
+// zero sets n bytes of device memory at p to 0.
+func (dv *Device) zero(p, n uint64) error {
+	return dv.d.check("cuMemsetD8_v2", dv.d.cuMemsetD8(p, 0, n))
+}
+
 // launch runs kernel fn on grid blocks of blockThreads with the two arguments, and waits
 // for its end; a failure leaves the device broken (do then refuses every call). It runs
 // on the device's thread (do).
@@ -340,20 +347,10 @@ type Engine struct {
 	solver *ida.Solver
 	model  *ida.Model
 
-	kernel      uintptr  // its kind's entry (kinds)
-	tables, fsm uint64   // device memory
-	sets        []uint64 // a set's tables (nibbles and escapes)
-	queue, seq  uint64
-	roots       uint64 // the frontier, gen, exp and value: grown as needed
-	gen, exp    uint64
-	value       uint64
-	order       uint64
-	seeds       uint64 // a catalogue's roots' lookups, capacity * stride bytes
-	qseeds      uint64 // and the donated roots', queueCap * stride bytes
-	stride      int
-	pass        uint64
-	capacity    int // subtrees the frontier buffers hold
-	grid        uint32
+	kernel uintptr  // its kind's entry (kinds)
+	at     modelAt  // the tables, in device memory
+	buf    *buffers // the launches' buffers, in device memory
+	grid   uint32
 
 	turn  chan struct{} // held by the launch under way: one at a time
 	mu    sync.Mutex
@@ -372,93 +369,16 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{dv: dv, solver: s, model: m, kernel: dv.entry[k], turn: make(chan struct{}, 1)}
-	if kinds[k].seeds {
-		e.stride = seedStride(len(m.Set.Lookups), m.Set.Parts)
-	}
 	err = dv.do(func() error {
 		var err error
-		// put uploads data to new device memory, freed with the engine.
-		put := func(data []byte, what string) (uint64, error) {
-			p, err := dv.alloc(uint64(len(data)), what)
-			if err != nil {
-				return 0, err
-			}
-			e.sets = append(e.sets, p)
-			return p, dv.upload(p, data)
-		}
-		// A set's tables, each once however many lookups read it, and the zero-aware
-		// tables' index schemes.
-		var at []tableAt
-		if m.Set != nil {
-			zs, of := schemes(m.Set)
-			zat := make([]uint64, len(zs))
-			for i, z := range zs {
-				_, info, regions := encodeScheme(z, 0, 0)
-				var mi, rg uint64
-				if mi, err = put(info, "an index scheme"); err != nil {
-					return err
-				}
-				if rg, err = put(regions, "an index scheme"); err != nil {
-					return err
-				}
-				head, _, _ := encodeScheme(z, mi, rg)
-				if zat[i], err = put(head, "an index scheme"); err != nil {
-					return err
-				}
-			}
-			up := map[*pdb.Packed]tableAt{}
-			for k, l := range m.Set.Lookups {
-				if _, ok := up[l.Table]; !ok {
-					var a tableAt
-					idx, val := escapes(l.Table)
-					for _, part := range []struct {
-						to   *uint64
-						data []byte
-					}{{&a.nib, l.Table.Nibbles}, {&a.escIdx, idx}, {&a.escVal, val}, {&a.bits, l.Bits()}} {
-						if len(part.data) == 0 {
-							continue
-						}
-						if *part.to, err = put(part.data, "table "+l.Table.Name()); err != nil {
-							return err
-						}
-					}
-					up[l.Table] = a
-				}
-				a := up[l.Table]
-				if of[k] >= 0 {
-					a.scheme = zat[of[k]]
-				}
-				at = append(at, a)
-			}
-		}
-		fsm := make([]byte, 4*len(m.Pruning))
-		for i, x := range m.Pruning {
-			binary.LittleEndian.PutUint32(fsm[4*i:], x)
-		}
-		if e.fsm, err = dv.alloc(uint64(len(fsm)), "the pruning automaton"); err != nil {
+		if e.at, err = putModel(dv, m); err != nil {
 			return err
 		}
-		if err = dv.upload(e.fsm, fsm); err != nil {
-			return err
+		nl, np := 0, 0
+		if kinds[k].seeds {
+			nl, np = len(m.Set.Lookups), m.Set.Parts
 		}
-		if e.tables, err = dv.alloc(tablesSize, "the tables"); err != nil {
-			return err
-		}
-		if err = dv.upload(e.tables, encodeTables(m, e.fsm, at)); err != nil {
-			return err
-		}
-		if e.queue, err = dv.alloc(queueCap*rootSize, "the queue of donated nodes"); err != nil {
-			return err
-		}
-		if e.stride > 0 {
-			if e.qseeds, err = dv.alloc(queueCap*uint64(e.stride), "the lookups of the queue of donated nodes"); err != nil {
-				return err
-			}
-		}
-		if e.seq, err = dv.alloc(queueCap*4, "the queue of donated nodes"); err != nil {
-			return err
-		}
-		if e.pass, err = dv.alloc(passSize, "the pass"); err != nil {
+		if e.buf, err = newBuffers(dv, queueCap, nl, np); err != nil {
 			return err
 		}
 		var blocks int32
@@ -491,16 +411,10 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 // free releases the engine's device memory (on any goroutine).
 func (e *Engine) free() {
 	e.dv.do(func() error {
-		for _, p := range []*uint64{&e.tables, &e.fsm, &e.queue, &e.qseeds, &e.seq, &e.roots, &e.gen, &e.exp, &e.value, &e.order, &e.seeds, &e.pass} {
-			if *p != 0 {
-				e.dv.d.cuMemFree(*p)
-				*p = 0
-			}
+		e.at.free(e.dv)
+		if e.buf != nil {
+			e.buf.free(e.dv)
 		}
-		for _, p := range e.sets {
-			e.dv.d.cuMemFree(p)
-		}
-		e.sets = nil
 		return nil
 	})
 }
@@ -632,108 +546,24 @@ func (e *Engine) chunk(threads int) int {
 // order), a thread giving up a subtree below which it has generated giveUp nodes (0:
 // never), and adds its figures to st. It returns nil for no subtrees.
 func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint64, st *Stats) (*launch, error) {
-	roots, bound := w.roots, w.bound
+	roots := w.roots
 	if order != nil && len(order) != len(roots) {
 		return nil, fmt.Errorf("gpu: an order of %d subtrees for a batch of %d", len(order), len(roots))
-	}
-	if bound > maxBound {
-		return nil, fmt.Errorf("gpu: a pass of bound %d is deeper than the kernel's %d", bound, maxBound)
-	}
-	if e.stride > 0 {
-		for i := range roots {
-			if bound-int(roots[i].G) > catDepth {
-				return nil, fmt.Errorf("gpu: the pass of bound %d goes %d moves below subtree %d, deeper than the catalogue search's %d",
-					bound, bound-int(roots[i].G), i, catDepth)
-			}
-		}
 	}
 	n := len(roots)
 	if n == 0 {
 		return nil, nil
 	}
-	l := &launch{gen: make([]uint64, n), exp: make([]uint64, n), best: n}
-	if e.model.Set != nil {
-		l.value = make([]int32, n)
-	}
 	var out [passSize]byte
+	var l *launch
 	var upload, search time.Duration
 	le := binary.LittleEndian
 	err := e.dv.do(func() error {
 		begin := time.Now()
-		if err := e.reserve(n); err != nil {
-			return err
-		}
-		d := e.dv.d
-		if err := e.dv.upload(e.roots, encodeRoots(roots)); err != nil {
-			return err
-		}
-		if e.stride > 0 {
-			seeds := w.seeds
-			if len(seeds) != n {
-				return fmt.Errorf("gpu: a batch of %d subtrees with %d roots' lookups", n, len(seeds))
-			}
-			if err := e.dv.upload(e.seeds, encodeSeeds(seeds, len(e.model.Set.Lookups), e.model.Set.Parts)); err != nil {
-				return err
-			}
-		}
-		if order != nil {
-			ob := make([]byte, 4*n)
-			for i, k := range order {
-				if int(k) >= n {
-					return fmt.Errorf("gpu: the order names subtree %d of %d", k, n)
-				}
-				le.PutUint32(ob[4*i:], k)
-			}
-			if err := e.dv.upload(e.order, ob); err != nil {
-				return err
-			}
-		}
-		for _, z := range []struct {
-			p uint64
-			n uint64
-		}{{e.gen, 8 * uint64(n)}, {e.exp, 8 * uint64(n)}, {e.value, 4 * uint64(n)}, {e.seq, 4 * queueCap}} {
-			if z.p == 0 {
-				continue
-			}
-			if err := d.check("cuMemsetD8_v2", d.cuMemsetD8(z.p, 0, z.n)); err != nil {
-				return err
-			}
-		}
-		var p [passSize]byte
-		le.PutUint32(p[passBound:], uint32(bound))
-		le.PutUint64(p[passRoots:], e.roots)
-		le.PutUint32(p[passNRoots:], uint32(n))
-		le.PutUint64(p[passGen:], e.gen)
-		le.PutUint64(p[passExp:], e.exp)
-		le.PutUint32(p[passBest:], uint32(n))
-		le.PutUint64(p[passQueue:], e.queue)
-		le.PutUint64(p[passSeq:], e.seq)
-		le.PutUint32(p[passCap:], queueCap)
-		le.PutUint64(p[passLimit:], w.limit)
-		le.PutUint64(p[passCancel:], e.dv.hostDev+hostCancel)
-		le.PutUint32(p[passDonateAfter:], cmp.Or(e.dv.tune.DonateAfter, donateAfter))
-		le.PutUint32(p[passPollEvery:], e.dv.tune.PollEvery)
-		le.PutUint32(p[passWaitMax:], e.dv.tune.WaitMax)
-		le.PutUint32(p[passTurn:], e.dv.tune.Turn)
-		le.PutUint32(p[passMost:], e.donateMost())
-		le.PutUint32(p[passAbove:], e.dv.tune.DonateAbove)
-		le.PutUint64(p[passGiveUpAt:], giveUp)
-		if order != nil {
-			le.PutUint64(p[passOrder:], e.order)
-		}
-		if e.model.Set != nil {
-			le.PutUint64(p[passValue:], e.value)
-		}
-		if !e.Donates() {
-			le.PutUint32(p[passDonateAfter:], 0xFFFFFFFF)
-		}
-		if e.stride > 0 {
-			// A catalogue's roots, frontier and donated, carry their lookups (cat.h).
-			le.PutUint64(p[passSeeds:], e.seeds)
-			le.PutUint32(p[passSeedStride:], uint32(e.stride))
-			le.PutUint64(p[passQSeeds:], e.qseeds)
-		}
-		if err := e.dv.upload(e.pass, p[:]); err != nil {
+		k := passKnobs{limit: w.limit, giveUp: giveUp, cancel: e.dv.hostDev + hostCancel,
+			donateAfter: cmp.Or(e.dv.tune.DonateAfter, donateAfter), pollEvery: e.dv.tune.PollEvery, waitMax: e.dv.tune.WaitMax,
+			turn: e.dv.tune.Turn, most: e.donateMost(), above: e.dv.tune.DonateAbove, donates: e.Donates(), values: e.model.Set != nil}
+		if err := e.buf.stage(e.dv, w, order, k); err != nil {
 			return err
 		}
 		h := e.dv.hostBytes()
@@ -751,46 +581,18 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 			}
 		}()
 		begin = time.Now()
-		err := e.dv.launch(e.kernel, e.grid, e.pass, e.tables)
+		err := e.dv.launch(e.kernel, e.grid, e.buf.pass, e.at.tables)
 		search = time.Since(begin)
 		close(stop)
 		<-watched
 		if err != nil {
 			return err
 		}
-		if err := e.dv.download(out[:], e.pass); err != nil {
-			return err
-		}
-		buf := make([]byte, 8*n)
-		if err := e.dv.download(buf, e.gen); err != nil {
-			return err
-		}
-		for i := range l.gen {
-			l.gen[i] = le.Uint64(buf[8*i:])
-		}
-		if err := e.dv.download(buf, e.exp); err != nil {
-			return err
-		}
-		for i := range l.exp {
-			l.exp[i] = le.Uint64(buf[8*i:])
-		}
-		if l.value != nil {
-			if err := e.dv.download(buf[:4*n], e.value); err != nil {
-				return err
-			}
-			for i := range l.value {
-				l.value[i] = int32(le.Uint32(buf[4*i:]))
-			}
-		}
-		return nil
+		l, out, err = e.buf.collect(e.dv, n, e.model.Set != nil)
+		return err
 	})
 	if err != nil {
 		return nil, err
-	}
-	l.best = int(int32(le.Uint32(out[passBest:])))
-	l.stopped = le.Uint32(out[passStop:]) != 0
-	if l.best < 0 || l.best > n {
-		return nil, fmt.Errorf("%w: the kernel reported subtree %d of %d as solving", ErrLaunch, l.best, n)
 	}
 	one := Stats{Launches: 1, Subtrees: uint64(n), Donated: le.Uint64(out[passDonated:]),
 		Claims: le.Uint64(out[passClaims:]), Misses: le.Uint64(out[passMisses:]),
@@ -818,44 +620,6 @@ func (e *Engine) donateMost() uint32 {
 // is not zero-aware tuned not to (Tune.NoDonate), whose threads give up what proves large.
 func (e *Engine) Donates() bool {
 	return e.model.Set == nil || !e.model.Set.Eager || e.dv.tune.NoDonate == 0
-}
-
-// reserve makes the frontier buffers hold n subtrees (on the device's thread).
-func (e *Engine) reserve(n int) error {
-	if n <= e.capacity {
-		return nil
-	}
-	d := e.dv.d
-	for _, p := range []*uint64{&e.roots, &e.gen, &e.exp, &e.value, &e.order, &e.seeds} {
-		if *p != 0 {
-			d.cuMemFree(*p)
-			*p = 0
-		}
-	}
-	e.capacity = 0
-	var err error
-	if e.roots, err = e.dv.alloc(uint64(n)*rootSize, fmt.Sprintf("a frontier of %d subtrees", n)); err != nil {
-		return err
-	}
-	if e.gen, err = e.dv.alloc(uint64(n)*8, "the subtrees' counts"); err != nil {
-		return err
-	}
-	if e.exp, err = e.dv.alloc(uint64(n)*8, "the subtrees' counts"); err != nil {
-		return err
-	}
-	if e.value, err = e.dv.alloc(uint64(n)*4, "the subtrees' values"); err != nil {
-		return err
-	}
-	if e.order, err = e.dv.alloc(uint64(n)*4, "the subtrees' order"); err != nil {
-		return err
-	}
-	if e.stride > 0 {
-		if e.seeds, err = e.dv.alloc(uint64(n)*uint64(e.stride), "the subtrees' lookups"); err != nil {
-			return err
-		}
-	}
-	e.capacity = n
-	return nil
 }
 
 var _ ida.Runner = (*Engine)(nil)

@@ -1,7 +1,6 @@
 package gpu
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -92,9 +91,11 @@ type hostRunner struct {
 	m       *ida.Model
 	threads int
 	budget  int
-	real    bool // real threads, racing, rather than virtual ones stepped in turn
-	after   int  // expansions below a root before a thread donates
-	poll    int  // expansions between a thread's polls (0: the kernel's)
+	real    bool    // real threads, racing, rather than virtual ones stepped in turn
+	after   int     // expansions below a root before a thread donates
+	poll    int     // expansions between a thread's polls (0: the kernel's)
+	model   *arena  // the model's tables, laid out once
+	at      modelAt // where
 	// What the last launch reported.
 	last    *launch
 	hash    []uint64
@@ -113,144 +114,128 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 	return r.run(nil)
 }
 
-// launch searches w's roots in one run of the host build.
+// launch searches w's roots in one run of the host build: the launch's memory laid out
+// as the engine lays it out for a GPU (putModel, buffers.stage), in an arena the host
+// build maps at the same addresses.
 func (h *hostRunner) launch(ctx context.Context, w work) (*launch, error) {
-	roots := w.roots
-	var in bytes.Buffer
-	le := binary.LittleEndian
-	for _, v := range []uint32{uint32(h.m.Size.Cells()), uint32(w.bound), uint32(len(roots)), uint32(h.threads), uint32(h.budget), uint32(h.after), uint32(h.poll), uint32(len(h.m.Pruning))} {
-		in.Write(le.AppendUint32(nil, v))
-	}
-	in.Write(h.m.NMoves[:])
-	for c := range cells {
-		in.Write(h.m.MoveCell[c][:])
-	}
-	for c := range cells {
-		in.Write(h.m.MoveDir[c][:])
-	}
-	for c := range cells {
-		in.Write(h.m.MD[c][:])
-	}
-	for _, x := range h.m.Pruning {
-		in.Write(le.AppendUint32(nil, x))
-	}
-	writeSet(&in, h.m)
-	in.Write(encodeRoots(roots))
-	if set := h.m.Set; set != nil && !set.Eager {
-		nl, np := len(set.Lookups), set.Parts
-		in.Write(le.AppendUint32(nil, uint32(seedStride(nl, np))))
-		in.Write(encodeSeeds(w.seeds, nl, np))
-	}
-	cmd := exec.CommandContext(ctx, h.bin)
-	if h.real {
-		cmd.Args = append(cmd.Args, "threads")
-	}
-	cmd.Stdin = &in
-	out, err := cmd.Output()
+	k, err := kindOf(h.m)
 	if err != nil {
-		return nil, fmt.Errorf("host search: %w", err)
+		return nil, err
 	}
-	l := &launch{gen: make([]uint64, len(roots)), exp: make([]uint64, len(roots))}
-	values := make([]int32, len(roots))
-	h.hash = make([]uint64, len(roots))
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	var busy, cycles float64
-	for _, key := range []string{"best", "donated", "busy", "cycles"} {
-		require.True(h.t, sc.Scan())
-		f := strings.Fields(sc.Text())
-		require.Equal(h.t, key, f[0])
-		v, err := strconv.ParseUint(f[1], 10, 64)
-		require.NoError(h.t, err)
-		switch key {
-		case "best":
-			l.best = int(v)
-		case "donated":
-			h.donated = v
-		case "busy":
-			busy = float64(v)
-		case "cycles":
-			cycles = float64(v)
+	if h.model == nil {
+		h.model = &arena{}
+		if h.at, err = putModel(h.model, h.m); err != nil {
+			return nil, err
 		}
 	}
-	h.util = busy / cycles
-	for i := range roots {
-		require.True(h.t, sc.Scan())
-		_, err := fmt.Sscan(sc.Text(), &l.gen[i], &l.exp[i], &h.hash[i], &values[i])
-		require.NoError(h.t, err)
+	mem := h.model.clone()
+	nl, np := 0, 0
+	if kinds[k].seeds {
+		nl, np = len(h.m.Set.Lookups), h.m.Set.Parts
 	}
-	if h.m.Set != nil {
-		l.value = values
-		for _, v := range values {
-			if v == raised {
-				h.raised++
-			}
+	b, err := newBuffers(mem, hostQueue, nl, np)
+	if err != nil {
+		return nil, err
+	}
+	b.hashes = true
+	values := h.m.Set != nil
+	knobs := passKnobs{limit: w.limit, donateAfter: uint32(h.after), pollEvery: uint32(h.poll), donates: true, values: values}
+	if err := b.stage(mem, w, nil, knobs); err != nil {
+		return nil, err
+	}
+	le := binary.LittleEndian
+	in := []byte("tkhost1\n")
+	for _, v := range []uint64{hostBase, uint64(len(mem.data)), b.pass, h.at.tables} {
+		in = le.AppendUint64(in, v)
+	}
+	mode := uint32(0)
+	if h.real {
+		mode = 1
+	}
+	for _, v := range []uint32{uint32(k), uint32(h.threads), uint32(h.budget), mode} {
+		in = le.AppendUint32(in, v)
+	}
+	cmd := exec.CommandContext(ctx, h.bin)
+	cmd.Stdin = bytes.NewReader(append(in, mem.data...))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("host search: %w: %s", err, stderr.String())
+	}
+	if len(out) != len(mem.data) {
+		return nil, fmt.Errorf("host search: %d bytes back of %d", len(out), len(mem.data))
+	}
+	mem.data = out
+	n := len(w.roots)
+	l, pass, err := b.collect(mem, n, values)
+	if err != nil {
+		return nil, err
+	}
+	hashes := make([]byte, 8*n)
+	require.NoError(h.t, mem.download(hashes, b.hash))
+	h.hash = make([]uint64, n)
+	for i := range h.hash {
+		h.hash[i] = le.Uint64(hashes[8*i:])
+	}
+	h.donated = le.Uint64(pass[passDonated:])
+	h.util = float64(le.Uint64(pass[passBusy:])) / float64(le.Uint64(pass[passCycles:]))
+	for _, v := range l.value {
+		if v == raised {
+			h.raised++
 		}
 	}
 	h.last = l
 	return l, nil
 }
 
-// writeSet writes the model's set, if any, as host.cpp reads it.
-func writeSet(in *bytes.Buffer, m *ida.Model) {
-	le := binary.LittleEndian
-	if m.Set == nil {
-		in.Write(le.AppendUint32(nil, 0))
-		return
-	}
-	set := m.Set
-	kind := uint32(1)
-	if !set.Eager {
-		kind = 2
-	}
-	for _, v := range []uint32{kind, uint32(len(set.Lookups)), uint32(set.Parts)} {
-		in.Write(le.AppendUint32(nil, v))
-	}
-	for _, l := range set.Lookups {
-		mirror := byte(0)
-		if l.Mirror {
-			mirror = 1
-		}
-		in.Write([]byte{byte(l.K), mirror})
-		in.Write(l.Tiles[:])
-		in.Write(l.MTiles[:])
-		in.Write(l.Cell[:])
-		in.Write(l.MCell[:])
-		in.Write(le.AppendUint32(nil, uint32(len(l.Table.Nibbles))))
-		in.Write(l.Table.Nibbles)
-		idx, val := escapes(l.Table)
-		in.Write(le.AppendUint32(nil, uint32(len(val))))
-		in.Write(idx)
-		in.Write(val)
-	}
-	b := encodeTables(m, 0, make([]tableAt, len(set.Lookups)))
-	in.Write(b[tablesOf : tablesOf+maxPart*cells])
-	in.Write(b[tablesSlot : tablesSlot+maxPart*cells])
-	in.Write(b[tablesTouch : tablesTouch+maxTouch*cells])
-	in.Write(b[tablesNTouch : tablesNTouch+cells])
-	if set.Eager {
-		return
-	}
-	zs, of := schemes(set)
-	for k := range set.Lookups {
-		l := &set.Lookups[k]
-		o := b[tablesLook+setLookSize*k:]
-		in.Write([]byte{o[lookZero], o[lookInBits]})
-		in.Write(o[lookInv : lookInv+cells])
-		in.Write(o[lookNum : lookNum+cells])
-		in.Write(le.AppendUint32(nil, uint32(len(l.Bits()))))
-		in.Write(l.Bits())
-		in.Write(le.AppendUint32(nil, uint32(of[k])))
-	}
-	in.Write(le.AppendUint32(nil, uint32(len(zs))))
-	for _, z := range zs {
-		head, info, regions := encodeScheme(z, 0, 0)
-		in.Write(head[:zsBinom+4*(cells+1)*(cells+1)]) // n, k, fact, pad, weight, binom
-		in.Write(le.AppendUint32(nil, uint32(len(info)/8)))
-		in.Write(info)
-		in.Write(le.AppendUint32(nil, uint32(len(regions))))
-		in.Write(regions)
-	}
+// hostQueue is the donated roots the host build's queue holds: fewer threads than a GPU's.
+const hostQueue = 1 << 15
+
+// hostBase is where the host build maps its arena (host.cpp): far above a process's heap
+// and stacks, and above AddressSanitizer's shadow memory.
+const hostBase = 0x5a0000000000
+
+// arena is the memory of a launch of the host build (memory): addresses from hostBase,
+// each allocation aligned as cuMemAlloc's are (256 bytes; Pass's fields take 128).
+type arena struct{ data []byte }
+
+func (a *arena) alloc(n uint64, what string) (uint64, error) {
+	at := (len(a.data) + 255) &^ 255
+	a.data = append(a.data, make([]byte, at-len(a.data)+int(max(n, 1)))...)
+	return hostBase + uint64(at), nil
 }
+
+func (a *arena) free(uint64) {}
+
+// span is n bytes of the arena at address p.
+func (a *arena) span(p, n uint64) ([]byte, error) {
+	if p < hostBase || p-hostBase+n > uint64(len(a.data)) {
+		return nil, fmt.Errorf("arena: %d bytes at %#x, outside its %d", n, p, len(a.data))
+	}
+	return a.data[p-hostBase : p-hostBase+n], nil
+}
+
+func (a *arena) upload(p uint64, b []byte) error {
+	s, err := a.span(p, uint64(len(b)))
+	copy(s, b)
+	return err
+}
+
+func (a *arena) download(b []byte, p uint64) error {
+	s, err := a.span(p, uint64(len(b)))
+	copy(b, s)
+	return err
+}
+
+func (a *arena) zero(p, n uint64) error {
+	s, err := a.span(p, n)
+	clear(s)
+	return err
+}
+
+// clone is a copy of the arena, to grow apart from it.
+func (a *arena) clone() *arena { return &arena{data: append([]byte(nil), a.data...)} }
 
 // boardHash is the host build's hash of a board (search.h).
 func boardHash(b []uint8) uint64 {
