@@ -258,7 +258,7 @@ func (b *buffers) stage(mem memory, w work, order []uint32, k passKnobs) error {
 	var p [passSize]byte
 	le.PutUint32(p[passBound:], uint32(w.bound))
 	le.PutUint64(p[passRoots:], b.roots)
-	le.PutUint32(p[passNRoots:], uint32(n))
+	le.PutUint32(p[passNroots:], uint32(n))
 	le.PutUint64(p[passGen:], b.gen)
 	le.PutUint64(p[passExp:], b.exp)
 	le.PutUint32(p[passBest:], uint32(n))
@@ -274,8 +274,8 @@ func (b *buffers) stage(mem memory, w work, order []uint32, k passKnobs) error {
 	le.PutUint32(p[passPollEvery:], k.pollEvery)
 	le.PutUint32(p[passWaitMax:], k.waitMax)
 	le.PutUint32(p[passTurn:], k.turn)
-	le.PutUint32(p[passMost:], k.most)
-	le.PutUint32(p[passAbove:], k.above)
+	le.PutUint32(p[passDonateMost:], k.most)
+	le.PutUint32(p[passDonateAbove:], k.above)
 	le.PutUint64(p[passGiveUpAt:], k.giveUp)
 	le.PutUint64(p[passHash:], b.hash)
 	if order != nil {
@@ -288,7 +288,7 @@ func (b *buffers) stage(mem memory, w work, order []uint32, k passKnobs) error {
 		// A catalogue's roots, frontier and donated, carry their lookups (cat.h).
 		le.PutUint64(p[passSeeds:], b.seeds)
 		le.PutUint32(p[passSeedStride:], uint32(b.stride))
-		le.PutUint64(p[passQSeeds:], b.qseeds)
+		le.PutUint64(p[passQseeds:], b.qseeds)
 	}
 	return mem.upload(b.pass, p[:])
 }

@@ -3,6 +3,7 @@ package gpu
 import _ "embed"
 
 //go:generate go run ./internal/genptx
+//go:generate go run ./internal/genlayout
 
 // kernelPTX is the kernel (kernel/ida.cu) as PTX for compute_75, made by go generate
 // (internal/genptx); kernel_hash.go records the hash of its sources.

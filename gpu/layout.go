@@ -10,98 +10,14 @@ import (
 	"github.com/tilekit/tilekit/zindex"
 )
 
-// The kernel's structures (kernel/search.h) as bytes: sizes and offsets, which the host
-// build prints (host layout) and TestLayout compares with these.
+// The kernel's limits (search.h): a set or catalogue's lookups, partitions and lookups
+// of one tile in Tables, and a set's that is not zero-aware (its frames hold them all).
+// The structures' sizes and offsets are in layout_gen.go (go generate).
 const (
-	rootSize    = 40
-	rootThr     = 36 // what a donated node's value may return (tk::kOwner for a frontier node)
-	tablesSize  = 13656
-	passSize    = 768
-	setLookSize = 168
-	zSchemeSize = 2768
-
-	tablesNMoves = 4
-	tablesMCell  = 29
-	tablesMDir   = 129
-	tablesMD     = 229
-	tablesFSM    = 856
-	tablesNL     = 864
-	tablesNP     = 868
-	tablesLook   = 872
-	tablesOf     = 11624
-	tablesSlot   = 12424
-	tablesTouch  = 13224
-	tablesNTouch = 13624
-
-	// The kernel's limits (search.h): a set or catalogue's lookups, partitions and lookups
-	// of one tile in Tables, and a set's that is not zero-aware (its frames hold them all).
 	maxLook, maxPart, maxTouch = 64, 32, 16
 	setLook, setPart, setTouch = 8, 4, 4
 	// catDepth is how deep below its root a thread's path may go with a catalogue (cat.h).
 	catDepth = 128
-
-	lookNib    = 0
-	lookEscIdx = 8
-	lookEscVal = 16
-	lookNEsc   = 24
-	lookK      = 28
-	lookMirror = 29
-	lookZero   = 30
-	lookInBits = 31
-	lookTiles  = 32
-	lookMTiles = 40
-	lookCell   = 48
-	lookMCell  = 73
-	lookInv    = 98
-	lookNum    = 123
-	lookBits   = 152
-	lookZS     = 160
-
-	zsK       = 4
-	zsFact    = 8
-	zsWeight  = 16
-	zsBinom   = 48
-	zsMapInfo = 2752
-	zsRegion  = 2760
-
-	passBound       = 0
-	passCap         = 4
-	passRoots       = 8
-	passNRoots      = 16
-	passDonateAfter = 20 // expansions below a root before a thread donates (then again after as many more)
-	passGen         = 24
-	passExp         = 32
-	passQueue       = 40
-	passSeq         = 48
-	passLimit       = 56
-	passCancel      = 64
-	passValue       = 72
-	passOrder       = 80 // the order to take the roots in (0: serial order)
-	passSeeds       = 88 // a catalogue's roots' lookups (encodeSeeds)
-	passQSeeds      = 96 // the donated roots' lookups, a slot of the queue each
-	passSeedStride  = 104
-	passPollEvery   = 108
-	passWaitMax     = 112
-	passTurn        = 116 // expansions a thread makes a turn (0: the kernel's default)
-	passHash        = 120 // the host tests'
-	// Each on a cache line of its own (search.h): what busy threads read at every poll,
-	// and what idle threads ask.
-	passBest     = 128
-	passStop     = 132
-	passGiveUpAt = 136 // a set's: nodes a thread generates below a root before it gives it up
-	passMost     = 144 // the most roots a thread donates a poll (0: the kernel's default)
-	passAbove    = 148 // how far above the bound a node must be to donate its children (0: the default)
-	passNext     = 256
-	passHead     = 384
-	passTail     = 388
-	passIdle     = 512
-	passThreads  = 516
-	passNodes    = 640
-	passDonated  = 648
-	passBusy     = 656
-	passCycles   = 664
-	passClaims   = 672 // claims that took roots, each for a warp's threads without one
-	passMisses   = 680 // claims that took none
 )
 
 // The values (tk::kGivenUp, tk::kRaised) of a subtree whose search on the device is not
@@ -136,45 +52,45 @@ func encodeTables(m *ida.Model, fsm uint64, at []tableAt) []byte {
 	le := binary.LittleEndian
 	b := make([]byte, tablesSize)
 	le.PutUint32(b, uint32(m.Size.Cells()))
-	copy(b[tablesNMoves:], m.NMoves[:])
+	copy(b[tablesNmoves:], m.NMoves[:])
 	for c := 0; c < cells; c++ {
-		copy(b[tablesMCell+4*c:], m.MoveCell[c][:])
-		copy(b[tablesMDir+4*c:], m.MoveDir[c][:])
-		copy(b[tablesMD+cells*c:], m.MD[c][:])
+		copy(b[tablesMcell+4*c:], m.MoveCell[c][:])
+		copy(b[tablesMdir+4*c:], m.MoveDir[c][:])
+		copy(b[tablesMd+cells*c:], m.MD[c][:])
 	}
-	le.PutUint64(b[tablesFSM:], fsm)
+	le.PutUint64(b[tablesFsm:], fsm)
 	set := m.Set
 	if set == nil {
 		return b
 	}
-	le.PutUint32(b[tablesNL:], uint32(len(set.Lookups)))
-	le.PutUint32(b[tablesNP:], uint32(set.Parts))
+	le.PutUint32(b[tablesNl:], uint32(len(set.Lookups)))
+	le.PutUint32(b[tablesNp:], uint32(set.Parts))
 	for k := range set.Lookups {
 		l := &set.Lookups[k]
 		o := b[tablesLook+setLookSize*k:]
-		le.PutUint64(o[lookNib:], at[k].nib)
-		le.PutUint64(o[lookEscIdx:], at[k].escIdx)
-		le.PutUint64(o[lookEscVal:], at[k].escVal)
-		le.PutUint32(o[lookNEsc:], uint32(len(l.Table.Escapes)))
-		o[lookK] = uint8(l.K)
+		le.PutUint64(o[setLookNib:], at[k].nib)
+		le.PutUint64(o[setLookEscIdx:], at[k].escIdx)
+		le.PutUint64(o[setLookEscVal:], at[k].escVal)
+		le.PutUint32(o[setLookNesc:], uint32(len(l.Table.Escapes)))
+		o[setLookK] = uint8(l.K)
 		if l.Mirror {
-			o[lookMirror] = 1
+			o[setLookMirror] = 1
 		}
 		if l.ZeroAware() {
-			o[lookZero] = 1
+			o[setLookZero] = 1
 		}
 		if l.InBits() {
-			o[lookInBits] = 1
+			o[setLookInBits] = 1
 		}
-		copy(o[lookTiles:], l.Tiles[:])
-		copy(o[lookMTiles:], l.MTiles[:])
-		copy(o[lookCell:lookCell+cells], l.Cell[:])
-		copy(o[lookMCell:lookMCell+cells], l.MCell[:])
+		copy(o[setLookTiles:], l.Tiles[:])
+		copy(o[setLookMtiles:], l.MTiles[:])
+		copy(o[setLookCell:setLookCell+cells], l.Cell[:])
+		copy(o[setLookMcell:setLookMcell+cells], l.MCell[:])
 		inv, num := l.Inverse()
-		copy(o[lookInv:lookInv+cells], inv[:])
-		copy(o[lookNum:lookNum+cells], num[:])
-		le.PutUint64(o[lookBits:], at[k].bits)
-		le.PutUint64(o[lookZS:], at[k].scheme)
+		copy(o[setLookInv:setLookInv+cells], inv[:])
+		copy(o[setLookNum:setLookNum+cells], num[:])
+		le.PutUint64(o[setLookBits:], at[k].bits)
+		le.PutUint64(o[setLookZs:], at[k].scheme)
 	}
 	for t := 0; t < cells; t++ {
 		for p := 0; p < set.Parts; p++ {
@@ -182,7 +98,7 @@ func encodeTables(m *ida.Model, fsm uint64, at []tableAt) []byte {
 			b[tablesSlot+maxPart*t+p] = slotOf(set, t, p)
 		}
 		copy(b[tablesTouch+maxTouch*t:tablesTouch+maxTouch*(t+1)], set.Touch[t][:])
-		b[tablesNTouch+t] = set.NTouch[t]
+		b[tablesNtouch+t] = set.NTouch[t]
 	}
 	return b
 }
@@ -225,18 +141,18 @@ func encodeScheme(zs *zindex.Scheme, mapInfo, region uint64) (head, info, region
 	l := zs.Layout()
 	head = make([]byte, zSchemeSize)
 	le.PutUint32(head, uint32(l.N))
-	le.PutUint32(head[zsK:], uint32(l.K))
-	le.PutUint32(head[zsFact:], l.Fact)
+	le.PutUint32(head[zSchemeK:], uint32(l.K))
+	le.PutUint32(head[zSchemeFact:], l.Fact)
 	for i, w := range l.Weight {
-		le.PutUint32(head[zsWeight+4*i:], w)
+		le.PutUint32(head[zSchemeWeight+4*i:], w)
 	}
 	for a := range l.Binom {
 		for c := range l.Binom[a] {
-			le.PutUint32(head[zsBinom+4*(a*(cells+1)+c):], l.Binom[a][c])
+			le.PutUint32(head[zSchemeBinom+4*(a*(cells+1)+c):], l.Binom[a][c])
 		}
 	}
-	le.PutUint64(head[zsMapInfo:], mapInfo)
-	le.PutUint64(head[zsRegion:], region)
+	le.PutUint64(head[zSchemeMapInfo:], mapInfo)
+	le.PutUint64(head[zSchemeRegion:], region)
 	info = make([]byte, 8*len(l.MapInfo))
 	for i, x := range l.MapInfo {
 		le.PutUint64(info[8*i:], x)
@@ -284,9 +200,9 @@ func encodeRoots(roots []ida.Root) []byte {
 		r := &roots[i]
 		o := b[rootSize*i:]
 		copy(o, r.Board[:])
-		o[25], o[26], o[27] = r.Blank, r.G, r.H
-		binary.LittleEndian.PutUint32(o[28:], r.State)
-		binary.LittleEndian.PutUint32(o[32:], uint32(i))
+		o[rootBlank], o[rootG], o[rootH] = r.Blank, r.G, r.H
+		binary.LittleEndian.PutUint32(o[rootState:], r.State)
+		binary.LittleEndian.PutUint32(o[rootSub:], uint32(i))
 		o[rootThr] = kOwner
 	}
 	return b
