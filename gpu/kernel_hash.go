@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "d3185b80d7a7b14c5d9375a0946bd90a79e99a51d0e11e50173558a3fe77c6b0"
+const kernelHash = "039aecf93591adcd861988cce93096d298480664bcaab2fd43dc1fbeecb8fb71"

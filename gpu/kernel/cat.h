@@ -1,6 +1,6 @@
 // The search with a catalogue of zero-aware tables (Clausecker & Reinefeld 2017: small-t),
 // or a set of them, in nibbles or in the bit encoding: ida's catalogue loop, node for node
-// (docs/SEARCH.md, sections 2, 4 and 5). Included by search.h.
+// (docs/SEARCH.md, sections 2, 4 and 5). A kind of kinds.h.
 //
 // h = md + 2 * the largest partition sum of half excesses; a node's best partition is the
 // first of the largest sum. A node's children are all made and counted first, each looked

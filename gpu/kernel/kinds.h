@@ -4,12 +4,15 @@
 // driver's dispatch (host.cpp, fakecuda.cpp); package gpu has a row of each, in this order
 // (kinds.go; TestKindsAreTheKernels holds both to the PTX's entries).
 //
-// A new kind: a header with its worker and step (search.h's Worker and step, set.h's
-// SetWorker and stepAll are two shapes), included below, and a line here.
+// A new kind: a header with its worker and step (md.h's Worker and step, set.h's SetWorker
+// and stepAll are two shapes), included below, and a line here.
 #ifndef TILEKIT_GPU_KINDS_H
 #define TILEKIT_GPU_KINDS_H
 
 #include "search.h"
+#include "md.h"
+#include "set.h"
+#include "cat.h"
 
 #define TK_KINDS(X)                   \
   X(ida_pass, Worker, step)           \

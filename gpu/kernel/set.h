@@ -1,7 +1,7 @@
 // The search with an additive set of tables in nibbles that are not zero-aware (Korf &
 // Felner 2002: 5-5-5, 6-6-3 and 7-8 on 4x4, 6-6-6-6 on 5x5), with their reflection about
 // the main diagonal: ida's catalogue loop for such a set, node for node (docs/SEARCH.md,
-// sections 2, 4 and 5). Included by search.h.
+// sections 2, 4 and 5). A kind of kinds.h.
 //
 // A node's children are all made and counted first, each looked up in full (the lookups
 // that hold the moved tile, in every partition); h = md + 2 * the largest partition sum of
