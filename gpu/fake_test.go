@@ -20,7 +20,7 @@ import (
 	"github.com/tilekit/tilekit/pdb"
 )
 
-// fakeDriver builds testdata/fakecuda.cpp as a libcuda.so.1 of its own and returns its
+// fakeDriver builds the fake driver (internal/fakegpu/testdata/fakecuda.cpp) as a libcuda.so.1 of its own and returns its
 // path (skipped without g++, failed under TILEKIT_E2E=require).
 func fakeDriver(t *testing.T, flags ...string) string {
 	t.Helper()

@@ -1,5 +1,5 @@
 // A launch of the kernel on the host, for the host build (host.cpp) and the tests' fake
-// driver (gpu/testdata/fakecuda.cpp): the launch's threads as virtual threads, stepped in
+// driver (internal/fakegpu/testdata/fakecuda.cpp): the launch's threads as virtual threads, stepped in
 // turn until the pass is over. Not part of the kernel (ptxsrc.Sources): nvcc never sees it.
 #pragma once
 

@@ -1,5 +1,5 @@
-// Package fakegpu builds, for tests, package gpu's fake NVIDIA driver
-// (gpu/testdata/fakecuda.cpp): a libcuda.so.1 whose launches run the kernel's search on the
+// Package fakegpu builds, for tests, package gpu's fake NVIDIA driver (its
+// testdata/fakecuda.cpp): a libcuda.so.1 whose launches run the kernel's search on the
 // host, so that the GPU's paths are tested end to end on a machine without a GPU.
 package fakegpu
 
@@ -28,7 +28,7 @@ func Build(t testing.TB, flags ...string) string {
 		t.Skipf("no g++ to build the fake driver: %v", err)
 	}
 	_, here, _, _ := runtime.Caller(0)
-	src := filepath.Join(filepath.Dir(here), "..", "..", "gpu", "testdata", "fakecuda.cpp")
+	src := filepath.Join(filepath.Dir(here), "testdata", "fakecuda.cpp")
 	lib := filepath.Join(t.TempDir(), "libcuda.so.1")
 	args := append([]string{"-std=c++17", "-O2", "-shared", "-fPIC", "-o", lib}, flags...)
 	args = append(args, src)

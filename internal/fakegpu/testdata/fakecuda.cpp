@@ -21,7 +21,7 @@
 
 #include <vector>
 
-#include "../kernel/emulate.h"
+#include "../../../gpu/kernel/emulate.h"
 
 typedef int CUresult;
 

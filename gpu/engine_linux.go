@@ -1,0 +1,299 @@
+//go:build linux && (amd64 || arm64)
+
+package gpu
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tilekit/tilekit/ida"
+)
+
+// An Engine searches one solver's split passes on a device: an ida.Runner. Its searches
+// run one at a time.
+type Engine struct {
+	dv     *Device
+	solver *ida.Solver
+	model  *ida.Model
+
+	kernel uintptr  // its kind's entry (kinds)
+	at     modelAt  // the tables, in device memory
+	buf    *buffers // the launches' buffers, in device memory
+	grid   uint32
+
+	turn  chan struct{} // held by the launch under way: one at a time
+	mu    sync.Mutex
+	stats Stats
+}
+
+// Engine prepares s's tables on the device. s's heuristic must be one the GPU searches
+// (ErrHeuristic otherwise).
+func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
+	m, err := s.Model()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrHeuristic, err)
+	}
+	k, err := kindOf(m)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{dv: dv, solver: s, model: m, kernel: dv.entry[k], turn: make(chan struct{}, 1)}
+	err = dv.do(func() error {
+		var err error
+		if e.at, err = putModel(dv, m); err != nil {
+			return err
+		}
+		nl, np := 0, 0
+		if kinds[k].seeds {
+			nl, np = len(m.Set.Lookups), m.Set.Parts
+		}
+		if e.buf, err = newBuffers(dv, queueCap, nl, np); err != nil {
+			return err
+		}
+		var blocks int32
+		if err := dv.d.check("cuOccupancyMaxActiveBlocksPerMultiprocessor", dv.d.cuOccupancyMaxActiveBlocksPer(&blocks, e.kernel, blockThreads, 0)); err != nil || blocks < 1 {
+			blocks = 1
+		}
+		e.grid = uint32(int(blocks) * dv.info.SMs)
+		// Each resident thread's local memory (its path: 94 KB with a catalogue) at most
+		// half the memory free once the tables are in.
+		var local int32
+		if dv.d.cuFuncGetAttribute(&local, funcLocalBytes, e.kernel) == 0 && local > 0 {
+			var free, total uint64
+			dv.d.cuMemGetInfo(&free, &total)
+			most := free / 2 / uint64(local) / blockThreads
+			if most == 0 {
+				return fmt.Errorf("%w: each of a block's %d threads takes %.1f KB of local memory, and %.1f MB are free on %s", ErrMemory, blockThreads, float64(local)/1e3, float64(free)/1e6, dv.info.Name)
+			}
+			e.grid = uint32(min(uint64(e.grid), most))
+		}
+		return nil
+	})
+	if err != nil {
+		e.free()
+		return nil, err
+	}
+	e.stats.Threads = int(e.grid) * blockThreads
+	return e, nil
+}
+
+// free releases the engine's device memory (on any goroutine).
+func (e *Engine) free() {
+	e.dv.do(func() error {
+		e.at.free(e.dv)
+		if e.buf != nil {
+			e.buf.free(e.dv)
+		}
+		return nil
+	})
+}
+
+// Close releases the engine's device memory.
+func (e *Engine) Close() error {
+	e.free()
+	return nil
+}
+
+// Stats returns what the engine's launches have done so far.
+func (e *Engine) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stats
+}
+
+// SearchSubtrees searches the batch's subtrees on the device (ida.Runner), handing them to
+// the threads in serial order.
+func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+	return e.Search(ctx, b, Schedule{})
+}
+
+// SearchOrdered searches the batch's subtrees on the device as SearchSubtrees does,
+// handing them to the threads in the given order of their serial indices (nil: serial
+// order).
+func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32) ([]ida.SubtreeResult, error) {
+	return e.Search(ctx, b, Schedule{Order: order})
+}
+
+// Search searches the batch's subtrees on the device as sch says. The results, the
+// solution and the serial counts do not depend on it.
+//
+// A thread gives up a subtree once it has generated Tune.GiveUp nodes below it (by
+// default never; where a set's threads do not donate, Tune.NoDonate, a few times its share
+// of the pass's expected nodes, sch.Expected). Where a set's threads donate, a subtree
+// where a part donated would have cut its donor's node (BPMX) counts as given up.
+// The engine splits the subtrees given up further (ida.Deeper), searches their parts in
+// another launch (and so on), and makes their results from their parts'; it takes them a
+// chunk at a time in serial order (Tune.Chunk), and leaves those after the first solution.
+// The work of a subtree given up counts only in the engine's Stats.
+//
+// Searches of several goroutines take the device in turn, a launch at a time; one waiting
+// for its turn returns ctx's error as soon as ctx is done.
+func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.SubtreeResult, error) {
+	// The roots are made before the search's first launch takes its turn: another's may
+	// be on the GPU.
+	root := newLevel(b, e.model, nil, nil, nil)
+	if root.roots == nil && len(b.Paths) > 0 {
+		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
+	}
+	own := Stats{Passes: 1, Threads: e.Stats().Threads}
+	defer func() {
+		e.mu.Lock()
+		e.stats.add(own)
+		e.mu.Unlock()
+		if sch.Tally != nil {
+			sch.Tally.add(own)
+		}
+	}()
+	var giveUp uint64
+	if e.model.Set != nil {
+		giveUp = uint64(e.dv.tune.GiveUp)
+		if giveUp == 0 && !e.Donates() && sch.Expected > 0 {
+			giveUp = max(uint64(giveUpShares*sch.Expected/float64(max(own.Threads, 1))), minGiveUp)
+		}
+	}
+	r := &passRun{ctx: ctx, s: e.solver, m: e.model, b: b, stats: &own,
+		root:     root,
+		capacity: e.chunk(own.Threads),
+		parts:    int(cmp.Or(e.dv.tune.Parts, minParts)),
+		giveUp:   giveUp,
+		launch: func(w work, order []uint32, giveUp uint64) (*launch, error) {
+			// The device is this search's for the launch only: between launches
+			// (splitting, the solving subtree searched again) another's may run.
+			waited := time.Now()
+			select {
+			case e.turn <- struct{}{}:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			own.Wait += time.Since(waited)
+			l, err := e.launch(ctx, w, order, giveUp, &own)
+			<-e.turn
+			if l == nil && err == nil {
+				err = errors.New("gpu: internal error: a launch of no subtrees")
+			}
+			return l, err
+		},
+	}
+	if giveUp > 0 {
+		r.partGiveUp = cmp.Or(uint64(e.dv.tune.PartGiveUp), max(giveUp/partGiveUpShare, min(giveUp, minGiveUp/partGiveUpShare)))
+	}
+	return r.run(sch.Order)
+}
+
+// A thread that does not donate gives a subtree up once it has generated giveUpShares
+// times its share of the pass's expected nodes below it, and never under minGiveUp (the
+// kernel looks at every poll: 32 expansions); it gives a part of one up after
+// partGiveUpShare times fewer. A launch after a pass's first takes at most chunkSubtrees
+// subtrees where the threads donate, chunkShare a thread where they do not; each subtree
+// given up is split into at least minParts (as many as fill the launch where there are
+// few), at most maxParts. The CPU makes every part (a frontier below the subtree, with
+// the set's lookups): on k24-38 with 6-6-6-6, in the fake driver's emulation, splitting
+// two subtrees into 65,571 parts took 2.27 s of two cores, into 9,348 parts 0.21 s, for
+// 2,128 more rounds of the threads (docs/RESULTS.md).
+const (
+	giveUpShares    = 4
+	minGiveUp       = 1 << 11
+	partGiveUpShare = 4
+	minParts        = 16
+	chunkSubtrees   = 1 << 13
+	chunkShare      = 2
+)
+
+// chunk is the most subtrees a launch after a pass's first holds (Tune.Chunk), for a
+// launch of threads threads.
+func (e *Engine) chunk(threads int) int {
+	if e.dv.tune.Chunk != 0 {
+		return int(e.dv.tune.Chunk)
+	}
+	if e.Donates() {
+		return chunkSubtrees
+	}
+	return max(chunkShare*threads, 1)
+}
+
+// launch searches w's subtrees in one launch, handing them out in order (nil: serial
+// order), a thread giving up a subtree below which it has generated giveUp nodes (0:
+// never), and adds its figures to st. It returns nil for no subtrees.
+func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint64, st *Stats) (*launch, error) {
+	roots := w.roots
+	if order != nil && len(order) != len(roots) {
+		return nil, fmt.Errorf("gpu: an order of %d subtrees for a batch of %d", len(order), len(roots))
+	}
+	n := len(roots)
+	if n == 0 {
+		return nil, nil
+	}
+	var out [passSize]byte
+	var l *launch
+	var upload, search time.Duration
+	le := binary.LittleEndian
+	err := e.dv.do(func() error {
+		begin := time.Now()
+		k := passKnobs{limit: w.limit, giveUp: giveUp, cancel: e.dv.hostDev + hostCancel,
+			donateAfter: cmp.Or(e.dv.tune.DonateAfter, donateAfter), pollEvery: e.dv.tune.PollEvery, waitMax: e.dv.tune.WaitMax,
+			turn: e.dv.tune.Turn, most: e.donateMost(), above: e.dv.tune.DonateAbove, donates: e.Donates(), values: e.model.Set != nil}
+		if err := e.buf.stage(e.dv, w, order, k); err != nil {
+			return err
+		}
+		h := e.dv.hostBytes()
+		le.PutUint32(h[hostCancel:], 0)
+		upload = time.Since(begin)
+		// Cancel reaches the kernel through the mapped flag.
+		stop := make(chan struct{})
+		watched := make(chan struct{})
+		go func() {
+			defer close(watched)
+			select {
+			case <-ctx.Done():
+				le.PutUint32(h[hostCancel:], 1)
+			case <-stop:
+			}
+		}()
+		begin = time.Now()
+		err := e.dv.launch(e.kernel, e.grid, e.buf.pass, e.at.tables)
+		search = time.Since(begin)
+		close(stop)
+		<-watched
+		if err != nil {
+			return err
+		}
+		l, out, err = e.buf.collect(e.dv, n, e.model.Set != nil)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	one := Stats{Launches: 1, Subtrees: uint64(n), Donated: le.Uint64(out[passDonated:]),
+		Claims: le.Uint64(out[passClaims:]), Misses: le.Uint64(out[passMisses:]),
+		Threads: int(le.Uint32(out[passThreads:])), Upload: upload, Search: search, Utilisation: st.Utilisation}
+	for i := range l.gen {
+		one.Nodes += l.gen[i]
+		one.Expanded += l.exp[i]
+	}
+	if cycles := le.Uint64(out[passCycles:]); cycles > 0 {
+		one.Utilisation = float64(le.Uint64(out[passBusy:])) / float64(cycles)
+	}
+	st.add(one)
+	return l, nil
+}
+
+// donateMost is the most nodes a thread donates at a poll (Tune.DonateMost; 0: the
+// kernel's default), held to what lets every thread's donations fit the queue at once (a
+// thread donates only while the queue has room for every thread's donateMost + 3).
+func (e *Engine) donateMost() uint32 {
+	limit := max(queueCap/(int(e.grid)*blockThreads)-4, 1)
+	return min(e.dv.tune.DonateMost, uint32(limit))
+}
+
+// Donates says whether the engine's threads give work to idle ones: all but a set's that
+// is not zero-aware tuned not to (Tune.NoDonate), whose threads give up what proves large.
+func (e *Engine) Donates() bool {
+	return e.model.Set == nil || !e.model.Set.Eager || e.dv.tune.NoDonate == 0
+}
+
+var _ ida.Runner = (*Engine)(nil)
