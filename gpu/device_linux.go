@@ -333,4 +333,3 @@ func (dv *Device) launch(fn uintptr, grid uint32, a0, a1 uint64) error {
 func (dv *Device) Trap() error {
 	return dv.do(func() error { return dv.launch(dv.trap, 1, 0, 0) })
 }
-
