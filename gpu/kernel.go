@@ -2,11 +2,11 @@ package gpu
 
 import _ "embed"
 
-//go:generate go run ./internal/genptx
-//go:generate go run ./internal/genlayout
+//go:generate go run ./internal/gen ptx
+//go:generate go run ./internal/gen layout
 
 // kernelPTX is the kernel (kernel/ida.cu) as PTX for compute_75, made by go generate
-// (internal/genptx); kernel_hash.go records the hash of its sources.
+// (internal/gen ptx); kernel_hash.go records the hash of its sources.
 //
 //go:embed kernel/ida.ptx
 var kernelPTX []byte

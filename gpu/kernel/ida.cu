@@ -1,6 +1,6 @@
 // The GPU's IDA* pass (search.h, set.h, cat.h): one persistent thread a worker, each taking roots
 // until the pass is over, an entry a kind of search (kinds.h). Compiled to PTX by go
-// generate (internal/genptx).
+// generate (internal/gen ptx).
 #include "kinds.h"
 
 // run is a thread's loop: it takes roots and searches below them until the pass is over.
