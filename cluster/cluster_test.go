@@ -159,9 +159,9 @@ func TestRefusedUnitFails(t *testing.T) {
 	require.NoError(t, err)
 	for _, device := range []string{solve.DeviceCPU, solve.DeviceGPU} {
 		t.Run(device, func(t *testing.T) {
-			w := &Worker{Name: "w", Threads: 1, Device: device}
+			w := &Worker{Name: "w", Threads: 1, Device: solve.Device{Kind: device}}
 			if device == solve.DeviceGPU {
-				w.GPULibrary = fakegpu.Build(t)
+				w.Device.Library = fakegpu.Build(t)
 				t.Setenv("TK_FAKE_CUDA", "")
 			}
 			_, nc := testServer(t, "")

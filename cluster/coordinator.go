@@ -966,11 +966,11 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.S
 		r.mu.Lock()
 		r.stopInstance = stop
 		r.mu.Unlock()
-		res, err := c.Solver.SolveSplit(ictx, e.In.State, opt, solve.RunnerFunc(func(ctx context.Context, b *solve.Batch) ([]solve.SubtreeResult, error) {
+		res, err := c.Solver.SolveSplit(ictx, e.In.State, opt, func(ctx context.Context, b *solve.Batch) ([]solve.SubtreeResult, error) {
 			results, done, err := r.pass(ctx, i, e.In, b)
 			units = append(units, done...)
 			return results, err
-		}))
+		})
 		if aerr := r.checkAudits(); aerr != nil {
 			res, err = nil, aerr // no answer rests on a result an audit contradicts
 		}

@@ -571,7 +571,7 @@ func TestGPUWorker(t *testing.T) {
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
-	startWorker(t, nc, &Worker{Name: "gpu", Threads: 1, Device: solve.DeviceGPU, GPULibrary: lib})
+	startWorker(t, nc, &Worker{Name: "gpu", Threads: 1, Device: solve.Device{Kind: solve.DeviceGPU, Library: lib}})
 	// Every result audited: the GPU's count of its own work is not the serial one, which
 	// the audit compares.
 	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Audit: 1}, entries(goal, start))

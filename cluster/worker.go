@@ -30,13 +30,10 @@ type Worker struct {
 	Name    string
 	Tables  string // the directory of tables to use ("" for the usual places)
 	Threads int    // units searched at once (0: one per core)
-	// Device is where whole instances are searched (solve.Options.Device: "" or cpu, gpu,
-	// auto), on GPU number GPU, with the driver library GPULibrary ("": the usual), each
-	// with the cores the other units leave for the CPU's part of its search; the subtrees
-	// of a split instance are searched on the CPU.
-	Device     string
-	GPU        int
-	GPULibrary string
+	// Device is where whole instances are searched (solve.Options.Device), each with the
+	// cores the other units leave for the CPU's part of its search; the subtrees of a split
+	// instance are searched on the CPU.
+	Device solve.Device
 	// Log hears of what people should know: units refused or failed, with the reason.
 	Log func(msg string)
 	// Units, if set, hears of each unit finished, with its work.
@@ -275,20 +272,19 @@ func (w *Worker) solver(job Job, goal board.Goal) (*solve.Solver, error) {
 	// The tables' place and the goroutines are this worker's; an older coordinator's lanes
 	// are ignored.
 	opt.Tables, opt.Workers, opt.Lanes = w.Tables, 1, 0
-	opt.Device, opt.GPU, opt.GPULibrary = w.Device, w.GPU, w.GPULibrary
+	opt.Device = w.Device
 	if job.Split {
-		opt.MaxNodes = 0 // the coordinator counts a split search's nodes
-		opt.Device = ""  // and a subtree is searched here, on the CPU
+		opt.MaxNodes = 0            // the coordinator counts a split search's nodes
+		opt.Device = solve.Device{} // and a subtree is searched here, on the CPU
 	}
-	if opt.Device != "" && opt.Device != solve.DeviceCPU {
+	if opt.Device.OnGPU() {
 		// An instance on the GPU gets the cores for what the CPU does (its small passes, the
-		// GPU passes' frontiers), as a share of the worker's units in groups of
-		// solve.GPUAtOnce: the units of a group take turns on the CPU and the GPU.
+		// GPU passes' frontiers), as a share of the worker's units.
 		units := w.Threads
 		if units <= 0 {
 			units = runtime.GOMAXPROCS(0)
 		}
-		opt.Workers = max(runtime.GOMAXPROCS(0)/max(units/solve.GPUAtOnce, 1), 1)
+		opt.Workers = opt.Device.Goroutines(units, runtime.GOMAXPROCS(0))
 	}
 	e.s, e.err = solve.New(context.Background(), goal, opt)
 	if e.err == nil && e.s.Fingerprint() != job.Fingerprint {

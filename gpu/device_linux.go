@@ -65,10 +65,7 @@ const (
 
 // Open loads the driver, opens the GPU and compiles the kernel for it.
 func Open(opt Options) (*Device, error) {
-	tune, err := opt.tune()
-	if err != nil {
-		return nil, err
-	}
+	tune := opt.Tune
 	d, err := loadDriver(opt.Library)
 	if err != nil {
 		return nil, err

@@ -49,8 +49,8 @@
 // frontier node's lookups, uploaded with the frontier, and each donated node with its own).
 //
 // The scheduler's knobs (how long a thread searches before it donates, how often it
-// polls, how long an idle thread sleeps) are Tune's, or $TILEKIT_GPU_TUNE's, so that the
-// device check (gpu/check.sh, STEPS=tune) can measure several in one call.
+// polls, how long an idle thread sleeps) are Options.Tune's, so that the device check
+// (solve15 device check) can compare settings on a card.
 //
 // The host build of the same search (kernel/host.cpp) runs the scheme with many virtual
 // threads stepped in turn, or real threads racing; the tests compare it with ida subtree by
@@ -60,7 +60,6 @@ package gpu
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -112,13 +111,14 @@ type Options struct {
 	Ordinal int
 	// Library is the driver library to load; "" for libcuda.so.1 where the loader finds it.
 	Library string
-	// Tune sets the scheduler's knobs (zero: the defaults; unset, from $TILEKIT_GPU_TUNE,
-	// for the device check: ParseTune).
-	Tune *Tune
+	// Tune sets the scheduler's knobs (zero: the defaults). The package reads no
+	// environment: the commands read $TILEKIT_GPU_TUNE (TuneEnv) with ParseTune.
+	Tune Tune
 }
 
-// Tune is the scheduler's knobs: the answers the device check measures (gpu/check.sh,
-// STEPS=tune). Zero fields take the defaults.
+// Tune is the scheduler's knobs, for measuring on a card (a step's tune in the device
+// check's plan). Zero fields take the defaults. Subtrees, LeastSubtrees, SubtreeNodes,
+// Large and Window are package solve's split rule, which its Options carry with the rest.
 type Tune struct {
 	// DonateAfter is how many nodes a thread expands below a root before it donates
 	// (then again after as many more; default 32).
@@ -182,7 +182,8 @@ type Tune struct {
 	DonateAbove uint32
 }
 
-// TuneEnv is the environment variable of the default Tune.
+// TuneEnv names the environment variable that the commands read knobs from (ParseTune),
+// for measuring on a card.
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
 // ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,least=N,per=N,large=N,giveup=N,
@@ -207,18 +208,6 @@ func ParseTune(text string) (Tune, error) {
 			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: %s)", k, text, list)
 		}
 		*knobs[i] = uint32(n)
-	}
-	return t, nil
-}
-
-// tune is opt's tuning: Tune, or $TILEKIT_GPU_TUNE's.
-func (opt Options) tune() (Tune, error) {
-	if opt.Tune != nil {
-		return *opt.Tune, nil
-	}
-	t, err := ParseTune(os.Getenv(TuneEnv))
-	if err != nil {
-		return Tune{}, fmt.Errorf("%s: %w", TuneEnv, err)
 	}
 	return t, nil
 }

@@ -146,11 +146,10 @@ func BenchHeader(n int, goal board.Goal, workers int) string {
 }
 
 // BenchOptions configure Bench: instances solved at once, and the device each search
-// runs on (solve.Options.Device and GPU).
+// runs on (solve.Options.Device).
 type BenchOptions struct {
 	Workers int
-	Device  string
-	GPU     int
+	Device  solve.Device
 }
 
 // Bench solves every instance with each heuristic through package solve's Batch (a
@@ -167,7 +166,7 @@ func Bench(ctx context.Context, goal board.Goal, heuristics []string, instances 
 		name, pruning, _ := strings.Cut(name, "@")
 		h, lookups, _ := strings.Cut(name, "/")
 		s, err := solve.New(ctx, goal, solve.Options{Heuristic: h, Lookups: lookups, Pruning: pruning,
-			Device: opt.Device, GPU: opt.GPU})
+			Device: opt.Device})
 		if err != nil {
 			for _, done := range solvers[:i] {
 				done.Close()

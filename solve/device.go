@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,13 +22,54 @@ const (
 	DeviceAuto = "auto" // the CPU, and the GPU once a pass is large enough to pay for it, if there is one
 )
 
-// GPUAtOnce is how many instances are best searched at once on one GPU, each with every
+// Device is where a process searches: this process's choice, as Options.Tables and Workers
+// are (a cluster's job does not carry it). Its zero value is the CPU.
+type Device struct {
+	Kind    string   // DeviceCPU ("" too), DeviceGPU or DeviceAuto
+	Ordinal int      // which GPU (0: the first)
+	Library string   // the NVIDIA driver library ("": libcuda.so.1 where the loader finds it)
+	Tune    gpu.Tune // the GPU's knobs, for measuring on a card (zero: the defaults)
+}
+
+// Kinds returns the kinds a Device takes.
+func (Device) Kinds() []string { return []string{DeviceCPU, DeviceGPU, DeviceAuto} }
+
+// Check says what is wrong with the choice: an unknown kind, a GPU's number below 0.
+func (d Device) Check() error {
+	if !slices.Contains(append(d.Kinds(), ""), d.Kind) {
+		return badOptions("unknown device %q: cpu, gpu or auto", d.Kind)
+	}
+	if d.Ordinal < 0 {
+		return badOptions("--gpu %d: a GPU's number is 0 or more", d.Ordinal)
+	}
+	return nil
+}
+
+// OnGPU reports whether a GPU may search (gpu or auto).
+func (d Device) OnGPU() bool { return d.Kind == DeviceGPU || d.Kind == DeviceAuto }
+
+// gpuAtOnce is how many instances are best searched at once on one GPU, each with every
 // core: the GPU runs one launch at a time (gpu.Engine.Search), and one instance's CPU work
 // (its small passes, its frontiers, its splits) goes on beside the other's launch.
-const GPUAtOnce = 2
+const gpuAtOnce = 2
 
-// Devices returns the names Options.Device takes.
-func Devices() []string { return []string{DeviceCPU, DeviceGPU, DeviceAuto} }
+// AtOnce is how many instances of a batch are best searched at once on the device, with
+// cores cores: one a core on the CPU, two on a GPU (each with every core).
+func (d Device) AtOnce(cores int) int {
+	if d.Kind == DeviceGPU {
+		return gpuAtOnce
+	}
+	return cores
+}
+
+// Goroutines is how many of cores each of units instances searched at once gets: one on
+// the CPU; on a GPU, every core for each group of two, which take turns on the GPU.
+func (d Device) Goroutines(units, cores int) int {
+	if d.Kind != DeviceGPU {
+		return 1
+	}
+	return max(cores/max(units/gpuAtOnce, 1), 1)
+}
 
 // When a pass goes to the GPU: after a pass of this many nodes (the next is a few times
 // larger). On the GPU a small pass costs a launch and a frontier (milliseconds); with auto,
@@ -102,10 +144,8 @@ type DeviceUse struct {
 // device is a solver's GPU, opened when the solver is made (gpu) or at its first large
 // pass (auto), and shared by its searches.
 type device struct {
-	kind    string
-	ordinal int
-	library string
-	from    uint64 // a pass goes to the GPU after one of this many nodes
+	Device        // the choice: kind, ordinal, library, knobs
+	from   uint64 // a pass goes to the GPU after one of this many nodes
 
 	mu     sync.Mutex
 	dev    *gpu.Device
@@ -117,18 +157,11 @@ type device struct {
 
 // planDevice checks and, for gpu, opens the device the options ask for.
 func (s *Solver) planDevice() error {
-	kind := s.opt.Device
-	switch kind {
-	case "", DeviceCPU:
-		return nil
-	case DeviceGPU, DeviceAuto:
-	default:
-		return badOptions("unknown device %q: cpu, gpu or auto", kind)
+	if err := s.opt.Device.Check(); err != nil || !s.opt.Device.OnGPU() {
+		return err
 	}
-	if s.opt.GPU < 0 {
-		return badOptions("--gpu %d: a GPU's number is 0 or more", s.opt.GPU)
-	}
-	s.dev = &device{kind: kind, ordinal: s.opt.GPU, library: s.opt.GPULibrary, from: gpuFrom}
+	kind := s.opt.Device.Kind
+	s.dev = &device{Device: s.opt.Device, from: gpuFrom}
 	if kind == DeviceAuto {
 		s.dev.from = autoGPUFrom
 	}
@@ -161,7 +194,7 @@ func (d *device) get(fast *ida.Solver) (*gpu.Engine, error) {
 		return d.engine, d.err
 	}
 	begin := time.Now()
-	dev, err := gpu.Open(gpu.Options{Ordinal: d.ordinal, Library: d.library})
+	dev, err := gpu.Open(gpu.Options{Ordinal: d.Ordinal, Library: d.Library, Tune: d.Tune})
 	if err == nil {
 		d.dev = dev
 		d.engine, err = dev.Engine(fast)
@@ -225,7 +258,7 @@ func (s *Solver) Close() error {
 // to the CPU: auto chooses the faster.
 func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Result, *DeviceUse, error) {
 	from := s.dev.from
-	auto := s.dev.kind == DeviceAuto
+	auto := s.dev.Kind == DeviceAuto
 	workers := max(s.opt.Workers, 1)
 	local := s.fast.Workers(workers)
 	var engine *gpu.Engine
@@ -256,12 +289,12 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 					// Threads that donate share a large subtree; those that do not
 					// (gpu.Engine.Donates) need their large subtrees split further.
 					donates := engine.Donates()
-					want := gpuSubtrees(last, s.dev.tune(), engine.Stats().Threads, donates)
+					want := gpuSubtrees(last, s.dev.Tune, engine.Stats().Threads, donates)
 					est, expect = passEstimate(p.LastSplit, p.Passes), float64(last)
 					if donates {
 						return want, nil
 					}
-					return want, splitLarge(est, p.Passes, want, s.dev.tune().Large)
+					return want, splitLarge(est, p.Passes, want, s.dev.Tune.Large)
 				}
 			}
 			if workers > 1 && p.Bound > 8 && last >= 100_000 {
@@ -273,7 +306,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 			if onGPU {
 				frontier += time.Since(made)
 				begin := time.Now()
-				sch := schedule(b, est, expect, int(s.dev.tune().Window))
+				sch := schedule(b, est, expect, int(s.dev.Tune.Window))
 				sch.Tally = &st
 				order += time.Since(begin)
 				begin = time.Now()
@@ -324,16 +357,6 @@ func (d *device) slowerThan(gpu, cpu float64) {
 	if d.slower == "" {
 		d.slower = fmt.Sprintf("the GPU searched %.3g serial nodes a second, the CPU %.3g: searching on the CPU", gpu, cpu)
 	}
-}
-
-// tune is the device's tuning (gpu.Tune).
-func (d *device) tune() gpu.Tune {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.dev == nil {
-		return gpu.Tune{}
-	}
-	return d.dev.Tune()
 }
 
 // splitLarge returns the refinement of a GPU pass whose threads do not donate, with the

@@ -33,7 +33,7 @@ func TestDeviceGPU(t *testing.T) {
 	goal := board.BlankFirst(board.Size4x4)
 	cpu, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent})
 	require.NoError(t, err)
-	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: DeviceGPU, GPULibrary: lib})
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: DeviceGPU, Library: lib}})
 	require.NoError(t, err)
 	defer s.Close()
 	assert.Contains(t, s.About(), "Fake GPU")
@@ -63,19 +63,19 @@ func TestDeviceGPU(t *testing.T) {
 	}
 	assert.Positive(t, used, "some search was large enough for the GPU")
 
-	_, err = New(context.Background(), goal, Options{Heuristic: "pdb", Device: DeviceGPU, GPULibrary: lib})
+	_, err = New(context.Background(), goal, Options{Heuristic: "pdb", Device: Device{Kind: DeviceGPU, Library: lib}})
 	assert.ErrorIs(t, err, ErrOptions)
-	_, err = New(context.Background(), goal, Options{Heuristic: "md", Device: DeviceGPU, GPULibrary: filepath.Join(t.TempDir(), "none.so")})
+	_, err = New(context.Background(), goal, Options{Heuristic: "md", Device: Device{Kind: DeviceGPU, Library: filepath.Join(t.TempDir(), "none.so")}})
 	assert.ErrorIs(t, err, gpu.ErrNoDriver)
 	assert.NotErrorIs(t, err, ErrOptions)
-	_, err = New(context.Background(), goal, Options{Heuristic: "md", Device: "tpu"})
+	_, err = New(context.Background(), goal, Options{Heuristic: "md", Device: Device{Kind: "tpu"}})
 	assert.ErrorIs(t, err, ErrOptions)
 }
 
 // --device auto without a usable GPU searches on the CPU, and says why.
 func TestDeviceAutoWithoutGPU(t *testing.T) {
 	goal := board.BlankFirst(board.Size4x4)
-	s, err := New(context.Background(), goal, Options{Heuristic: "md", Device: DeviceAuto, GPULibrary: filepath.Join(t.TempDir(), "none.so")})
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Device: Device{Kind: DeviceAuto, Library: filepath.Join(t.TempDir(), "none.so")}})
 	require.NoError(t, err)
 	defer s.Close()
 	start, _ := goal.RandomWalk(60, rand.New(rand.NewPCG(1, 1)))
@@ -83,7 +83,7 @@ func TestDeviceAutoWithoutGPU(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, res.Solved)
 	assert.Nil(t, res.Device)
-	s2, err := New(context.Background(), goal, Options{Heuristic: "pdb", Device: DeviceAuto})
+	s2, err := New(context.Background(), goal, Options{Heuristic: "pdb", Device: Device{Kind: DeviceAuto}})
 	require.NoError(t, err)
 	assert.Contains(t, s2.Device(), "does not search pdb")
 }
@@ -101,7 +101,7 @@ func TestDeviceAutoChoosesTheFaster(t *testing.T) {
 	require.NoError(t, err)
 	want, err := cpu.Solve(context.Background(), start)
 	require.NoError(t, err)
-	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: DeviceAuto, GPULibrary: lib})
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: DeviceAuto, Library: lib}})
 	require.NoError(t, err)
 	defer s.Close()
 	assert.Contains(t, s.Device(), "once a pass passes")
@@ -262,8 +262,9 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	var donated, raised uint64
 	const never, alone = "nodonate=1,giveup=4000000000", "nodonate=1"
 	for _, tune := range []string{never, "large=1," + never, alone, alone + ",giveup=256", alone + ",giveup=256,chunk=1", ""} {
-		t.Setenv(gpu.TuneEnv, tune)
-		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent, Device: DeviceGPU, GPULibrary: lib})
+		knobs, err := gpu.ParseTune(tune)
+		require.NoError(t, err)
+		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent, Device: Device{Kind: DeviceGPU, Library: lib, Tune: knobs}})
 		require.NoError(t, err)
 		s.dev.from = 500 // the fake driver's emulation is slow: small passes
 		got, err := s.Solve(context.Background(), start)

@@ -96,20 +96,15 @@ type Options struct {
 	MaxExpansions uint64 // general search: stop after this many expansions; 0 for none
 	MaxStates     int    // A* and BA*: most states stored at once; 0 for the default
 	Workers       int    // goroutines searching one position (fast IDA*); 0 or 1: one
-	// Device is where the fast IDA* searches: "" or "cpu", "gpu" (an NVIDIA GPU: package
-	// gpu; New fails without one, or for a heuristic it does not search) or "auto" (the
-	// GPU once a pass is large, when there is one and it searches the heuristic).
-	//
-	// The device is this process's choice, as Tables and Workers are: a cluster's job does
-	// not carry it (json "-"), and a worker searches on its own.
-	Device string `json:"-"`
-	GPU    int    `json:"-"` // which GPU, for gpu and auto (0: the first)
+	// Device is where the fast IDA* searches: the CPU, a GPU (package gpu; New fails
+	// without one, or for a heuristic it does not search), or the GPU once a pass is
+	// large, when there is one and it searches the heuristic (auto). It is this process's
+	// choice, as Tables and Workers are: a cluster's job does not carry it (json "-"),
+	// and a worker searches on its own.
+	Device Device `json:"-"`
 	// Preparing, if set, hears of what New prepares that takes seconds, before it starts
 	// (done and total 0) and as it goes: an automaton built in memory, with why.
 	Preparing func(what string, done, total int) `json:"-"`
-	// GPULibrary is the NVIDIA driver library to load; "" for libcuda.so.1 where the
-	// loader finds it.
-	GPULibrary string `json:"-"`
 
 	// Lanes is ignored: lanes were retired (docs/RESULTS.md, "Lanes retired"). It stays,
 	// always 0 in a cluster's job, so that a job's id, a hash of its options, is the one
@@ -680,7 +675,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	if s.fast != nil { // both searches check start first
 		var res *ida.Result
 		var use *DeviceUse
-		if s.dev != nil && s.dev.kind != DeviceCPU {
+		if s.dev != nil && s.dev.Kind != DeviceCPU {
 			res, use, err = s.solveOnDevice(ctx, start)
 		} else {
 			res, err = s.fast.Solve(ctx, start)

@@ -50,13 +50,9 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	return s.fast.SearchBelow(ctx, start, path, bound)
 }
 
-// The runners of split passes are ida's (ida.Runner): named here so that the packages
+// A split pass's subtrees and their results are ida's: named here so that the packages
 // that search subtrees (cluster) speak to solve alone.
 type (
-	// Runner searches the subtrees of a split pass (ida.Runner).
-	Runner = ida.Runner
-	// RunnerFunc makes a function a Runner.
-	RunnerFunc = ida.RunnerFunc
 	// Batch is a split pass's subtrees (ida.Batch).
 	Batch = ida.Batch
 	// SubtreeResult is what the search below one subtree found (ida.SubtreeResult).
@@ -86,19 +82,19 @@ type SplitOptions struct {
 }
 
 // SolveSplit solves start by IDA* as Solve does, through ida's pass driver, with each pass
-// past opt.SplitFrom nodes split into subtrees that r searches (in other goroutines,
+// past opt.SplitFrom nodes split into subtrees that search searches (in other goroutines,
 // processes or machines; see ida.Runner for what it must search). The solution and the
-// serial counts are the serial search's, whatever the order r searched in; the result's
-// Nodes are all the work done. Options.MaxNodes counts every node, r's too: r is told how
-// many it may generate (Batch.MaxNodes).
-func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOptions, r Runner) (*Result, error) {
+// serial counts are the serial search's, whatever the order search searched in; the
+// result's Nodes are all the work done. Options.MaxNodes counts every node, search's too:
+// it is told how many it may generate (Batch.MaxNodes).
+func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOptions, search func(context.Context, *Batch) ([]SubtreeResult, error)) (*Result, error) {
 	if s.fast == nil {
 		return nil, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
 	}
-	if r == nil {
-		return nil, badOptions("a split search needs a runner for its subtrees")
+	if search == nil {
+		return nil, badOptions("a split search needs a search of its subtrees")
 	}
-	plan := ida.Plan{Runner: r, Split: opt.split}
+	plan := ida.Plan{Runner: ida.RunnerFunc(search), Split: opt.split}
 	if opt.Pass != nil {
 		plan.OnPass = func(p ida.Pass, sp *ida.SplitPass) { opt.Pass(p.Bound, sp != nil, p.Work()) }
 	}

@@ -19,8 +19,8 @@ import (
 
 // searchInOrder searches a split pass's subtrees here, one after another, up to the first
 // solution: the serial search's work.
-func searchInOrder(s *Solver) Runner {
-	return RunnerFunc(func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
+func searchInOrder(s *Solver) func(context.Context, *Batch) ([]SubtreeResult, error) {
+	return func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
 		out := make([]SubtreeResult, len(b.Paths))
 		for i, p := range b.Paths {
 			r, err := s.SearchBelow(ctx, b.Start, p, b.Bound)
@@ -33,7 +33,7 @@ func searchInOrder(s *Solver) Runner {
 			}
 		}
 		return out, nil
-	})
+	}
 }
 
 // A split search finds the serial search's solution, with its node counts (but for the top
@@ -92,7 +92,7 @@ func TestSolveSplitErrors(t *testing.T) {
 	lost := errors.New("workers lost")
 	asked := 0
 	res, err := s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
-		RunnerFunc(func(_ context.Context, b *Batch) ([]SubtreeResult, error) { asked = b.Bound; return nil, lost }))
+		func(_ context.Context, b *Batch) ([]SubtreeResult, error) { asked = b.Bound; return nil, lost })
 	assert.ErrorIs(t, err, lost)
 	assert.False(t, res.Solved)
 	assert.NotZero(t, asked)
@@ -100,13 +100,13 @@ func TestSolveSplitErrors(t *testing.T) {
 
 	// A runner that leaves a subtree unsearched before any solution breaks its contract.
 	_, err = s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
-		RunnerFunc(func(_ context.Context, b *Batch) ([]SubtreeResult, error) {
+		func(_ context.Context, b *Batch) ([]SubtreeResult, error) {
 			return make([]SubtreeResult, len(b.Paths)), nil
-		}))
+		})
 	assert.ErrorIs(t, err, ida.ErrRunner)
 	// And so does one with too few results.
 	_, err = s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
-		RunnerFunc(func(_ context.Context, b *Batch) ([]SubtreeResult, error) { return nil, nil }))
+		func(_ context.Context, b *Batch) ([]SubtreeResult, error) { return nil, nil })
 	assert.ErrorIs(t, err, ida.ErrRunner)
 
 	g, err := New(context.Background(), board.BlankLast(board.Size{W: 3, H: 3}), Options{})

@@ -48,12 +48,13 @@ func BenchmarkGPUTurns(b *testing.B) {
 			b.Setenv("TK_FAKE_SMS", "132")
 			b.Setenv("TK_FAKE_BLOCKS", "4")
 			b.Setenv("TK_FAKE_LOG", log)
-			b.Setenv(gpu.TuneEnv, os.Getenv("TILEKIT_BENCH_TUNE"))
 			goal := board.BlankFirst(c.size)
 			start, err := board.Parse(c.size, c.start)
 			require.NoError(b, err)
 			opt := c.opt
-			opt.Device, opt.GPULibrary = DeviceGPU, lib
+			knobs, err := gpu.ParseTune(os.Getenv("TILEKIT_BENCH_TUNE"))
+			require.NoError(b, err)
+			opt.Device = Device{Kind: DeviceGPU, Library: lib, Tune: knobs}
 			s, err := New(context.Background(), goal, opt)
 			require.NoError(b, err)
 			defer s.Close()

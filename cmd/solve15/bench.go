@@ -87,11 +87,15 @@ func benchAction(c *cli.Context) error {
 		return &cmdline.ExitError{Code: cmdline.ExitBadInput, Err: err}
 	}
 	workers := c.Int("workers")
+	device, err := cmdline.Device(c)
+	if err != nil {
+		return err
+	}
 	if !c.Bool("json") {
 		fmt.Fprintln(c.App.Writer, repro.BenchHeader(len(instances), goal, workers))
 	}
 	var totals []repro.BenchTotal
-	opt := repro.BenchOptions{Workers: workers, Device: c.String("device"), GPU: c.Int("gpu")}
+	opt := repro.BenchOptions{Workers: workers, Device: device}
 	err = repro.Bench(c.Context, goal, list, instances, opt, func(r repro.BenchRun) {
 		if c.Bool("json") || !c.Bool("quiet") {
 			cmdline.Print(c, r, func(w io.Writer) { fmt.Fprintln(w, r.Text()) })

@@ -141,13 +141,15 @@ func clusterAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	opts := cmdline.SolveOptions(c, tables, 1)
 	// The device is the local workers'; the coordinator plans and audits on the CPU.
-	device := opts.Device
-	opts.Device = ""
-	if err := checkDevice(c, device); err != nil {
+	device, err := cmdline.Device(c)
+	if err != nil {
 		return err
 	}
+	if err := checkDevice(device); err != nil {
+		return err
+	}
+	opts := cmdline.SolveOptions(c, tables, 1, solve.Device{})
 	var prepared func()
 	opts.Preparing, prepared = cmdline.Preparing(c.App.ErrWriter, c.Bool("quiet"), "solve15 cluster: ")
 	s, err := solve.New(c.Context, goal, opts)
@@ -178,7 +180,7 @@ func clusterAction(c *cli.Context) error {
 	out := cmdline.NewResults(c, "solve15 cluster: ", goal)
 	stop := func() error { return nil }
 	if n := c.Int("local-workers"); n > 0 {
-		w := &cluster.Worker{Tables: tables, Threads: n, Local: true, Device: device, GPU: c.Int("gpu"),
+		w := &cluster.Worker{Tables: tables, Threads: n, Local: true, Device: device,
 			Log: func(msg string) { fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: worker: %s\n", msg) }}
 		if stop, err = conn.StartWorker(c.Context, w); err != nil {
 			return err
@@ -282,7 +284,11 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if err := checkDevice(c, c.String("device")); err != nil {
+			device, err := cmdline.Device(c)
+			if err != nil {
+				return err
+			}
+			if err := checkDevice(device); err != nil {
 				return err
 			}
 			name, err := cluster.WorkerName(c.String("nats"), c.String("name"))
@@ -296,10 +302,10 @@ Examples:
 			defer conn.Close()
 			status := cmdline.NewStatus(c.App.ErrWriter, c.Bool("quiet"))
 			threads := c.Int("workers")
-			if c.String("device") == solve.DeviceGPU && !c.IsSet("workers") {
-				threads = solve.GPUAtOnce // as a batch on the GPU: one unit's CPU work beside the other's launch
+			if !c.IsSet("workers") {
+				threads = device.AtOnce(threads) // as a batch on the GPU: one unit's CPU work beside the other's launch
 			}
-			w := &cluster.Worker{Name: name, Tables: tables, Threads: threads, Device: c.String("device"), GPU: c.Int("gpu"),
+			w := &cluster.Worker{Name: name, Tables: tables, Threads: threads, Device: device,
 				Log: func(msg string) { status.Println("solve15 worker: " + msg) }}
 			w.Units = func(u *cluster.Unit, o *cluster.Outcome) {
 				if status.Live() {
@@ -323,11 +329,11 @@ Examples:
 
 // checkDevice opens the GPU of --device gpu (and --gpu) once, so that a process that
 // cannot use it says so at once rather than at every unit.
-func checkDevice(c *cli.Context, device string) error {
-	if device != solve.DeviceGPU {
+func checkDevice(device solve.Device) error {
+	if device.Kind != solve.DeviceGPU {
 		return nil
 	}
-	dv, err := gpu.Open(gpu.Options{Ordinal: c.Int("gpu")})
+	dv, err := gpu.Open(gpu.Options{Ordinal: device.Ordinal, Library: device.Library, Tune: device.Tune})
 	if err != nil {
 		return err
 	}

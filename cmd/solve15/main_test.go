@@ -16,6 +16,7 @@ import (
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // run runs solve15 in-process with the given standard input.
@@ -439,7 +440,26 @@ func TestWorkersShared(t *testing.T) {
 		{false, "gpu", false, 16, 2},
 		{false, "gpu", true, 1, 16},
 	} {
-		threads, parallel := share(c.single, c.device, c.set, 16)
+		threads, parallel := share(c.single, solve.Device{Kind: c.device}, c.set, 16)
 		assert.Equal(t, []int{c.threads, c.atOnce}, []int{threads, parallel}, "%+v", c)
 	}
+}
+
+// The GPU's knobs come from $TILEKIT_GPU_TUNE, read by the command alone: a knob it does
+// not know is bad usage with --device gpu and auto alike, before any device is opened.
+func TestGPUTuneFromTheEnvironment(t *testing.T) {
+	t.Setenv("TILEKIT_GPU_TUNE", "speed=9")
+	for _, device := range []string{"gpu", "auto"} {
+		_, errOut, code := run(t, "", "--device", device, worked)
+		assert.Equal(t, cmdline.ExitUsage, code, device)
+		assert.Contains(t, errOut, `$TILEKIT_GPU_TUNE: gpu: no knob "speed"`, device)
+	}
+	_, _, code := run(t, "", "--device", "cpu", worked)
+	assert.Equal(t, 0, code, "the CPU takes no knobs")
+	_, errOut, code := run(t, "", "--device", "tpu", worked)
+	assert.Equal(t, cmdline.ExitUsage, code)
+	assert.Contains(t, errOut, `unknown device "tpu"`)
+	_, errOut, code = run(t, "", "--device", "gpu", "--gpu", "-1", worked)
+	assert.Equal(t, cmdline.ExitUsage, code)
+	assert.Contains(t, errOut, "a GPU's number is 0 or more")
 }

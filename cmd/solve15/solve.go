@@ -19,7 +19,11 @@ func solveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	threads, parallel := share(in.Single(), c.String("device"), c.IsSet("workers"), c.Int("workers"))
+	device, err := cmdline.Device(c)
+	if err != nil {
+		return err
+	}
+	threads, parallel := share(in.Single(), device, c.IsSet("workers"), c.Int("workers"))
 	ctx, timeout := c.Context, c.Duration("timeout")
 	if in.Single() {
 		// One instance's --timeout counts everything it waits for: the tables' loading
@@ -31,7 +35,7 @@ func solveAction(c *cli.Context) error {
 		}
 	}
 	out := cmdline.NewResults(c, "solve15: ", goal)
-	opts := cmdline.SolveOptions(c, tables, threads)
+	opts := cmdline.SolveOptions(c, tables, threads, device)
 	if err := opts.Check(goal); errors.Is(err, solve.ErrOptions) {
 		return cmdline.Usagef("%v", err)
 	}
@@ -66,17 +70,17 @@ func solveAction(c *cli.Context) error {
 }
 
 // share says how --workers cores are shared: the goroutines of each instance's search, and
-// the instances solved at once. A batch is split by instance, each searched by one
-// goroutine; a single instance gets them all. On the GPU (unless --workers is given) a
-// batch goes solve.GPUAtOnce instances at a time, each with every core for what the CPU
-// does (its small passes, its GPU passes' frontiers, splits and accounts) beside the
-// other's launch.
-func share(single bool, device string, workersSet bool, workers int) (threads, parallel int) {
+// the instances solved at once. A single instance gets them all; a batch is split by
+// instance, each searched by one goroutine, unless --workers is not given on a GPU, where
+// the device's share holds (solve.Device.AtOnce: two at a time, each with every core for
+// what the CPU does beside the other's launch).
+func share(single bool, device solve.Device, workersSet bool, workers int) (threads, parallel int) {
 	switch {
 	case single:
 		return workers, 1
-	case device == solve.DeviceGPU && !workersSet:
-		return workers, solve.GPUAtOnce
+	case !workersSet:
+		parallel = device.AtOnce(workers)
+		return device.Goroutines(parallel, workers), parallel
 	}
 	return 1, workers
 }

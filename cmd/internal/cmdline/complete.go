@@ -28,7 +28,7 @@ var flagValues = map[string]func() []string{
 	"algo":    solve.Algorithms,
 	"pruning": func() []string { return []string{solve.PruneAutomaton, solve.PruneParent} },
 	"lookups": func() []string { return []string{"regular", "reflected", "dual", "all"} },
-	"device":  solve.Devices,
+	"device":  solve.Device{}.Kinds,
 }
 
 // complete prints, one a line, the words that may follow words: a flag's values when the

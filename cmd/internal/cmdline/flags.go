@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/internal/sysmem"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/solve"
@@ -122,21 +122,36 @@ func PruningFlag() cli.Flag {
 // DeviceFlags are --device (where the fast IDA* searches) and --gpu (which GPU).
 func DeviceFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "device", Value: solve.DeviceCPU, Usage: "where IDA* searches: cpu, gpu (an NVIDIA GPU: md, the sets and small-t's zero-aware catalogues so far) or auto (the GPU once a pass is large, if there is one and it is faster)",
-			Action: func(_ *cli.Context, d string) error {
-				if !slices.Contains(solve.Devices(), d) {
-					return Usagef("--device %q: cpu, gpu or auto", d)
-				}
-				return nil
-			}},
-		&cli.IntFlag{Name: "gpu", Usage: "which GPU (`N`, from 0) with --device gpu or auto",
-			Action: func(_ *cli.Context, n int) error {
-				if n < 0 {
-					return Usagef("--gpu must be 0 or more")
-				}
-				return nil
-			}},
+		&cli.StringFlag{Name: "device", Value: solve.DeviceCPU, Usage: "where IDA* searches: cpu, gpu (an NVIDIA GPU: md, the sets and small-t's zero-aware catalogues so far) or auto (the GPU once a pass is large, if there is one and it is faster)"},
+		&cli.IntFlag{Name: "gpu", Usage: "which GPU (`N`, from 0) with --device gpu or auto"},
 	}
+}
+
+// Device is where the command's searches run, from --device and --gpu, with the GPU's
+// knobs from $TILEKIT_GPU_TUNE (gpu.TuneEnv, for measuring on a card): checked here, once,
+// a mistake a UsageError.
+func Device(c *cli.Context) (solve.Device, error) {
+	d := solve.Device{Kind: c.String("device"), Ordinal: c.Int("gpu")}
+	if err := d.Check(); err != nil {
+		return d, Usagef("%v", err)
+	}
+	if d.OnGPU() {
+		var err error
+		if d.Tune, err = GPUTune(); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
+}
+
+// GPUTune is the GPU's knobs from $TILEKIT_GPU_TUNE (none when it is unset); a knob it
+// does not know is a UsageError.
+func GPUTune() (gpu.Tune, error) {
+	t, err := gpu.ParseTune(os.Getenv(gpu.TuneEnv))
+	if err != nil {
+		return t, Usagef("$%s: %v", gpu.TuneEnv, err)
+	}
+	return t, nil
 }
 
 // PruningDepthFlag is --pruning-depth: the depth of the duplicate-path automaton, that

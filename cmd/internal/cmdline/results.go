@@ -196,13 +196,13 @@ func Done(path string, goal board.Goal) (func(*instance.Instance) bool, error) {
 }
 
 // SolveOptions are the solver's options from the flags of solve15, with the tables'
-// directory and the goroutines one search may use.
-func SolveOptions(c *cli.Context, tables string, threads int) solve.Options {
+// directory, the goroutines one search may use and the device (Device).
+func SolveOptions(c *cli.Context, tables string, threads int, dev solve.Device) solve.Options {
 	return solve.Options{
 		Algorithm: c.String("algo"), Heuristic: c.String("heuristic"), Lookups: c.String("lookups"),
 		WithWD: c.Bool("with-wd"), Tables: tables, Workers: threads, Catalogue: c.String("catalogue"),
 		MaxNodes: c.Uint64("max-nodes"), MaxExpansions: c.Uint64("max-expansions"), MaxStates: c.Int("max-states"),
 		Pruning: c.String("pruning"), PruningDepth: c.Int("pruning-depth"),
-		Device: c.String("device"), GPU: c.Int("gpu"),
+		Device: dev,
 	}
 }
