@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "80aee2a211a6d61d545dd26e1fa049d9eb6b17e1c6c615943bf3ae705b67bc9d"
+const kernelHash = "8bc4e4ca96b0168e090953a7d5df869f248deb613332e835eaff70f6916a6fba"

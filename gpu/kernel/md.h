@@ -1,6 +1,8 @@
 // The search with the Manhattan distance (package ida's md), a kind of kinds.h: the
 // thread's state, its start at a root, its donations and its step, node for node ida's
-// (docs/SEARCH.md). The other kinds' headers (set.h, cat.h) have the same parts.
+// (docs/SEARCH.md). The other kinds' headers (set.h, cat.h) have the same parts. The
+// search takes its distance as a type (Md: the Manhattan distance after a move), so
+// that a kind of another consistent distance is that type alone (blind.h).
 #ifndef TILEKIT_GPU_MD_H
 #define TILEKIT_GPU_MD_H
 
@@ -8,16 +10,29 @@
 
 namespace tk {
 
-// Worker is one thread's search with the Manhattan distance.
-struct Worker : WorkerBase {
+// Md is the Manhattan distance: its value h after a tile's move from cell from to cell to.
+struct Md {
+  HD static int next(const Tables* t, int h, uint32_t tile, uint32_t from, uint32_t to) {
+    return h + t->md[tile][from] - t->md[tile][to];
+  }
+};
+
+// WorkerOf is one thread's search with the distance D.
+template <class D>
+struct WorkerOf : WorkerBase {
   Frame f[kMaxDepth];
 };
 
+// Worker is one thread's search with the Manhattan distance.
+using Worker = WorkerOf<Md>;
+
 // frameOf is w's frame of the node at depth g.
-HD Frame* frameOf(Worker* w, uint32_t g) { return &w->f[g]; }
+template <class D>
+HD Frame* frameOf(WorkerOf<D>* w, uint32_t g) { return &w->f[g]; }
 
 // start sets w up to search below r (seed: its lookups under a catalogue, cat.h).
-HD void start(Worker* w, const Root& r, const Tables* t, const Pass*, const uint8_t*) {
+template <class D>
+HD void start(WorkerOf<D>* w, const Root& r, const Tables* t, const Pass*, const uint8_t*) {
   begin(w, r, t->cells);
   Frame& f = w->f[r.g];
   f.state = r.state;
@@ -28,7 +43,8 @@ HD void start(Worker* w, const Root& r, const Tables* t, const Pass*, const uint
 
 // result records what a search leaves beside its counts: nothing, with the Manhattan
 // distance (its values are consistent: BPMX raises none).
-HD void result(Worker*, Pass*) {}
+template <class D>
+HD void result(WorkerOf<D>*, Pass*) {}
 
 // donate gives away unexplored children while threads are idle and the queue holds fewer
 // roots than they, once w has searched donateAfter nodes below its root since it took it
@@ -39,7 +55,8 @@ HD void result(Worker*, Pass*) {}
 // are generated there, as its own search would generate them, and pushed as roots of the
 // same subtree; the node is then done. It reports whether the search found the goal among
 // them.
-HD bool donate(Worker* w, Pass* p, const Tables* t) {
+template <class D>
+HD bool donate(WorkerOf<D>* w, Pass* p, const Tables* t) {
   uint32_t budget = donateBudget(w, p);
   if (budget == 0) return false;
   bool found = false;
@@ -56,7 +73,7 @@ HD bool donate(Worker* w, Pass* p, const Tables* t) {
       if (ns == kPruned) continue;
       uint8_t q = t->mcell[f.blank][i];
       uint8_t tile = board[q];
-      int nh = (int)f.h + t->md[tile][f.blank] - t->md[tile][q];
+      int nh = D::next(t, f.h, tile, f.blank, q);
       if (d + 1 + nh <= p->bound && nh != 0) {
         push(p, childRoot(board, f.blank, q, tile, d + 1, (uint8_t)nh, ns, w->sub, cutLimit(p, d)));
         atomAdd64(&p->donated, 1);
@@ -71,7 +88,8 @@ HD bool donate(Worker* w, Pass* p, const Tables* t) {
 
 // poll publishes w's nodes, checks the cancel flag, and donates while threads are idle.
 // It reports whether w's search found the goal while donating.
-HD bool poll(Worker* w, Pass* p, const Tables* t) {
+template <class D>
+HD bool poll(WorkerOf<D>* w, Pass* p, const Tables* t) {
   w->since = 0;
   publish(w, p);
   if (p->cancel != 0 && ++w->polls % kCancelEvery == 0 && *p->cancel != 0) vstore(&p->stop, 1);
@@ -80,7 +98,8 @@ HD bool poll(Worker* w, Pass* p, const Tables* t) {
 
 // step searches below w's root for at most budget expansions. It returns 1 when the root's
 // subtree is done (searched, found the goal, or abandoned), 0 when it has more to do.
-HD int step(Worker* w, Pass* p, const Tables* t, uint32_t budget) {
+template <class D>
+HD int step(WorkerOf<D>* w, Pass* p, const Tables* t, uint32_t budget) {
   const uint32_t bound = p->bound, every = pollEvery(p);
   uint32_t g = w->g;
   while (budget-- > 0) {
@@ -108,7 +127,7 @@ HD int step(Worker* w, Pass* p, const Tables* t, uint32_t budget) {
     w->gen++;
     uint8_t q = t->mcell[f->blank][i];
     uint8_t tile = w->board[q];
-    int nh = (int)f->h + t->md[tile][f->blank] - t->md[tile][q];
+    int nh = D::next(t, f->h, tile, f->blank, q);
     if (g + 1 + nh > bound) {
       budget++;
       continue;
