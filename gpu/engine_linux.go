@@ -38,9 +38,12 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrHeuristic, err)
 	}
-	k, err := kindOf(m)
+	k, kd, err := kindOf(m)
 	if err != nil {
 		return nil, err
+	}
+	if k >= len(dv.entry) {
+		return nil, fmt.Errorf("%w: the tests' kind %s, which the PTX does not have", ErrHeuristic, kd.entry)
 	}
 	e := &Engine{dv: dv, solver: s, model: m, kernel: dv.entry[k], turn: make(chan struct{}, 1)}
 	err = dv.do(func() error {
@@ -49,7 +52,7 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 			return err
 		}
 		nl, np := 0, 0
-		if kinds[k].seeds {
+		if kd.seeds {
 			nl, np = len(m.Set.Lookups), m.Set.Parts
 		}
 		if e.buf, err = newBuffers(dv, queueCap, nl, np); err != nil {

@@ -59,7 +59,7 @@ func buildHost(t *testing.T, flags ...string) string {
 		hosts.bins = map[string]string{}
 	}
 	bin := filepath.Join(hosts.dir, fmt.Sprintf("host%d", len(hosts.bins)))
-	args := []string{"-std=c++17", "-O2", "-pthread", "-Wall", "-Wextra", "-Werror", "-DTK_HASH"}
+	args := []string{"-std=c++17", "-O2", "-pthread", "-Wall", "-Wextra", "-Werror", "-DTK_HASH", "-DTK_TEST"}
 	if os.Getenv(sanitizeEnv) != "" {
 		// .ci/run's second look: out-of-bounds reads and writes, and undefined behaviour,
 		// stop the search with a report.
@@ -118,7 +118,7 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 // as the engine lays it out for a GPU (putModel, buffers.stage), in an arena the host
 // build maps at the same addresses.
 func (h *hostRunner) launch(ctx context.Context, w work) (*launch, error) {
-	k, err := kindOf(h.m)
+	k, kd, err := kindOf(h.m)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func (h *hostRunner) launch(ctx context.Context, w work) (*launch, error) {
 	}
 	mem := h.model.clone()
 	nl, np := 0, 0
-	if kinds[k].seeds {
+	if kd.seeds {
 		nl, np = len(h.m.Set.Lookups), h.m.Set.Parts
 	}
 	b, err := newBuffers(mem, hostQueue, nl, np)
@@ -743,9 +743,9 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 		s, m, want := solved(t, c.goal, c.opt, c.start)
 		require.NotNil(t, m.Set)
 		require.False(t, m.Set.Eager)
-		k, err := kindOf(m)
+		_, k, err := kindOf(m)
 		require.NoError(t, err)
-		require.Equal(t, "ida_pass_cat", kinds[k].entry)
+		require.Equal(t, "ida_pass_cat", k.entry)
 		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5, after: after, real: racing}
 		checked, passes := 0, 0
 		got, err := s.Run(context.Background(), c.start, ida.Plan{

@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "8bc4e4ca96b0168e090953a7d5df869f248deb613332e835eaff70f6916a6fba"
+const kernelHash = "d66b6b471bd850ffcccd84825ea95d9dd0acd1e627177fcbab8ba3eb7f056d95"

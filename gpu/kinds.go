@@ -16,31 +16,32 @@ type kind struct {
 	seeds  bool
 }
 
-// kinds are the kernel's kinds, in kernel/kinds.h's order (TestKindsAreTheKernels).
-var kinds = []kind{
+// kinds are the kernel's kinds, in kernel/kinds.h's order (TestKindsAreTheKernels);
+// testKinds, after them, are the tests' own (TK_TEST_KINDS: the tests' host builds alone).
+var kinds, testKinds = []kind{
 	{"ida_pass", func(m *ida.Model) bool { return m.Set == nil && m.Heuristic == ida.MD }, nil, false},
 	{"ida_pass_set", func(m *ida.Model) bool { return m.Set != nil && m.Set.Eager }, checkSet(setLook, setPart, setTouch), false},
 	{"ida_pass_cat", func(m *ida.Model) bool { return m.Set != nil && !m.Set.Eager }, checkSet(maxLook, maxPart, maxTouch), true},
-}
+}, []kind(nil)
 
-// kindOf returns the place in kinds of the kind that searches m, checked, or
-// ErrHeuristic.
-func kindOf(m *ida.Model) (int, error) {
-	for i, k := range kinds {
+// kindOf returns the kind that searches m, checked, and its place in kinds (then
+// testKinds: the kernel's dispatch counts them in that order), or ErrHeuristic.
+func kindOf(m *ida.Model) (int, kind, error) {
+	for i, k := range append(kinds[:len(kinds):len(kinds)], testKinds...) {
 		if !k.serves(m) {
 			continue
 		}
 		if k.check != nil {
 			if err := k.check(m); err != nil {
-				return 0, err
+				return 0, k, err
 			}
 		}
-		return i, nil
+		return i, k, nil
 	}
 	if m.Set != nil {
-		return 0, fmt.Errorf("%w: this set", ErrHeuristic)
+		return 0, kind{}, fmt.Errorf("%w: this set", ErrHeuristic)
 	}
-	return 0, fmt.Errorf("%w: %v", ErrHeuristic, m.Heuristic)
+	return 0, kind{}, fmt.Errorf("%w: %v", ErrHeuristic, m.Heuristic)
 }
 
 // checkSet refuses a set of more lookups, partitions or lookups of one tile than the

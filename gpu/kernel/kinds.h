@@ -17,7 +17,17 @@
 #define TK_KINDS(X)                   \
   X(ida_pass, Worker, step)           \
   X(ida_pass_set, SetWorker, stepAll) \
-  X(ida_pass_cat, CatWorker, stepAll)
+  X(ida_pass_cat, CatWorker, stepAll) \
+  TK_TEST_KINDS(X)
+
+// The tests' own kinds, after the others: only in the tests' builds of the search for the
+// host (-DTK_TEST), never in the PTX; package gpu's rows of them are in its tests
+// (testKinds).
+#ifdef TK_TEST
+#define TK_TEST_KINDS(X)
+#else
+#define TK_TEST_KINDS(X)
+#endif
 
 namespace tk {
 
