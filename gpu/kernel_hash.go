@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "d66b6b471bd850ffcccd84825ea95d9dd0acd1e627177fcbab8ba3eb7f056d95"
+const kernelHash = "05eb7fd4e99daba5c05baf249281d0e8c574d12aea094a0f9b1b98587329af8f"

@@ -10,11 +10,13 @@
 
 namespace tk {
 
-// Md is the Manhattan distance: its value h after a tile's move from cell from to cell to.
+// Md is the Manhattan distance: its value h after a tile's move from cell from to cell to,
+// and whether the node it reaches is the goal (the board before the move): h is 0.
 struct Md {
   HD static int next(const Tables* t, int h, uint32_t tile, uint32_t from, uint32_t to) {
     return h + t->md[tile][from] - t->md[tile][to];
   }
+  HD static bool goal(const Tables*, int h, const uint8_t*, uint32_t, uint32_t) { return h == 0; }
 };
 
 // WorkerOf is one thread's search with the distance D.
@@ -74,13 +76,14 @@ HD bool donate(WorkerOf<D>* w, Pass* p, const Tables* t) {
       uint8_t q = t->mcell[f.blank][i];
       uint8_t tile = board[q];
       int nh = D::next(t, f.h, tile, f.blank, q);
-      if (d + 1 + nh <= p->bound && nh != 0) {
+      bool goal = D::goal(t, nh, board, f.blank, q);
+      if (d + 1 + nh <= p->bound && !goal) {
         push(p, childRoot(board, f.blank, q, tile, d + 1, (uint8_t)nh, ns, w->sub, cutLimit(p, d)));
         atomAdd64(&p->donated, 1);
         if (budget > 0) budget--;
       }
       w->gen++;  // generated here, once
-      if (d + 1 + nh <= p->bound && nh == 0) found = true;
+      if (d + 1 + nh <= p->bound && goal) found = true;
     }
   }
   return found;
@@ -132,7 +135,7 @@ HD int step(WorkerOf<D>* w, Pass* p, const Tables* t, uint32_t budget) {
       budget++;
       continue;
     }
-    if (nh == 0) {
+    if (D::goal(t, nh, w->board, f->blank, q)) {
       atomMin(&p->best, (int32_t)w->sub);
       w->g = g;
       return 1;
