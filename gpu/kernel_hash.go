@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "05eb7fd4e99daba5c05baf249281d0e8c574d12aea094a0f9b1b98587329af8f"
+const kernelHash = "f291a4816d062b28e3a113a94691392ced16555e543c53b2a60e98e2b6fa1087"

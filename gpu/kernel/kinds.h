@@ -24,7 +24,8 @@
 // host (-DTK_TEST), never in the PTX; package gpu's rows of them are in its tests
 // (testKinds).
 #ifdef TK_TEST
-#define TK_TEST_KINDS(X)
+#include "blind.h"
+#define TK_TEST_KINDS(X) X(ida_pass_blind, BlindWorker, step)
 #else
 #define TK_TEST_KINDS(X)
 #endif
