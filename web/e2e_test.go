@@ -377,7 +377,8 @@ func TestPageDownloadsSets(t *testing.T) {
 	assert.EqualValues(t, 3, setRequests.Load(), "no file fetched again")
 
 	// A damaged download: refused, and the embedded tables are used.
-	_, err = chromedp.Run(bctx, chromedp.Evaluate[bool](`caches.delete('tilekit-sets-v1') && true`))
+	// The cache gone before the page opens again (the deletion is a promise: awaited).
+	_, err = chromedp.Run(bctx, chromedp.Evaluate[bool](`caches.delete('tilekit-sets-v1')`, chromedp.EvalAwaitPromise))
 	require.NoError(t, err)
 	damage.Store(true)
 	open()
