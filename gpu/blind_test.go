@@ -19,7 +19,7 @@ import (
 const blind ida.Heuristic = 200
 
 func init() {
-	testKinds = append(testKinds, kind{"ida_pass_blind", func(m *ida.Model) bool { return m.Heuristic == blind }, nil, false})
+	testKinds = append(testKinds, kind{"ida_pass_blind", func(m *ida.Model) bool { return m.Heuristic == blind }, nil, false, true})
 }
 
 // The recipe for a new kind, followed for one the tests alone have (kernel/blind.h, a line
@@ -53,18 +53,26 @@ func TestBlindKind(t *testing.T) {
 		roots[i].H = 0
 	}
 	for _, depth := range []int{6, 10} {
-		h := &hostRunner{t: t, bin: bin, s: s, m: &m, threads: 29, budget: 3, after: 4}
-		bound := int(roots[0].G) + depth
-		l, err := h.launch(context.Background(), work{roots: roots, bound: bound})
-		require.NoError(t, err)
-		require.Equal(t, len(roots), l.best, "depth %d: no solution", depth)
-		for i, r := range roots {
-			gen, exp := blindReference(&m, r, bound)
-			require.Positive(t, gen, "subtree %d: a tree to search", i)
-			assert.Equal(t, gen, l.gen[i], "depth %d, subtree %d", depth, i)
-			assert.Equal(t, exp, l.exp[i], "depth %d, subtree %d", depth, i)
+		// The frontier as it is, and grown on the card (the kind's distance grows it too).
+		for _, grow := range []int{0, 400} {
+			h := &hostRunner{t: t, bin: bin, s: s, m: &m, threads: 29, budget: 3, after: 4, grow: grow, ordered: true}
+			bound := int(roots[0].G) + depth
+			l, err := h.launch(context.Background(), work{roots: roots, bound: bound, grow: grow})
+			require.NoError(t, err)
+			require.Equal(t, len(roots), l.best, "depth %d: no solution", depth)
+			if grow > 0 {
+				assert.Positive(t, h.growth.levels, "depth %d: grown", depth)
+			}
+			for i, r := range roots {
+				gen, exp := blindReference(&m, r, bound)
+				require.Positive(t, gen, "subtree %d: a tree to search", i)
+				assert.Equal(t, gen, l.gen[i], "depth %d, grown to %d, subtree %d", depth, grow, i)
+				assert.Equal(t, exp, l.exp[i], "depth %d, grown to %d, subtree %d", depth, grow, i)
+			}
+			if grow == 0 {
+				assert.Positive(t, h.donated, "depth %d: threads shared the trees", depth)
+			}
 		}
-		assert.Positive(t, h.donated, "depth %d: threads shared the trees", depth)
 	}
 	// Near the goal, a pass whose bound reaches it: the earliest subtree that holds the goal
 	// within the bound is the one found.

@@ -111,11 +111,12 @@ func (at *modelAt) free(mem memory) {
 // reserve); the queue of donated roots with their serial indices and seeds; the pass; and
 // the host tests' sums of the boards expanded below each subtree (hash, never on a GPU).
 type buffers struct {
-	roots, gen, exp, value, order, seeds, hash uint64
-	queue, seq, qseeds, pass                   uint64
-	capacity, queueCap                         int
-	nl, np, stride                             int // a catalogue's roots' lookups (seeds): lookups, partitions, bytes
-	hashes                                     bool
+	roots, gen, exp, value, seeds, hash uint64
+	queue, seq, qseeds, pass            uint64
+	levels                              levels // the frontier's growth (grow.go)
+	capacity, queueCap                  int
+	nl, np, stride                      int // a catalogue's roots' lookups (seeds): lookups, partitions, bytes
+	hashes                              bool
 }
 
 // newBuffers allocates the buffers whose size does not depend on the frontier: a queue of
@@ -158,7 +159,7 @@ func (b *buffers) reserve(mem memory, n int) error {
 	}{
 		{&b.roots, rootSize, 1, fmt.Sprintf("a frontier of %d subtrees", n)},
 		{&b.gen, 8, 1, "the subtrees' counts"}, {&b.exp, 8, 1, "the subtrees' counts"},
-		{&b.value, 4, 1, "the subtrees' values"}, {&b.order, 4, 1, "the subtrees' order"},
+		{&b.value, 4, 1, "the subtrees' values"},
 		{&b.seeds, uint64(b.stride), uint64(min(b.stride, 1)), "the subtrees' lookups"},
 		{&b.hash, 8, map[bool]uint64{true: 1}[b.hashes], "the subtrees' hashes"},
 	} {
@@ -175,7 +176,7 @@ func (b *buffers) reserve(mem memory, n int) error {
 
 // freeFrontier releases the frontier's buffers.
 func (b *buffers) freeFrontier(mem memory) {
-	for _, p := range []*uint64{&b.roots, &b.gen, &b.exp, &b.value, &b.order, &b.seeds, &b.hash} {
+	for _, p := range []*uint64{&b.roots, &b.gen, &b.exp, &b.value, &b.seeds, &b.hash} {
 		if *p != 0 {
 			mem.free(*p)
 			*p = 0
@@ -187,6 +188,7 @@ func (b *buffers) freeFrontier(mem memory) {
 // free releases every buffer.
 func (b *buffers) free(mem memory) {
 	b.freeFrontier(mem)
+	b.freeLevels(mem)
 	for _, p := range []*uint64{&b.queue, &b.qseeds, &b.seq, &b.pass} {
 		if *p != 0 {
 			mem.free(*p)
@@ -197,16 +199,17 @@ func (b *buffers) free(mem memory) {
 
 // passKnobs are a launch's settings in its Pass: a node limit, the nodes below a root
 // after which a thread gives it up (0: never), the device address of the cancel flag,
-// and the scheduler's knobs (0: the kernel's defaults) as Tune has them; donates false:
+// and the scheduler's knobs (0: the kernel's defaults; keep 0: none) as Tune has them; donates false:
 // the threads give no work away; values: the roots' values come back (a set's).
 type passKnobs struct {
-	limit, giveUp, cancel                              uint64
-	donateAfter, pollEvery, waitMax, turn, most, above uint32
-	donates, values                                    bool
+	limit, giveUp, cancel                                    uint64
+	donateAfter, pollEvery, waitMax, turn, most, above, keep uint32
+	donates, values                                          bool
 }
 
-// stage puts w's roots (their seeds, an order when not nil) and the launch's Pass into mem,
-// the counts and the queue's indices zeroed.
+// stage puts w's roots (and their seeds) and the launch's Pass into mem, the counts and
+// the queue's indices zeroed: the roots in the order the threads are to take them (nil:
+// serial order), each with its serial index.
 func (b *buffers) stage(mem memory, w work, order []uint32, k passKnobs) error {
 	n := len(w.roots)
 	le := binary.LittleEndian
@@ -224,26 +227,22 @@ func (b *buffers) stage(mem memory, w work, order []uint32, k passKnobs) error {
 	if err := b.reserve(mem, n); err != nil {
 		return err
 	}
-	if err := mem.upload(b.roots, encodeRoots(w.roots)); err != nil {
+	if order == nil {
+		order = make([]uint32, n)
+		for i := range order {
+			order[i] = uint32(i)
+		}
+	} else if err := permutation(order, n); err != nil {
+		return err
+	}
+	if err := mem.upload(b.roots, encodeRoots(w.roots, order)); err != nil {
 		return err
 	}
 	if b.stride > 0 {
 		if len(w.seeds) != n {
 			return fmt.Errorf("gpu: a batch of %d subtrees with %d roots' lookups", n, len(w.seeds))
 		}
-		if err := mem.upload(b.seeds, encodeSeeds(w.seeds, b.nl, b.np)); err != nil {
-			return err
-		}
-	}
-	if order != nil {
-		ob := make([]byte, 4*n)
-		for i, k := range order {
-			if int(k) >= n {
-				return fmt.Errorf("gpu: the order names subtree %d of %d", k, n)
-			}
-			le.PutUint32(ob[4*i:], k)
-		}
-		if err := mem.upload(b.order, ob); err != nil {
+		if err := mem.upload(b.seeds, encodeSeeds(w.seeds, order, b.nl, b.np)); err != nil {
 			return err
 		}
 	}
@@ -276,11 +275,9 @@ func (b *buffers) stage(mem memory, w work, order []uint32, k passKnobs) error {
 	le.PutUint32(p[passTurn:], k.turn)
 	le.PutUint32(p[passDonateMost:], k.most)
 	le.PutUint32(p[passDonateAbove:], k.above)
+	le.PutUint32(p[passKeep:], k.keep)
 	le.PutUint64(p[passGiveUpAt:], k.giveUp)
 	le.PutUint64(p[passHash:], b.hash)
-	if order != nil {
-		le.PutUint64(p[passOrder:], b.order)
-	}
 	if k.values {
 		le.PutUint64(p[passValue:], b.value)
 	}
@@ -329,4 +326,19 @@ func (b *buffers) collect(mem memory, n int, values bool) (*launch, [passSize]by
 		return nil, out, fmt.Errorf("%w: the kernel reported subtree %d of %d as solving", ErrLaunch, l.best, n)
 	}
 	return l, out, nil
+}
+
+// permutation says what keeps order from being an order of n subtrees: each once.
+func permutation(order []uint32, n int) error {
+	if len(order) != n {
+		return fmt.Errorf("gpu: an order of %d subtrees for a batch of %d", len(order), n)
+	}
+	seen := make([]bool, n)
+	for _, k := range order {
+		if int(k) >= n || seen[k] {
+			return fmt.Errorf("gpu: the order names subtree %d of %d twice, or none such", k, n)
+		}
+		seen[k] = true
+	}
+	return nil
 }

@@ -39,7 +39,9 @@ type Device struct {
 	ctx    uintptr
 	info   Info
 	mod    uintptr
-	entry  []uintptr // each kind's kernel (kinds)
+	entry  []uintptr    // each kind's kernel (kinds)
+	grow   [][2]uintptr // each kind's kernels of its frontier's growth, count and write (0: none)
+	order  uintptr      // the growth's last level's order (ida_grow_order)
 	tune   Tune
 	trap   uintptr // the kernel trap, for the tests of a failed launch
 	calls  chan func()
@@ -223,10 +225,23 @@ func (dv *Device) load(ptx []byte) error {
 		}
 		return nil
 	}
+	dv.grow = make([][2]uintptr, len(kinds))
 	for i, k := range kinds {
 		if err := get(&dv.entry[i], k.entry); err != nil {
 			return err
 		}
+		if !k.grows {
+			continue
+		}
+		if err := get(&dv.grow[i][0], k.growCount()); err != nil {
+			return err
+		}
+		if err := get(&dv.grow[i][1], k.growWrite()); err != nil {
+			return err
+		}
+	}
+	if err := get(&dv.order, "ida_grow_order"); err != nil {
+		return err
 	}
 	return get(&dv.trap, "trap")
 }

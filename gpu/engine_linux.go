@@ -21,9 +21,10 @@ type Engine struct {
 	solver *ida.Solver
 	model  *ida.Model
 
-	kernel uintptr  // its kind's entry (kinds)
-	at     modelAt  // the tables, in device memory
-	buf    *buffers // the launches' buffers, in device memory
+	kernel uintptr    // its kind's entry (kinds)
+	grow   [2]uintptr // its kind's growth's kernels, count and write (0: it does not grow)
+	at     modelAt    // the tables, in device memory
+	buf    *buffers   // the launches' buffers, in device memory
 	grid   uint32
 
 	turn  chan struct{} // held by the launch under way: one at a time
@@ -45,7 +46,7 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 	if k >= len(dv.entry) {
 		return nil, fmt.Errorf("%w: the tests' kind %s, which the PTX does not have", ErrHeuristic, kd.entry)
 	}
-	e := &Engine{dv: dv, solver: s, model: m, kernel: dv.entry[k], turn: make(chan struct{}, 1)}
+	e := &Engine{dv: dv, solver: s, model: m, kernel: dv.entry[k], grow: dv.grow[k], turn: make(chan struct{}, 1)}
 	err = dv.do(func() error {
 		var err error
 		if e.at, err = putModel(dv, m); err != nil {
@@ -164,6 +165,7 @@ func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.
 		capacity: e.chunk(own.Threads),
 		parts:    int(cmp.Or(e.dv.tune.Parts, minParts)),
 		giveUp:   giveUp,
+		grow:     e.growTo(own.Threads),
 		launch: func(w work, order []uint32, giveUp uint64) (*launch, error) {
 			// The device is this search's for the launch only: between launches
 			// (splitting, the solving subtree searched again) another's may run.
@@ -187,6 +189,25 @@ func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.
 	}
 	return r.run(sch.Order)
 }
+
+// Grows says whether the engine grows a pass's frontier on the card (its kind's
+// kernels, Tune.Roots). The growth keeps the order of the top the host hands it: the
+// roots grown below a subtree are taken where it would have been.
+func (e *Engine) Grows() bool { return e.grow[0] != 0 && e.dv.tune.Roots != 1 }
+
+// growTo is the roots a pass's frontier grows to on the card, for a launch of threads
+// threads (Tune.Roots; 0: no growth).
+func (e *Engine) growTo(threads int) int {
+	if !e.Grows() {
+		return 0
+	}
+	return int(cmp.Or(e.dv.tune.Roots, uint32(min(rootsPerThread*threads, maxRoots))))
+}
+
+// maxRoots is the most roots a frontier grows to by default (Tune.Roots may ask for more):
+// 4 a thread of a card of 520,000 threads, whose two levels take 670 MB of its memory (an
+// H100's take 173 MB).
+const maxRoots = 1 << 21
 
 // A thread that does not donate gives a subtree up once it has generated giveUpShares
 // times its share of the pass's expected nodes below it, and never under minGiveUp (the
@@ -223,23 +244,21 @@ func (e *Engine) chunk(threads int) int {
 // order), a thread giving up a subtree below which it has generated giveUp nodes (0:
 // never), and adds its figures to st. It returns nil for no subtrees.
 func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint64, st *Stats) (*launch, error) {
-	roots := w.roots
-	if order != nil && len(order) != len(roots) {
-		return nil, fmt.Errorf("gpu: an order of %d subtrees for a batch of %d", len(order), len(roots))
-	}
-	n := len(roots)
+	n := len(w.roots)
 	if n == 0 {
 		return nil, nil
 	}
 	var out [passSize]byte
 	var l *launch
-	var upload, search time.Duration
+	var upload, search, grown time.Duration
+	var gr growth
 	le := binary.LittleEndian
 	err := e.dv.do(func() error {
 		begin := time.Now()
 		k := passKnobs{limit: w.limit, giveUp: giveUp, cancel: e.dv.hostDev + hostCancel,
 			donateAfter: cmp.Or(e.dv.tune.DonateAfter, donateAfter), pollEvery: e.dv.tune.PollEvery, waitMax: e.dv.tune.WaitMax,
-			turn: e.dv.tune.Turn, most: e.donateMost(), above: e.dv.tune.DonateAbove, donates: e.Donates(), values: e.model.Set != nil}
+			turn: e.dv.tune.Turn, most: e.donateMost(), above: e.dv.tune.DonateAbove, keep: e.keep(),
+			donates: e.Donates(), values: e.model.Set != nil}
 		if err := e.buf.stage(e.dv, w, order, k); err != nil {
 			return err
 		}
@@ -258,7 +277,20 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 			}
 		}()
 		begin = time.Now()
-		err := e.dv.launch(e.kernel, e.grid, e.buf.pass, e.at.tables)
+		var err error
+		if w.grow > 0 {
+			gr, err = e.buf.grow(e.dv, func(which int, blocks uint32) error {
+				fn := e.dv.order
+				if which != growOrder {
+					fn = e.grow[which-1]
+				}
+				return e.dv.launch(fn, blocks, e.buf.pass, e.at.tables)
+			}, n, w.grow, false)
+			grown = time.Since(begin)
+		}
+		if err == nil && !gr.stopped {
+			err = e.dv.launch(e.kernel, e.grid, e.buf.pass, e.at.tables)
+		}
 		search = time.Since(begin)
 		close(stop)
 		<-watched
@@ -271,9 +303,15 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 	if err != nil {
 		return nil, err
 	}
-	one := Stats{Launches: 1, Subtrees: uint64(n), Donated: le.Uint64(out[passDonated:]),
+	if gr.stopped {
+		l.stopped = true
+	}
+	one := Stats{Launches: 1, Subtrees: uint64(n), Roots: uint64(n), Donated: le.Uint64(out[passDonated:]),
 		Claims: le.Uint64(out[passClaims:]), Misses: le.Uint64(out[passMisses:]),
 		Threads: int(le.Uint32(out[passThreads:])), Upload: upload, Search: search, Utilisation: st.Utilisation}
+	if w.grow > 0 {
+		one.Roots, one.Levels, one.GrowLaunches, one.Grow = uint64(gr.roots), gr.levels, gr.launches, grown
+	}
 	for i := range l.gen {
 		one.Nodes += l.gen[i]
 		one.Expanded += l.exp[i]
@@ -292,6 +330,20 @@ func (e *Engine) donateMost() uint32 {
 	limit := max(queueCap/(int(e.grid)*blockThreads)-4, 1)
 	return min(e.dv.tune.DonateMost, uint32(limit))
 }
+
+// keep is how many roots threads with a large root keep the queue at, idle threads or
+// none (Tune.Keep; default: one for every keepShare threads, at most what the queue holds
+// beside every thread's donations).
+func (e *Engine) keep() uint32 {
+	threads := int(e.grid) * blockThreads
+	limit := uint32(max(queueCap-threads*(int(e.donateMost())+3), 0))
+	return min(cmp.Or(e.dv.tune.Keep, uint32(threads/keepShare)), limit)
+}
+
+// keepShare is the threads for each root the queue is kept at by default: on the fake
+// driver with an H100's threads, keeping an eighth of them took 0.7-0.8 times the rounds
+// of keeping none on Korf's 100 with md (docs/RESULTS.md).
+const keepShare = 8
 
 // Donates says whether the engine's threads give work to idle ones: all but a set's that
 // is not zero-aware tuned not to (Tune.NoDonate), whose threads give up what proves large.

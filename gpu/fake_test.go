@@ -174,6 +174,10 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 	assert.Positive(t, st.Passes)
 	assert.Positive(t, st.Nodes)
 	assert.Equal(t, 512, st.Threads)
+	// md's frontier grew on the card to four roots a thread (the narrowing passes short of it).
+	assert.Positive(t, st.Levels)
+	assert.Greater(t, st.Roots, st.Subtrees)
+	assert.GreaterOrEqual(t, st.GrowLaunches, 2*st.Levels)
 	assert.Greater(t, st.Utilisation, 0.0)
 	assert.LessOrEqual(t, st.Utilisation, 1.0)
 	// Claims took the roots, and a claim that found none ended each warp's part of each

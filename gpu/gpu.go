@@ -121,10 +121,10 @@ type Options struct {
 // Large and Window are package solve's split rule, which its Options carry with the rest.
 type Tune struct {
 	// DonateAfter is how many nodes a thread expands below a root before it donates
-	// (then again after as many more; default 32).
+	// (then again after as many more; default 8).
 	DonateAfter uint32
 	// PollEvery is how many nodes a thread expands between its polls of the pass's state
-	// (the node limit, the stop flag, donation; default 32).
+	// (the node limit, the stop flag, donation; default 16).
 	PollEvery uint32
 	// WaitMax is the longest a warp's idle threads wait before they ask for work again,
 	// and a warp with no work sleeps, in nanoseconds (the wait doubles from 128 ns;
@@ -180,6 +180,15 @@ type Tune struct {
 	// DonateAbove is how many moves above the bound a node must be for a thread to donate
 	// its children (default 6): a node nearer the bound has too little below it.
 	DonateAbove uint32
+	// Roots is how many roots a pass's frontier grows to on the card, where its kind
+	// grows it (md's; default: 4 a thread, at most 2,097,152): the host's top is expanded
+	// breadth first, level by level, until a level holds as many. 1: no growth (the
+	// host's frontier is the search's roots).
+	Roots uint32
+	// Keep is how many roots threads with a large root keep the queue at while no thread
+	// is idle (default: one for every 8 threads): what they give is taken before the
+	// frontier's roots.
+	Keep uint32
 }
 
 // TuneEnv names the environment variable that the commands read knobs from (ParseTune),
@@ -187,15 +196,15 @@ type Tune struct {
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
 // ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,least=N,per=N,large=N,giveup=N,
-// chunk=N,parts=N,partgiveup=N,window=N,nodonate=1,most=N,above=N (any of them, in any
-// order; "" for none).
+// chunk=N,parts=N,partgiveup=N,window=N,nodonate=1,most=N,above=N,roots=N,keep=N (any of
+// them, in any order; "" for none).
 func ParseTune(text string) (Tune, error) {
 	var t Tune
 	if strings.TrimSpace(text) == "" {
 		return t, nil
 	}
-	names := []string{"donate", "poll", "wait", "turn", "subtrees", "least", "per", "large", "giveup", "chunk", "parts", "partgiveup", "window", "nodonate", "most", "above"}
-	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.LeastSubtrees, &t.SubtreeNodes, &t.Large, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp, &t.Window, &t.NoDonate, &t.DonateMost, &t.DonateAbove}
+	names := []string{"donate", "poll", "wait", "turn", "subtrees", "least", "per", "large", "giveup", "chunk", "parts", "partgiveup", "window", "nodonate", "most", "above", "roots", "keep"}
+	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.LeastSubtrees, &t.SubtreeNodes, &t.Large, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp, &t.Window, &t.NoDonate, &t.DonateMost, &t.DonateAbove, &t.Roots, &t.Keep}
 	list := strings.Join(names, ", ")
 	for _, kv := range strings.Split(text, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
@@ -248,22 +257,26 @@ type Schedule struct {
 
 // Stats is what an engine's launches did, over all of them so far.
 type Stats struct {
-	Passes   int           // batches searched
-	Launches int           // launches: a batch's, and one for each time its threads gave subtrees up
-	Subtrees uint64        // frontier nodes handed to the GPU
-	GivenUp  uint64        // subtrees the threads gave up, split further and searched again
-	Raised   uint64        // of those, the subtrees where a part donated would have cut its donor's node (BPMX)
-	Nodes    uint64        // nodes the GPU generated (counting work past the solution)
-	Expanded uint64        // nodes the GPU expanded
-	Donated  uint64        // nodes busy threads gave to idle ones
-	Claims   uint64        // claims that took roots, each for a warp's threads without one
-	Misses   uint64        // claims that took none
-	Threads  int           // threads a launch
-	Upload   time.Duration // copying frontiers to the device
-	Search   time.Duration // the launches, to their end
-	Split    time.Duration // the CPU's work on subtrees given up: their parts, and their results from the parts
-	Solve    time.Duration // the CPU's search again of the subtrees where the GPU met the first solution
-	Wait     time.Duration // waiting for the device while another search had it
+	Passes       int           // batches searched
+	Launches     int           // launches: a batch's, and one for each time its threads gave subtrees up
+	Subtrees     uint64        // frontier nodes handed to the GPU
+	Roots        uint64        // roots the launches' searches took: the frontier's, or those it grew to on the card
+	Levels       int           // levels of the frontiers grown on the card
+	GrowLaunches int           // the launches that grew them (two a level)
+	GivenUp      uint64        // subtrees the threads gave up, split further and searched again
+	Raised       uint64        // of those, the subtrees where a part donated would have cut its donor's node (BPMX)
+	Nodes        uint64        // nodes the GPU generated (counting work past the solution)
+	Expanded     uint64        // nodes the GPU expanded
+	Donated      uint64        // nodes busy threads gave to idle ones
+	Claims       uint64        // claims that took roots, each for a warp's threads without one
+	Misses       uint64        // claims that took none
+	Threads      int           // threads a launch
+	Upload       time.Duration // copying frontiers to the device
+	Search       time.Duration // the launches, to their end (the growth's included)
+	Grow         time.Duration // of those, the growth's launches and the words read between them
+	Split        time.Duration // the CPU's work on subtrees given up: their parts, and their results from the parts
+	Solve        time.Duration // the CPU's search again of the subtrees where the GPU met the first solution
+	Wait         time.Duration // waiting for the device while another search had it
 	// Utilisation is the share of the threads' time they held work to search.
 	Utilisation float64
 }
@@ -277,6 +290,10 @@ func (s *Stats) add(o Stats) {
 	s.Passes += o.Passes
 	s.Launches += o.Launches
 	s.Subtrees += o.Subtrees
+	s.Roots += o.Roots
+	s.Levels += o.Levels
+	s.GrowLaunches += o.GrowLaunches
+	s.Grow += o.Grow
 	s.GivenUp += o.GivenUp
 	s.Raised += o.Raised
 	s.Nodes += o.Nodes

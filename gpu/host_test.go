@@ -94,6 +94,8 @@ type hostRunner struct {
 	real    bool    // real threads, racing, rather than virtual ones stepped in turn
 	after   int     // expansions below a root before a thread donates
 	poll    int     // expansions between a thread's polls (0: the kernel's)
+	grow    int     // the roots a batch's frontier grows to first (0: none)
+	ordered bool    // the grown frontier ordered by slack (else in serial order)
 	model   *arena  // the model's tables, laid out once
 	at      modelAt // where
 	// What the last launch reported.
@@ -101,8 +103,11 @@ type hostRunner struct {
 	hash    []uint64
 	donated uint64
 	util    float64
-	raised  int   // subtrees the launches so far marked raised (a donated part's value rose)
-	heights []int // the last batch's roots' values as the search met them
+	raised  int        // subtrees the launches so far marked raised (a donated part's value rose)
+	heights []int      // the last batch's roots' values as the search met them
+	grown   []ida.Root // the last launch's roots when its frontier grew, and each one's subtree
+	grownOf []int
+	growth  growth
 }
 
 // SearchSubtrees searches the batch as the engine does (passRun), each launch run by the
@@ -110,7 +115,7 @@ type hostRunner struct {
 func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 	h.heights = b.H
 	r := &passRun{ctx: ctx, s: h.s, m: h.m, b: b, stats: &Stats{}, root: newLevel(b, h.m, nil, nil, nil), capacity: 1, parts: 1,
-		launch: func(w work, _ []uint32, _ uint64) (*launch, error) { return h.launch(ctx, w) }}
+		grow: h.grow, launch: func(w work, _ []uint32, _ uint64) (*launch, error) { return h.launch(ctx, w) }}
 	return r.run(nil)
 }
 
@@ -143,30 +148,45 @@ func (h *hostRunner) launch(ctx context.Context, w work) (*launch, error) {
 	if err := b.stage(mem, w, nil, knobs); err != nil {
 		return nil, err
 	}
+	run := func(launch, threads uint32) error {
+		le := binary.LittleEndian
+		in := []byte("tkhost2\n")
+		for _, v := range []uint64{hostBase, uint64(len(mem.data)), b.pass, h.at.tables} {
+			in = le.AppendUint64(in, v)
+		}
+		mode := uint32(0)
+		if h.real {
+			mode = 1
+		}
+		for _, v := range []uint32{uint32(k), launch, threads, uint32(h.budget), mode} {
+			in = le.AppendUint32(in, v)
+		}
+		cmd := exec.CommandContext(ctx, h.bin)
+		cmd.Stdin = bytes.NewReader(append(in, mem.data...))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return fmt.Errorf("host search: %w: %s", err, stderr.String())
+		}
+		if len(out) != len(mem.data) {
+			return fmt.Errorf("host search: %d bytes back of %d", len(out), len(mem.data))
+		}
+		mem.data = out
+		return nil
+	}
+	h.grown, h.grownOf, h.growth = nil, nil, growth{}
+	if w.grow > 0 {
+		grow := func(which int, blocks uint32) error { return run(uint32(which), blocks*growBlock) }
+		if h.growth, err = b.grow(mem, grow, len(w.roots), w.grow, !h.ordered); err != nil {
+			return nil, err
+		}
+		h.grown, h.grownOf = h.roots(mem, b)
+	}
+	if err := run(0, uint32(h.threads)); err != nil {
+		return nil, err
+	}
 	le := binary.LittleEndian
-	in := []byte("tkhost1\n")
-	for _, v := range []uint64{hostBase, uint64(len(mem.data)), b.pass, h.at.tables} {
-		in = le.AppendUint64(in, v)
-	}
-	mode := uint32(0)
-	if h.real {
-		mode = 1
-	}
-	for _, v := range []uint32{uint32(k), uint32(h.threads), uint32(h.budget), mode} {
-		in = le.AppendUint32(in, v)
-	}
-	cmd := exec.CommandContext(ctx, h.bin)
-	cmd.Stdin = bytes.NewReader(append(in, mem.data...))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("host search: %w: %s", err, stderr.String())
-	}
-	if len(out) != len(mem.data) {
-		return nil, fmt.Errorf("host search: %d bytes back of %d", len(out), len(mem.data))
-	}
-	mem.data = out
 	n := len(w.roots)
 	l, pass, err := b.collect(mem, n, values)
 	if err != nil {
@@ -316,46 +336,53 @@ func TestEmulatedSchemeIsIDA(t *testing.T) {
 	}
 	donated := uint64(0)
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			s, m, want := solved(t, c.goal, c.opt, c.start)
-			require.GreaterOrEqual(t, len(want.Passes), 5, "a test of at least five passes")
-			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 97, budget: 3, after: 8}
-			checked := 0
-			plan := ida.Plan{
-				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
-					if p.Bound < want.H0+4 {
-						return 0, nil
-					}
-					return 300, nil
-				},
-				Runner: h,
-				OnPass: func(p ida.Pass, sp *ida.SplitPass) {
-					if sp == nil {
-						return
-					}
-					donated += h.donated
-					for _, w := range want.Passes {
-						if w.Bound == p.Bound {
-							assert.Equal(t, w.Work(), sp.Serial, "pass %d", p.Bound)
-						}
-					}
-					// Subtree by subtree, before the solving one.
-					for i := 0; i < h.last.best && i < len(sp.Paths) && checked < 400; i++ {
-						r, err := s.SearchBelow(context.Background(), c.start, sp.Paths[i], p.Bound)
-						require.NoError(t, err)
-						assert.Equal(t, r.Work, sp.Results[i].Work, "pass %d, subtree %d", p.Bound, i)
-						checked++
-					}
-				},
-			}
-			got, err := s.Run(context.Background(), c.start, plan)
-			require.NoError(t, err)
-			assert.Equal(t, want.Moves, got.Moves)
-			assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
-			assert.Positive(t, checked)
-		})
+		for _, grow := range []int{0, 2000} {
+			t.Run(fmt.Sprintf("%s, grown to %d", c.name, grow), func(t *testing.T) {
+				emulatedScheme(t, bin, c.goal, c.opt, c.start, grow, &donated)
+			})
+		}
 	}
 	assert.Positive(t, donated, "threads donated work")
+}
+
+// emulatedScheme is a case of TestEmulatedSchemeIsIDA, its frontier grown to grow roots.
+func emulatedScheme(t *testing.T, bin string, goal board.Goal, opt ida.Options, start board.State, grow int, donated *uint64) {
+	s, m, want := solved(t, goal, opt, start)
+	require.GreaterOrEqual(t, len(want.Passes), 5, "a test of at least five passes")
+	h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 97, budget: 3, after: 8, grow: grow, ordered: true}
+	checked := 0
+	plan := ida.Plan{
+		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+			if p.Bound < want.H0+4 {
+				return 0, nil
+			}
+			return 300, nil
+		},
+		Runner: h,
+		OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+			if sp == nil {
+				return
+			}
+			*donated += h.donated
+			for _, w := range want.Passes {
+				if w.Bound == p.Bound {
+					assert.Equal(t, w.Work(), sp.Serial, "pass %d", p.Bound)
+				}
+			}
+			// Subtree by subtree, before the solving one.
+			for i := 0; i < h.last.best && i < len(sp.Paths) && checked < 400; i++ {
+				r, err := s.SearchBelow(context.Background(), start, sp.Paths[i], p.Bound)
+				require.NoError(t, err)
+				assert.Equal(t, r.Work, sp.Results[i].Work, "pass %d, subtree %d", p.Bound, i)
+				checked++
+			}
+		},
+	}
+	got, err := s.Run(context.Background(), start, plan)
+	require.NoError(t, err)
+	assert.Equal(t, want.Moves, got.Moves)
+	assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+	assert.Positive(t, checked)
 }
 
 // With real threads, racing for the frontier and the queue as the GPU's do, the counts are
@@ -373,7 +400,7 @@ func TestRacingThreadsAreIDA(t *testing.T) {
 			start, _ := goal.RandomWalk(64, rng)
 			want, err := s.Solve(context.Background(), start)
 			require.NoError(t, err)
-			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 48, budget: 1 << 30, real: true, after: 32}
+			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 48, budget: 1 << 30, real: true, after: 32, grow: []int{0, 400}[k%2], ordered: true}
 			got, err := s.Run(context.Background(), start, ida.Plan{Runner: h, Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
 				if len(p.Passes) == 0 {
 					return 0, nil
@@ -400,31 +427,39 @@ func TestEmulatedSchemeExpandsTheSameNodes(t *testing.T) {
 	require.NoError(t, err)
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
-	h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 61, budget: 2, after: 8}
 	bound := want.Passes[len(want.Passes)-2].Bound // a pass without a solution: every subtree searched
-	var roots []ida.Root
-	_, err = s.Run(context.Background(), start, ida.Plan{
-		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
-			if p.Bound != bound {
-				return 0, nil
-			}
-			return 500, nil
-		},
-		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
-			roots = b.Roots()
-			return h.SearchSubtrees(ctx, b)
-		}),
-	})
-	require.NoError(t, err)
-	require.NotEmpty(t, roots)
-	require.Equal(t, len(roots), h.last.best, "no solution in the pass")
-	for i, r := range roots {
-		gen, exp, hash := reference(m, r, bound)
-		assert.Equal(t, gen, h.last.gen[i], "subtree %d", i)
-		assert.Equal(t, exp, h.last.exp[i], "subtree %d", i)
-		assert.Equal(t, hash, h.hash[i], "subtree %d", i)
+	// The frontier as the host made it, and grown on the card to about ten times as many
+	// roots, ordered by slack: the same nodes below each subtree.
+	for _, grow := range []int{0, 5000} {
+		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 61, budget: 2, after: 8, grow: grow, ordered: true}
+		var roots []ida.Root
+		_, err = s.Run(context.Background(), start, ida.Plan{
+			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+				if p.Bound != bound {
+					return 0, nil
+				}
+				return 500, nil
+			},
+			Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+				roots = b.Roots()
+				return h.SearchSubtrees(ctx, b)
+			}),
+		})
+		require.NoError(t, err)
+		require.NotEmpty(t, roots)
+		require.Equal(t, len(roots), h.last.best, "no solution in the pass")
+		if grow > 0 {
+			assert.GreaterOrEqual(t, len(h.grown), grow, "the frontier grew")
+			assert.Positive(t, h.growth.levels)
+		}
+		for i, r := range roots {
+			gen, exp, hash := reference(m, r, bound)
+			assert.Equal(t, gen, h.last.gen[i], "grown to %d: subtree %d", grow, i)
+			assert.Equal(t, exp, h.last.exp[i], "grown to %d: subtree %d", grow, i)
+			assert.Equal(t, hash, h.hash[i], "grown to %d: subtree %d", grow, i)
+		}
+		assert.Positive(t, h.donated)
 	}
-	assert.Positive(t, h.donated)
 }
 
 // The kernel's order of children is ida's: with one thread (no donation), the counts below
@@ -823,4 +858,26 @@ func toBits(t *testing.T, set *pdb.Set) *pdb.Set {
 	bits, err := set.ToBits(context.Background(), 0)
 	require.NoError(t, err)
 	return bits
+}
+
+// roots reads back the roots that the pass in mem's buffers b searches (its frontier, or
+// the level it grew to), each with its subtree.
+func (h *hostRunner) roots(mem *arena, b *buffers) ([]ida.Root, []int) {
+	le := binary.LittleEndian
+	var pass [passSize]byte
+	require.NoError(h.t, mem.download(pass[:], b.pass))
+	n := int(le.Uint32(pass[passNroots:]))
+	raw := make([]byte, n*rootSize)
+	require.NoError(h.t, mem.download(raw, le.Uint64(pass[passRoots:])))
+	roots, subs := make([]ida.Root, n), make([]int, n)
+	for i := range roots {
+		o := raw[i*rootSize:]
+		r := &roots[i]
+		copy(r.Board[:], o[:cells])
+		r.Blank, r.G, r.H = o[rootBlank], o[rootG], o[rootH]
+		r.State = le.Uint32(o[rootState:])
+		subs[i] = int(le.Uint32(o[rootSub:]))
+		require.Equal(h.t, uint8(kOwner), o[rootThr], "root %d's owner", i)
+	}
+	return roots, subs
 }

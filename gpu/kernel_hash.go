@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "f291a4816d062b28e3a113a94691392ced16555e543c53b2a60e98e2b6fa1087"
+const kernelHash = "391269efeda5572a576d95e6e0610797214cf837fef33c56be5b1259c40b46d8"

@@ -21,31 +21,39 @@ func TestKernelIsCurrent(t *testing.T) {
 	// PTX for compute_75 from nvcc 11.8 (ISA 7.8: drivers R520 and later), with both kernels.
 	assert.True(t, bytes.Contains(kernelPTX, []byte(".target sm_75")), "the PTX's target")
 	assert.True(t, bytes.Contains(kernelPTX, []byte(".version 7.8")), "the PTX's ISA version")
-	for _, k := range []string{".entry ida_pass", ".entry trap"} {
+	for _, k := range []string{".entry ida_pass", ".entry ida_grow_order", ".entry trap"} {
 		assert.True(t, bytes.Contains(kernelPTX, []byte(k)), "the PTX holds %s", k)
 	}
 }
 
 // The Go rows of the kernel's kinds (kinds.go) are its entries, in order: those of the
-// committed PTX, and the lines of kernel/kinds.h. A row without its entry, or an entry
-// without its row, fails here.
+// committed PTX, and the lines of kernel/kinds.h, with the kernels of the growth of the
+// kinds that grow their frontier on the card. A row without its entry, or an entry without
+// its row, fails here.
 func TestKindsAreTheKernels(t *testing.T) {
-	var rows []string
+	var rows, lines, grows []string
 	for _, k := range kinds {
 		rows = append(rows, k.entry)
+		if k.grows {
+			grows = append(grows, k.growCount(), k.growWrite())
+		}
 	}
 	var entries []string
 	for _, m := range regexp.MustCompile(`(?m)^\.visible \.entry (\w+)\(`).FindAllSubmatch(kernelPTX, -1) {
-		if name := string(m[1]); name != "trap" {
+		if name := string(m[1]); name != "trap" && name != "ida_grow_order" {
 			entries = append(entries, name)
 		}
 	}
-	assert.Equal(t, rows, entries, "the PTX's entries, but trap")
+	assert.Equal(t, append(rows, grows...), entries, "the PTX's entries, but trap and ida_grow_order")
 	header, err := os.ReadFile("kernel/kinds.h")
 	require.NoError(t, err)
-	var lines []string
-	for _, m := range regexp.MustCompile(`(?m)^\s+X\((\w+), \w+, \w+\)`).FindAllSubmatch(header, -1) {
+	var grown []string
+	for _, m := range regexp.MustCompile(`(?m)^\s+X\((\w+), \w+, \w+, ([01])\)`).FindAllSubmatch(header, -1) {
 		lines = append(lines, string(m[1]))
+		if string(m[2]) == "1" {
+			grown = append(grown, string(m[1])+"_grow_count", string(m[1])+"_grow_write")
+		}
 	}
 	assert.Equal(t, rows, lines, "kernel/kinds.h's TK_KINDS")
+	assert.Equal(t, grows, grown, "the kinds that grow, in kernel/kinds.h's fourth column")
 }

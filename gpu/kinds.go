@@ -7,21 +7,27 @@ import (
 )
 
 // kind is one of the kernel's kinds of search (kernel/kinds.h): its entry, the models it
-// searches, what it checks of one before the engine takes it, and whether its roots carry
-// their lookups (a catalogue's seeds, cat.h).
+// searches, what it checks of one before the engine takes it, whether its roots carry
+// their lookups (a catalogue's seeds, cat.h), and whether its frontier grows on the card
+// (grow.h: its kernels entry_grow_count and entry_grow_write).
 type kind struct {
 	entry  string
 	serves func(m *ida.Model) bool
 	check  func(m *ida.Model) error
 	seeds  bool
+	grows  bool
 }
+
+// growCount and growWrite are the names of a kind's kernels of its frontier's growth.
+func (k kind) growCount() string { return k.entry + "_grow_count" }
+func (k kind) growWrite() string { return k.entry + "_grow_write" }
 
 // kinds are the kernel's kinds, in kernel/kinds.h's order (TestKindsAreTheKernels);
 // testKinds, after them, are the tests' own (TK_TEST_KINDS: the tests' host builds alone).
 var kinds, testKinds = []kind{
-	{"ida_pass", func(m *ida.Model) bool { return m.Set == nil && m.Heuristic == ida.MD }, nil, false},
-	{"ida_pass_set", func(m *ida.Model) bool { return m.Set != nil && m.Set.Eager }, checkSet(setLook, setPart, setTouch), false},
-	{"ida_pass_cat", func(m *ida.Model) bool { return m.Set != nil && !m.Set.Eager }, checkSet(maxLook, maxPart, maxTouch), true},
+	{"ida_pass", func(m *ida.Model) bool { return m.Set == nil && m.Heuristic == ida.MD }, nil, false, true},
+	{"ida_pass_set", func(m *ida.Model) bool { return m.Set != nil && m.Set.Eager }, checkSet(setLook, setPart, setTouch), false, false},
+	{"ida_pass_cat", func(m *ida.Model) bool { return m.Set != nil && !m.Set.Eager }, checkSet(maxLook, maxPart, maxTouch), true, false},
 }, []kind(nil)
 
 // kindOf returns the kind that searches m, checked, and its place in kinds (then

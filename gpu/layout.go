@@ -37,8 +37,10 @@ const kOwner = 0xFF
 // two GPU passes with md took 70 turns of a thread at 2,048, 34 at 512 and 11 at 128;
 // with a warp's threads taking roots only between turns, as the kernel's do, 32 (with
 // turns and polls of 32 expansions) took 2.4-3.4 times fewer steps than 128 (with 256
-// and 128) on Korf's 100 (docs/RESULTS.md, "Shorter turns").
-const donateAfter = 32
+// and 128) on Korf's 100 (docs/RESULTS.md, "Shorter turns"); with the frontier grown on
+// the card, whose roots are small, 8 (with polls of 16) took 1.2-1.4 times fewer than 32
+// (docs/RESULTS.md, "The frontier grown on the card").
+const donateAfter = 8
 
 const cells = board.MaxCells
 
@@ -164,11 +166,13 @@ func encodeScheme(zs *zindex.Scheme, mapInfo, region uint64) (head, info, region
 func seedStride(nl, np int) int { return (10*nl + 2*np + 7) &^ 7 }
 
 // encodeSeeds lays out the roots' lookups under a catalogue as the kernel reads them
-// (cat.h, start): each lookup's ranks, half excess and value modulo 4, each partition's sum.
-func encodeSeeds(seeds []ida.Seed, nl, np int) []byte {
+// (cat.h, start), in the order given (encodeRoots): each lookup's ranks, half excess and
+// value modulo 4, each partition's sum.
+func encodeSeeds(seeds []ida.Seed, order []uint32, nl, np int) []byte {
 	stride := seedStride(nl, np)
-	b := make([]byte, stride*len(seeds))
-	for i, sd := range seeds {
+	b := make([]byte, stride*len(order))
+	for i, k := range order {
+		sd := seeds[k]
 		o := b[stride*i:]
 		for k := range nl {
 			binary.LittleEndian.PutUint64(o[8*k:], sd.Z[k].Word())
@@ -193,16 +197,17 @@ func escapes(t *pdb.Packed) ([]byte, []byte) {
 	return idx, val
 }
 
-// encodeRoots lays out the frontier as the kernel's Roots, each with its serial index.
-func encodeRoots(roots []ida.Root) []byte {
-	b := make([]byte, rootSize*len(roots))
-	for i := range roots {
-		r := &roots[i]
+// encodeRoots lays out the frontier as the kernel's Roots in the order the threads take
+// them (order: their serial indices), each with its serial index.
+func encodeRoots(roots []ida.Root, order []uint32) []byte {
+	b := make([]byte, rootSize*len(order))
+	for i, k := range order {
+		r := &roots[k]
 		o := b[rootSize*i:]
 		copy(o, r.Board[:])
 		o[rootBlank], o[rootG], o[rootH] = r.Blank, r.G, r.H
 		binary.LittleEndian.PutUint32(o[rootState:], r.State)
-		binary.LittleEndian.PutUint32(o[rootSub:], uint32(i))
+		binary.LittleEndian.PutUint32(o[rootSub:], k)
 		o[rootThr] = kOwner
 	}
 	return b

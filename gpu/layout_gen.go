@@ -74,19 +74,32 @@ const (
 	passCycles      = 664
 	passDonateAfter = 20
 	passValue       = 72
-	passOrder       = 80
-	passSeeds       = 88
-	passSeedStride  = 104
-	passQseeds      = 96
-	passHash        = 120
-	passPollEvery   = 108
-	passWaitMax     = 112
-	passTurn        = 116
+	passSeeds       = 80
+	passSeedStride  = 96
+	passQseeds      = 88
+	passHash        = 112
+	passPollEvery   = 100
+	passWaitMax     = 104
+	passTurn        = 108
 	passGiveUpAt    = 136
 	passDonateMost  = 144
 	passDonateAbove = 148
+	passKeep        = 152
 	passClaims      = 672
 	passMisses      = 680
+	passGrow        = 120
+	growSize        = 72
+	growFrom        = 0
+	growTo          = 8
+	growSums        = 16
+	growCounts      = 24
+	growSlacks      = 32
+	growTaken       = 40
+	growN           = 48
+	growCap         = 52
+	growDepth       = 56
+	growTotal       = 60
+	growDone        = 64
 )
 
 // layoutOf is the constants above by the host build's names, for TestLayout.
@@ -160,7 +173,6 @@ var layoutOf = map[string]int{
 	"tk::Pass.cycles":      passCycles,
 	"tk::Pass.donateAfter": passDonateAfter,
 	"tk::Pass.value":       passValue,
-	"tk::Pass.order":       passOrder,
 	"tk::Pass.seeds":       passSeeds,
 	"tk::Pass.seedStride":  passSeedStride,
 	"tk::Pass.qseeds":      passQseeds,
@@ -171,6 +183,20 @@ var layoutOf = map[string]int{
 	"tk::Pass.giveUpAt":    passGiveUpAt,
 	"tk::Pass.donateMost":  passDonateMost,
 	"tk::Pass.donateAbove": passDonateAbove,
+	"tk::Pass.keep":        passKeep,
 	"tk::Pass.claims":      passClaims,
 	"tk::Pass.misses":      passMisses,
+	"tk::Pass.grow":        passGrow,
+	"Grow":                 growSize,
+	"tk::Grow.from":        growFrom,
+	"tk::Grow.to":          growTo,
+	"tk::Grow.sums":        growSums,
+	"tk::Grow.counts":      growCounts,
+	"tk::Grow.slacks":      growSlacks,
+	"tk::Grow.taken":       growTaken,
+	"tk::Grow.n":           growN,
+	"tk::Grow.cap":         growCap,
+	"tk::Grow.depth":       growDepth,
+	"tk::Grow.total":       growTotal,
+	"tk::Grow.done":        growDone,
 }

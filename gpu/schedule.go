@@ -12,13 +12,15 @@ import (
 )
 
 // work is what one launch searches: its subtrees' roots (and, for a catalogue, their
-// lookups), in serial order unless the launch is given an order, the pass's bound and the
-// most nodes the launch may generate (0: no limit).
+// lookups), in serial order unless the launch is given an order, the pass's bound, the
+// most nodes the launch may generate (0: no limit), and the roots its frontier grows to on
+// the card first (0: none; grow.go).
 type work struct {
 	roots []ida.Root
 	seeds []ida.Seed
 	bound int
 	limit uint64
+	grow  int
 }
 
 // maxParts is the most parts a subtree given up is split into.
@@ -94,6 +96,7 @@ type passRun struct {
 	b          *ida.Batch
 	root       *level
 	launch     func(w work, order []uint32, giveUp uint64) (*launch, error)
+	grow       int    // the roots the first launch's frontier grows to on the card (0: none)
 	giveUp     uint64 // the nodes below a subtree of the first launch at which its thread gives it up (0: never)
 	partGiveUp uint64 // the same for a part of a subtree given up, in the later launches
 	capacity   int
@@ -110,7 +113,7 @@ func (r *passRun) run(order []uint32) ([]ida.SubtreeResult, error) {
 	for i := range all {
 		all[i] = item{root, i}
 	}
-	if err := r.search(all, work{roots: root.roots, seeds: root.seeds}, order, r.giveUp); err != nil {
+	if err := r.search(all, work{roots: root.roots, seeds: root.seeds, grow: r.grow}, order, r.giveUp); err != nil {
 		return root.out, err
 	}
 	for !root.settled() {

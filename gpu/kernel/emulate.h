@@ -55,7 +55,10 @@ static uint64_t emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t bud
         p->busy++;
         uint32_t b = turn - spent[k] < budget ? turn - spent[k] : budget;
         spent[k] += b;
-        if (stepOf(w, p, t, b)) finish(w, p);
+        while (stepOf(w, p, t, b)) {
+          finish(w, p);
+          if (b == 0 || !takeOwn(w, p, t)) break;
+        }
       }
     }
     left = 0;
@@ -67,6 +70,61 @@ static uint64_t emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t bud
     p->misses += ws[k].misses;
   }
   return round;
+}
+
+// emulateGrowCount, emulateGrowWrite and emulateGrowOrder run a level's launches of
+// blocks blocks (grow.h) on the host, the kernel's blocks one after another: the count with
+// the last block's scan, the write, and the final level's order.
+template <class D>
+static void emulateGrowCount(Pass* p, const Tables* t, uint32_t blocks) {
+  Grow* g = p->grow;
+  for (uint32_t b = 0; b < blocks; b++) {
+    uint32_t sum = 0;
+    for (uint32_t i = b * kGrowBlock; i < (b + 1) * kGrowBlock && i < g->n; i++) {
+      Below w;
+      g->counts[i] = growBelow<D>(p, t, g, g->from[i], nullptr, 0, &w);
+      sum += g->counts[i];
+    }
+    g->sums[b] = sum;
+  }
+  uint32_t carry = 0;
+  for (uint32_t b = 0; b < blocks; b++) {
+    uint32_t v = g->sums[b];
+    g->sums[b] = carry;
+    carry += v;
+  }
+  g->total = carry;
+}
+
+template <class D>
+static void emulateGrowWrite(Pass* p, const Tables* t, uint32_t blocks) {
+  Grow* g = p->grow;
+  for (uint32_t b = 0; b < blocks; b++) {
+    uint32_t off = g->sums[b];
+    unsigned long long gens = 0;
+    for (uint32_t i = b * kGrowBlock; i < (b + 1) * kGrowBlock && i < g->n; i++) {
+      Below w;
+      growBelow<D>(p, t, g, g->from[i], g->to + off, off < g->cap ? g->cap - off : 0, &w);
+      growCounted(p, g->from[i], w);
+      if (g->slacks != nullptr) {
+        for (uint32_t k = 0; k < g->counts[i] && off + k < g->cap; k++) g->slacks[slackOf(p, g->to[off + k])]++;
+      }
+      off += g->counts[i];
+      gens += w.gen;
+    }
+    growPublish(p, gens);
+  }
+}
+
+static void emulateGrowOrder(Pass* p, uint32_t blocks) {
+  Grow* g = p->grow;
+  uint32_t start[kSlacks];
+  slackStarts(g->slacks, start);
+  for (uint32_t i = 0; i < blocks * kGrowBlock && i < g->n; i++) {
+    uint32_t s = slackOf(p, g->from[i]);
+    uint32_t at = start[s] + g->taken[s]++;
+    if (at < g->cap) g->to[at] = g->from[i];
+  }
 }
 
 }  // namespace tk

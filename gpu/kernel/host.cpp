@@ -3,11 +3,12 @@
 // gpu/buffers.go), maps it at the addresses the engine gave it, runs the launch, and
 // writes the memory back as the threads left it. Built by the tests with g++ -DTK_HASH.
 //
-// Input, little-endian: the magic "tkhost1\n"; uint64 base, size, pass, tables (the
+// Input, little-endian: the magic "tkhost2\n"; uint64 base, size, pass, tables (the
 // arena's address and length, and where in it the kernel's two arguments lie); uint32
-// kind (its place in kinds.h), threads, budget (expansions a thread takes a turn) and real
-// (1: the threads are real ones, racing as the GPU's do; 0: virtual ones stepped in turn,
-// as the fake driver's); then the arena's size bytes.
+// kind (its place in kinds.h), launch (0: the kind's search; 1 and 2: its growth's count
+// and write, 3: the growth's order, grow.h, on threads / kGrowBlock blocks), threads, budget (expansions a thread
+// takes a turn) and real (1: the threads are real ones, racing as the GPU's do; 0: virtual
+// ones stepped in turn, as the fake driver's); then the arena's size bytes.
 // Output: the arena's size bytes after the launch.
 //
 // host layout prints the structures' sizes and offsets instead, which package gpu mirrors.
@@ -66,10 +67,15 @@ static void layout() {
   OFF(tk::Pass, next); OFF(tk::Pass, best); OFF(tk::Pass, queue); OFF(tk::Pass, seq); OFF(tk::Pass, cap);
   OFF(tk::Pass, head); OFF(tk::Pass, tail); OFF(tk::Pass, idle); OFF(tk::Pass, threads); OFF(tk::Pass, stop);
   OFF(tk::Pass, nodes); OFF(tk::Pass, limit); OFF(tk::Pass, cancel); OFF(tk::Pass, donated); OFF(tk::Pass, busy);
-  OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value); OFF(tk::Pass, order);
+  OFF(tk::Pass, cycles); OFF(tk::Pass, donateAfter); OFF(tk::Pass, value);
   OFF(tk::Pass, seeds); OFF(tk::Pass, seedStride); OFF(tk::Pass, qseeds); OFF(tk::Pass, hash);
   OFF(tk::Pass, pollEvery); OFF(tk::Pass, waitMax); OFF(tk::Pass, turn); OFF(tk::Pass, giveUpAt);
-  OFF(tk::Pass, donateMost); OFF(tk::Pass, donateAbove); OFF(tk::Pass, claims); OFF(tk::Pass, misses);
+  OFF(tk::Pass, donateMost); OFF(tk::Pass, donateAbove); OFF(tk::Pass, keep); OFF(tk::Pass, claims); OFF(tk::Pass, misses);
+  OFF(tk::Pass, grow);
+  printf("Grow %zu\n", sizeof(tk::Grow));
+  OFF(tk::Grow, from); OFF(tk::Grow, to); OFF(tk::Grow, sums); OFF(tk::Grow, counts); OFF(tk::Grow, slacks);
+  OFF(tk::Grow, taken); OFF(tk::Grow, n); OFF(tk::Grow, cap); OFF(tk::Grow, depth); OFF(tk::Grow, total);
+  OFF(tk::Grow, done);
 }
 
 // runThread is one real thread's loop, as the kernel's (ida.cu).
@@ -86,7 +92,11 @@ static void runThread(tk::Pass* p, const tk::Tables* t, uint32_t budget) {
         continue;
       }
     }
-    if (tk::stepOf(w, p, t, budget)) tk::finish(w, p);
+    uint32_t left = budget;
+    while (tk::stepOf(w, p, t, left)) {
+      tk::finish(w, p);
+      if (left == 0 || !tk::takeOwn(w, p, t)) break;
+    }
   }
   __atomic_fetch_add(&p->claims, w->claims, __ATOMIC_SEQ_CST);
   __atomic_fetch_add(&p->misses, w->misses, __ATOMIC_SEQ_CST);
@@ -100,9 +110,9 @@ int main(int argc, char** argv) {
   }
   char magic[8];
   read(magic, 8);
-  if (memcmp(magic, "tkhost1\n", 8) != 0) die("not a launch's memory");
+  if (memcmp(magic, "tkhost2\n", 8) != 0) die("not a launch's memory");
   uint64_t base = u64(), size = u64(), pass = u64(), tables = u64();
-  uint32_t kind = u32(), threads = u32(), budget = u32(), real = u32();
+  uint32_t kind = u32(), launch = u32(), threads = u32(), budget = u32(), real = u32();
   if (threads == 0 || budget == 0 || size == 0 || pass < base || pass + sizeof(tk::Pass) > base + size ||
       tables < base || tables + sizeof(tk::Tables) > base + size)
     die("bad header");
@@ -114,22 +124,35 @@ int main(int argc, char** argv) {
   const tk::Tables* t = (const tk::Tables*)tables;
   if (p->bound >= tk::kMaxDepth || t->cells > tk::kMaxCells) die("bad pass");
 
-  // The kind's threads (kinds.h, in order): real ones racing, or virtual ones in turn.
+  // The kind's threads (kinds.h, in order): real ones racing, or virtual ones in turn; or
+  // a launch of its growth.
   uint32_t i = 0;
   bool ran = false;
-#define TK_RUN(entry, W, fn)                                                                  \
-  if (kind == i++) {                                                                          \
-    ran = true;                                                                               \
-    if (real) {                                                                               \
-      std::vector<std::thread> ts;                                                            \
-      for (uint32_t k = 0; k < threads; k++) ts.emplace_back(runThread<tk::W>, p, t, budget); \
-      for (auto& th : ts) th.join();                                                          \
-    } else {                                                                                  \
-      tk::emulate<tk::W>(p, t, threads, budget);                                              \
-    }                                                                                         \
+  const uint32_t blocks = (threads + tk::kGrowBlock - 1) / tk::kGrowBlock;
+#define TK_GROWS_0(W)
+#define TK_GROWS_1(W)                                                                    \
+  if (launch == 1) tk::emulateGrowCount<tk::DistOf<tk::W>::type>(p, t, blocks), ran = true; \
+  if (launch == 2) tk::emulateGrowWrite<tk::DistOf<tk::W>::type>(p, t, blocks), ran = true;
+#define TK_RUN(entry, W, fn, grows)                                                             \
+  if (kind == i++ && launch != 0) {                                                             \
+    TK_GROWS_##grows(W)                                                                         \
+  }                                                                                             \
+  if (kind == i - 1 && launch == 0) {                                                           \
+    ran = true;                                                                                 \
+    if (real) {                                                                                 \
+      std::vector<std::thread> ts;                                                              \
+      for (uint32_t k = 0; k < threads; k++) ts.emplace_back(runThread<tk::W>, p, t, budget);   \
+      for (auto& th : ts) th.join();                                                            \
+    } else {                                                                                    \
+      tk::emulate<tk::W>(p, t, threads, budget);                                                \
+    }                                                                                           \
   }
   TK_KINDS(TK_RUN)
 #undef TK_RUN
+  if (launch == 3) {
+    tk::emulateGrowOrder(p, blocks);
+    ran = true;
+  }
   if (!ran) die("no such kind");
   if (fwrite(at, 1, size, stdout) != size) die("short output");
   return 0;

@@ -1,6 +1,9 @@
 // The GPU's IDA* pass (search.h, set.h, cat.h): one persistent thread a worker, each taking roots
 // until the pass is over, an entry a kind of search (kinds.h). Compiled to PTX by go
 // generate (internal/gen ptx).
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
 #include "kinds.h"
 
 // run is a thread's loop: it takes roots and searches below them until the pass is over.
@@ -107,9 +110,15 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
         }
       }
     }
-    if (w.active && tk::stepOf(&w, p, &st, budget)) {
-      tk::finish(&w, p);
-      busy += clock64() - took;
+    if (w.active) {
+      // A turn's expansions, over as many roots as the thread finishes in it (takeOwn).
+      uint32_t left = budget;
+      while (tk::stepOf(&w, p, &st, left)) {
+        tk::finish(&w, p);
+        busy += clock64() - took;
+        if (left == 0 || !tk::takeOwn(&w, p, &st)) break;
+        took = clock64();
+      }
     }
     if (__all_sync(warp, over)) break;
     if (!__any_sync(warp, w.active)) {
@@ -127,10 +136,162 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
 // Each kind's entry searches one pass below the frontier p->roots: ida_pass with the
 // Manhattan distance (search.h), ida_pass_set with a set (set.h), ida_pass_cat with a
 // catalogue of zero-aware tables, each root starting from its seed (cat.h).
-#define TK_ENTRY(entry, W, fn) \
+#define TK_ENTRY(entry, W, fn, grows) \
   extern "C" __global__ void __launch_bounds__(256, 4) entry(tk::Pass* p, const tk::Tables* t) { run<tk::W>(p, t); }
 TK_KINDS(TK_ENTRY)
 #undef TK_ENTRY
+
+// The frontier's growth (grow.h): a node of the level p->grow->from a thread, kGrowBlock
+// threads a block.
+using GrowReduce = cub::BlockReduce<uint32_t, tk::kGrowBlock>;
+using GrowReduce64 = cub::BlockReduce<unsigned long long, tk::kGrowBlock>;
+using GrowScan = cub::BlockScan<uint32_t, tk::kGrowBlock>;
+union GrowTemp {
+  GrowReduce::TempStorage reduce;
+  GrowReduce64::TempStorage reduce64;
+  GrowScan::TempStorage scan;
+};
+
+// growAccount adds a block's time to the pass's busy and cycles: its threads with a node
+// busy from its start to its end, every thread counted. (The threads of the card outside
+// the launch are not: a level's launches are short beside the search's.)
+__device__ void growAccount(tk::Pass* p, long long began, uint32_t n) {
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  unsigned long long took = (unsigned long long)(clock64() - began);
+  uint32_t first = blockIdx.x * tk::kGrowBlock;
+  uint32_t nodes = n > first ? min(n - first, (uint32_t)tk::kGrowBlock) : 0;
+  atomicAdd(&p->busy, took * nodes);
+  atomicAdd(&p->cycles, took * tk::kGrowBlock);
+}
+
+// growCount writes each node's count of the next level's nodes below it to Grow.counts,
+// and each block's sum to Grow.sums; the last block to finish scans the sums into each
+// block's offset in the next level, and its size into Grow.total.
+template <class D>
+__device__ void growCount(tk::Pass* p, const tk::Tables* t) {
+  __shared__ GrowTemp tmp;
+  __shared__ bool last;
+  const long long began = clock64();
+  tk::Grow* g = p->grow;
+  const uint32_t i = blockIdx.x * tk::kGrowBlock + threadIdx.x;
+  uint32_t c = 0;
+  if (i < g->n) {
+    tk::Below w;
+    c = tk::growBelow<D>(p, t, g, g->from[i], nullptr, 0, &w);
+    g->counts[i] = c;
+  }
+  const uint32_t sum = GrowReduce(tmp.reduce).Sum(c);
+  if (threadIdx.x == 0) {
+    g->sums[blockIdx.x] = sum;
+    __threadfence();
+    last = atomicAdd(&g->done, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (last) {
+    // Every block's sum is written (each fenced before it counted itself).
+    __threadfence();
+    volatile uint32_t* sums = g->sums;
+    uint32_t carry = 0;
+    for (uint32_t base = 0; base < gridDim.x; base += tk::kGrowBlock) {
+      const uint32_t k = base + threadIdx.x;
+      const uint32_t v = k < gridDim.x ? sums[k] : 0;
+      uint32_t ex, all;
+      GrowScan(tmp.scan).ExclusiveSum(v, ex, all);
+      if (k < gridDim.x) sums[k] = carry + ex;
+      carry += all;
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+      g->total = carry;
+      g->done = 0;
+    }
+  }
+  growAccount(p, began, g->n);
+}
+
+// growWrite writes the next level's nodes below each node at its block's offset and its
+// place among the block's, counts the search down to them (growCounted), and on the last
+// level counts them by slack (a block's count first, then one add a slack).
+template <class D>
+__device__ void growWrite(tk::Pass* p, const tk::Tables* t) {
+  __shared__ GrowTemp tmp;
+  __shared__ uint32_t slacks[tk::kSlacks];
+  const long long began = clock64();
+  tk::Grow* g = p->grow;
+  const bool last = g->slacks != nullptr;
+  if (last) {
+    for (uint32_t k = threadIdx.x; k < tk::kSlacks; k += blockDim.x) slacks[k] = 0;
+  }
+  const uint32_t i = blockIdx.x * tk::kGrowBlock + threadIdx.x;
+  const uint32_t c = i < g->n ? g->counts[i] : 0;
+  uint32_t off;
+  GrowScan(tmp.scan).ExclusiveSum(c, off);
+  uint32_t gen = 0;
+  if (i < g->n) {
+    off += g->sums[blockIdx.x];
+    tk::Below w;
+    const tk::Root& r = g->from[i];
+    tk::growBelow<D>(p, t, g, r, g->to + off, off < g->cap ? g->cap - off : 0, &w);
+    tk::growCounted(p, r, w);
+    gen = w.gen;
+  }
+  if (last) {
+    __syncthreads();  // the block's slacks zeroed
+    for (uint32_t k = 0; k < c && off + k < g->cap; k++) atomicAdd(&slacks[tk::slackOf(p, g->to[off + k])], 1u);
+    __syncthreads();
+    for (uint32_t k = threadIdx.x; k < tk::kSlacks; k += blockDim.x) {
+      if (slacks[k] != 0) atomicAdd(&g->slacks[k], slacks[k]);
+    }
+  }
+  if (p->limit != 0) {
+    __syncthreads();
+    const unsigned long long all = GrowReduce64(tmp.reduce64).Sum((unsigned long long)gen);
+    if (threadIdx.x == 0) tk::growPublish(p, all);
+  }
+  growAccount(p, began, g->n);
+}
+
+// ida_grow_order copies the last level (Grow.from) to Grow.to ordered by slack, the largest
+// first: each block counts its nodes of each slack, takes a run of places for them in each
+// (one add a slack), and places each node in its run.
+extern "C" __global__ void __launch_bounds__(tk::kGrowBlock) ida_grow_order(tk::Pass* p, const tk::Tables*) {
+  __shared__ uint32_t start[tk::kSlacks], mine[tk::kSlacks], base[tk::kSlacks];
+  const long long began = clock64();
+  tk::Grow* g = p->grow;
+  if (threadIdx.x == 0) tk::slackStarts(g->slacks, start);
+  for (uint32_t k = threadIdx.x; k < tk::kSlacks; k += blockDim.x) mine[k] = 0;
+  __syncthreads();
+  const uint32_t i = blockIdx.x * tk::kGrowBlock + threadIdx.x;
+  uint32_t s = 0, rank = 0;
+  if (i < g->n) {
+    s = tk::slackOf(p, g->from[i]);
+    rank = atomicAdd(&mine[s], 1u);
+  }
+  __syncthreads();
+  for (uint32_t k = threadIdx.x; k < tk::kSlacks; k += blockDim.x) {
+    if (mine[k] != 0) base[k] = atomicAdd(&g->taken[k], mine[k]);
+  }
+  __syncthreads();
+  if (i < g->n) {
+    const uint32_t at = start[s] + base[s] + rank;
+    if (at < g->cap) g->to[at] = g->from[i];
+  }
+  growAccount(p, began, g->n);
+}
+
+// A kind that grows has entry_grow_count and entry_grow_write (kinds.h's fourth column).
+#define TK_GROW_0(entry, W)
+#define TK_GROW_1(entry, W)                                                                                    \
+  extern "C" __global__ void __launch_bounds__(tk::kGrowBlock) entry##_grow_count(tk::Pass* p, const tk::Tables* t) { \
+    growCount<tk::DistOf<tk::W>::type>(p, t);                                                                  \
+  }                                                                                                            \
+  extern "C" __global__ void __launch_bounds__(tk::kGrowBlock) entry##_grow_write(tk::Pass* p, const tk::Tables* t) { \
+    growWrite<tk::DistOf<tk::W>::type>(p, t);                                                                  \
+  }
+#define TK_GROW_ENTRY(entry, W, fn, grows) TK_GROW_##grows(entry, W)
+TK_KINDS(TK_GROW_ENTRY)
+#undef TK_GROW_ENTRY
 
 // trap is a kernel that faults, for the tests of a failed launch; it takes ida_pass's
 // arguments, so that it is launched the same way.

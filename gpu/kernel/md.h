@@ -28,6 +28,15 @@ struct WorkerOf : WorkerBase {
 // Worker is one thread's search with the Manhattan distance.
 using Worker = WorkerOf<Md>;
 
+// DistOf is the distance of a kind whose search is this one (its frontier grows on the
+// card with it: grow.h).
+template <class W>
+struct DistOf;
+template <class D>
+struct DistOf<WorkerOf<D>> {
+  using type = D;
+};
+
 // frameOf is w's frame of the node at depth g.
 template <class D>
 HD Frame* frameOf(WorkerOf<D>* w, uint32_t g) { return &w->f[g]; }
@@ -99,10 +108,11 @@ HD bool poll(WorkerOf<D>* w, Pass* p, const Tables* t) {
   return donate(w, p, t);
 }
 
-// step searches below w's root for at most budget expansions. It returns 1 when the root's
-// subtree is done (searched, found the goal, or abandoned), 0 when it has more to do.
+// step searches below w's root for at most budget expansions, taking them from budget. It
+// returns 1 when the root's subtree is done (searched, found the goal, or abandoned), 0
+// when it has more to do (budget is then spent).
 template <class D>
-HD int step(WorkerOf<D>* w, Pass* p, const Tables* t, uint32_t budget) {
+HD int step(WorkerOf<D>* w, Pass* p, const Tables* t, uint32_t& budget) {
   const uint32_t bound = p->bound, every = pollEvery(p);
   uint32_t g = w->g;
   while (budget-- > 0) {
@@ -161,6 +171,7 @@ HD int step(WorkerOf<D>* w, Pass* p, const Tables* t, uint32_t budget) {
       if (vload(&p->stop) || (int32_t)w->sub > vloadi(&p->best)) return 1;
     }
   }
+  budget = 0;
   w->g = g;
   return 0;
 }

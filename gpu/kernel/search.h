@@ -118,12 +118,14 @@ struct Tables {
   uint8_t ntouch[kMaxCells];
 };
 
+struct Grow;  // grow.h
+
 // Pass is one launch's shared state, in device memory (mapped host memory for cancel).
 struct Pass {
   // Set by the host before the launch; read by every thread.
   uint32_t bound;
   uint32_t cap;       // the queue's slots
-  const Root* roots;  // the frontier, in serial order
+  const Root* roots;  // the frontier, in the order the threads take it (each with its serial index)
   uint32_t nroots;
   uint32_t donateAfter;     // expansions a thread makes below a root before it donates
   unsigned long long* gen;  // per subtree: nodes generated
@@ -135,7 +137,6 @@ struct Pass {
   unsigned long long limit;   // stop once nodes reaches it (0: no limit)
   volatile uint32_t* cancel;  // set by the host to cancel
   int32_t* value;             // per subtree: its root's value as BPMX left it (sets)
-  const uint32_t* order;      // the frontier's roots in the order to take them (null: in order)
   // A catalogue's: each frontier root's lookups (cat.h), seedStride bytes a root, and the
   // donated roots', a slot of the queue each.
   const uint8_t* seeds;
@@ -145,6 +146,7 @@ struct Pass {
   uint32_t waitMax;    // the longest an idle warp sleeps between asks, in ns (0: 65,536)
   uint32_t turn;       // expansions a thread makes a turn before its warp looks for work again (0: kTurn)
   unsigned long long* hash;  // the tests' (TK_HASH): per subtree, the sum of a hash of each expanded board
+  Grow* grow;                // the level the frontier's growth expands (grow.h; the search's launch ignores it)
   // What a busy thread reads at every poll, on a cache line of its own: apart from the
   // lines the idle threads ask again and again, so that their asking does not slow it.
   alignas(128) int32_t best;  // the earliest solving subtree (nroots: none yet)
@@ -155,6 +157,7 @@ struct Pass {
   unsigned long long giveUpAt;
   uint32_t donateMost;   // the most roots a thread donates a poll (0: kDonateMost)
   uint32_t donateAbove;  // how far above the bound a node must be to donate its children (0: kDonateAbove)
+  uint32_t keep;         // the roots a thread with a large root keeps the queue at, idle threads or none (donateBudget)
   // The frontier's counter, the queue's ends, and the idle threads, each on its own line.
   alignas(128) uint32_t next;  // the next frontier node to take
   alignas(128) uint32_t head;
@@ -228,8 +231,10 @@ inline unsigned long long boardHash(const uint8_t* b, uint32_t cells) {
 // turn and a poll: in the emulation of an H100's threads (emulate.h, the fake driver),
 // turns and polls of 32 expansions (and Pass.donateAfter 32) took 2.4-3.4 times fewer
 // steps than 256 and 128 on passes of Korf's 100 with md, 2.8 times fewer on k24-40 with
-// 6-6-6-6 (docs/RESULTS.md).
-enum : uint32_t { kPollEvery = 32, kCancelEvery = 2048, kDonateAbove = 6, kDonateMost = 8 };
+// 6-6-6-6; with the frontier grown on the card, polls of 16 and Pass.donateAfter 8 took
+// 1.2-1.4 times fewer than 32 and 32 (docs/RESULTS.md). A root is large (donateBudget)
+// after kLarge times Pass.donateAfter expansions.
+enum : uint32_t { kPollEvery = 16, kCancelEvery = 4096, kDonateAbove = 6, kDonateMost = 8, kLarge = 8 };
 enum : uint32_t { kTurn = 32 };
 
 // pollEvery is p's expansions between polls.

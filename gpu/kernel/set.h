@@ -260,12 +260,13 @@ HD bool donateSet(SetWorker* w, Pass* p, const Tables* t, uint32_t g) {
 }
 HD bool donateAt(SetWorker* w, Pass* p, const Tables* t, uint32_t g) { return donateSet(w, p, t, g); }
 
-// stepAll searches below w's root for at most budget expansions, as step does, in the loop
+// stepAll searches below w's root for at most budget expansions, taken from budget, as
+// step does, in the loop
 // of the sets and the catalogues (docs/SEARCH.md, sections 2 and 5): a node's children all
 // made first (enter), then searched in order within the bound, BPMX raising the node's
 // value before and after each. The kinds differ only in their hooks (set.h, cat.h).
 template <class W>
-HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t budget) {
+HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t& budget) {
   const uint32_t bound = p->bound, every = pollEvery(p);
   uint32_t g = w->g;
   int ret = -1;  // a node's value on its way back to its parent, or -1
@@ -314,11 +315,12 @@ HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t budget) {
           return 1;
         }
         // Move to the child: expand it.
-        if (budget-- == 0) {
+        if (budget == 0) {
           f->next--;
           w->g = g;
           return 0;
         }
+        budget--;
         w->board[f->blank] = c.tile;
         w->board[c.q] = 0;
         w->pos[c.tile] = f->blank;

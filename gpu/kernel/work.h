@@ -190,9 +190,27 @@ HD void claimed(Pass* p, const Claim& c, uint32_t k, Root* r, const uint8_t** se
     return;
   }
   uint32_t i = c.f + (k - c.nq);
-  uint32_t idx = p->order != nullptr ? p->order[i] : i;
-  *r = p->roots[idx];
-  if (p->seeds != nullptr) *seed = p->seeds + (unsigned long long)idx * p->seedStride;
+  *r = p->roots[i];
+  if (p->seeds != nullptr) *seed = p->seeds + (unsigned long long)i * p->seedStride;
+}
+
+// takeOwn starts w on the next root, taken alone (claim, for one), once w's root is done
+// within its step: a thread whose roots are small goes on searching rather than waiting
+// for its group's turn to end (a warp's lanes wait for each other at the end of a step,
+// and a frontier grown to a few roots a thread is mostly small roots). It reports whether
+// w has a root again: none once the pass is stopped, or nothing is left to take now, and
+// none (the root left) of a later subtree than the earliest solving one.
+template <class W>
+HD bool takeOwn(W* w, Pass* p, const Tables* t) {
+  if (vload(&p->stop) || (vload(&p->next) >= p->nroots && used(vload(&p->tail), vload(&p->head)) == 0)) return false;
+  Claim c = claim(p, 1);
+  if (c.nq + c.nf == 0) return false;
+  Root r;
+  const uint8_t* seed;
+  claimed(p, c, 0, &r, &seed);
+  if ((int32_t)r.sub > vloadi(&p->best)) return false;
+  start(w, r, t, p, seed);
+  return true;
 }
 
 // passOver says whether the pass is over for a group that found no root, its threads
@@ -270,10 +288,16 @@ HD uint32_t donateAbove(const Pass* p) { return p->donateAbove != 0 ? p->donateA
 // donateBudget is how many roots w may donate now (0: none): while threads are idle and
 // the queue holds fewer roots than they, once w has searched donateAfter nodes below its
 // root since it took it or last donated, at most donateMost, if the queue has room for
-// what every thread may push at once.
+// what every thread may push at once. A thread with a large root (kLarge times donateAfter
+// nodes since) donates while the queue holds fewer than Pass.keep roots, idle threads or
+// none: threads take the queue's roots before the frontier's (claim), so that they keep to
+// the earliest subtrees, share the large ones early, and meet the solving subtree's goal
+// sooner (the last pass's).
 HD uint32_t donateBudget(WorkerBase* w, Pass* p) {
-  if (w->exp - w->mark < p->donateAfter) return 0;  // a small root: finish it
+  const unsigned long long since = w->exp - w->mark;
+  if (since < p->donateAfter) return 0;  // a small root: finish it
   uint32_t want = vload(&p->idle);
+  if (since >= (unsigned long long)kLarge * p->donateAfter && want < p->keep) want = p->keep;
   if (want == 0) return 0;
   uint32_t queued = used(vload(&p->tail), vload(&p->head));
   if (queued >= want) return 0;

@@ -9,8 +9,8 @@
 // TK_FAKE_SMS and TK_FAKE_BLOCKS set its multiprocessors (2) and the blocks of 256 threads
 // each runs (1): 132 and 4 launch an H100's threads, to see how a pass's work is shared
 // among them. TK_FAKE_LOG names a file to which each launch appends a line: its kernel,
-// threads, subtrees, step (7 nodes), rounds (the launch's time in steps of one thread),
-// busy and cycles.
+// threads, roots (or a level's nodes), step (7 nodes), rounds (the launch's time in steps
+// of one thread), and the pass's busy and cycles so far.
 // Built by the tests: g++ -shared -fPIC -o libcuda.so.1 fakecuda.cpp (-DTK_FAKE_MISSING
 // leaves cuMemsetD8_v2 out).
 #include <stdint.h>
@@ -81,22 +81,38 @@ CUresult cuModuleLoadDataEx(void** mod, const void* image, unsigned n, int* opts
   *mod = (void*)0x2;
   return 0;
 }
-// A kernel's handle: trap's, or kKind plus the kind's place in kinds.h.
+// A kernel's handle: trap's, the growth's order's (grow.h), or kKind, kGrowCount or
+// kGrowWrite plus the kind's place in kinds.h: its search, its growth's count and write.
 static void* const kTrap = (void*)0x11;
-enum : uintptr_t { kKind = 0x100 };
+static void* const kGrowOrder = (void*)0x12;
+enum : uintptr_t { kKind = 0x100, kGrowCount = 0x200, kGrowWrite = 0x300 };
 
 CUresult cuModuleGetFunction(void** fn, void*, const char* name) {
   if (strcmp(name, "trap") == 0) {
     *fn = kTrap;
     return 0;
   }
-  uintptr_t i = kKind;
-#define TK_NAMED(entry, W, f)        \
+  if (strcmp(name, "ida_grow_order") == 0) {
+    *fn = kGrowOrder;
+    return 0;
+  }
+  uintptr_t i = 0;
+#define TK_NAMED_0(entry)
+#define TK_NAMED_1(entry)                          \
+  if (strcmp(name, #entry "_grow_count") == 0) {   \
+    *fn = (void*)(kGrowCount + i);                 \
+    return 0;                                      \
+  }                                                \
+  if (strcmp(name, #entry "_grow_write") == 0) {   \
+    *fn = (void*)(kGrowWrite + i);                 \
+    return 0;                                      \
+  }
+#define TK_NAMED(entry, W, f, grows) \
   if (strcmp(name, #entry) == 0) {   \
-    *fn = (void*)i;                  \
+    *fn = (void*)(kKind + i);        \
     return 0;                        \
   }                                  \
-  i++;
+  TK_NAMED_##grows(entry) i++;
   TK_KINDS(TK_NAMED)
 #undef TK_NAMED
   return 500;  // CUDA_ERROR_NOT_FOUND
@@ -133,7 +149,7 @@ CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
   else if (is("hugelocal")) *v = 1 << 30;
   else {
     uintptr_t i = kKind;
-#define TK_LOCAL(entry, W, f) \
+#define TK_LOCAL(entry, W, f, grows) \
   if (fn == (void*)i++) *v = sizeof(tk::W);
     TK_KINDS(TK_LOCAL)
 #undef TK_LOCAL
@@ -155,25 +171,51 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
   tk::Pass* p = (tk::Pass*)args[0];
   const tk::Tables* t = (const tk::Tables*)args[1];
   uint32_t threads = gx * gy * gz * bx * by * bz;
-  if (p->threads != 0) return 1;  // the threads count themselves
   // A few nodes a step, so that the virtual threads interleave finely; a warp's threads
   // take roots between turns of the kernel's length (the tuning's, or tk::kTurn).
   const uint32_t budget = 7;
   const uint32_t turn = tk::turn(p);
   uint64_t rounds = 0;
   const char* kernel = nullptr;
-  uintptr_t i = kKind;
-#define TK_LAUNCH(entry, W, f)                                  \
-  if (fn == (void*)i++) {                                       \
-    kernel = #entry;                                            \
-    rounds = tk::emulate<tk::W>(p, t, threads, budget, turn);   \
+  uint32_t n = p->nroots;
+  uintptr_t i = 0;
+  // A level's launch of the frontier's growth (grow.h) takes a round of the card's threads
+  // for each of them it has (a node a thread, as long as the search's step of 7 nodes):
+  // its threads with a node busy, all the card's counted.
+  const uint64_t card = (uint64_t)env("TK_FAKE_SMS", 2) * env("TK_FAKE_BLOCKS", 1) * 256;
+#define TK_LAUNCH_0(entry, W)
+#define TK_LAUNCH_1(entry, W)                                         \
+  if (fn == (void*)(kGrowCount + i) || fn == (void*)(kGrowWrite + i)) { \
+    bool count = fn == (void*)(kGrowCount + i);                       \
+    kernel = count ? #entry "_grow_count" : #entry "_grow_write";     \
+    n = p->grow->n;                                                   \
+    if (count) tk::emulateGrowCount<tk::DistOf<tk::W>::type>(p, t, gx); \
+    else tk::emulateGrowWrite<tk::DistOf<tk::W>::type>(p, t, gx);     \
+    rounds = (threads + card - 1) / card;                             \
+    p->busy += n;                                                     \
+    p->cycles += rounds * card;                                       \
   }
+#define TK_LAUNCH(entry, W, f, grows)                          \
+  if (fn == (void*)(kKind + i)) {                              \
+    if (p->threads != 0) return 1; /* they count themselves */ \
+    kernel = #entry;                                           \
+    rounds = tk::emulate<tk::W>(p, t, threads, budget, turn);  \
+  }                                                            \
+  TK_LAUNCH_##grows(entry, W) i++;
   TK_KINDS(TK_LAUNCH)
 #undef TK_LAUNCH
+  if (fn == kGrowOrder) {
+    kernel = "ida_grow_order";
+    n = p->grow->n;
+    tk::emulateGrowOrder(p, gx);
+    rounds = (threads + card - 1) / card;
+    p->busy += n;
+    p->cycles += rounds * card;
+  }
   if (kernel == nullptr) return 1;  // not a kernel of this module
   if (const char* log = getenv("TK_FAKE_LOG")) {
     if (FILE* f = fopen(log, "a")) {
-      fprintf(f, "%s %u %u %u %llu %llu %llu\n", kernel, threads, p->nroots, budget, (unsigned long long)rounds,
+      fprintf(f, "%s %u %u %u %llu %llu %llu\n", kernel, threads, n, budget, (unsigned long long)rounds,
               (unsigned long long)p->busy, (unsigned long long)p->cycles);
       fclose(f);
     }
