@@ -308,16 +308,14 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 	}
 	one := Stats{Launches: 1, Subtrees: uint64(n), Roots: uint64(n), Donated: le.Uint64(out[passDonated:]),
 		Claims: le.Uint64(out[passClaims:]), Misses: le.Uint64(out[passMisses:]),
-		Threads: int(le.Uint32(out[passThreads:])), Upload: upload, Search: search, Utilisation: st.Utilisation}
+		Threads: int(le.Uint32(out[passThreads:])), Upload: upload, Search: search,
+		Busy: le.Uint64(out[passBusy:]), Cycles: le.Uint64(out[passCycles:])}
 	if w.grow > 0 {
 		one.Roots, one.Levels, one.GrowLaunches, one.Grow = uint64(gr.roots), gr.levels, gr.launches, grown
 	}
 	for i := range l.gen {
 		one.Nodes += l.gen[i]
 		one.Expanded += l.exp[i]
-	}
-	if cycles := le.Uint64(out[passCycles:]); cycles > 0 {
-		one.Utilisation = float64(le.Uint64(out[passBusy:])) / float64(cycles)
 	}
 	st.add(one)
 	return l, nil

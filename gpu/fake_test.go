@@ -225,8 +225,8 @@ func TestSearchesTakeTurns(t *testing.T) {
 		sum.add(tallies[i])
 	}
 	st := e.Stats()
-	assert.Equal(t, []any{st.Passes, st.Launches, st.Subtrees, st.Nodes, st.Expanded, st.Claims},
-		[]any{sum.Passes, sum.Launches, sum.Subtrees, sum.Nodes, sum.Expanded, sum.Claims})
+	assert.Equal(t, []any{st.Passes, st.Launches, st.Subtrees, st.Roots, st.Nodes, st.Expanded, st.Claims, st.Busy, st.Cycles},
+		[]any{sum.Passes, sum.Launches, sum.Subtrees, sum.Roots, sum.Nodes, sum.Expanded, sum.Claims, sum.Busy, sum.Cycles})
 	assert.InDelta(t, st.Utilisation, sum.Utilisation, 1e-9)
 
 	// A search waiting for its turn counts the wait.

@@ -13,18 +13,27 @@
 // 2017, rebuilt for today's cards: one subtree a thread rather than a block, and work
 // donated to idle threads):
 //
-//  1. ida's driver searches the top of a pass on the CPU down to a frontier of many nodes
-//     (hundreds of thousands), numbered in serial order.
-//  2. Every thread of one persistent launch takes frontier nodes through an atomic counter
-//     and searches below each, depth first, with ida's order of children and its counts.
-//     A warp's threads without work take roots together: one of them claims for all, by
-//     one atomic operation however many it takes (handing roots out one thread at a time,
-//     by compare-and-swap, held a pass to about 100,000 roots a second on an H200).
-//  3. Once the frontier is handed out, threads without work are idle; busy threads then
-//     give the unexplored children of their shallowest open node to a queue, from which idle
-//     threads take them (without donation the end of a pass leaves almost every thread
-//     idle). A donated node's counts are added to its frontier node's.
-//  4. A thread that meets the goal offers its frontier node's index as the earliest solving
+//  1. ida's driver searches the top of a pass on the CPU down to a frontier of a few
+//     thousand nodes (the top), numbered in serial order. With the Manhattan distance the
+//     card grows it (grow.go, kernel/grow.h): breadth first, a few depths a launch, each
+//     level in serial order (a count of each node's nodes a few moves below, a scan, a
+//     write), every node above the last level expanded and counted in its top subtree as
+//     the search would, until the last level holds a few roots a thread; its roots are
+//     then ordered by slack (the bound less their depth and value), the largest subtrees
+//     first. The host reads a word a level and nothing a root.
+//  2. Every thread of one persistent launch takes roots and searches below each, depth
+//     first, with ida's order of children and its counts. A warp's threads without work
+//     take roots together at the end of a turn: one of them claims for all, by one atomic
+//     operation however many it takes (handing roots out one thread at a time, by
+//     compare-and-swap, held a pass to about 100,000 roots a second on an H200); a thread
+//     whose root ends within its turn takes the next alone.
+//  3. Busy threads give the unexplored children of their shallowest open node to a queue,
+//     from which threads take before the frontier: while threads are idle, and, from a
+//     root that has proved large, while the queue is short, so that the threads keep to
+//     the earliest subtrees and share the large ones early (without donation the end of a
+//     pass leaves almost every thread idle). A donated node's counts are added to its top
+//     subtree's.
+//  4. A thread that meets the goal offers its top subtree's index as the earliest solving
 //     one (an atomic minimum); nodes of later subtrees are abandoned. When the launch ends,
 //     every subtree before the earliest solving one has been searched to its end: their
 //     counts are the serial search's. The solving subtree is searched again on the CPU
@@ -32,10 +41,11 @@
 //     to it; the driver then replays the solution on the start before it is believed.
 //
 // Cancellation reaches a running launch through a flag in mapped host memory that the
-// threads of a block read in turn (each every 2,048 polls, a block's 256 at different
-// ones), and sets the stop flag that every thread polls every 32 expansions: a search
+// threads of a block read in turn (each every 4,096 polls, a block's 256 at different
+// ones), and sets the stop flag that every thread polls every 16 expansions: a search
 // stops within milliseconds. The node limit may be overshot by at most a turn's and a
-// poll's expansions' children a thread (64 expansions: about 200 nodes a thread).
+// poll's expansions' children a thread (48 expansions: about 150 nodes a thread), and by
+// a level of the growth's.
 // Data-centre cards have no display watchdog; a card that drives a display kills a launch
 // after a few seconds (CUDA_ERROR_LAUNCH_TIMEOUT), reported as ErrLaunch.
 //
@@ -277,15 +287,20 @@ type Stats struct {
 	Split        time.Duration // the CPU's work on subtrees given up: their parts, and their results from the parts
 	Solve        time.Duration // the CPU's search again of the subtrees where the GPU met the first solution
 	Wait         time.Duration // waiting for the device while another search had it
-	// Utilisation is the share of the threads' time they held work to search.
-	Utilisation float64
+	// Utilisation is the share of the threads' time they held work to search (Busy over
+	// Cycles: the threads' clock cycles with work and in all, summed over the launches; on
+	// the fake driver, steps of a thread).
+	Utilisation  float64
+	Busy, Cycles uint64
 }
 
 // add adds o's figures to s's: counts and times summed, the threads o's (where it
-// launched), the utilisation the mean of both weighted by their launches' time.
+// launched), the utilisation that of the sums.
 func (s *Stats) add(o Stats) {
-	if total := s.Search + o.Search; total > 0 {
-		s.Utilisation = (s.Utilisation*s.Search.Seconds() + o.Utilisation*o.Search.Seconds()) / total.Seconds()
+	s.Busy += o.Busy
+	s.Cycles += o.Cycles
+	if s.Cycles > 0 {
+		s.Utilisation = float64(s.Busy) / float64(s.Cycles)
 	}
 	s.Passes += o.Passes
 	s.Launches += o.Launches

@@ -167,7 +167,11 @@ func TestSummaryText(t *testing.T) {
 	s := &Summary{Plan: "p.json", Cores: 16, Seconds: 100, Bound: 470, Card: &Card{Name: "NVIDIA H100", Capability: "9.0", SMs: 132, MemoryGB: 85, Driver: "13.0"},
 		Rows: []Row{{Step: "md", Run: "warm", Result: Pass, Compared: 100, GPURecords: 85, Seconds: 12.5, Note: "a | b"}, {Step: "twelve", Run: "gpu", Result: Fail, Note: "no answer went through the GPU"}},
 		Targets: []TargetResult{{Issue: 58, What: "Korf's 100", Goal: "at most 10", Value: &v, Measured: "12.50 s", Met: &no},
-			{Issue: 59, What: "agree", Measured: "every answer agreed", Met: &yes}, {Issue: 59, What: "campaign", Measured: "not run", NotRun: "why"}}}
+			{Issue: 59, What: "agree", Measured: "every answer agreed", Met: &yes}, {Issue: 59, What: "campaign", Measured: "not run", NotRun: "why"}},
+		Records: []GPURecord{
+			{Step: "md", Run: "warm", Seconds: 1, Launch: 0.6, Grow: 0.01, Frontier: 0.1, Solve: 0.05, Utilisation: 0.5, Subtrees: 4096, Roots: 500000, Launches: 2, GrowLaunches: 9},
+			{Step: "md", Run: "warm", Seconds: 2, Launch: 1.8, Grow: 0.02, CPU: 0.1, Utilisation: 0.9, Subtrees: 8192, Roots: 600000, Launches: 3, GrowLaunches: 12},
+			{Step: "twelve", Run: "gpu", Seconds: 4, Launch: 3, Utilisation: 0.7, Subtrees: 100, Roots: 100, Launches: 1}}}
 	var b bytes.Buffer
 	s.WriteText(&b)
 	text := b.String()
@@ -176,4 +180,8 @@ func TestSummaryText(t *testing.T) {
 	assert.Contains(t, text, "| twelve | gpu | FAIL | 0 | 0 | 0.00 | no answer went through the GPU |")
 	assert.Contains(t, text, "| 58 | Korf's 100 | at most 10 | 12.50 s | **no** |")
 	assert.Contains(t, text, "| 59 | campaign |  | not run: why | not run |")
+	// Each step's answers through the GPU, summed: utilisation weighted by the launches'
+	// seconds ((0.5*0.6 + 0.9*1.8) / 2.4 = 0.8).
+	assert.Contains(t, text, "| md | warm | 2 | 3.00 | 2.40 | 0.030 | 0.25 | 0.80 | 12288 | 1100000 | 5 | 21 |")
+	assert.Contains(t, text, "| twelve | gpu | 1 | 4.00 | 3.00 | 0.000 | 0.00 | 0.70 | 100 | 100 | 1 | 0 |")
 }

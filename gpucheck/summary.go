@@ -79,7 +79,13 @@ type GPURecord struct {
 	Wait        float64 `json:"wait_seconds"`
 	Launch      float64 `json:"launch_seconds"`
 	Upload      float64 `json:"upload_seconds"`
+	Grow        float64 `json:"grow_seconds"` // of the launches', the frontiers' growth on the GPU
 	Utilisation float64 `json:"utilisation"`
+	// The GPU passes' subtrees, the roots their frontiers grew to, and the launches of both.
+	Subtrees     uint64 `json:"subtrees"`
+	Roots        uint64 `json:"roots"`
+	Launches     int    `json:"launches"`
+	GrowLaunches int    `json:"grow_launches"`
 }
 
 // gpuRecord returns r's GPURecord, and whether it went through the GPU.
@@ -94,7 +100,8 @@ func gpuRecord(step, run string, r report.Record) (GPURecord, bool) {
 	}
 	return GPURecord{Step: step, Run: run, ID: id, Length: r.Length, Seconds: r.Seconds, Passes: d.Passes,
 		CPU: d.CPUSeconds, Frontier: d.FrontierSeconds, Order: d.OrderSeconds, Solve: d.SolveSeconds, Engine: d.EngineSeconds,
-		Wait: d.WaitSeconds, Launch: d.SearchSeconds, Upload: d.UploadSeconds, Utilisation: d.Utilisation}, true
+		Wait: d.WaitSeconds, Launch: d.SearchSeconds, Upload: d.UploadSeconds, Grow: d.GrowSeconds, Utilisation: d.Utilisation,
+		Subtrees: d.Subtrees, Roots: d.Roots, Launches: d.Launches, GrowLaunches: d.GrowLaunches}, true
 }
 
 // TargetResult is a target beside what the check measured: Met is null when it was not
@@ -239,6 +246,7 @@ func (s *Summary) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "| %d | %s | %s | %s | %s |\n", t.Issue, cell(t.What), cell(t.Goal), cell(measured), met)
 		}
 	}
+	s.writeRecords(w)
 	if len(s.Kernels) > 0 {
 		fmt.Fprintln(w, "\n| kernel | arch | registers | stack (ptx: local depot) bytes | spill stores | spill loads | shared bytes |")
 		fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: |")
@@ -249,6 +257,54 @@ func (s *Summary) WriteText(w io.Writer) {
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %d | %d | %d | %d |\n", k.Name, k.Arch, regs, k.StackBytes, k.SpillStores, k.SpillLoads, k.SharedBytes)
 		}
+	}
+}
+
+// writeRecords writes, for each step and run, where the time of its answers through the
+// GPU went: their seconds, the launches' (the growth's among them), the host's work
+// beside (frontiers, orders, solving subtrees again, passes on the CPU), the threads'
+// utilisation (weighted by the launches' seconds), and the subtrees the host made against
+// the roots the GPU searched, with the launches of the searches and of the growth.
+func (s *Summary) writeRecords(w io.Writer) {
+	if len(s.Records) == 0 {
+		return
+	}
+	type sum struct {
+		n                                 int
+		seconds, launch, grow, host, util float64
+		subtrees, roots                   uint64
+		launches, growLaunches            int
+	}
+	var keys []string
+	sums := map[string]*sum{}
+	for _, r := range s.Records {
+		k := r.Step + " | " + r.Run
+		if sums[k] == nil {
+			keys = append(keys, k)
+			sums[k] = &sum{}
+		}
+		x := sums[k]
+		x.n++
+		x.seconds += r.Seconds
+		x.launch += r.Launch
+		x.grow += r.Grow
+		x.host += r.Frontier + r.Order + r.Solve + r.CPU
+		x.util += r.Utilisation * r.Launch
+		x.subtrees += r.Subtrees
+		x.roots += r.Roots
+		x.launches += r.Launches
+		x.growLaunches += r.GrowLaunches
+	}
+	fmt.Fprintln(w, "\n| step | run | answers through the GPU | seconds | launches' seconds | growth's | host's beside | utilisation | subtrees | roots | launches | growth's launches |")
+	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+	for _, k := range keys {
+		x := sums[k]
+		util := 0.0
+		if x.launch > 0 {
+			util = x.util / x.launch
+		}
+		fmt.Fprintf(w, "| %s | %d | %.2f | %.2f | %.3f | %.2f | %.2f | %d | %d | %d | %d |\n",
+			k, x.n, x.seconds, x.launch, x.grow, x.host, util, x.subtrees, x.roots, x.launches, x.growLaunches)
 	}
 }
 

@@ -130,8 +130,12 @@ type DeviceUse struct {
 	Passes          int     `json:"passes"`
 	Launches        int     `json:"launches"` // a pass's, and one each time its threads gave subtrees up
 	Subtrees        uint64  `json:"subtrees"`
-	GivenUp         uint64  `json:"given_up"` // subtrees split further after a thread gave them up (a set's)
-	Raised          uint64  `json:"raised"`   // of those, where a part donated would have cut its donor's node (BPMX)
+	Roots           uint64  `json:"roots"`         // the roots the launches searched: the subtrees, or the frontier they grew to on the GPU
+	Levels          int     `json:"levels"`        // levels of the frontiers grown on the GPU
+	GrowLaunches    int     `json:"grow_launches"` // the launches that grew them
+	GrowSeconds     float64 `json:"grow_seconds"`  // of search_seconds, the growth's
+	GivenUp         uint64  `json:"given_up"`      // subtrees split further after a thread gave them up (a set's)
+	Raised          uint64  `json:"raised"`        // of those, where a part donated would have cut its donor's node (BPMX)
 	Nodes           uint64  `json:"nodes"`
 	Expanded        uint64  `json:"expanded"`
 	Donated         uint64  `json:"donated"`
@@ -343,7 +347,8 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: st.Upload.Seconds(), SearchSeconds: st.Search.Seconds(), FrontierSeconds: frontier.Seconds(),
 		SplitSeconds: st.Split.Seconds(), SolveSeconds: st.Solve.Seconds(), WaitSeconds: st.Wait.Seconds(),
 		OrderSeconds: order.Seconds(), CPUSeconds: cpu.Seconds(), EngineSeconds: inEngine.Seconds(),
-		Passes: st.Passes, Launches: st.Launches, Subtrees: st.Subtrees, GivenUp: st.GivenUp, Raised: st.Raised,
+		Passes: st.Passes, Launches: st.Launches, Subtrees: st.Subtrees, Roots: st.Roots, Levels: st.Levels, GrowLaunches: st.GrowLaunches,
+		GrowSeconds: st.Grow.Seconds(), GivenUp: st.GivenUp, Raised: st.Raised,
 		Nodes: st.Nodes, Expanded: st.Expanded, Donated: st.Donated, Claims: st.Claims, Misses: st.Misses,
 		Threads: cmp.Or(st.Threads, engine.Stats().Threads), Utilisation: st.Utilisation}
 	return res, use, err
