@@ -63,7 +63,7 @@ type Layer struct {
 // Options tune a search. The zero value uses all cores and reports nothing.
 type Options struct {
 	Workers  int         // goroutines; 0 means runtime.GOMAXPROCS(0)
-	Progress func(Layer) // called after each layer, from the calling goroutine
+	Progress func(Layer) // called before the search (nothing reached) and after each layer, from the calling goroutine
 }
 
 // chunk is how many states a worker takes at a time: large enough to amortise the
@@ -78,6 +78,10 @@ func Run(ctx context.Context, g Graph, goals []uint32, opt Options) ([]uint8, er
 		workers = runtime.GOMAXPROCS(0)
 	}
 	n := g.Len()
+	if opt.Progress != nil {
+		// Said before the table is filled: a large one takes seconds to fill.
+		opt.Progress(Layer{Depth: 0, Total: int64(n)})
+	}
 	t := newTable(n)
 	e := newEngine(g, t, workers)
 	var first []uint32

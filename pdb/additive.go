@@ -128,6 +128,10 @@ func newGeometryCached(size board.Size) *geometry {
 
 func (s *additive) run(ctx context.Context, progress func(bfs.Layer)) ([]uint8, error) {
 	p := s.p
+	if progress != nil {
+		// Said before the table is filled: a large one takes seconds to fill.
+		progress(bfs.Layer{Depth: 0, Total: int64(p.Len())})
+	}
 	for i := range s.entries {
 		s.entries[i] = Unreachable
 	}
