@@ -339,8 +339,9 @@ func (e *Engine) keep() uint32 {
 }
 
 // keepShare is the threads for each root the queue is kept at by default: on the fake
-// driver with an H100's threads, keeping an eighth of them took 0.7-0.8 times the rounds
-// of keeping none on Korf's 100 with md (docs/RESULTS.md).
+// driver with an H100's threads, keeping an eighth of them took 0.73-0.76 times the
+// rounds of keeping one on the three larger of six of Korf's 100 with md, and as many on
+// the three smaller (docs/RESULTS.md, "The frontier grown on the card").
 const keepShare = 8
 
 // Donates says whether the engine's threads give work to idle ones: all but a set's that

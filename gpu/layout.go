@@ -38,8 +38,8 @@ const kOwner = 0xFF
 // with a warp's threads taking roots only between turns, as the kernel's do, 32 (with
 // turns and polls of 32 expansions) took 2.4-3.4 times fewer steps than 128 (with 256
 // and 128) on Korf's 100 (docs/RESULTS.md, "Shorter turns"); with the frontier grown on
-// the card, whose roots are small, 8 (with polls of 16) took 1.2-1.4 times fewer than 32
-// (docs/RESULTS.md, "The frontier grown on the card").
+// the card, whose roots are small, 8 (with polls of 16) took 1.25-1.55 times fewer
+// rounds than 32 (with 32) (docs/RESULTS.md, "The frontier grown on the card").
 const donateAfter = 8
 
 const cells = board.MaxCells
