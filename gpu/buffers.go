@@ -216,14 +216,6 @@ func (b *buffers) stage(mem memory, w work, order []uint32, k passKnobs) error {
 	if w.bound > maxBound {
 		return fmt.Errorf("gpu: a pass of bound %d is deeper than the kernel's %d", w.bound, maxBound)
 	}
-	if b.stride > 0 {
-		for i, r := range w.roots {
-			if w.bound-int(r.G) > catDepth {
-				return fmt.Errorf("gpu: the pass of bound %d goes %d moves below subtree %d, deeper than the catalogue search's %d",
-					w.bound, w.bound-int(r.G), i, catDepth)
-			}
-		}
-	}
 	if err := b.reserve(mem, n); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 // The driver API's constants the package uses.
 const (
 	attrSMs           = 16 // CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT
+	attrThreadsPerSM  = 39 // CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR
 	attrCCMajor       = 75
 	attrCCMinor       = 76
 	jitInfoLog        = 3 // CU_JIT_INFO_LOG_BUFFER
@@ -162,7 +163,7 @@ func (dv *Device) open(ordinal int) error {
 	for _, q := range []struct {
 		attr int32
 		to   *int
-	}{{attrSMs, &dv.info.SMs}, {attrCCMajor, &dv.info.Capability[0]}, {attrCCMinor, &dv.info.Capability[1]}} {
+	}{{attrSMs, &dv.info.SMs}, {attrThreadsPerSM, &dv.info.ThreadsPerSM}, {attrCCMajor, &dv.info.Capability[0]}, {attrCCMinor, &dv.info.Capability[1]}} {
 		if err := d.check("cuDeviceGetAttribute", d.cuDeviceGetAttribute(&a, q.attr, dv.dev)); err != nil {
 			return fmt.Errorf("%w: %v", ErrNoDevice, err)
 		}

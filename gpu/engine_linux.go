@@ -64,19 +64,7 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 			blocks = 1
 		}
 		e.grid = uint32(int(blocks) * dv.info.SMs)
-		// Each resident thread's local memory (its path: 94 KB with a catalogue) at most
-		// half the memory free once the tables are in.
-		var local int32
-		if dv.d.cuFuncGetAttribute(&local, funcLocalBytes, e.kernel) == 0 && local > 0 {
-			var free, total uint64
-			dv.d.cuMemGetInfo(&free, &total)
-			most := free / 2 / uint64(local) / blockThreads
-			if most == 0 {
-				return fmt.Errorf("%w: each of a block's %d threads takes %.1f KB of local memory, and %.1f MB are free on %s", ErrMemory, blockThreads, float64(local)/1e3, float64(free)/1e6, dv.info.Name)
-			}
-			e.grid = uint32(min(uint64(e.grid), most))
-		}
-		return nil
+		return e.fitLocal()
 	})
 	if err != nil {
 		e.free()
@@ -84,6 +72,28 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 	}
 	e.stats.Threads = int(e.grid) * blockThreads
 	return e, nil
+}
+
+// fitLocal refuses a kernel whose local memory (a thread's path: 18 KB with a catalogue,
+// 24 KB with a set) would take more than half the memory free once the tables are in. The
+// driver reserves it for every thread the card could hold at once, not only those a
+// launch has: fewer threads would not make it fit.
+func (e *Engine) fitLocal() error {
+	var local int32
+	if e.dv.d.cuFuncGetAttribute(&local, funcLocalBytes, e.kernel) != 0 || local <= 0 {
+		return nil
+	}
+	resident := uint64(e.dv.info.ThreadsPerSM) * uint64(e.dv.info.SMs)
+	if resident == 0 {
+		resident = uint64(e.grid) * blockThreads
+	}
+	var free, total uint64
+	e.dv.d.cuMemGetInfo(&free, &total)
+	if need := uint64(local) * resident; need > free/2 {
+		return fmt.Errorf("%w: the kernel takes %.1f KB of local memory a thread, which the driver reserves for each of the %d threads %s holds at once: %.1f GB, more than half the %.1f GB free",
+			ErrMemory, float64(local)/1e3, resident, e.dv.info.Name, float64(need)/1e9, float64(free)/1e9)
+	}
+	return nil
 }
 
 // free releases the engine's device memory (on any goroutine).

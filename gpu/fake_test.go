@@ -547,9 +547,10 @@ func TestSelfTestLimit(t *testing.T) {
 	assert.Contains(t, err.Error(), "of its 9 positions checked")
 }
 
-// A launch holds no more threads than half the free memory gives local memory to (their
-// paths): with threads of 100 MB each, the fake card's 80 GB hold one block of 256, not
-// its two; with none, the engine says so.
+// The kernel's local memory (the threads' paths) takes at most half the free memory for
+// every thread the card could hold at once, which the driver reserves whatever a launch
+// has: threads of 16 MB each would fit the fake card's 80 GB as the 512 a launch has,
+// not as the 4,096 its two multiprocessors hold; the engine refuses them, and says why.
 func TestThreadsFitTheMemory(t *testing.T) {
 	lib := fakeDriver(t)
 	s, err := ida.New(board.BlankFirst(board.Size4x4), ida.Options{Heuristic: ida.MD})
@@ -569,9 +570,9 @@ func TestThreadsFitTheMemory(t *testing.T) {
 	n, err := threads("")
 	require.NoError(t, err)
 	assert.Equal(t, 512, n, "two multiprocessors, a block of 256 each")
-	n, err = threads("biglocal")
-	require.NoError(t, err)
-	assert.Equal(t, 256, n)
+	_, err = threads("biglocal")
+	assert.ErrorIs(t, err, ErrMemory)
+	assert.ErrorContains(t, err, "16777.2 KB of local memory a thread, which the driver reserves for each of the 4096 threads Fake GPU holds at once: 68.7 GB")
 	_, err = threads("hugelocal")
 	assert.ErrorIs(t, err, ErrMemory)
 	assert.ErrorContains(t, err, "1073741.8 KB of local memory")

@@ -238,8 +238,11 @@ type Info struct {
 	Driver     int    // the driver's CUDA version, as 1000*major + 10*minor
 	Capability [2]int // compute capability
 	SMs        int    // multiprocessors
-	Memory     uint64 // bytes in all
-	Free       uint64 // bytes free when opened
+	// ThreadsPerSM is the most threads a multiprocessor holds at once: the driver reserves
+	// a kernel's local memory for that many on each.
+	ThreadsPerSM int
+	Memory       uint64 // bytes in all
+	Free         uint64 // bytes free when opened
 }
 
 // DriverVersion returns the driver's CUDA version as "major.minor".

@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "391269efeda5572a576d95e6e0610797214cf837fef33c56be5b1259c40b46d8"
+const kernelHash = "bc78fb524dc34c6e2d5c420963e7965e7c74da9f32d1d328a65cc4570040823b"

@@ -16,8 +16,6 @@ import (
 const (
 	maxLook, maxPart, maxTouch = 64, 32, 16
 	setLook, setPart, setTouch = 8, 4, 4
-	// catDepth is how deep below its root a thread's path may go with a catalogue (cat.h).
-	catDepth = 128
 )
 
 // The values (tk::kGivenUp, tk::kRaised) of a subtree whose search on the device is not

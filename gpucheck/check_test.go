@@ -50,6 +50,17 @@ func TestPTXDeclarations(t *testing.T) {
 	assert.Contains(t, names, "trap")
 }
 
+// Every search's stack, its path below any root (kMaxDepth frames: no pass is too deep
+// for it), is at most 24 KB a thread in the committed PTX: the catalogue's lean frames
+// (kernel/cat.h) hold what a move changes, not every child's lookups (94,496 bytes before).
+func TestKernelStacksAreLean(t *testing.T) {
+	for _, k := range PTXDeclarations(gpu.PTX()) {
+		if strings.HasPrefix(k.Name, "ida_pass") {
+			assert.LessOrEqual(t, k.StackBytes, 24<<10, "%s's local depot", k.Name)
+		}
+	}
+}
+
 // ptxas -v's report (as ptxas 11.8 writes it): each entry's registers, stack frame, spills
 // and shared memory.
 func TestPTXASReport(t *testing.T) {

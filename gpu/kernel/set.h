@@ -132,19 +132,17 @@ HD void start(SetWorker* w, const Root& r, const Tables* t, const Pass*, const u
 // result records the root's value as BPMX left it.
 HD void result(SetWorker* w, Pass* p) { putValue(w, p, w->value); }
 
-// makeChild counts and makes c, the child of the node f by its move i (the automaton's state
-// ns after it), as every kind of search keeps it: its cell, tile, direction, state and
-// Manhattan distance; it moves the tile in w->pos for the child's lookups (the caller moves
-// it back), and returns the tile.
+// makeChild counts and makes c, the child of the node f by its move i, as every kind of
+// search keeps it: its cell, tile, direction and Manhattan distance; it moves the tile in
+// w->pos for the child's lookups (the caller moves it back), and returns the tile.
 template <class W, class F, class C>
-HD uint8_t makeChild(W* w, const F* f, C& c, uint8_t i, uint32_t ns, const Tables* t) {
+HD uint8_t makeChild(W* w, const F* f, C& c, uint8_t i, const Tables* t) {
   w->gen++;
   uint8_t q = t->mcell[f->blank][i];
   uint8_t tile = w->board[q];
   c.q = q;
   c.tile = tile;
   c.dir = t->mdir[f->blank][i];
-  c.state = ns;
   c.md = (uint8_t)(f->md + t->md[tile][f->blank] - t->md[tile][q]);
   w->pos[tile] = f->blank;
   w->pos[0] = q;
@@ -161,7 +159,8 @@ HD int children(SetWorker* w, SetFrame* f, const Tables* t) {
     uint32_t ns = t->fsm[f->state * 4 + t->mdir[f->blank][i]];
     if (ns == kPruned) continue;
     SetChild& c = f->c[f->nc++];
-    uint8_t tile = makeChild(w, f, c, i, ns, t), q = c.q;
+    c.state = ns;
+    uint8_t tile = makeChild(w, f, c, i, t), q = c.q;
     for (uint32_t j = 0; j < t->ntouch[tile]; j++) c.ex[j] = lookExcess(t->look[t->touch[tile][j]], t, w->pos);
     w->pos[tile] = q;
     w->pos[0] = f->blank;
@@ -177,8 +176,9 @@ HD int children(SetWorker* w, SetFrame* f, const Tables* t) {
 }
 
 // The hooks of the loop below for a set: the frame of depth g, a node entered (its
-// children made and looked up), the move down to child c (its frame filled from c and the
-// node's lookups) and back, and what a poll donates (donateSet, below).
+// children made and looked up in full), a child taken (admit: a set's children are looked
+// up in full already), the move down to child c (its frame filled from c and the node's
+// lookups) and back, and what a poll donates (donateSet, below).
 HD SetFrame* frameOf(SetWorker* w, uint32_t g) { return &w->f[g]; }
 HD int enter(SetWorker* w, SetFrame* f, uint32_t, uint32_t, const Tables* t) { return children(w, f, t); }
 // fillChild fills n, the frame of child c of the node f: its state, cell, value and
@@ -194,7 +194,8 @@ HD void fillChild(SetFrame* n, const SetFrame* f, const SetChild& c, const Table
   for (uint32_t q = 0; q < t->np; q++) n->sum[q] = (int16_t)(f->sum[q] - f->ex[t->of[c.tile][q]] + c.ex[t->slot[c.tile][q]]);
 }
 HD void down(SetWorker* w, SetFrame* f, SetChild& c, uint32_t g, const Tables* t) { fillChild(&w->f[g + 1], f, c, t); }
-HD void up(SetWorker*, SetChild&, const Tables*) {}
+HD bool admit(SetWorker*, SetFrame*, SetChild&, uint32_t, uint32_t, Pass*, const Tables*) { return true; }
+HD void up(SetWorker*, SetFrame*, SetChild&, const Tables*) {}
 
 // enterValue is the value child c of the node f (whose board is board) takes when its
 // search enters it, its children made and looked up (children): what BPMX raises it to
@@ -263,8 +264,9 @@ HD bool donateAt(SetWorker* w, Pass* p, const Tables* t, uint32_t g) { return do
 // stepAll searches below w's root for at most budget expansions, taken from budget, as
 // step does, in the loop
 // of the sets and the catalogues (docs/SEARCH.md, sections 2 and 5): a node's children all
-// made first (enter), then searched in order within the bound, BPMX raising the node's
-// value before and after each. The kinds differ only in their hooks (set.h, cat.h).
+// made first (enter), then searched in order within the bound (admit: a catalogue's
+// child is looked up in full when taken), BPMX raising the node's value before and after
+// each. The kinds differ only in their hooks (set.h, cat.h).
 template <class W>
 HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t& budget) {
   const uint32_t bound = p->bound, every = pollEvery(p);
@@ -279,7 +281,7 @@ HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t& budget) {
       w->board[f->blank] = 0;
       w->pos[c.tile] = c.q;
       w->pos[0] = f->blank;
-      up(w, c, t);
+      up(w, f, c, t);
       int v = ret;
       ret = -1;
       if (v - 1 > f->hb) {
@@ -314,12 +316,14 @@ HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t& budget) {
           w->g = g;
           return 1;
         }
-        // Move to the child: expand it.
+        // Move to the child: expand it, unless its value in full puts it past the bound
+        // (admit: a catalogue looks a child up in full only now).
         if (budget == 0) {
           f->next--;
           w->g = g;
           return 0;
         }
+        if (!admit(w, f, c, g, bound, p, t)) continue;
         budget--;
         w->board[f->blank] = c.tile;
         w->board[c.q] = 0;

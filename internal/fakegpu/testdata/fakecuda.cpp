@@ -5,7 +5,7 @@
 //   init    cuInit fails              none   no device          old     compute capability 7.0
 //   jit     the PTX does not compile  small  1 MB of memory     launch  every kernel faults
 //   slow    every launch first sleeps for 0.2 s
-//   biglocal  a kernel's threads take 100 MB of local memory each (hugelocal: 1 GB)
+//   biglocal  a kernel's threads take 16 MB of local memory each (hugelocal: 1 GB)
 // TK_FAKE_SMS and TK_FAKE_BLOCKS set its multiprocessors (2) and the blocks of 256 threads
 // each runs (1): 132 and 4 launch an H100's threads, to see how a pass's work is shared
 // among them. TK_FAKE_LOG names a file to which each launch appends a line: its kernel,
@@ -54,6 +54,7 @@ CUresult cuDeviceTotalMem_v2(size_t* b, int) { *b = is("small") ? 1u << 20 : 80u
 CUresult cuDeviceGetAttribute(int* v, int attr, int) {
   switch (attr) {
     case 16: *v = env("TK_FAKE_SMS", 2); break;  // multiprocessors
+    case 39: *v = 2048; break;                   // threads a multiprocessor holds at once
     case 75: *v = is("old") ? 7 : 9; break;     // compute capability
     case 76: *v = 0; break;
     default: *v = 0;
@@ -145,7 +146,7 @@ CUresult cuMemFreeHost(void* p) { free(p); return 0; }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void*, int, size_t) { *n = env("TK_FAKE_BLOCKS", 1); return 0; }
 CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
   if (attr != 3) return 1;  // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES only
-  if (is("biglocal")) *v = 100 << 20;
+  if (is("biglocal")) *v = 16 << 20;
   else if (is("hugelocal")) *v = 1 << 30;
   else {
     uintptr_t i = kKind;
