@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/fakegpu"
@@ -571,7 +572,7 @@ func TestGPUWorker(t *testing.T) {
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
-	startWorker(t, nc, &Worker{Name: "gpu", Threads: 1, Device: solve.Device{Kind: solve.DeviceGPU, Library: lib}})
+	startWorker(t, nc, &Worker{Name: "gpu", Threads: 1, Device: solve.Device{Kind: solve.DeviceGPU, Library: lib, Tune: gpu.Tune{From: 1_000_000}}})
 	// Every result audited: the GPU's count of its own work is not the serial one, which
 	// the audit compares.
 	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Audit: 1}, entries(goal, start))

@@ -128,7 +128,46 @@ func (dv *Device) do(f func() error) error {
 	return <-errc
 }
 
+// Probe loads the driver and checks the GPU that opt names, as Open does, without opening
+// it: no context is made, nothing compiled. It returns what Open would say of it.
+func Probe(opt Options) (Info, error) {
+	d, err := loadDriver(opt.Library)
+	if err != nil {
+		return Info{}, err
+	}
+	dv := &Device{d: d}
+	err = dv.probe(opt.Ordinal)
+	return dv.info, err
+}
+
+// open probes the device, then makes its context and compiles the kernel.
 func (dv *Device) open(ordinal int) error {
+	if err := dv.probe(ordinal); err != nil {
+		return err
+	}
+	d := dv.d
+	if err := d.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(&dv.ctx, dv.dev)); err != nil {
+		return fmt.Errorf("%w: %v", ErrInit, err)
+	}
+	if err := d.check("cuCtxSetCurrent", d.cuCtxSetCurrent(dv.ctx)); err != nil {
+		return fmt.Errorf("%w: %v", ErrInit, err)
+	}
+	var total uint64
+	if err := d.check("cuMemGetInfo_v2", d.cuMemGetInfo(&dv.info.Free, &total)); err != nil {
+		return fmt.Errorf("%w: %v", ErrInit, err)
+	}
+	if err := d.check("cuMemHostAlloc", d.cuMemHostAlloc(&dv.host, hostSize, hostAllocMapped|hostAllocPortable)); err != nil {
+		return fmt.Errorf("%w: pinned host memory: %v", ErrMemory, err)
+	}
+	if err := d.check("cuMemHostGetDevicePointer_v2", d.cuMemHostGetDevicePointer(&dv.hostDev, dv.host, 0)); err != nil {
+		return fmt.Errorf("%w: mapped host memory: %v", ErrInit, err)
+	}
+	return dv.load(kernelPTX)
+}
+
+// probe reads what the driver says of the GPU of that ordinal, and checks that the kernel
+// runs on it.
+func (dv *Device) probe(ordinal int) error {
 	d := dv.d
 	if err := d.check("cuInit", d.cuInit(0)); err != nil {
 		return fmt.Errorf("%w: %v (is the GPU visible to this process? nvidia-smi lists the GPUs the driver sees)", ErrInit, err)
@@ -175,23 +214,7 @@ func (dv *Device) open(ordinal int) error {
 	if dv.info.Capability[0] < 7 || dv.info.Capability[0] == 7 && dv.info.Capability[1] < 5 {
 		return fmt.Errorf("%w: %s has compute capability %d.%d; the kernel needs 7.5 (Turing) or later", ErrNoDevice, dv.info.Name, dv.info.Capability[0], dv.info.Capability[1])
 	}
-	if err := d.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(&dv.ctx, dv.dev)); err != nil {
-		return fmt.Errorf("%w: %v", ErrInit, err)
-	}
-	if err := d.check("cuCtxSetCurrent", d.cuCtxSetCurrent(dv.ctx)); err != nil {
-		return fmt.Errorf("%w: %v", ErrInit, err)
-	}
-	var total uint64
-	if err := d.check("cuMemGetInfo_v2", d.cuMemGetInfo(&dv.info.Free, &total)); err != nil {
-		return fmt.Errorf("%w: %v", ErrInit, err)
-	}
-	if err := d.check("cuMemHostAlloc", d.cuMemHostAlloc(&dv.host, hostSize, hostAllocMapped|hostAllocPortable)); err != nil {
-		return fmt.Errorf("%w: pinned host memory: %v", ErrMemory, err)
-	}
-	if err := d.check("cuMemHostGetDevicePointer_v2", d.cuMemHostGetDevicePointer(&dv.hostDev, dv.host, 0)); err != nil {
-		return fmt.Errorf("%w: mapped host memory: %v", ErrInit, err)
-	}
-	return dv.load(kernelPTX)
+	return nil
 }
 
 // hostBytes is the pinned host buffer as bytes.

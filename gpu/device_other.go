@@ -14,6 +14,9 @@ type Device struct{}
 // Open returns ErrUnsupported: the package reaches GPUs on Linux (amd64, arm64) only.
 func Open(Options) (*Device, error) { return nil, ErrUnsupported }
 
+// Probe returns ErrUnsupported, as Open does.
+func Probe(Options) (Info, error) { return Info{}, ErrUnsupported }
+
 // Info describes the device.
 func (*Device) Info() Info { return Info{} }
 

@@ -36,9 +36,12 @@
 //  4. A thread that meets the goal offers its top subtree's index as the earliest solving
 //     one (an atomic minimum); nodes of later subtrees are abandoned. When the launch ends,
 //     every subtree before the earliest solving one has been searched to its end: their
-//     counts are the serial search's. The solving subtree is searched again on the CPU
-//     (ida.Solver.SearchBelow), which gives the serial search's solution and its counts up
-//     to it; the driver then replays the solution on the start before it is believed.
+//     counts are the serial search's. The solving subtree is split (ida.Deeper) and its
+//     parts searched again in a later launch, as a subtree given up, its solving part in
+//     turn, until a part lies within a move of the bound: the parts' replay gives the
+//     serial search's solution and its counts up to it, and no subtree is searched again
+//     on one core. The driver then replays the solution on the start before it is
+//     believed.
 //
 // Cancellation reaches a running launch through a flag in mapped host memory that the
 // threads of a block read in turn (each every 4,096 polls, a block's 256 at different
@@ -199,6 +202,11 @@ type Tune struct {
 	// is idle (default: one for every 8 threads): what they give is taken before the
 	// frontier's roots.
 	Keep uint32
+	// From, when not zero, sends every pass after one of From nodes to the GPU, whatever
+	// the times (default: a pass goes where it is expected to take less time, package
+	// solve; for measuring, and for the fake driver, whose emulation is far slower than
+	// the cores).
+	From uint32
 }
 
 // TuneEnv names the environment variable that the commands read knobs from (ParseTune),
@@ -206,15 +214,15 @@ type Tune struct {
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
 // ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,least=N,per=N,large=N,giveup=N,
-// chunk=N,parts=N,partgiveup=N,window=N,nodonate=1,most=N,above=N,roots=N,keep=N (any of
+// chunk=N,parts=N,partgiveup=N,window=N,nodonate=1,most=N,above=N,roots=N,keep=N,from=N (any of
 // them, in any order; "" for none).
 func ParseTune(text string) (Tune, error) {
 	var t Tune
 	if strings.TrimSpace(text) == "" {
 		return t, nil
 	}
-	names := []string{"donate", "poll", "wait", "turn", "subtrees", "least", "per", "large", "giveup", "chunk", "parts", "partgiveup", "window", "nodonate", "most", "above", "roots", "keep"}
-	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.LeastSubtrees, &t.SubtreeNodes, &t.Large, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp, &t.Window, &t.NoDonate, &t.DonateMost, &t.DonateAbove, &t.Roots, &t.Keep}
+	names := []string{"donate", "poll", "wait", "turn", "subtrees", "least", "per", "large", "giveup", "chunk", "parts", "partgiveup", "window", "nodonate", "most", "above", "roots", "keep", "from"}
+	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.LeastSubtrees, &t.SubtreeNodes, &t.Large, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp, &t.Window, &t.NoDonate, &t.DonateMost, &t.DonateAbove, &t.Roots, &t.Keep, &t.From}
 	list := strings.Join(names, ", ")
 	for _, kv := range strings.Split(text, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
@@ -277,6 +285,7 @@ type Stats struct {
 	Levels       int           // levels of the frontiers grown on the card
 	GrowLaunches int           // the launches that grew them (two a level)
 	GivenUp      uint64        // subtrees the threads gave up, split further and searched again
+	Solving      uint64        // subtrees where the first solution was met, split and searched again for the serial counts up to it
 	Raised       uint64        // of those, the subtrees where a part donated would have cut its donor's node (BPMX)
 	Nodes        uint64        // nodes the GPU generated (counting work past the solution)
 	Expanded     uint64        // nodes the GPU expanded
@@ -288,7 +297,6 @@ type Stats struct {
 	Search       time.Duration // the launches, to their end (the growth's included)
 	Grow         time.Duration // of those, the growth's launches and the words read between them
 	Split        time.Duration // the CPU's work on subtrees given up: their parts, and their results from the parts
-	Solve        time.Duration // the CPU's search again of the subtrees where the GPU met the first solution
 	Wait         time.Duration // waiting for the device while another search had it
 	// Utilisation is the share of the threads' time they held work to search (Busy over
 	// Cycles: the threads' clock cycles with work and in all, summed over the launches; on
@@ -313,6 +321,7 @@ func (s *Stats) add(o Stats) {
 	s.GrowLaunches += o.GrowLaunches
 	s.Grow += o.Grow
 	s.GivenUp += o.GivenUp
+	s.Solving += o.Solving
 	s.Raised += o.Raised
 	s.Nodes += o.Nodes
 	s.Expanded += o.Expanded
@@ -325,6 +334,5 @@ func (s *Stats) add(o Stats) {
 	s.Upload += o.Upload
 	s.Search += o.Search
 	s.Split += o.Split
-	s.Solve += o.Solve
 	s.Wait += o.Wait
 }

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -98,25 +99,41 @@ type hostRunner struct {
 	ordered bool    // the grown frontier ordered by slack (else in serial order)
 	model   *arena  // the model's tables, laid out once
 	at      modelAt // where
-	// What the last launch reported.
-	last    *launch
-	hash    []uint64
-	donated uint64
-	util    float64
-	raised  int        // subtrees the launches so far marked raised (a donated part's value rose)
-	heights []int      // the last batch's roots' values as the search met them
-	grown   []ida.Root // the last launch's roots when its frontier grew, and each one's subtree
-	grownOf []int
-	growth  growth
+	// What the last launch reported (first: a batch's first, SearchSubtrees).
+	last     *launch
+	first    *launch
+	launches int // a batch's (SearchSubtrees)
+	hash     []uint64
+	donated  uint64
+	util     float64
+	raised   int        // subtrees the launches so far marked raised (a donated part's value rose)
+	heights  []int      // the last batch's roots' values as the search met them
+	grown    []ida.Root // the last launch's roots when its frontier grew, and each one's subtree
+	grownOf  []int
+	growth   growth
 }
 
 // SearchSubtrees searches the batch as the engine does (passRun), each launch run by the
-// host build.
+// host build; then h.first is its first launch (the batch's own subtrees, as the threads
+// counted them) and h.donated what all its launches donated.
 func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
 	h.heights = b.H
+	var first *launch
+	var donated uint64
+	launches := 0
 	r := &passRun{ctx: ctx, s: h.s, m: h.m, b: b, stats: &Stats{}, root: newLevel(b, h.m, nil, nil, nil), capacity: 1, parts: 1,
-		grow: h.grow, launch: func(w work, _ []uint32, _ uint64) (*launch, error) { return h.launch(ctx, w) }}
-	return r.run(nil)
+		grow: h.grow, launch: func(w work, _ []uint32, _ uint64) (*launch, error) {
+			l, err := h.launch(ctx, w)
+			if err == nil {
+				first = cmp.Or(first, l)
+				donated += h.donated
+				launches++
+			}
+			return l, err
+		}}
+	res, err := r.run(nil)
+	h.first, h.donated, h.launches = first, donated, launches
+	return res, err
 }
 
 // launch searches w's roots in one run of the host build: the launch's memory laid out
@@ -350,7 +367,7 @@ func emulatedScheme(t *testing.T, bin string, goal board.Goal, opt ida.Options, 
 	s, m, want := solved(t, goal, opt, start)
 	require.GreaterOrEqual(t, len(want.Passes), 5, "a test of at least five passes")
 	h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 97, budget: 3, after: 8, grow: grow, ordered: true}
-	checked := 0
+	checked, solving := 0, 0
 	plan := ida.Plan{
 		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
 			if p.Bound < want.H0+4 {
@@ -370,11 +387,22 @@ func emulatedScheme(t *testing.T, bin string, goal board.Goal, opt ida.Options, 
 				}
 			}
 			// Subtree by subtree, before the solving one.
-			for i := 0; i < h.last.best && i < len(sp.Paths) && checked < 400; i++ {
+			for i := 0; i < h.first.best && i < len(sp.Paths) && checked < 400; i++ {
 				r, err := s.SearchBelow(context.Background(), start, sp.Paths[i], p.Bound)
 				require.NoError(t, err)
 				assert.Equal(t, r.Work, sp.Results[i].Work, "pass %d, subtree %d", p.Bound, i)
 				checked++
+			}
+			// The solving one: split, its parts searched again by the threads (the
+			// launches after the first), its result SearchBelow's, solution and counts.
+			if best := h.first.best; best < len(sp.Paths) {
+				r, err := s.SearchBelow(context.Background(), start, sp.Paths[best], p.Bound)
+				require.NoError(t, err)
+				require.NotNil(t, r.Moves)
+				assert.Equal(t, r.Moves, sp.Results[best].Moves, "pass %d, the solving subtree %d", p.Bound, best)
+				assert.Equal(t, r.Work, sp.Results[best].Work, "pass %d, the solving subtree %d", p.Bound, best)
+				assert.Greater(t, h.launches, 1, "pass %d: the solving subtree searched again on the threads", p.Bound)
+				solving++
 			}
 		},
 	}
@@ -383,6 +411,7 @@ func emulatedScheme(t *testing.T, bin string, goal board.Goal, opt ida.Options, 
 	assert.Equal(t, want.Moves, got.Moves)
 	assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 	assert.Positive(t, checked)
+	assert.Equal(t, 1, solving, "the last pass's solving subtree")
 }
 
 // With real threads, racing for the frontier and the queue as the GPU's do, the counts are
@@ -492,11 +521,11 @@ func TestEmulatedOrderIsIDAs(t *testing.T) {
 			})
 			require.NoError(t, err)
 			require.True(t, res.Solved)
-			best := h.last.best
+			best := h.first.best
 			require.Less(t, best, len(b.Paths))
 			r, err := s.SearchBelow(context.Background(), start, b.Paths[best], b.Bound)
 			require.NoError(t, err)
-			if (ida.Work{Nodes: h.last.gen[best], Expanded: h.last.exp[best]}) != r.Work {
+			if (ida.Work{Nodes: h.first.gen[best], Expanded: h.first.exp[best]}) != r.Work {
 				differ++
 			}
 		}
@@ -593,7 +622,7 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 							assert.Equal(t, w.Work(), sp.Serial, "pass %d", p.Bound)
 						}
 					}
-					for i := 0; i < h.last.best && i < len(sp.Paths); i++ {
+					for i := 0; i < h.first.best && i < len(sp.Paths); i++ {
 						r, err := s.SearchBelow(context.Background(), c.start, sp.Paths[i], p.Bound)
 						require.NoError(t, err)
 						got := sp.Results[i]
@@ -605,7 +634,7 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 						}
 						checked++
 					}
-					for i := 0; i < h.last.best && i < len(sp.Results); i++ {
+					for i := 0; i < h.first.best && i < len(sp.Results); i++ {
 						if sp.Results[i].Value > heights[i] {
 							raised++
 						}
@@ -652,7 +681,7 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 							differ++
 						}
 					}
-					for i := 0; i < h.last.best && i < len(sp.Paths); i++ {
+					for i := 0; i < h.first.best && i < len(sp.Paths); i++ {
 						r, err := s.SearchBelow(context.Background(), c.start, sp.Paths[i], p.Bound)
 						require.NoError(t, err)
 						if r.Work != sp.Results[i].Work || !valueAgrees(sp.Results[i].Value, r.Value, h.heights[i], len(sp.Paths[i]), p.Bound) {
@@ -802,14 +831,14 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 						assert.Equal(t, w.Work(), sp.Serial, "pass %d", p.Bound)
 					}
 				}
-				for i := 0; i < h.last.best && i < len(sp.Paths) && checked < 200; i += 5 {
+				for i := 0; i < h.first.best && i < len(sp.Paths) && checked < 200; i += 5 {
 					r, err := s.SearchBelow(context.Background(), c.start, sp.Paths[i], p.Bound)
 					require.NoError(t, err)
 					assert.Equal(t, r.Work, sp.Results[i].Work, "pass %d, subtree %d", p.Bound, i)
 					checked++
 				}
-				if best := h.last.best; best < len(sp.Paths) {
-					if (ida.Work{Nodes: h.last.gen[best], Expanded: h.last.exp[best]}) != sp.Results[best].Work {
+				if best := h.first.best; best < len(sp.Paths) {
+					if (ida.Work{Nodes: h.first.gen[best], Expanded: h.first.exp[best]}) != sp.Results[best].Work {
 						differ++
 					}
 				}

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
 )
 
@@ -175,28 +174,18 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 			// After the first solution: its work is the GPU's, and it is left.
 			res.Work.Add(ida.Work{Nodes: l.gen[j], Expanded: l.exp[j]})
 			continue
-		case j == l.best && l.value != nil && l.value[j] < 0:
-			// The first solution, below a subtree searched otherwise than the serial
-			// search would have (a donated part's value rose): it holds a solution (the
-			// serial search reaches every node of the path found unless it finds one
-			// earlier), and its parts' replay says which is first.
-			r.spoiled(l.value[j])
-			lv.state[i] = gaveUp
-			r.found(lv, i)
 		case j == l.best:
-			// The first solution: its subtree searched again on the CPU for ida's.
-			begin := time.Now()
-			got, err := r.s.SearchBelow(r.ctx, r.b.Start, lv.b.Paths[i], r.b.Bound)
-			r.stats.Solve += time.Since(begin)
-			if err != nil {
-				return err
+			// The first solution: it holds one (the serial search reaches every node of
+			// the path found unless it finds one earlier), but its threads' counts run
+			// past it, in their order. It is split and its parts searched again, as a
+			// subtree given up: their replay (ida.Deeper.Results) gives the serial
+			// search's first solution and counts up to it, its solving part split again
+			// in turn, until a part is within a move of the bound: never a search of
+			// the whole subtree on one core.
+			if l.value != nil && l.value[j] < 0 {
+				r.spoiled(l.value[j]) // searched otherwise than the serial search too
 			}
-			if got.Moves == nil {
-				return fmt.Errorf("gpu: internal error: the GPU found the goal below subtree %d (%s) of the pass of bound %d, the CPU none",
-					i, board.FormatDirs(lv.b.Paths[i]), r.b.Bound)
-			}
-			*res = got
-			lv.state[i] = done
+			lv.state[i] = gaveUp
 			r.found(lv, i)
 		case l.value != nil && l.value[j] < 0:
 			r.spoiled(l.value[j])
@@ -362,7 +351,13 @@ func (r *passRun) split(lv *level, which []int, parts int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	r.stats.GivenUp += uint64(len(which))
+	for _, i := range which {
+		if i == lv.first {
+			r.stats.Solving++ // the first solution known, not given up
+		} else {
+			r.stats.GivenUp++
+		}
+	}
 	c := newLevel(d.Batch, r.m, d, lv, which)
 	if lv.child == nil {
 		lv.child, lv.chosen = make([]*level, len(lv.state)), make([]int32, len(lv.state))

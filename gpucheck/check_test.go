@@ -180,7 +180,7 @@ func TestSummaryText(t *testing.T) {
 		Targets: []TargetResult{{Issue: 58, What: "Korf's 100", Goal: "at most 10", Value: &v, Measured: "12.50 s", Met: &no},
 			{Issue: 59, What: "agree", Measured: "every answer agreed", Met: &yes}, {Issue: 59, What: "campaign", Measured: "not run", NotRun: "why"}},
 		Records: []GPURecord{
-			{Step: "md", Run: "warm", Seconds: 1, Launch: 0.6, Grow: 0.01, Frontier: 0.1, Solve: 0.05, Utilisation: 0.5, Subtrees: 4096, Roots: 500000, Launches: 2, GrowLaunches: 9},
+			{Step: "md", Run: "warm", Seconds: 1, Launch: 0.6, Grow: 0.01, Frontier: 0.15, Utilisation: 0.5, Subtrees: 4096, Roots: 500000, Launches: 2, GrowLaunches: 9},
 			{Step: "md", Run: "warm", Seconds: 2, Launch: 1.8, Grow: 0.02, CPU: 0.1, Utilisation: 0.9, Subtrees: 8192, Roots: 600000, Launches: 3, GrowLaunches: 12},
 			{Step: "twelve", Run: "gpu", Seconds: 4, Launch: 3, Utilisation: 0.7, Subtrees: 100, Roots: 100, Launches: 1}}}
 	var b bytes.Buffer

@@ -74,7 +74,6 @@ type GPURecord struct {
 	CPU         float64 `json:"cpu_seconds"`
 	Frontier    float64 `json:"frontier_seconds"`
 	Order       float64 `json:"order_seconds"`
-	Solve       float64 `json:"solve_seconds"`
 	Engine      float64 `json:"engine_seconds"`
 	Wait        float64 `json:"wait_seconds"`
 	Launch      float64 `json:"launch_seconds"`
@@ -99,7 +98,7 @@ func gpuRecord(step, run string, r report.Record) (GPURecord, bool) {
 		id = fmt.Sprintf("line %d", r.Line)
 	}
 	return GPURecord{Step: step, Run: run, ID: id, Length: r.Length, Seconds: r.Seconds, Passes: d.Passes,
-		CPU: d.CPUSeconds, Frontier: d.FrontierSeconds, Order: d.OrderSeconds, Solve: d.SolveSeconds, Engine: d.EngineSeconds,
+		CPU: d.CPUSeconds, Frontier: d.FrontierSeconds, Order: d.OrderSeconds, Engine: d.EngineSeconds,
 		Wait: d.WaitSeconds, Launch: d.SearchSeconds, Upload: d.UploadSeconds, Grow: d.GrowSeconds, Utilisation: d.Utilisation,
 		Subtrees: d.Subtrees, Roots: d.Roots, Launches: d.Launches, GrowLaunches: d.GrowLaunches}, true
 }
@@ -288,7 +287,7 @@ func (s *Summary) writeRecords(w io.Writer) {
 		x.seconds += r.Seconds
 		x.launch += r.Launch
 		x.grow += r.Grow
-		x.host += r.Frontier + r.Order + r.Solve + r.CPU
+		x.host += r.Frontier + r.Order + r.CPU
 		x.util += r.Utilisation * r.Launch
 		x.subtrees += r.Subtrees
 		x.roots += r.Roots

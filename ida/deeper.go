@@ -147,8 +147,10 @@ func (d *Deeper) result(rs *search, k, i int, parts []SubtreeResult) (SubtreeRes
 		return SubtreeResult{}, stopped(rs.ctx)
 	case rp.err != nil:
 		return SubtreeResult{}, rp.err
-	case found != (rp.found >= 0):
-		return SubtreeResult{}, fmt.Errorf("ida: internal error: the replay below subtree %d found %v, its parts %d", i, found, rp.found)
+	case !found && rp.found >= 0:
+		// (Found with no part's solution is a goal above the parts' depth: the subtree
+		// where the first solution was met may end there.)
+		return SubtreeResult{}, fmt.Errorf("ida: internal error: the replay below subtree %d found nothing, its part %d a solution", i, rp.found)
 	}
 	r := SubtreeResult{Searched: true, Work: Work{Nodes: rs.nodes - nodes, Expanded: rs.expanded - expanded}, Value: value}
 	r.Work.Add(rp.work)

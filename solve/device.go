@@ -71,13 +71,16 @@ func (d Device) Goroutines(units, cores int) int {
 	return max(cores/max(units/gpuAtOnce, 1), 1)
 }
 
-// When a pass goes to the GPU: after a pass of this many nodes (the next is a few times
-// larger). On the GPU a small pass costs a launch and a frontier (milliseconds); with auto,
-// the first also opens the device (a context and the kernel's compilation: about a second),
-// so auto waits for passes that take the CPU about that long.
+// When a pass goes to the GPU: when the time it is expected to take on the cores is more
+// than on the card (pace.toGPU), each measured as the search goes. Before they are
+// measured: a GPU pass costs the host hostGuess beyond its launches (a frontier, an
+// upload, the launches' start), and opening the device (a context, the kernel's
+// compilation) openGuess; a pass of fewer than timedNodes nodes is too short to time, and
+// the passes stay on the cores until one is timed, so a small search never opens the GPU.
 const (
-	gpuFrom     = 1_000_000
-	autoGPUFrom = 50_000_000
+	timedNodes = 100_000
+	hostGuess  = 5 * time.Millisecond
+	openGuess  = 500 * time.Millisecond
 	// A GPU pass is split into about one subtree for every gpuSubtreeNodes nodes the pass
 	// is expected to take (the last one's times 8), between minGPUSubtrees and
 	// maxGPUSubtrees. The CPU makes, orders and accounts for every subtree (about half a
@@ -122,9 +125,8 @@ type DeviceUse struct {
 	SearchSeconds   float64 `json:"search_seconds"`
 	FrontierSeconds float64 `json:"frontier_seconds"`
 	SplitSeconds    float64 `json:"split_seconds"`  // the CPU's work on subtrees given up (a set's)
-	SolveSeconds    float64 `json:"solve_seconds"`  // the CPU's search again of the subtrees where the GPU met the first solution
 	OrderSeconds    float64 `json:"order_seconds"`  // ordering the GPU passes' subtrees (largest first)
-	CPUSeconds      float64 `json:"cpu_seconds"`    // the passes searched on the CPU, below the GPU's threshold
+	CPUSeconds      float64 `json:"cpu_seconds"`    // the passes searched on the CPU, expected sooner there
 	EngineSeconds   float64 `json:"engine_seconds"` // in the engine's searches of GPU passes: launches, copies, splits and their bookkeeping
 	WaitSeconds     float64 `json:"wait_seconds"`   // of those, waiting for the GPU while another instance's pass had it
 	Passes          int     `json:"passes"`
@@ -136,6 +138,7 @@ type DeviceUse struct {
 	GrowSeconds     float64 `json:"grow_seconds"`  // of search_seconds, the growth's
 	GivenUp         uint64  `json:"given_up"`      // subtrees split further after a thread gave them up (a set's)
 	Raised          uint64  `json:"raised"`        // of those, where a part donated would have cut its donor's node (BPMX)
+	Solving         uint64  `json:"solving"`       // subtrees where the GPU met the first solution, split and searched again for the counts up to it
 	Nodes           uint64  `json:"nodes"`
 	Expanded        uint64  `json:"expanded"`
 	Donated         uint64  `json:"donated"`
@@ -148,15 +151,49 @@ type DeviceUse struct {
 // device is a solver's GPU, opened when the solver is made (gpu) or at its first large
 // pass (auto), and shared by its searches.
 type device struct {
-	Device        // the choice: kind, ordinal, library, knobs
-	from   uint64 // a pass goes to the GPU after one of this many nodes
+	Device // the choice: kind, ordinal, library, knobs
+	// force sends every pass after one of force nodes to the GPU, whatever the times
+	// (gpu.Tune.From; the fake driver's emulation is far slower than the cores); 0: by
+	// the times (pace).
+	force uint64
 
 	mu     sync.Mutex
 	dev    *gpu.Device
 	engine *gpu.Engine
 	err    error // why the GPU could not be had (auto then stays on the CPU)
 	open   time.Duration
+	probed *gpu.Info // gpu: the card, as probed before it is opened
+	pace   pace
 	slower string // auto: why it keeps to the CPU, having found the GPU slower
+}
+
+// pace is what a solver measured of its passes: the serial nodes a second of its last
+// timed pass on the cores, and of its last GPU pass's launches, with that pass's time on
+// the host beyond its launches (0: not yet measured).
+type pace struct {
+	cpuRate, gpuRate float64
+	gpuHost          time.Duration
+}
+
+// toGPU says whether a pass expected to take next serial nodes goes to the GPU: with
+// auto, when the GPU is expected to take less time than the cores (its host time, its
+// launches at their measured rate, and opening it unless it is open; a GPU not yet
+// measured is tried when the rest of its cost is less than the cores' time); with gpu,
+// whenever the cores would take longer than the GPU's costs beyond its launches. Never
+// before a pass on the cores was timed.
+func (p pace) toGPU(next float64, auto, opened bool) bool {
+	if p.cpuRate <= 0 || next <= 0 {
+		return false
+	}
+	cores := next / p.cpuRate
+	cost := cmp.Or(p.gpuHost, hostGuess).Seconds()
+	if !opened {
+		cost += openGuess.Seconds()
+	}
+	if auto && p.gpuRate > 0 {
+		cost += next / p.gpuRate
+	}
+	return cost < cores
 }
 
 // planDevice checks and, for gpu, opens the device the options ask for.
@@ -165,10 +202,7 @@ func (s *Solver) planDevice() error {
 		return err
 	}
 	kind := s.opt.Device.Kind
-	s.dev = &device{Device: s.opt.Device, from: gpuFrom}
-	if kind == DeviceAuto {
-		s.dev.from = autoGPUFrom
-	}
+	s.dev = &device{Device: s.opt.Device, force: uint64(s.opt.Device.Tune.From)}
 	if s.fast == nil {
 		if kind == DeviceAuto {
 			s.dev.err = fmt.Errorf("%s with %s is searched on the CPU", s.algo, s.heuristic)
@@ -184,7 +218,10 @@ func (s *Solver) planDevice() error {
 		return badOptions("the GPU does not search %s yet (%v): it searches md, the sets in nibbles that are not zero-aware (5-5-5, 6-6-3, 7-8, 6-6-6-6), and the sets and catalogues of zero-aware tables in nibbles or bits (small-t), with regular or reflected lookups; or --device cpu", s.heuristic, err)
 	}
 	if kind == DeviceGPU {
-		_, err := s.dev.get(s.fast)
+		// The driver and the card checked now; the context made at the first pass that
+		// goes to it.
+		info, err := gpu.Probe(gpu.Options{Ordinal: s.dev.Ordinal, Library: s.dev.Library})
+		s.dev.probed = &info
 		return err
 	}
 	return nil
@@ -229,8 +266,10 @@ func (s *Solver) Device() string {
 		return s.dev.dev.Info().String()
 	case s.dev.err != nil:
 		return "no GPU: " + s.dev.err.Error()
+	case s.dev.probed != nil:
+		return s.dev.probed.String() + "; opened for the first pass it is expected to search faster than the cores"
 	}
-	return "a GPU once a pass passes " + fmt.Sprint(s.dev.from) + " nodes"
+	return "a GPU for the passes it is expected to search faster than the cores"
 }
 
 // Close releases the solver's GPU, if it opened one.
@@ -254,22 +293,20 @@ func (s *Solver) Close() error {
 	return nil
 }
 
-// solveOnDevice runs the fast IDA* with its large passes on the GPU: the passes after one
-// of gpuFrom nodes (auto: autoGPUFrom) are split into subtrees that the GPU searches;
-// smaller ones go to the CPU as Solve would send them (whole, or split among the solver's
-// workers). With auto, a GPU that cannot be opened, or whose first pass searched fewer
-// serial nodes a second than the CPU's last pass, leaves every later pass of this solver
-// to the CPU: auto chooses the faster.
+// solveOnDevice runs the fast IDA* with the passes that the GPU is expected to search
+// sooner than the cores on the GPU (device.goesToGPU): split into subtrees that the GPU
+// searches; the others go to the CPU as Solve would send them (whole, or split among the
+// solver's workers). Each pass's time is measured (device.measure), and the next pass's
+// choice made from it. With auto, a GPU that cannot be opened leaves every pass to the
+// CPU.
 func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Result, *DeviceUse, error) {
-	from := s.dev.from
-	auto := s.dev.Kind == DeviceAuto
 	workers := max(s.opt.Workers, 1)
 	local := s.fast.Workers(workers)
 	var engine *gpu.Engine
 	var st gpu.Stats // this search's launches (the engine's are every search's)
 	onGPU := false   // the pass under way is the GPU's
 	var began time.Time
-	var cpuRate float64                    // serial nodes a second of the CPU's last large pass
+	var launched time.Duration             // st.Search when the pass under way began
 	var frontier time.Duration             // the GPU passes' frontiers' making, the last from made
 	var order, cpu, inEngine time.Duration // ordering the GPU passes' subtrees, the passes on the CPU, engine.Search
 	var made time.Time
@@ -282,14 +319,14 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 			if n := len(p.Passes); n > 0 {
 				last = p.Passes[n-1].Nodes
 			}
-			if last >= from && !s.dev.isSlower() {
+			if s.dev.goesToGPU(p.Passes) {
 				if engine == nil {
 					if e, err := s.dev.get(s.fast); err == nil {
 						engine = e
 					}
 				}
 				if engine != nil {
-					onGPU, made = true, time.Now()
+					onGPU, made, launched = true, time.Now(), st.Search
 					// Threads that donate share a large subtree; those that do not
 					// (gpu.Engine.Donates) need their large subtrees split further.
 					donates := engine.Donates()
@@ -328,13 +365,9 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 			took := time.Since(began)
 			if !onGPU {
 				cpu += took
-			}
-			rate := float64(serial) / max(took.Seconds(), 1e-9)
-			switch {
-			case !onGPU && serial >= from/4:
-				cpuRate = rate
-			case onGPU && sp != nil && auto && cpuRate > 0 && rate < cpuRate:
-				s.dev.slowerThan(rate, cpuRate)
+				s.dev.measure(serial, took, 0)
+			} else if sp != nil {
+				s.dev.measure(serial, took, st.Search-launched)
 			}
 		},
 	}
@@ -345,22 +378,46 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	info := s.dev.dev.Info()
 	use := &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
 		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: st.Upload.Seconds(), SearchSeconds: st.Search.Seconds(), FrontierSeconds: frontier.Seconds(),
-		SplitSeconds: st.Split.Seconds(), SolveSeconds: st.Solve.Seconds(), WaitSeconds: st.Wait.Seconds(),
+		SplitSeconds: st.Split.Seconds(), WaitSeconds: st.Wait.Seconds(),
 		OrderSeconds: order.Seconds(), CPUSeconds: cpu.Seconds(), EngineSeconds: inEngine.Seconds(),
 		Passes: st.Passes, Launches: st.Launches, Subtrees: st.Subtrees, Roots: st.Roots, Levels: st.Levels, GrowLaunches: st.GrowLaunches,
-		GrowSeconds: st.Grow.Seconds(), GivenUp: st.GivenUp, Raised: st.Raised,
+		GrowSeconds: st.Grow.Seconds(), GivenUp: st.GivenUp, Solving: st.Solving, Raised: st.Raised,
 		Nodes: st.Nodes, Expanded: st.Expanded, Donated: st.Donated, Claims: st.Claims, Misses: st.Misses,
 		Threads: cmp.Or(st.Threads, engine.Stats().Threads), Utilisation: st.Utilisation}
 	return res, use, err
 }
 
-// slowerThan records that the GPU's pass ran at gpu serial nodes a second where the CPU's
-// last ran at cpu: auto then keeps to the CPU.
-func (d *device) slowerThan(gpu, cpu float64) {
+// goesToGPU says whether the pass after passes goes to the GPU (pace.toGPU; with force,
+// by its nodes), once it was opened or can be.
+func (d *device) goesToGPU(passes []ida.Pass) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.slower == "" {
-		d.slower = fmt.Sprintf("the GPU searched %.3g serial nodes a second, the CPU %.3g: searching on the CPU", gpu, cpu)
+	n := len(passes)
+	switch {
+	case n == 0 || d.err != nil:
+		return false
+	case d.force > 0:
+		return passes[n-1].Nodes >= d.force && d.slower == ""
+	}
+	return d.pace.toGPU(nextPass(passes), d.Kind == DeviceAuto, d.engine != nil)
+}
+
+// measure records a pass of serial nodes that took took: on the cores (launches 0), timed
+// when it has timedNodes nodes at least; or on the GPU, of which launches in its launches.
+// With auto, a GPU slower than the cores is said (-v).
+func (d *device) measure(serial uint64, took, launches time.Duration) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if launches == 0 {
+		if serial >= cmp.Or(d.force/4, timedNodes) {
+			d.pace.cpuRate = float64(serial) / max(took.Seconds(), 1e-9)
+		}
+		return
+	}
+	d.pace.gpuRate = float64(serial) / max(launches.Seconds(), 1e-9)
+	d.pace.gpuHost = max(took-launches, 0)
+	if d.Kind == DeviceAuto && d.slower == "" && d.pace.cpuRate > 0 && float64(serial)/max(took.Seconds(), 1e-9) < d.pace.cpuRate {
+		d.slower = fmt.Sprintf("the GPU searched %.3g serial nodes a second, the CPU %.3g: searching on the CPU", float64(serial)/took.Seconds(), d.pace.cpuRate)
 	}
 }
 
@@ -377,13 +434,6 @@ func splitLarge(est func([]board.Dir) float64, passes []ida.Pass, want int, larg
 	}
 	limit := nextPass(passes) / float64(want) * float64(large)
 	return func(path []board.Dir) bool { return est(path) > limit }
-}
-
-// isSlower reports whether auto found the GPU slower than the CPU.
-func (d *device) isSlower() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.slower != ""
 }
 
 // passEstimate returns the nodes expected below each subtree of the next pass, from the

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,7 +38,7 @@ func TestDeviceGPU(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	assert.Contains(t, s.About(), "Fake GPU")
-	s.dev.from = 2000 // the fake driver's emulation is slow: small passes
+	s.dev.force = 2000 // the fake driver's emulation is slow: small passes
 	rng := rand.New(rand.NewPCG(6, 6))
 	used := 0
 	for k := 0; k < 3; k++ {
@@ -104,8 +105,8 @@ func TestDeviceAutoChoosesTheFaster(t *testing.T) {
 	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: DeviceAuto, Library: lib}})
 	require.NoError(t, err)
 	defer s.Close()
-	assert.Contains(t, s.Device(), "once a pass passes")
-	s.dev.from = 20_000
+	assert.Contains(t, s.Device(), "expected to search faster")
+	s.dev.force = 20_000
 	got, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
 	assert.Equal(t, want.Moves, got.Moves)
@@ -266,7 +267,7 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 		require.NoError(t, err)
 		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent, Device: Device{Kind: DeviceGPU, Library: lib, Tune: knobs}})
 		require.NoError(t, err)
-		s.dev.from = 500 // the fake driver's emulation is slow: small passes
+		s.dev.force = 500 // the fake driver's emulation is slow: small passes
 		got, err := s.Solve(context.Background(), start)
 		require.NoError(t, err)
 		require.NoError(t, s.Close())
@@ -282,8 +283,10 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 			donated, raised = got.Device.Donated, got.Device.Raised
 			assert.LessOrEqual(t, raised, got.Device.GivenUp, "subtrees raised are split as those given up")
 		}
+		assert.Positive(t, got.Device.Solving, "%s: the solving subtree split and searched again", tune)
 		if givenUp[tune] == 0 {
-			assert.Equal(t, got.Device.Passes, got.Device.Launches, tune)
+			// A launch a pass, and one for each split of the solving subtree.
+			assert.LessOrEqual(t, got.Device.Launches, got.Device.Passes+int(got.Device.Solving), tune)
 		} else {
 			assert.Greater(t, got.Device.Launches, got.Device.Passes, "%s: the parts of subtrees given up searched in more launches", tune)
 		}
@@ -294,4 +297,65 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	assert.Greater(t, launches[alone+",giveup=256,chunk=1"], launches[alone+",giveup=256"], "a launch for each subtree, or for the parts of one given up")
 	assert.Positive(t, donated, "a set's threads donate by default")
 	t.Logf("given up: %v; launches: %v; by default %d donated, %d subtrees raised", givenUp, launches, donated, raised)
+}
+
+// A pass goes to the GPU when it is expected to take the cores longer than the GPU
+// (pace.toGPU), from the rates measured: never before a pass on the cores was timed; with
+// auto, a GPU not yet measured is tried once the cores would take longer than opening it
+// and its host's part; once measured, by its rate; with gpu, whenever the cores would take
+// longer than the GPU's costs beyond its launches.
+func TestPaceChoosesTheSooner(t *testing.T) {
+	const m = 1e6
+	cases := []struct {
+		name         string
+		p            pace
+		next         float64
+		auto, opened bool
+		want         bool
+	}{
+		{"nothing timed", pace{}, 1e12, true, true, false},
+		{"nothing timed, gpu", pace{}, 1e12, false, true, false},
+		{"no next pass", pace{cpuRate: m}, 0, false, true, false},
+		{"a millisecond on the cores", pace{cpuRate: m}, 1e3, false, true, false},
+		{"a second on the cores, gpu", pace{cpuRate: m}, 1e6, false, true, true},
+		{"a second on the cores, gpu, closed", pace{cpuRate: m}, 1e6, false, false, true},
+		{"a tenth of a second, gpu, closed: opening costs more", pace{cpuRate: m}, 1e5, false, false, false},
+		{"a tenth of a second, gpu, open", pace{cpuRate: m}, 1e5, false, true, true},
+		{"auto, unmeasured, closed, a tenth", pace{cpuRate: m}, 1e5, true, false, false},
+		{"auto, unmeasured, closed, a second", pace{cpuRate: m}, 1e6, true, false, true},
+		{"auto, the GPU ten times faster", pace{cpuRate: m, gpuRate: 10 * m, gpuHost: time.Millisecond}, 1e6, true, true, true},
+		{"auto, the GPU slower", pace{cpuRate: m, gpuRate: m / 2, gpuHost: time.Millisecond}, 1e9, true, true, false},
+		{"auto, the GPU faster but its host's part longer", pace{cpuRate: m, gpuRate: 10 * m, gpuHost: 2 * time.Second}, 1e6, true, true, false},
+		{"gpu, the GPU slower: still the GPU's", pace{cpuRate: m, gpuRate: m / 2, gpuHost: time.Millisecond}, 1e9, false, true, true},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, c.p.toGPU(c.next, c.auto, c.opened), c.name)
+	}
+}
+
+// A small search never opens the GPU, gpu or auto: its passes are too short to time, so
+// they stay on the cores, and no context is made (the driver only probed, for gpu).
+func TestSmallSearchesOpenNoContext(t *testing.T) {
+	lib := fakeGPU(t)
+	t.Setenv("TK_FAKE_CUDA", "")
+	goal := board.BlankFirst(board.Size4x4)
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, kind := range []string{DeviceGPU, DeviceAuto} {
+		s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: kind, Library: lib}})
+		require.NoError(t, err)
+		for k := 0; k < 5; k++ {
+			start, _ := goal.RandomWalk(30, rng)
+			res, err := s.Solve(context.Background(), start)
+			require.NoError(t, err)
+			require.True(t, res.Solved)
+			assert.Less(t, res.Nodes, uint64(timedNodes), "%s: a small search", kind)
+			assert.Nil(t, res.Device, kind)
+		}
+		assert.Nil(t, s.dev.dev, "%s: no device opened", kind)
+		assert.Nil(t, s.dev.engine, kind)
+		if kind == DeviceGPU {
+			assert.Contains(t, s.Device(), "Fake GPU", "probed")
+		}
+		require.NoError(t, s.Close())
+	}
 }
