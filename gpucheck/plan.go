@@ -97,6 +97,12 @@ type Step struct {
 	Reference string `json:"reference,omitempty"`
 	Runs      []Run  `json:"runs,omitempty"`
 	Complete  bool   `json:"complete,omitempty"`
+	// Keep names a file of the repository that holds the records a campaign made on the
+	// GPU so far (absent: none yet): the runs pass over what it solved (solve15 --done)
+	// and add to it the records that agree with the reference and went through the GPU;
+	// the check writes it, so added to, under Out with its own name, to be committed. A
+	// campaign so goes on over several short runs of the check.
+	Keep string `json:"keep,omitempty"`
 
 	// Cores steps: each instance's limits on the GPU and on every core, and the instances
 	// searched on one core for at most OneCoreSeconds (its rate of expanded nodes).
@@ -136,6 +142,7 @@ const (
 	MeasureSeconds      = "seconds"            // a reference run's wall, every instance answered and agreeing
 	MeasureGPUOverCores = "gpu_over_cores"     // a cores step's instance: the GPU's seconds over all the cores'
 	MeasureOverOneCore  = "rate_over_one_core" // the GPU's serial expanded nodes a second over one core's
+	MeasureKept         = "kept"               // a reference step's kept records: their seconds summed, every instance kept
 )
 
 // Grace is how long a process has, after the SIGINT that ends its time, to print what it
@@ -318,6 +325,9 @@ func (s *Step) check() error {
 	default:
 		return fmt.Errorf("unknown kind %q (%s, %s, %s or %s)", s.Kind, KindSelfTest, KindReference, KindCores, KindPTX)
 	}
+	if s.Keep != "" && (s.Kind != KindReference || s.Complete) {
+		err = errors.Join(err, errors.New("keep is for a reference step that is not complete: a campaign's budget"))
+	}
 	if s.Tune != "" {
 		if _, terr := gpu.ParseTune(s.Tune); terr != nil {
 			err = errors.Join(err, fmt.Errorf("tune: %w", terr))
@@ -363,6 +373,10 @@ func (t Target) check(steps map[string]*Step) error {
 	case MeasureSeconds:
 		if s.Kind != KindReference || !slices.ContainsFunc(s.Runs, func(r Run) bool { return r.Name == t.Run }) {
 			return fmt.Errorf("%s measures a run of a reference step: step %s has no run %q", t.Measure, t.Step, t.Run)
+		}
+	case MeasureKept:
+		if s.Keep == "" {
+			return fmt.Errorf("%s measures the records a step keeps: step %s keeps none", t.Measure, t.Step)
 		}
 	case MeasureGPUOverCores, MeasureOverOneCore:
 		if s.Kind != KindCores || !slices.Contains(s.IDs, t.ID) {

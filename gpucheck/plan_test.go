@@ -46,6 +46,12 @@ func TestCommittedPlans(t *testing.T) {
 	for _, tab := range card.Tables {
 		assert.Equal(t, tab.Set == "small-t", tab.OnCard, tab.String())
 	}
+	// The campaign's plan: a run of its own, within the same 8 minutes, keeping what it
+	// makes.
+	campaign := readPlan(t, "campaign.json")
+	assert.LessOrEqual(t, campaign.Bound(), 8*time.Minute, campaign.BoundText())
+	assert.Equal(t, []string{"device:self-test", "campaign:reference"}, names(campaign))
+	assert.Equal(t, "docs/repro/campaign/gpu-records.jsonl", campaign.Steps[1].Keep)
 	// Every target the card's plan measures names a step of it; the others say why not.
 	for _, tg := range card.Targets {
 		assert.True(t, tg.NotRun != "" || slices.ContainsFunc(card.Steps, func(s Step) bool { return s.Name == tg.Step }), tg.What)
@@ -79,6 +85,8 @@ func TestPlanErrors(t *testing.T) {
 		{"a cold run misspelt", plan("", strings.Replace(ref, `{"name": "a"}`, `{"name": "a", "jit": "warm"}`, 1), ""), `jit is "cold" or absent`},
 		{"a reference step beside the builds", plan("", strings.Replace(ref, `"seconds"`, `"beside_builds": true, "seconds"`, 1), ""), "only the self-test and the PTX report"},
 		{"a one-core id not searched", plan("", `{"name": "c", "kind": "cores", "board": "4x4", "instances": "i", "ids": ["a"], "gpu_seconds": 1, "cores_seconds": 1, "one_core": ["b"], "one_core_seconds": 1}`, ""), "one_core's b is not one of its ids"},
+		{"a complete step that keeps", plan("", strings.Replace(ref, `"runs"`, `"complete": true, "keep": "k.jsonl", "runs"`, 1), ""), "keep is for a reference step that is not complete"},
+		{"kept records measured where none are kept", plan("", ref, `{"issue": 1, "what": "w", "step": "md", "measure": "kept"}`), "step md keeps none"},
 		{"a target of no step", plan("", self, `{"issue": 1, "what": "w", "step": "nope", "measure": "agree"}`), `no step "nope"`},
 		{"a target of a run not there", plan("", ref, `{"issue": 1, "what": "w", "step": "md", "measure": "seconds", "run": "b"}`), `has no run "b"`},
 		{"a target of no issue", plan("", self, `{"what": "w", "not_run": "x"}`), "an issue and what it asks"},

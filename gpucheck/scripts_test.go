@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/internal/fakegpu"
+	"github.com/tilekit/tilekit/report"
 )
 
 // EnvScripts runs the device check's scripts end to end (.ci/run sets it): they build a
@@ -130,6 +131,39 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 		}
 	}
 	assert.Contains(t, out, "the device check failed")
+
+	// A campaign: the twelve's step keeps what it makes on the GPU (keep), and the next
+	// run passes over it; a kept record that disagrees fails the step.
+	keep := filepath.Join(dir, "kept.jsonl")
+	campaign := variant("campaign.json", `"runs": [{"name": "gpu"}]}`, fmt.Sprintf(`"runs": [{"name": "gpu"}], "keep": %q}`, keep))
+	out, code = script("check.sh", "OUT="+filepath.Join(dir, "out-c1"), "PLAN="+campaign)
+	require.Equal(t, 0, code, out)
+	kept, err := os.ReadFile(filepath.Join(dir, "out-c1", "kept.jsonl"))
+	require.NoError(t, err)
+	made, err := report.ReadRecords(bytes.NewReader(kept), "kept", 1<<20)
+	require.NoError(t, err)
+	require.Len(t, made, 3, "the twelve step's three, made on the GPU")
+	for _, rec := range made {
+		assert.NotNil(t, rec.Device, "%s: through the GPU", rec.Label())
+	}
+	require.NoError(t, os.WriteFile(keep, kept, 0o644))
+	out, code = script("check.sh", "OUT="+filepath.Join(dir, "out-c2"), "PLAN="+campaign)
+	require.Equal(t, 0, code, out)
+	again, err := os.ReadFile(filepath.Join(dir, "out-c2", "twelve-gpu.err"))
+	require.NoError(t, err)
+	assert.Contains(t, string(again), "3 instances already done")
+	kept2, err := os.ReadFile(filepath.Join(dir, "out-c2", "kept.jsonl"))
+	require.NoError(t, err)
+	assert.Equal(t, string(kept), string(kept2), "nothing made twice")
+	require.NoError(t, os.WriteFile(keep, bytes.Replace(kept, []byte(`"length":`), []byte(`"length":1`), 1), 0o644))
+	out, code = script("check.sh", "OUT="+filepath.Join(dir, "out-c3"), "PLAN="+campaign)
+	assert.Equal(t, 1, code, out)
+	for _, r := range readSummary(t, filepath.Join(dir, "out-c3")).Rows {
+		if r.Step == "twelve" {
+			assert.Equal(t, Fail, r.Result)
+			assert.Contains(t, r.Note, "keep: ")
+		}
+	}
 
 	// No instances.
 	empty := filepath.Join(dir, "empty.txt")

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/report"
 )
 
@@ -156,6 +159,14 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 	list, refs := c.in.instances[s.Name], c.in.refs[s.Name]
 	var rows []Row
 	var err error
+	var kept *campaign
+	if s.Keep != "" {
+		if kept, err = c.openCampaign(ctx, s); err != nil {
+			rows = append(rows, Row{Result: Fail, Note: err.Error()})
+			c.figures[s.Name] = &figure{}
+			return rows
+		}
+	}
 	for _, r := range s.Runs {
 		if ctx.Err() != nil {
 			rows = append(rows, Row{Run: r.Name, Result: Fail, Note: "not run: the check's time was spent"})
@@ -175,7 +186,11 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 			}
 		}
 		name := s.Name + "-" + r.Name
-		o := c.run(ctx, name, seconds(s.Seconds), s.tuneEnv(), append(s.searchArgs(), "--device", "gpu", "--json", "-f", file)...)
+		args := append(s.searchArgs(), "--device", "gpu", "--json")
+		if kept != nil {
+			args = append(args, "--done", kept.path)
+		}
+		o := c.run(ctx, name, seconds(s.Seconds), s.tuneEnv(), append(args, "-f", file)...)
 		recs, rerr := report.ReadRecords(bytes.NewReader(o.stdout), name+".out", maxOutput)
 		row := Row{Run: r.Name, Seconds: o.wall.Seconds()}
 		var problems []string
@@ -194,12 +209,7 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 				continue
 			}
 			answered++
-			want, ok := match(refs, rec)
-			if !ok {
-				problems = append(problems, fmt.Sprintf("%s: no reference record of %s with %s", label(rec), rec.Heuristic, pruningKind(rec.Pruning)))
-				continue
-			}
-			if d := differ(rec, want); d != "" {
+			if d := answer(refs, rec, kept != nil); d != "" {
 				problems = append(problems, d)
 				continue
 			}
@@ -207,7 +217,20 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 			if g, ok := gpuRecord(s.Name, r.Name, rec); ok {
 				row.GPURecords++
 				c.sum.Records = append(c.sum.Records, g)
+				if kept != nil {
+					kept.add(rec)
+				}
 			}
+		}
+		if kept != nil {
+			if err := kept.save(ctx); err != nil {
+				problems = append(problems, err.Error())
+			}
+			// What earlier runs of the check made, checked again as they were read,
+			// counts as this run's.
+			answered += kept.before
+			row.Compared += kept.before
+			row.GPURecords += kept.before
 		}
 		if s.Complete && answered < len(list) {
 			problems = append(problems, fmt.Sprintf("%d of %d answered in %.1f s", answered, len(list), o.wall.Seconds()))
@@ -215,8 +238,85 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 		rows = append(rows, c.verdict(row, problems, fmt.Sprintf("%d of %d answered, lengths and serial counts the reference's (%s)", answered, len(list), s.Reference)))
 		c.figures[s.Name+"/"+r.Name] = &figure{agree: rows[len(rows)-1].Result == Pass, seconds: o.wall.Seconds(), answered: answered, total: len(list)}
 	}
-	c.figures[s.Name] = &figure{agree: !slices.ContainsFunc(rows, func(r Row) bool { return r.Result != Pass })}
+	f := &figure{agree: !slices.ContainsFunc(rows, func(r Row) bool { return r.Result != Pass })}
+	if kept != nil {
+		f.answered, f.total, f.seconds = len(kept.recs), len(list), kept.seconds()
+	}
+	c.figures[s.Name] = f
 	return rows
+}
+
+// campaign is the records a reference step keeps (Step.Keep): those of earlier runs of
+// the check, read from the repository, and this run's, in the copy under Out that the
+// step's runs pass over (--done).
+type campaign struct {
+	path   string // the copy under Out
+	recs   []report.Record
+	lines  [][]byte
+	before int // records read from the repository
+}
+
+// openCampaign reads the step's kept records (none when its file is absent), checks each
+// against the step's instances and reference as a run's, and writes the copy under Out.
+func (c *checker) openCampaign(ctx context.Context, s *Step) (*campaign, error) {
+	k := &campaign{path: filepath.Join(c.cfg.Out, filepath.Base(s.Keep))}
+	raw, err := os.ReadFile(c.path(s.Keep))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("keep: %w", err)
+	case len(raw) > maxReference:
+		return nil, fmt.Errorf("keep: %s holds %d bytes, more than %d", s.Keep, len(raw), maxReference)
+	default:
+		recs, err := report.ReadRecords(bytes.NewReader(raw), s.Keep, maxReference)
+		if err != nil {
+			return nil, fmt.Errorf("keep: %w", err)
+		}
+		list := c.in.instances[s.Name]
+		for _, rec := range recs {
+			if !slices.ContainsFunc(list, func(in *instance.Instance) bool { return slices.Equal(in.State.Ints(), rec.Start) }) {
+				return nil, fmt.Errorf("keep: %s: %s is not one of the step's instances", s.Keep, label(rec))
+			}
+			if d := answer(c.in.refs[s.Name], rec, true); d != "" {
+				return nil, fmt.Errorf("keep: %s: %s", s.Keep, d)
+			}
+			if rec.Device == nil {
+				return nil, fmt.Errorf("keep: %s: %s did not go through the GPU", s.Keep, label(rec))
+			}
+			k.add(rec)
+		}
+	}
+	k.before = len(k.recs)
+	return k, k.save(ctx)
+}
+
+// add keeps rec, a record that agreed with the reference and went through the GPU.
+func (k *campaign) add(rec report.Record) {
+	line, err := json.Marshal(rec)
+	if err != nil {
+		return
+	}
+	k.recs = append(k.recs, rec)
+	k.lines = append(k.lines, line)
+}
+
+// save writes the records kept, a line each, to the copy under Out (atomically: a run
+// stopped midway leaves the last whole file).
+func (k *campaign) save(ctx context.Context) error {
+	var b []byte
+	for _, line := range k.lines {
+		b = append(append(b, line...), '\n')
+	}
+	return atomicfile.Write(ctx, k.path, b)
+}
+
+// seconds is the kept records' seconds summed.
+func (k *campaign) seconds() float64 {
+	var sum float64
+	for _, r := range k.recs {
+		sum += r.Seconds
+	}
+	return sum
 }
 
 // ExitInterrupted is solve15's exit status when interrupted (SIGINT).
@@ -368,6 +468,24 @@ func match(refs []report.Record, got report.Record) (report.Record, bool) {
 		}
 	}
 	return report.Record{}, false
+}
+
+// answer says what is wrong with rec, a solved record: how it differs from its reference
+// record (differ); without one, for a campaign (published), from the published optimum.
+// "" when nothing.
+func answer(refs []report.Record, rec report.Record, published bool) string {
+	if want, ok := match(refs, rec); ok {
+		return differ(rec, want)
+	}
+	switch {
+	case !published:
+		return fmt.Sprintf("%s: no reference record of %s with %s", label(rec), rec.Heuristic, pruningKind(rec.Pruning))
+	case rec.KnownOptimal == nil:
+		return fmt.Sprintf("%s: neither a reference record nor a published optimum", label(rec))
+	case !rec.Optimal || rec.Length != *rec.KnownOptimal:
+		return fmt.Sprintf("%s: %d moves, the published optimum %d", label(rec), rec.Length, *rec.KnownOptimal)
+	}
+	return ""
 }
 
 // differ says how got's answer differs from want's: solved, length, moves, the serial

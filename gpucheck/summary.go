@@ -159,6 +159,10 @@ func (c *checker) targets() []TargetResult {
 			v = f.seconds
 			r.Measured = fmt.Sprintf("%.2f s, %d of %d answered", v, f.answered, f.total)
 			ok = ok && f.answered == f.total
+		case MeasureKept:
+			v = f.seconds
+			r.Measured = fmt.Sprintf("%.1f s, %d of %d made on the GPU so far", v, f.answered, f.total)
+			ok = ok && f.answered == f.total
 		case MeasureGPUOverCores:
 			v = f.gpuSeconds / f.coresSeconds
 			r.Measured = fmt.Sprintf("%.3g (GPU %.2f s, all cores %.2f s)", v, f.gpuSeconds, f.coresSeconds)
