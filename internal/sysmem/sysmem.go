@@ -9,15 +9,27 @@ import (
 	"strings"
 )
 
-// Available returns the memory available for new allocations in bytes, as Linux reports
-// it (MemAvailable in /proc/meminfo), or 0 when it cannot tell.
+// Available returns the memory available for new allocations in bytes, or 0 when it
+// cannot tell: the least of what Linux reports the machine has (MemAvailable in
+// /proc/meminfo), what the process's cgroup leaves it (memory.max less memory.current;
+// cgroup v1: memory.limit_in_bytes less memory.usage_in_bytes), and what its address-space
+// limit leaves it (ulimit -v: RLIMIT_AS less the address space it holds).
 func Available() int64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
-	return parse(bufio.NewScanner(f))
+	avail := parse(bufio.NewScanner(f))
+	if avail <= 0 {
+		return 0
+	}
+	for _, left := range []int64{cgroupLeft(), addressLeft()} {
+		if left >= 0 && left < avail {
+			avail = left
+		}
+	}
+	return avail
 }
 
 func parse(sc *bufio.Scanner) int64 {
