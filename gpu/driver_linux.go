@@ -4,6 +4,8 @@ package gpu
 
 import (
 	"fmt"
+	"runtime"
+	"strings"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -51,13 +53,20 @@ func loadDriver(path string) (*driver, error) {
 	if name == "" {
 		name = "libcuda.so.1"
 	}
+	// dlerror's reason is the calling thread's: the goroutine stays on one for both.
+	runtime.LockOSThread()
 	lib, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	runtime.UnlockOSThread()
 	if err != nil {
 		where := "the loader's search path (LD_LIBRARY_PATH, the ld.so cache: ldconfig -p | grep libcuda)"
 		if path != "" {
 			where = path
 		}
-		return nil, fmt.Errorf("%w: %s not found in %s: install the NVIDIA driver (no CUDA toolkit is needed); in a container, NVIDIA's container toolkit maps it in (%v)", ErrNoDriver, name, where, err)
+		why := err.Error()
+		if strings.TrimSpace(why) == "" {
+			why = "the loader gave no reason"
+		}
+		return nil, fmt.Errorf("%w: %s not found in %s: install the NVIDIA driver (no CUDA toolkit is needed); in a container, NVIDIA's container toolkit maps it in (%s)", ErrNoDriver, name, where, why)
 	}
 	d := &driver{lib: lib}
 	binds := []struct {

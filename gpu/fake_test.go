@@ -6,6 +6,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -457,10 +458,13 @@ func TestTune(t *testing.T) {
 		{"donate", Tune{}, "not KNOB=N"},
 		{"speed=9", Tune{}, `no knob "speed"`},
 		{"poll=-1", Tune{}, "not KNOB=N"},
+		{"roots=1,keep=9,from=1000000", Tune{Roots: 1, Keep: 9, From: 1000000}, ""},
+		{strings.Repeat("a", 100000), Tune{}, `"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa... (100000 bytes)"`},
 	} {
 		got, err := ParseTune(tc.text)
 		if tc.err != "" {
 			assert.ErrorContains(t, err, tc.err, tc.text)
+			assert.Less(t, len(err.Error()), 400, "what it refuses, quoted in part")
 			continue
 		}
 		require.NoError(t, err, tc.text)

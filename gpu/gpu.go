@@ -209,6 +209,14 @@ type Tune struct {
 	From uint32
 }
 
+// clip is at most the first 64 bytes of s, for a message that quotes what it refuses.
+func clip(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strings.ToValidUTF8(s[:64], ""), len(s))
+}
+
 // TuneEnv names the environment variable that the commands read knobs from (ParseTune),
 // for measuring on a card.
 const TuneEnv = "TILEKIT_GPU_TUNE"
@@ -228,11 +236,11 @@ func ParseTune(text string) (Tune, error) {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 32)
 		if !ok || err != nil || n == 0 {
-			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: %s)", kv, text, list)
+			return Tune{}, fmt.Errorf("gpu: %q in the tuning %q is not KNOB=N with N from 1 to 4294967295 (knobs: %s)", clip(kv), clip(text), list)
 		}
 		i := slices.Index(names, strings.TrimSpace(k))
 		if i < 0 {
-			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: %s)", k, text, list)
+			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: %s)", clip(k), clip(text), list)
 		}
 		*knobs[i] = uint32(n)
 	}

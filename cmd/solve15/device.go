@@ -54,6 +54,12 @@ Examples:
 			if err := cmdline.NoArgs(c); err != nil {
 				return err
 			}
+			if c.Duration("seconds") < 0 {
+				return cmdline.Usagef("--seconds: %v is not a duration of 0 (no limit) or more", c.Duration("seconds"))
+			}
+			if c.Int("gpu") < 0 {
+				return cmdline.Usagef("--gpu: %d is not a GPU's number (0, 1, ...)", c.Int("gpu"))
+			}
 			opt := gpu.Options{Ordinal: c.Int("gpu")}
 			if c.Bool("trap") {
 				return trap(c, opt)

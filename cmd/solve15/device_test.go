@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/internal/fakegpu"
 )
 
@@ -37,4 +38,34 @@ func TestDeviceFault(t *testing.T) {
 	out, err = cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "start a new one")
+
+	// A search whose kernel fails is a failure (exit 1), not an instance out of its limits
+	// (exit 4); a timeout is the latter.
+	korf1 := "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+	for _, c := range []struct {
+		fault, timeout string
+		code           int
+		says           string
+	}{{"launch", "", 1, "1 search failed"}, {"", "1ms", 4, "not solved within"}} {
+		args := []string{"--device", "gpu", "--heuristic", "md", "--goal", "blank-first"}
+		if c.timeout != "" {
+			args = append(args, "--timeout", c.timeout)
+		}
+		cmd = exec.Command(exe, append(args, korf1)...)
+		cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Dir(lib), "TK_FAKE_CUDA="+c.fault, "TILEKIT_GPU_TUNE=from=1000")
+		out, err = cmd.CombinedOutput()
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit, "%s", out)
+		assert.Equal(t, c.code, exit.ExitCode(), "%s", out)
+		assert.Contains(t, string(out), c.says)
+	}
+}
+
+// solve15 device refuses what cannot be a limit or a GPU, before it looks for a driver.
+func TestDeviceUsage(t *testing.T) {
+	for _, args := range [][]string{{"device", "--seconds", "-1s"}, {"device", "--gpu", "-2"}} {
+		_, errOut, code := run(t, "", args...)
+		assert.Equal(t, cmdline.ExitUsage, code, "%v: %s", args, errOut)
+		assert.NotContains(t, errOut, "driver", "%v", args)
+	}
 }

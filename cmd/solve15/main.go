@@ -61,7 +61,7 @@ it is also an object {"line", "board", "goal", "error"}. On a terminal, a status
 the search's bound, nodes and rate.
 
 Exit status: 0 all solved; 1 failure (a known optimum contradicted, a table that
-fails its checks); 2 bad usage; 3 some input lines invalid, or no states at all (the
+fails its checks, a search that failed: a GPU kernel's fault); 2 bad usage; 3 some input lines invalid, or no states at all (the
 others are still solved); 4 some instances not solved within --timeout or
 --max-nodes; 130 interrupted (SIGINT or SIGTERM).
 

@@ -2,6 +2,7 @@ package cmdline
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/report"
+	"github.com/tilekit/tilekit/search"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -37,6 +39,7 @@ type Results struct {
 	begin    time.Time
 	prepared time.Duration // preparing the tables, within the run's wall
 	fatal    error
+	failed   int // searches that ended in an error, not in their limits
 }
 
 // NewResults prints for the command of c, whose messages start with prefix ("solve15: ").
@@ -80,6 +83,8 @@ func (r *Results) Add(e instance.Entry, rec report.Record, err error) {
 		r.problems.Add(e)
 	case rec.Solved && err != nil:
 		r.fatal = err
+	case !rec.Solved && err != nil && !limited(err):
+		r.failed++ // a GPU kernel's fault, a runner's error: not the limits
 	}
 	switch json := r.c.Bool("json"); {
 	case json && e.In == nil:
@@ -114,6 +119,8 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 	switch {
 	case sum.Mismatched > 0:
 		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s the known optimal length", format.Count(sum.Mismatched, "solution contradicts", "solutions contradict"))}
+	case r.failed > 0 && ctxErr == nil:
+		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s failed (see the errors above)", format.Count(r.failed, "search", "searches"))}
 	case ctxErr != nil:
 		return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted")}
 	case sum.Invalid > 0:
@@ -122,6 +129,19 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 		return &ExitError{Code: ExitUnsolved, Err: fmt.Errorf("%s not solved within the limits", format.Count(sum.Unsolved, "instance"))}
 	}
 	return nil
+}
+
+// limited says whether err ended a search in its limits (--timeout, --max-nodes,
+// --max-states, an interruption) or with no solution to find: exit 4 or 130, not a
+// failure (exit 1).
+func limited(err error) bool {
+	for _, e := range []error{context.DeadlineExceeded, context.Canceled, solve.ErrNodeLimit,
+		search.ErrMemory, search.ErrExpansions, search.ErrNodes, search.ErrNoSolution} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // Instances reads --board, --goal and --tables, and starts reading the arguments or
