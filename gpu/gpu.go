@@ -36,11 +36,10 @@
 //  4. A thread that meets the goal offers its top subtree's index as the earliest solving
 //     one (an atomic minimum); nodes of later subtrees are abandoned. When the launch ends,
 //     every subtree before the earliest solving one has been searched to its end: their
-//     counts are the serial search's. The solving subtree is split (ida.Deeper) and its
-//     parts searched again in a later launch, as a subtree given up, its solving part in
-//     turn, until a part lies within a move of the bound: the parts' replay gives the
-//     serial search's solution and its counts up to it, and no subtree is searched again
-//     on one core. The driver then replays the solution on the start before it is
+//     counts are the serial search's. The solving subtree is searched again split across
+//     the solver's cores (ida.Deeper, its parts on ida.Solver.Workers, their replay),
+//     which gives the serial search's solution and its counts up to it, never on one
+//     core alone; the driver then replays the solution on the start before it is
 //     believed.
 //
 // Cancellation reaches a running launch through a flag in mapped host memory that the

@@ -43,10 +43,11 @@ type growth struct {
 }
 
 // levels are a growth's buffers in a memory: two levels of room roots each (the level
-// grown from and the next, in turn), each node's and each block's count, the last level's
-// count of each slack and places taken, and the kernel's Grow.
+// grown from and the next, in turn), with their lookups for a catalogue (seeds: stride
+// bytes a root), each node's and each block's count, the last level's count of each slack
+// and places taken, and the kernel's Grow.
 type levels struct {
-	at                                [2]uint64
+	at, seeds                         [2]uint64
 	sums, counts, slacks, taken, grow uint64
 	room                              int
 }
@@ -63,9 +64,13 @@ func (b *buffers) reserveLevels(mem memory, room int) error {
 		size int
 	}{
 		{&b.levels.at[0], room * rootSize}, {&b.levels.at[1], room * rootSize},
+		{&b.levels.seeds[0], room * b.stride}, {&b.levels.seeds[1], room * b.stride},
 		{&b.levels.sums, 4 * blocks}, {&b.levels.counts, 4 * room},
 		{&b.levels.slacks, 4 * slacks}, {&b.levels.taken, 4 * slacks}, {&b.levels.grow, growSize},
 	} {
+		if part.size == 0 {
+			continue // no lookups: not a catalogue
+		}
 		var err error
 		if *part.to, err = mem.alloc(uint64(part.size), fmt.Sprintf("a frontier of %d roots grown on the card", room)); err != nil {
 			return err
@@ -78,7 +83,7 @@ func (b *buffers) reserveLevels(mem memory, room int) error {
 // freeLevels releases the growth's buffers.
 func (b *buffers) freeLevels(mem memory) {
 	l := &b.levels
-	for _, p := range []*uint64{&l.at[0], &l.at[1], &l.sums, &l.counts, &l.slacks, &l.taken, &l.grow} {
+	for _, p := range []*uint64{&l.at[0], &l.at[1], &l.seeds[0], &l.seeds[1], &l.sums, &l.counts, &l.slacks, &l.taken, &l.grow} {
 		if *p != 0 {
 			mem.free(*p)
 			*p = 0
@@ -88,8 +93,8 @@ func (b *buffers) freeLevels(mem memory) {
 }
 
 // grow grows the n roots staged (stage) until a level holds target roots or more, or the
-// tree narrows (a level no larger than the one before: deeper ones only thin out), or
-// holds none (the pass below the top is all searched), and points the pass at the last
+// tree narrows (a level less than a quarter larger than the one before: deeper ones only
+// thin out), or holds none (the pass below the top is all searched), and points the pass at the last
 // level, ordered by slack unless serial: launch runs a growth's launch (growCount,
 // growWrite, growOrder) on the blocks given. It stops where the node limit stopped the
 // pass.
@@ -108,7 +113,7 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 	if err := mem.upload(b.pass+passGrow, at[:]); err != nil {
 		return g, err
 	}
-	from, count := b.roots, n
+	from, fromSeeds, count := b.roots, b.seeds, n
 	var gr [growSize]byte
 	ordered := false
 	for count > 0 && count < target {
@@ -120,13 +125,15 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 		for depth < maxGrowDepth && count<<depth < target && count*pow3(depth+1) <= b.levels.room {
 			depth++
 		}
-		to := b.levels.at[g.levels%2]
+		to, toSeeds := b.levels.at[g.levels%2], b.levels.seeds[g.levels%2]
 		blocks := uint32((count + growBlock - 1) / growBlock)
 		next := 0
 		for {
 			clear(gr[:])
 			le.PutUint64(gr[growFrom:], from)
 			le.PutUint64(gr[growTo:], to)
+			le.PutUint64(gr[growFromSeeds:], fromSeeds)
+			le.PutUint64(gr[growToSeeds:], toSeeds)
 			le.PutUint64(gr[growSums:], b.levels.sums)
 			le.PutUint64(gr[growCounts:], b.levels.counts)
 			le.PutUint32(gr[growN:], uint32(count))
@@ -150,7 +157,10 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 		if next > b.levels.room {
 			return g, fmt.Errorf("%w: a level of %d nodes grew %d nodes a move below, more than its room of %d", ErrLaunch, count, next, b.levels.room)
 		}
-		last := next >= target || next <= count
+		// The last level: the target's, or one that grew by less than a quarter (the tree
+		// thins out towards the bound: deeper levels would cost launches and give the
+		// threads hardly more roots).
+		last := next >= target || next < count+count/4
 		if last && !serial {
 			// The last level: its write counts its nodes by slack, for the order.
 			le.PutUint64(gr[growSlacks:], b.levels.slacks)
@@ -169,7 +179,7 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 		}
 		g.levels++
 		g.launches++
-		from, count = to, next
+		from, fromSeeds, count = to, toSeeds, next
 		var stop [4]byte
 		if err := mem.download(stop[:], b.pass+passStop); err != nil {
 			return g, err
@@ -184,10 +194,12 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 	}
 	if ordered {
 		// The last level, by slack, into the other level's room.
-		to := b.levels.at[g.levels%2]
+		to, toSeeds := b.levels.at[g.levels%2], b.levels.seeds[g.levels%2]
 		clear(gr[:])
 		le.PutUint64(gr[growFrom:], from)
 		le.PutUint64(gr[growTo:], to)
+		le.PutUint64(gr[growFromSeeds:], fromSeeds)
+		le.PutUint64(gr[growToSeeds:], toSeeds)
 		le.PutUint64(gr[growSlacks:], b.levels.slacks)
 		le.PutUint64(gr[growTaken:], b.levels.taken)
 		le.PutUint32(gr[growN:], uint32(count))
@@ -199,12 +211,18 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 			return g, err
 		}
 		g.launches++
-		from = to
+		from, fromSeeds = to, toSeeds
 	}
 	g.roots = count
 	le.PutUint64(at[:], from)
 	if err := mem.upload(b.pass+passRoots, at[:]); err != nil {
 		return g, err
+	}
+	if b.stride > 0 {
+		le.PutUint64(at[:], fromSeeds)
+		if err := mem.upload(b.pass+passSeeds, at[:]); err != nil {
+			return g, err
+		}
 	}
 	var word [4]byte
 	le.PutUint32(word[:], uint32(count))

@@ -102,7 +102,8 @@ type hostRunner struct {
 	// What the last launch reported (first: a batch's first, SearchSubtrees).
 	last     *launch
 	first    *launch
-	launches int // a batch's (SearchSubtrees)
+	launches int    // a batch's (SearchSubtrees)
+	solving  uint64 // its subtrees where the first solution was met, searched again split
 	hash     []uint64
 	donated  uint64
 	util     float64
@@ -110,7 +111,10 @@ type hostRunner struct {
 	heights  []int      // the last batch's roots' values as the search met them
 	grown    []ida.Root // the last launch's roots when its frontier grew, and each one's subtree
 	grownOf  []int
-	growth   growth
+	// and their lookups (a catalogue's), as the engine lays them out
+	grownSeeds []byte
+	growth     growth
+	levels     int // grown in all its launches
 }
 
 // SearchSubtrees searches the batch as the engine does (passRun), each launch run by the
@@ -132,7 +136,7 @@ func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.Su
 			return l, err
 		}}
 	res, err := r.run(nil)
-	h.first, h.donated, h.launches = first, donated, launches
+	h.first, h.donated, h.launches, h.solving = first, donated, launches, r.stats.Solving
 	return res, err
 }
 
@@ -192,13 +196,14 @@ func (h *hostRunner) launch(ctx context.Context, w work) (*launch, error) {
 		mem.data = out
 		return nil
 	}
-	h.grown, h.grownOf, h.growth = nil, nil, growth{}
+	h.grown, h.grownOf, h.grownSeeds, h.growth = nil, nil, nil, growth{}
 	if w.grow > 0 {
 		grow := func(which int, blocks uint32) error { return run(uint32(which), blocks*growBlock) }
 		if h.growth, err = b.grow(mem, grow, len(w.roots), w.grow, !h.ordered); err != nil {
 			return nil, err
 		}
 		h.grown, h.grownOf = h.roots(mem, b)
+		h.levels += h.growth.levels
 	}
 	if err := run(0, uint32(h.threads)); err != nil {
 		return nil, err
@@ -393,15 +398,15 @@ func emulatedScheme(t *testing.T, bin string, goal board.Goal, opt ida.Options, 
 				assert.Equal(t, r.Work, sp.Results[i].Work, "pass %d, subtree %d", p.Bound, i)
 				checked++
 			}
-			// The solving one: split, its parts searched again by the threads (the
-			// launches after the first), its result SearchBelow's, solution and counts.
+			// The solving one: searched again split across the cores, its result
+			// SearchBelow's, solution and counts.
 			if best := h.first.best; best < len(sp.Paths) {
 				r, err := s.SearchBelow(context.Background(), start, sp.Paths[best], p.Bound)
 				require.NoError(t, err)
 				require.NotNil(t, r.Moves)
 				assert.Equal(t, r.Moves, sp.Results[best].Moves, "pass %d, the solving subtree %d", p.Bound, best)
 				assert.Equal(t, r.Work, sp.Results[best].Work, "pass %d, the solving subtree %d", p.Bound, best)
-				assert.Greater(t, h.launches, 1, "pass %d: the solving subtree searched again on the threads", p.Bound)
+				assert.Equal(t, uint64(1), h.solving, "pass %d: the solving subtree searched again, split", p.Bound)
 				solving++
 			}
 		},
@@ -773,14 +778,7 @@ func TestRaisedSubtreesOfNoParts(t *testing.T) {
 // ida's to the solution). A child order perturbed (TK_PERTURB) is noticed.
 func TestEmulatedCatalogueIsIDA(t *testing.T) {
 	bin := buildHost(t)
-	goal := board.BlankLast(board.Size4x4)
-	spec, err := pdb.NewCatalogue("4x4z", goal, true, true, [][][]int{
-		{{1, 2, 3, 4, 7}, {5, 6, 9, 10, 13}, {8, 11, 12, 14, 15}},
-		{{1, 2, 5, 6}, {3, 4, 7, 8}, {9, 10, 13, 14}, {11, 12, 15}},
-	})
-	require.NoError(t, err)
-	cat, err := pdb.NewSet(context.Background(), spec, 0)
-	require.NoError(t, err)
+	cat := testCatalogue(t)
 	five, err := pdb.NewSet(context.Background(), pdb.ZeroAwareOf(pdb.Set555, ""), 0)
 	require.NoError(t, err)
 	fiveSpec := pdb.ZeroAwareOf(pdb.SetSpec{Name: "4x6", Goal: board.BlankFirst(board.Size5x5),
@@ -803,14 +801,14 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 	// and subtrees before the solving one, and returns in how many passes the solving
 	// subtree's counts up to its solution differed from ida's (they depend on the order of
 	// the children).
-	run := func(t *testing.T, bin string, c testCase, after int, racing bool) (differ int, donated uint64) {
+	run := func(t *testing.T, bin string, c testCase, after int, racing bool, grow int) (differ int, donated uint64) {
 		s, m, want := solved(t, c.goal, c.opt, c.start)
 		require.NotNil(t, m.Set)
 		require.False(t, m.Set.Eager)
 		_, k, err := kindOf(m)
 		require.NoError(t, err)
 		require.Equal(t, "ida_pass_cat", k.entry)
-		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5, after: after, real: racing}
+		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5, after: after, real: racing, grow: grow, ordered: true}
 		checked, passes := 0, 0
 		got, err := s.Run(context.Background(), c.start, ida.Plan{
 			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
@@ -849,28 +847,53 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 		assert.Positive(t, checked)
 		assert.GreaterOrEqual(t, passes, 2)
+		if grow > 0 {
+			assert.Positive(t, h.levels, "frontiers grown on the card")
+		}
 		return differ, donated
 	}
 	const never = 1 << 30
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			// Threads that donate, each donated root with its lookups.
-			_, donated := run(t, bin, c, 20, false)
+			_, donated := run(t, bin, c, 20, false, 0)
 			assert.Positive(t, donated)
 		})
 	}
 	t.Run("racing threads", func(t *testing.T) {
-		run(t, bin, cases[0], 20, true)
+		run(t, bin, cases[0], 20, true, 0)
 	})
+	// Each pass's frontier grown on the card (to 2,000 roots, ordered by slack), each root
+	// with its lookups; threads that donate.
+	for _, c := range cases[1:3] {
+		t.Run("grown, "+c.name, func(t *testing.T) {
+			_, donated := run(t, bin, c, 20, false, 2000)
+			assert.Positive(t, donated)
+		})
+	}
 	t.Run("one thread a subtree", func(t *testing.T) {
-		differ, donated := run(t, bin, cases[1], never, false)
+		differ, donated := run(t, bin, cases[1], never, false, 0)
 		assert.Zero(t, differ, "the solving subtree's counts up to its solution are ida's")
 		assert.Zero(t, donated)
 	})
 	t.Run("perturbed", func(t *testing.T) {
-		differ, _ := run(t, buildHost(t, "-DTK_PERTURB"), cases[1], never, false)
+		differ, _ := run(t, buildHost(t, "-DTK_PERTURB"), cases[1], never, false, 0)
 		assert.Positive(t, differ, "another order of children is noticed")
 	})
+}
+
+// testCatalogue is a catalogue of zero-aware tables on 4x4 (blank last): two partitions,
+// with their reflections.
+func testCatalogue(t *testing.T) *pdb.Set {
+	t.Helper()
+	spec, err := pdb.NewCatalogue("4x4z", board.BlankLast(board.Size4x4), true, true, [][][]int{
+		{{1, 2, 3, 4, 7}, {5, 6, 9, 10, 13}, {8, 11, 12, 14, 15}},
+		{{1, 2, 5, 6}, {3, 4, 7, 8}, {9, 10, 13, 14}, {11, 12, 15}},
+	})
+	require.NoError(t, err)
+	cat, err := pdb.NewSet(context.Background(), spec, 0)
+	require.NoError(t, err)
+	return cat
 }
 
 // testCase is a position to search, with the solver's options.
@@ -906,7 +929,18 @@ func (h *hostRunner) roots(mem *arena, b *buffers) ([]ida.Root, []int) {
 		r.Blank, r.G, r.H = o[rootBlank], o[rootG], o[rootH]
 		r.State = le.Uint32(o[rootState:])
 		subs[i] = int(le.Uint32(o[rootSub:]))
-		require.Equal(h.t, uint8(kOwner), o[rootThr], "root %d's owner", i)
+		if h.m.Set == nil || h.growth.levels == 0 {
+			require.Equal(h.t, uint8(kOwner), o[rootThr], "root %d's owner", i)
+		} else {
+			// A catalogue's grown roots do not own their top subtree's value: each may
+			// return at most what leaves its parent uncut.
+			bound := int(le.Uint32(pass[passBound:]))
+			require.Equal(h.t, uint8(bound-int(r.G)+2), o[rootThr], "root %d's limit", i)
+		}
+	}
+	if b.stride > 0 {
+		h.grownSeeds = make([]byte, n*b.stride)
+		require.NoError(h.t, mem.download(h.grownSeeds, le.Uint64(pass[passSeeds:])))
 	}
 	return roots, subs
 }

@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "bc78fb524dc34c6e2d5c420963e7965e7c74da9f32d1d328a65cc4570040823b"
+const kernelHash = "6cd336cccc209e2ddc3d2a3444c8b07d115003171c0c09b748ce4f5dfce961fe"

@@ -27,7 +27,7 @@ func (k kind) growWrite() string { return k.entry + "_grow_write" }
 var kinds, testKinds = []kind{
 	{"ida_pass", func(m *ida.Model) bool { return m.Set == nil && m.Heuristic == ida.MD }, nil, false, true},
 	{"ida_pass_set", func(m *ida.Model) bool { return m.Set != nil && m.Set.Eager }, checkSet(setLook, setPart, setTouch), false, false},
-	{"ida_pass_cat", func(m *ida.Model) bool { return m.Set != nil && !m.Set.Eager }, checkSet(maxLook, maxPart, maxTouch), true, false},
+	{"ida_pass_cat", func(m *ida.Model) bool { return m.Set != nil && !m.Set.Eager }, checkSet(maxLook, maxPart, maxTouch), true, true},
 }, []kind(nil)
 
 // kindOf returns the kind that searches m, checked, and its place in kinds (then

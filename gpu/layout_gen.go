@@ -88,18 +88,20 @@ const (
 	passClaims      = 672
 	passMisses      = 680
 	passGrow        = 120
-	growSize        = 72
+	growSize        = 88
 	growFrom        = 0
 	growTo          = 8
-	growSums        = 16
-	growCounts      = 24
-	growSlacks      = 32
-	growTaken       = 40
-	growN           = 48
-	growCap         = 52
-	growDepth       = 56
-	growTotal       = 60
-	growDone        = 64
+	growFromSeeds   = 16
+	growToSeeds     = 24
+	growSums        = 32
+	growCounts      = 40
+	growSlacks      = 48
+	growTaken       = 56
+	growN           = 64
+	growCap         = 68
+	growDepth       = 72
+	growTotal       = 76
+	growDone        = 80
 )
 
 // layoutOf is the constants above by the host build's names, for TestLayout.
@@ -190,6 +192,8 @@ var layoutOf = map[string]int{
 	"Grow":                 growSize,
 	"tk::Grow.from":        growFrom,
 	"tk::Grow.to":          growTo,
+	"tk::Grow.fromSeeds":   growFromSeeds,
+	"tk::Grow.toSeeds":     growToSeeds,
 	"tk::Grow.sums":        growSums,
 	"tk::Grow.counts":      growCounts,
 	"tk::Grow.slacks":      growSlacks,

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
 )
 
@@ -174,18 +175,30 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 			// After the first solution: its work is the GPU's, and it is left.
 			res.Work.Add(ida.Work{Nodes: l.gen[j], Expanded: l.exp[j]})
 			continue
-		case j == l.best:
-			// The first solution: it holds one (the serial search reaches every node of
-			// the path found unless it finds one earlier), but its threads' counts run
-			// past it, in their order. It is split and its parts searched again, as a
-			// subtree given up: their replay (ida.Deeper.Results) gives the serial
-			// search's first solution and counts up to it, its solving part split again
-			// in turn, until a part is within a move of the bound: never a search of
-			// the whole subtree on one core.
-			if l.value != nil && l.value[j] < 0 {
-				r.spoiled(l.value[j]) // searched otherwise than the serial search too
-			}
+		case j == l.best && l.value != nil && l.value[j] < 0:
+			// The first solution, below a subtree searched otherwise than the serial
+			// search would have (a donated part's value rose): it holds a solution (the
+			// serial search reaches every node of the path found unless it finds one
+			// earlier), and its parts' replay, on the card, says which is first.
+			r.spoiled(l.value[j])
 			lv.state[i] = gaveUp
+			r.found(lv, i)
+		case j == l.best:
+			// The first solution: its threads' counts run past it, in their order. Its
+			// subtree is searched again split across the solver's cores (solving), for
+			// the serial search's first solution and counts up to it.
+			begin := time.Now()
+			got, err := r.solving(lv, i)
+			r.stats.Split += time.Since(begin)
+			if err != nil {
+				return err
+			}
+			if got.Moves == nil {
+				return fmt.Errorf("gpu: internal error: the GPU found the goal below subtree %d (%s) of the pass of bound %d, the CPU none",
+					i, board.FormatDirs(lv.b.Paths[i]), r.b.Bound)
+			}
+			*res = got
+			lv.state[i] = done
 			r.found(lv, i)
 		case l.value != nil && l.value[j] < 0:
 			r.spoiled(l.value[j])
@@ -207,6 +220,35 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 		}
 	}
 	return nil
+}
+
+// solvingParts is about how many parts the subtree where the GPU met the first solution is
+// split into, for the cores: many for each of them, so that they share it whatever its
+// shape.
+const solvingParts = 4096
+
+// solving searches subtree i of lv, where the GPU met the first solution, again as the
+// serial search would up to it: split into parts (ida.Deeper), the parts searched on the
+// solver's workers, every core (ida.Solver.Workers), and the subtree's result made from
+// theirs; never on one core alone, but for a subtree within a move of the bound, which
+// holds no parts.
+func (r *passRun) solving(lv *level, i int) (ida.SubtreeResult, error) {
+	r.stats.Solving++
+	d, err := r.s.Deeper(r.ctx, lv.b, []int{i}, solvingParts)
+	if err != nil {
+		return ida.SubtreeResult{}, err
+	}
+	var parts []ida.SubtreeResult
+	if len(d.Batch.Paths) > 0 {
+		if parts, err = r.s.Workers(0).SearchSubtrees(r.ctx, d.Batch); err != nil {
+			return ida.SubtreeResult{}, err
+		}
+	}
+	got, err := d.Results(r.ctx, parts)
+	if err != nil {
+		return ida.SubtreeResult{}, err
+	}
+	return got[0], nil
 }
 
 // spoiled counts a subtree whose search on the device was not the serial one (value:
@@ -351,13 +393,7 @@ func (r *passRun) split(lv *level, which []int, parts int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for _, i := range which {
-		if i == lv.first {
-			r.stats.Solving++ // the first solution known, not given up
-		} else {
-			r.stats.GivenUp++
-		}
-	}
+	r.stats.GivenUp += uint64(len(which))
 	c := newLevel(d.Batch, r.m, d, lv, which)
 	if lv.child == nil {
 		lv.child, lv.chosen = make([]*level, len(lv.state)), make([]int32, len(lv.state))

@@ -75,14 +75,14 @@ static uint64_t emulate(Pass* p, const Tables* t, uint32_t threads, uint32_t bud
 // emulateGrowCount, emulateGrowWrite and emulateGrowOrder run a level's launches of
 // blocks blocks (grow.h) on the host, the kernel's blocks one after another: the count with
 // the last block's scan, the write, and the final level's order.
-template <class D>
+template <class W>
 static void emulateGrowCount(Pass* p, const Tables* t, uint32_t blocks) {
   Grow* g = p->grow;
   for (uint32_t b = 0; b < blocks; b++) {
     uint32_t sum = 0;
     for (uint32_t i = b * kGrowBlock; i < (b + 1) * kGrowBlock && i < g->n; i++) {
       Below w;
-      g->counts[i] = growBelow<D>(p, t, g, g->from[i], nullptr, 0, &w);
+      g->counts[i] = Growth<W>::below(p, t, g, i, 0, 0, false, &w);
       sum += g->counts[i];
     }
     g->sums[b] = sum;
@@ -96,7 +96,7 @@ static void emulateGrowCount(Pass* p, const Tables* t, uint32_t blocks) {
   g->total = carry;
 }
 
-template <class D>
+template <class W>
 static void emulateGrowWrite(Pass* p, const Tables* t, uint32_t blocks) {
   Grow* g = p->grow;
   for (uint32_t b = 0; b < blocks; b++) {
@@ -104,7 +104,7 @@ static void emulateGrowWrite(Pass* p, const Tables* t, uint32_t blocks) {
     unsigned long long gens = 0;
     for (uint32_t i = b * kGrowBlock; i < (b + 1) * kGrowBlock && i < g->n; i++) {
       Below w;
-      growBelow<D>(p, t, g, g->from[i], g->to + off, off < g->cap ? g->cap - off : 0, &w);
+      Growth<W>::below(p, t, g, i, off, off < g->cap ? g->cap - off : 0, true, &w);
       growCounted(p, g->from[i], w);
       if (g->slacks != nullptr) {
         for (uint32_t k = 0; k < g->counts[i] && off + k < g->cap; k++) g->slacks[slackOf(p, g->to[off + k])]++;
@@ -123,7 +123,7 @@ static void emulateGrowOrder(Pass* p, uint32_t blocks) {
   for (uint32_t i = 0; i < blocks * kGrowBlock && i < g->n; i++) {
     uint32_t s = slackOf(p, g->from[i]);
     uint32_t at = start[s] + g->taken[s]++;
-    if (at < g->cap) g->to[at] = g->from[i];
+    if (at < g->cap) growMove(p, g, i, at);
   }
 }
 

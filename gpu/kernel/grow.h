@@ -11,9 +11,12 @@
 // frontier at their depth: package ida's collectFrontier's, in order (gpu's
 // TestGrownFrontierIsIDAs).
 //
-// A kind grows when its search is md.h's (WorkerOf<D>, a consistent distance D): kinds.h's
-// fourth column. A set's values are raised by BPMX and a catalogue's roots carry their
-// lookups: both keep the host's frontier (docs/ARCHITECTURE.md, "The GPU").
+// A kind grows when kinds.h's fourth column says so and Growth<W> knows its worker: md.h's
+// (WorkerOf<D>, a consistent distance D), and a catalogue's (CatWorker: a level's nodes
+// carry their lookups, Grow.fromSeeds and toSeeds, as a frontier's do; its values are
+// consistent, so a grown root's search never raises its parent, and the grown roots do
+// not own the top subtree's value). A set's values are raised by BPMX: it keeps the
+// host's frontier (docs/ARCHITECTURE.md, "The GPU").
 //
 // A level takes two launches of kGrowBlock threads a block, a node a thread: the count
 // (each node's count, and each block's sum; the last block to finish scans the sums into
@@ -38,6 +41,10 @@ enum : uint32_t { kGrowBlock = 256, kGrowDepth = 8, kSlacks = 256 };
 struct Grow {
   const Root* from;  // the level: n nodes in serial order
   Root* to;          // the next level: room for cap nodes
+  // A catalogue's: each node's lookups, Pass.seedStride bytes a node (seeds, cat.h), of
+  // the level and the next.
+  const uint8_t* fromSeeds;
+  uint8_t* toSeeds;
   uint32_t* sums;    // a block's: its nodes' next nodes, then (the count's scan) their offset
   uint32_t* counts;  // a node's next nodes (the count's)
   // The last level's: its nodes by slack (the write's, when not null), and the places
@@ -139,6 +146,127 @@ HD uint32_t growBelow(const Pass* p, const Tables* t, const Grow* g, const Root&
 #endif
   }
   return k;
+}
+
+// growBelowCat is growBelow for a catalogue, with w's search (cat.h): below node i of the
+// level, from its lookups, down to the nodes g->depth moves below it, each written with
+// its lookups (at most room of them, at out and outSeeds; nullptr: counted only). A node
+// is expanded as the search expands it: its children made and counted, each looked up in
+// its best partition, one within the bound then in full (admit), and taken only if that
+// keeps it within the bound.
+HD uint32_t growBelowCat(Pass* p, const Tables* t, const Grow* g, uint32_t i, Root* out, uint8_t* outSeeds, uint32_t room, Below* b,
+                         CatWorker* w) {
+  const Root& r = g->from[i];
+  const uint32_t stride = p->seedStride, nl = t->nl, np = t->np;
+  start(w, r, t, p, g->fromSeeds + (unsigned long long)i * stride);
+  const uint32_t depth = g->depth < 1 ? 1 : g->depth > kGrowDepth ? kGrowDepth : g->depth;
+  const uint32_t bound = p->bound;
+  uint32_t d = r.g, k = 0;
+  b->goal = false;
+  for (;;) {
+    CatFrame* f = fr(w, d);
+    if (!f->entered) {
+      f->entered = 1;
+      f->hb = (uint8_t)catChildren(w, f, t);
+      f->next = 0;
+    }
+    while (f->next < f->nc && d + 1 + f->c[f->next].h > bound) f->next++;
+    if (f->next == f->nc) {
+      if (d == r.g) break;
+      // Back to the parent.
+      d--;
+      CatFrame* pf = fr(w, d);
+      CatChild& c = pf->c[pf->cur];
+      w->board[c.q] = c.tile;
+      w->board[pf->blank] = 0;
+      w->pos[c.tile] = c.q;
+      w->pos[0] = pf->blank;
+      up(w, pf, c, t);
+      continue;
+    }
+    f->cur = f->next;
+    CatChild& c = f->c[f->next++];
+    if (c.h == 0) {
+      b->goal = true;  // the search stops here
+      break;
+    }
+    if (!admit(w, f, c, d, bound, p, t)) continue;
+    if (d + 1 - r.g == depth) {
+      // A node of the next level, with its lookups: the node's, c's tile's its own.
+      if (out != nullptr && k < room) {
+        // Its search does not own the top subtree's value (it may not raise its parent).
+        out[k] = childRoot(w->board, f->blank, c.q, c.tile, d + 1, c.h, t->fsm[f->state * 4 + c.dir], r.sub, cutLimit(p, d));
+        uint8_t* s = outSeeds + (unsigned long long)k * stride;
+        for (uint32_t x = 0; x < nl; x++) {
+          unsigned long long z = w->z[x];
+          uint8_t e = w->ex[x], m = w->hm[x];
+          for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) {
+            if (t->touch[c.tile][j] == x) {
+              z = w->pz[j];
+              e = w->pex[j];
+              m = w->phm[j];
+            }
+          }
+          for (uint32_t y = 0; y < 8; y++) s[8 * x + y] = (uint8_t)(z >> (8 * y));
+          s[8 * nl + x] = e;
+          s[9 * nl + x] = m;
+        }
+        for (uint32_t q = 0; q < np; q++) {
+          int v = w->sum[q] - w->ex[t->of[c.tile][q]] + w->pex[t->slot[c.tile][q]];
+          s[10 * nl + 2 * q] = (uint8_t)v;
+          s[10 * nl + 2 * q + 1] = (uint8_t)((uint32_t)v >> 8);
+        }
+      }
+      k++;
+      continue;
+    }
+    // Down to the child: expand it.
+    w->board[f->blank] = c.tile;
+    w->board[c.q] = 0;
+    w->pos[c.tile] = f->blank;
+    w->pos[0] = c.q;
+    down(w, f, c, d, t);
+    d++;
+    w->exp++;
+    TK_EXPANDED(w, t->cells);
+  }
+  b->exp = (uint32_t)w->exp;
+  b->gen = (uint32_t)w->gen;
+#ifdef TK_HASH
+  b->hash = w->hash;
+#endif
+  return k;
+}
+
+// Growth is the growth of a kind's level (a kind whose kinds.h line grows): below node i
+// of g's level, its count of the next level's nodes, written at offset off of the next
+// level when write (at most room of them), and what the search there did.
+template <class W>
+struct Growth;
+template <class D>
+struct Growth<WorkerOf<D>> {
+  HD static uint32_t below(Pass* p, const Tables* t, const Grow* g, uint32_t i, uint32_t off, uint32_t room, bool write, Below* b) {
+    return growBelow<D>(p, t, g, g->from[i], write ? g->to + off : nullptr, room, b);
+  }
+};
+template <>
+struct Growth<CatWorker> {
+  HD static uint32_t below(Pass* p, const Tables* t, const Grow* g, uint32_t i, uint32_t off, uint32_t room, bool write, Below* b) {
+    CatWorker w;
+    return growBelowCat(p, t, g, i, write ? g->to + off : nullptr, write ? g->toSeeds + (unsigned long long)off * p->seedStride : nullptr,
+                        room, b, &w);
+  }
+};
+
+// growMove moves node i of g's level to place at of the next level, with its lookups (a
+// catalogue's).
+HD void growMove(const Pass* p, const Grow* g, uint32_t i, uint32_t at) {
+  g->to[at] = g->from[i];
+  if (g->fromSeeds != nullptr) {
+    const uint8_t* s = g->fromSeeds + (unsigned long long)i * p->seedStride;
+    uint8_t* d = g->toSeeds + (unsigned long long)at * p->seedStride;
+    for (uint32_t x = 0; x < p->seedStride; x++) d[x] = s[x];
+  }
 }
 
 // growCounted adds what the search below node r did to its subtree's counts, and offers a

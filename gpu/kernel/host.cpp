@@ -73,7 +73,7 @@ static void layout() {
   OFF(tk::Pass, donateMost); OFF(tk::Pass, donateAbove); OFF(tk::Pass, keep); OFF(tk::Pass, claims); OFF(tk::Pass, misses);
   OFF(tk::Pass, grow);
   printf("Grow %zu\n", sizeof(tk::Grow));
-  OFF(tk::Grow, from); OFF(tk::Grow, to); OFF(tk::Grow, sums); OFF(tk::Grow, counts); OFF(tk::Grow, slacks);
+  OFF(tk::Grow, from); OFF(tk::Grow, to); OFF(tk::Grow, fromSeeds); OFF(tk::Grow, toSeeds); OFF(tk::Grow, sums); OFF(tk::Grow, counts); OFF(tk::Grow, slacks);
   OFF(tk::Grow, taken); OFF(tk::Grow, n); OFF(tk::Grow, cap); OFF(tk::Grow, depth); OFF(tk::Grow, total);
   OFF(tk::Grow, done);
 }
@@ -131,8 +131,8 @@ int main(int argc, char** argv) {
   const uint32_t blocks = (threads + tk::kGrowBlock - 1) / tk::kGrowBlock;
 #define TK_GROWS_0(W)
 #define TK_GROWS_1(W)                                                                    \
-  if (launch == 1) tk::emulateGrowCount<tk::DistOf<tk::W>::type>(p, t, blocks), ran = true; \
-  if (launch == 2) tk::emulateGrowWrite<tk::DistOf<tk::W>::type>(p, t, blocks), ran = true;
+  if (launch == 1) tk::emulateGrowCount<tk::W>(p, t, blocks), ran = true; \
+  if (launch == 2) tk::emulateGrowWrite<tk::W>(p, t, blocks), ran = true;
 #define TK_RUN(entry, W, fn, grows)                                                             \
   if (kind == i++ && launch != 0) {                                                             \
     TK_GROWS_##grows(W)                                                                         \

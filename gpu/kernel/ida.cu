@@ -168,7 +168,7 @@ __device__ void growAccount(tk::Pass* p, long long began, uint32_t n) {
 // growCount writes each node's count of the next level's nodes below it to Grow.counts,
 // and each block's sum to Grow.sums; the last block to finish scans the sums into each
 // block's offset in the next level, and its size into Grow.total.
-template <class D>
+template <class W>
 __device__ void growCount(tk::Pass* p, const tk::Tables* t) {
   __shared__ GrowTemp tmp;
   __shared__ bool last;
@@ -178,7 +178,7 @@ __device__ void growCount(tk::Pass* p, const tk::Tables* t) {
   uint32_t c = 0;
   if (i < g->n) {
     tk::Below w;
-    c = tk::growBelow<D>(p, t, g, g->from[i], nullptr, 0, &w);
+    c = tk::Growth<W>::below(p, t, g, i, 0, 0, false, &w);
     g->counts[i] = c;
   }
   const uint32_t sum = GrowReduce(tmp.reduce).Sum(c);
@@ -213,7 +213,7 @@ __device__ void growCount(tk::Pass* p, const tk::Tables* t) {
 // growWrite writes the next level's nodes below each node at its block's offset and its
 // place among the block's, counts the search down to them (growCounted), and on the last
 // level counts them by slack (a block's count first, then one add a slack).
-template <class D>
+template <class W>
 __device__ void growWrite(tk::Pass* p, const tk::Tables* t) {
   __shared__ GrowTemp tmp;
   __shared__ uint32_t slacks[tk::kSlacks];
@@ -232,7 +232,7 @@ __device__ void growWrite(tk::Pass* p, const tk::Tables* t) {
     off += g->sums[blockIdx.x];
     tk::Below w;
     const tk::Root& r = g->from[i];
-    tk::growBelow<D>(p, t, g, r, g->to + off, off < g->cap ? g->cap - off : 0, &w);
+    tk::Growth<W>::below(p, t, g, i, off, off < g->cap ? g->cap - off : 0, true, &w);
     tk::growCounted(p, r, w);
     gen = w.gen;
   }
@@ -275,7 +275,7 @@ extern "C" __global__ void __launch_bounds__(tk::kGrowBlock) ida_grow_order(tk::
   __syncthreads();
   if (i < g->n) {
     const uint32_t at = start[s] + base[s] + rank;
-    if (at < g->cap) g->to[at] = g->from[i];
+    if (at < g->cap) tk::growMove(p, g, i, at);
   }
   growAccount(p, began, g->n);
 }
@@ -284,10 +284,10 @@ extern "C" __global__ void __launch_bounds__(tk::kGrowBlock) ida_grow_order(tk::
 #define TK_GROW_0(entry, W)
 #define TK_GROW_1(entry, W)                                                                                    \
   extern "C" __global__ void __launch_bounds__(tk::kGrowBlock) entry##_grow_count(tk::Pass* p, const tk::Tables* t) { \
-    growCount<tk::DistOf<tk::W>::type>(p, t);                                                                  \
+    growCount<tk::W>(p, t);                                                                                    \
   }                                                                                                            \
   extern "C" __global__ void __launch_bounds__(tk::kGrowBlock) entry##_grow_write(tk::Pass* p, const tk::Tables* t) { \
-    growWrite<tk::DistOf<tk::W>::type>(p, t);                                                                  \
+    growWrite<tk::W>(p, t);                                                                                    \
   }
 #define TK_GROW_ENTRY(entry, W, fn, grows) TK_GROW_##grows(entry, W)
 TK_KINDS(TK_GROW_ENTRY)

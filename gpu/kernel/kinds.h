@@ -20,7 +20,7 @@
 #define TK_KINDS(X)                      \
   X(ida_pass, Worker, step, 1)           \
   X(ida_pass_set, SetWorker, stepAll, 0) \
-  X(ida_pass_cat, CatWorker, stepAll, 0) \
+  X(ida_pass_cat, CatWorker, stepAll, 1) \
   TK_TEST_KINDS(X)
 
 // The tests' own kinds, after the others: only in the tests' builds of the search for the

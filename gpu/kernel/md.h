@@ -28,15 +28,6 @@ struct WorkerOf : WorkerBase {
 // Worker is one thread's search with the Manhattan distance.
 using Worker = WorkerOf<Md>;
 
-// DistOf is the distance of a kind whose search is this one (its frontier grows on the
-// card with it: grow.h).
-template <class W>
-struct DistOf;
-template <class D>
-struct DistOf<WorkerOf<D>> {
-  using type = D;
-};
-
 // frameOf is w's frame of the node at depth g.
 template <class D>
 HD Frame* frameOf(WorkerOf<D>* w, uint32_t g) { return &w->f[g]; }

@@ -190,8 +190,8 @@ CUresult cuLaunchKernel(void* fn, unsigned gx, unsigned gy, unsigned gz, unsigne
     bool count = fn == (void*)(kGrowCount + i);                       \
     kernel = count ? #entry "_grow_count" : #entry "_grow_write";     \
     n = p->grow->n;                                                   \
-    if (count) tk::emulateGrowCount<tk::DistOf<tk::W>::type>(p, t, gx); \
-    else tk::emulateGrowWrite<tk::DistOf<tk::W>::type>(p, t, gx);     \
+    if (count) tk::emulateGrowCount<tk::W>(p, t, gx);                 \
+    else tk::emulateGrowWrite<tk::W>(p, t, gx);                       \
     rounds = (threads + card - 1) / card;                             \
     p->busy += n;                                                     \
     p->cycles += rounds * card;                                       \
