@@ -14,7 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -260,7 +262,8 @@ func hostile(n int, side []byte) (states []string, sides [][]byte) {
 
 // On 100 hostile inputs the readers print values or refuse with one line and exit 1:
 // never a crash, a traceback, or (in the C reader built with the sanitizers) undefined
-// behaviour or an access out of bounds.
+// behaviour, an access out of bounds or a leak; and the two readers agree on each: the
+// same exit status and the same values printed.
 func TestReadersOnHostileInput(t *testing.T) {
 	dir := t.TempDir()
 	good, values := exportSmall(t, dir)
@@ -290,11 +293,35 @@ func TestReadersOnHostileInput(t *testing.T) {
 	}
 	sides = append(sides, []byte(strings.Replace(strings.Replace(string(side), `"width":4`, `"width":-4`, 1), `"height":4`, `"height":-4`, 1)))
 	sides = append(sides, []byte(`{"kind":`+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+`}`))
+	// And the sidecars of issue 60: the tiles given twice (the C reader took the first, the
+	// Python one the last), the fields nested in another object (the C reader found them
+	// there), 12 tiles of a zero-aware index on 5x5 (the Python reader counted its regions
+	// for a minute before it refused), what JSON does not allow (NaN, a leading zero, text
+	// after the object, an unknown escape) or this reader does not (beyond ASCII), and
+	// escapes that are JSON (both take them).
+	text := string(side)
+	twelve := `{"kind":"pdb","width":5,"height":5,"tiles":[1,2,3,4,5,6,7,8,9,10,11,12],"blank_in_index":false,"index":"zperm-v1","zero_aware":true,"entries":%d,"sha256":"%s"}`
+	sides = append(sides,
+		[]byte(strings.Replace(text, `"tiles":[`, `"tiles":[4,5,6],"tiles":[`, 1)),
+		[]byte(strings.Replace(strings.Replace(text, `"tiles":[`, `"nested":{"tiles":[`, 1), `],"blank_in_index"`, `]},"blank_in_index"`, 1)),
+		fmt.Appendf(nil, twelve, len(values), sum.SHA256),
+		fmt.Appendf(nil, twelve, int64(1)<<52, sum.SHA256),
+		[]byte(strings.Replace(text, `"width":4`, `"width":NaN`, 1)),
+		[]byte(strings.Replace(text, `"width":4`, `"width":04`, 1)),
+		[]byte(strings.Replace(text, `"width":4`, `"width":4.0`, 1)),
+		[]byte(text+` {}`),
+		[]byte(strings.Replace(text, `"kind":"pdb"`, `"kind":"p\q"`, 1)),
+		[]byte(strings.Replace(text, `"kind":"pdb"`, `"kind":"pdb","note":"é"`, 1)),
+		[]byte(strings.Replace(text, `"kind":"pdb"`, `"kind":"p\u0064b","note":"\"\\\/\b\f\n\r\t\u00e9"`, 1)),
+		[]byte(strings.Replace(text, `"zero_aware":false`, `"zero_aware":0`, 1)),
+		[]byte(strings.Replace(text, `"blank_in_index":false,`, ``, 1)),
+		[]byte(strings.Replace(text, `"tiles":[1,2,3]`, `"tiles":[]`, 1)),
+	)
 	for i, s := range sides {
 		path := filepath.Join(dir, fmt.Sprintf("side%d.raw", i))
 		require.NoError(t, os.WriteFile(path, values, 0o644))
 		require.NoError(t, os.WriteFile(path+".json", s, 0o644))
-		runs = append(runs, []string{path, states[0], "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"})
+		runs = append(runs, []string{path, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"})
 	}
 	// And values damaged under a good sidecar: one byte flipped.
 	flipped := filepath.Join(dir, "flipped.raw")
@@ -315,15 +342,21 @@ func TestReadersOnHostileInput(t *testing.T) {
 	// The runs are independent: a few at a time (most of a run is the interpreter's start).
 	sem := make(chan struct{}, 4)
 	var wg sync.WaitGroup
-	for _, reader := range rs {
-		for _, args := range runs {
+	type outcome struct {
+		code   int
+		stdout string
+	}
+	got := make([][]outcome, len(rs))
+	for ri, reader := range rs {
+		got[ri] = make([]outcome, len(runs))
+		for ai, args := range runs {
 			wg.Add(1)
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
 				cmd := exec.Command(reader[0], append(reader[1:], args...)...)
 				// Sanitizer findings exit 86, not 1, so that they cannot pass for a refusal.
-				cmd.Env = append(os.Environ(), "ASAN_OPTIONS=detect_leaks=0:exitcode=86", "UBSAN_OPTIONS=halt_on_error=1:exitcode=86")
+				cmd.Env = append(os.Environ(), "ASAN_OPTIONS=detect_leaks=1:exitcode=86", "UBSAN_OPTIONS=halt_on_error=1:exitcode=86")
 				var stdout, stderr bytes.Buffer
 				cmd.Stdout, cmd.Stderr = &stdout, &stderr
 				err := cmd.Run()
@@ -335,6 +368,7 @@ func TestReadersOnHostileInput(t *testing.T) {
 					return
 				}
 				msg := strings.TrimSpace(stderr.String())
+				got[ri][ai] = outcome{code, stdout.String()}
 				if args[0] == flipped {
 					assert.Equal(t, 1, code, "%v: damaged values refused: %s", reader, msg)
 				}
@@ -350,6 +384,49 @@ func TestReadersOnHostileInput(t *testing.T) {
 		}
 	}
 	wg.Wait()
+	for ri := 1; ri < len(rs); ri++ {
+		for ai, args := range runs {
+			side, _ := os.ReadFile(args[0] + ".json")
+			assert.Equal(t, got[0][ai], got[ri][ai], "%v and %v on %q, sidecar %.200s", rs[0], rs[ri], args, side)
+		}
+	}
+	agreed := 0
+	for ai := range runs {
+		if got[0][ai].code == 0 {
+			agreed++
+		}
+	}
+	assert.Positive(t, agreed, "some inputs read")
+}
+
+// A sidecar or a table that is a FIFO (or another file that is not a regular one, whose
+// read could block) is refused at once by both readers, not waited on.
+func TestReadersRefuseFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	good, values := exportSmall(t, dir)
+	side, err := os.ReadFile(good + ".json")
+	require.NoError(t, err)
+	fifoSide := filepath.Join(dir, "fifoside.raw")
+	require.NoError(t, os.WriteFile(fifoSide, values, 0o644))
+	require.NoError(t, syscall.Mkfifo(fifoSide+".json", 0o644))
+	fifoRaw := filepath.Join(dir, "fiforaw.raw")
+	require.NoError(t, syscall.Mkfifo(fifoRaw, 0o644))
+	require.NoError(t, os.WriteFile(fifoRaw+".json", side, 0o644))
+	for _, reader := range readers(t, dir) {
+		for _, path := range []string{fifoSide, fifoRaw, dir} {
+			// A reader that waits on the FIFO is killed well after a refusal's time.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			cmd := exec.CommandContext(ctx, reader[0], append(reader[1:], path)...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			err := cmd.Run()
+			cancel()
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, "%v %s", reader, path)
+			assert.Equal(t, 1, exit.ExitCode(), "%v %s: %s", reader, path, stderr.String())
+			assert.True(t, strings.HasPrefix(stderr.String(), "pdbread: "), "%v %s: %s", reader, path, stderr.String())
+		}
+	}
 }
 
 // sanitizedReader builds the C reader with the address and undefined-behaviour sanitizers,

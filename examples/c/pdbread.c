@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAXCELLS 25
 #define MAXSIDECAR (1 << 20)
@@ -45,8 +46,16 @@ static int times(long long a, long long b, long long *out) {
 	return 1;
 }
 
-/* slurp reads at most limit bytes of a file (and fails on a longer one). */
+/* regular says whether path names a regular file (not a FIFO, a device or a directory,
+ * which could block a read or never end). */
+static int regular(const char *path) {
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* slurp reads at most limit bytes of a regular file (and fails on a longer one). */
 static char *slurp(const char *path, long long limit, long long *size) {
+	if (!regular(path)) return NULL;
 	FILE *f = fopen(path, "rb");
 	if (!f) return NULL;
 	char *buf = NULL;
@@ -61,45 +70,230 @@ static char *slurp(const char *path, long long limit, long long *size) {
 	return buf;
 }
 
-/* field returns where the value of "key" starts in the JSON text, or NULL. */
-static const char *field(const char *json, const char *key) {
-	char pat[64];
-	snprintf(pat, sizeof pat, "\"%s\":", key);
-	const char *p = strstr(json, pat);
-	if (!p) return NULL;
-	p += strlen(pat);
-	while (*p == ' ') p++;
-	return p;
+/*
+ * The sidecar is read as JSON (RFC 8259) with three limits the exporter never meets: ASCII
+ * only, nesting at most MAXDEPTH deep, and each key this reader takes once at the top
+ * level. Anything else is refused, as the Python reader refuses it.
+ */
+#define MAXDEPTH 64
+
+static void ws(const char **p) {
+	while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r') (*p)++;
+}
+
+/* hexval is the value of hex digit c, or -1. */
+static int hexval(char c) {
+	if (c >= '0' && c <= '9') return c - '0';
+	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+	return -1;
+}
+
+/* jchar reads one character of a string at *p, an escape decoded, into *c (-1 for one
+ * past ASCII), and moves past it: 1; 0 at the string's closing quote; -1 where it is not
+ * JSON (or not ASCII). */
+static int jchar(const char **p, int *c) {
+	unsigned char x = (unsigned char)**p;
+	if (x == '"') return 0;
+	if (x < 0x20 || x >= 0x80) return -1;
+	(*p)++;
+	if (x != '\\') {
+		*c = x;
+		return 1;
+	}
+	x = (unsigned char)*(*p)++;
+	const char *from = "\"\\/bfnrt", *to = "\"\\/\b\f\n\r\t";
+	const char *e = x ? strchr(from, x) : NULL;
+	if (e) {
+		*c = to[e - from];
+		return 1;
+	}
+	if (x != 'u') return -1;
+	int v = 0;
+	for (int i = 0; i < 4; i++) {
+		int h = hexval(**p);
+		if (h < 0) return -1;
+		(*p)++;
+		v = v * 16 + h;
+	}
+	*c = v < 0x80 ? v : -1;
+	return 1;
+}
+
+/* jstring checks a string at *p and moves past it. */
+static int jstring(const char **p) {
+	int c, r;
+	if (**p != '"') return 0;
+	for ((*p)++; (r = jchar(p, &c)) == 1;) {
+	}
+	if (r < 0) return 0;
+	(*p)++;
+	return 1;
+}
+
+/* jnumber checks a number at *p and moves past it; integer says whether it has neither a
+ * fraction nor an exponent. */
+static int jnumber(const char **p, int *integer) {
+	const char *q = *p;
+	if (*q == '-') q++;
+	if (*q == '0') q++;
+	else if (*q >= '1' && *q <= '9') while (*q >= '0' && *q <= '9') q++;
+	else return 0;
+	*integer = 1;
+	if (*q == '.') {
+		*integer = 0;
+		if (*++q < '0' || *q > '9') return 0;
+		while (*q >= '0' && *q <= '9') q++;
+	}
+	if (*q == 'e' || *q == 'E') {
+		*integer = 0;
+		if (*++q == '+' || *q == '-') q++;
+		if (*q < '0' || *q > '9') return 0;
+		while (*q >= '0' && *q <= '9') q++;
+	}
+	*p = q;
+	return 1;
+}
+
+/* jvalue checks any value at *p, depth containers deep, and moves past it. */
+static int jvalue(const char **p, int depth) {
+	int integer;
+	ws(p);
+	switch (**p) {
+	case '"': return jstring(p);
+	case 't': if (strncmp(*p, "true", 4) == 0) { *p += 4; return 1; } return 0;
+	case 'f': if (strncmp(*p, "false", 5) == 0) { *p += 5; return 1; } return 0;
+	case 'n': if (strncmp(*p, "null", 4) == 0) { *p += 4; return 1; } return 0;
+	case '[': case '{': {
+		char close = **p == '[' ? ']' : '}';
+		if (depth >= MAXDEPTH) return 0;
+		(*p)++;
+		ws(p);
+		if (**p == close) { (*p)++; return 1; }
+		for (;;) {
+			if (close == '}') {
+				ws(p);
+				if (!jstring(p)) return 0;
+				ws(p);
+				if (*(*p)++ != ':') return 0;
+			}
+			if (!jvalue(p, depth + 1)) return 0;
+			ws(p);
+			if (**p == ',') { (*p)++; continue; }
+			if (**p == close) { (*p)++; return 1; }
+			return 0;
+		}
+	}
+	default: return jnumber(p, &integer);
+	}
+}
+
+/* The top-level keys this reader takes. */
+static const char *const KEYS[] = {"kind", "index", "sha256", "width", "height", "entries", "blank_in_index", "zero_aware", "tiles"};
+#define NKEYS (int)(sizeof KEYS / sizeof *KEYS)
+
+/* fields finds where the value of each key of KEYS starts in the top-level object of
+ * json (NULL: absent), after checking the whole text; -1 when it is not JSON within the
+ * limits, or a key of KEYS is there twice. */
+static int fields(const char *json, const char *at[NKEYS]) {
+	const char *p = json;
+	for (int k = 0; k < NKEYS; k++) at[k] = NULL;
+	ws(&p);
+	if (*p != '{') return -1;
+	const char *end = p;
+	if (!jvalue(&end, 0)) return -1;
+	ws(&end);
+	if (*end) return -1; /* more after the object */
+	p++;
+	ws(&p);
+	if (*p == '}') return 0;
+	for (;;) {
+		ws(&p);
+		const char *key = p + 1;
+		jstring(&p);
+		size_t len = p - 1 - key;
+		ws(&p);
+		p++; /* ':' */
+		ws(&p);
+		for (int k = 0; k < NKEYS; k++) {
+			if (strlen(KEYS[k]) == len && strncmp(KEYS[k], key, len) == 0) {
+				if (at[k]) return -1;
+				at[k] = p;
+			}
+		}
+		jvalue(&p, 1);
+		ws(&p);
+		if (*p++ != ',') return 0;
+	}
+}
+
+/* text copies the string value at p, its escapes decoded, into out (size bytes with its
+ * NUL); 0 when p is not a string, or it holds NUL or more than ASCII, or does not fit. */
+static int text(const char *p, char *out, size_t size) {
+	if (!p || *p != '"') return 0;
+	size_t len = 0;
+	int c, r;
+	for (p++; (r = jchar(&p, &c)) == 1;) {
+		if (c <= 0 || len + 1 >= size) return 0;
+		out[len++] = (char)c;
+	}
+	out[len] = 0;
+	return r == 0;
+}
+
+/* whole reads an integer value at p (no fraction, no exponent) of 0 to max; -1 when it is
+ * none, or out of range. */
+static long long whole(const char *p, long long max) {
+	const char *q = p;
+	int integer;
+	if (!p || !jnumber(&q, &integer) || !integer || *p == '-') return -1;
+	return number(p, max);
+}
+
+/* boolean reads true or false at p; -1 when it is neither. */
+static int boolean(const char *p) {
+	if (p && strncmp(p, "true", 4) == 0) return 1;
+	if (p && strncmp(p, "false", 5) == 0) return 0;
+	return -1;
 }
 
 static int read_sidecar(const char *path, struct sidecar *s) {
 	long long n;
 	char *json = slurp(path, MAXSIDECAR, &n);
 	if (!json) return -1;
-	const char *p;
 	memset(s, 0, sizeof *s);
-	if ((p = field(json, "kind")) && *p == '"') sscanf(p + 1, "%7[^\"]", s->kind);
-	if ((p = field(json, "index")) && *p == '"') sscanf(p + 1, "%15[^\"]", s->index);
-	if ((p = field(json, "sha256")) && *p == '"') sscanf(p + 1, "%64[0-9a-f]", s->sha256);
-	if ((p = field(json, "width"))) s->width = (int)number(p, MAXCELLS);
-	if ((p = field(json, "height"))) s->height = (int)number(p, MAXCELLS);
-	if ((p = field(json, "entries"))) s->entries = number(p, LLONG_MAX);
-	if ((p = field(json, "blank_in_index"))) s->blank_in_index = strncmp(p, "true", 4) == 0;
-	if ((p = field(json, "zero_aware"))) s->zero_aware = strncmp(p, "true", 4) == 0;
-	int ok = s->width > 0 && s->height > 0 && s->width <= MAXCELLS && s->height <= MAXCELLS &&
-		 s->width * s->height <= MAXCELLS && s->entries > 0 && strlen(s->sha256) == 64;
+	const char *at[NKEYS];
+	if (fields(json, at) != 0) {
+		free(json);
+		return -1;
+	}
+	/* KEYS' order: kind, index, sha256, width, height, entries, blank_in_index, zero_aware, tiles */
+	long long w = whole(at[3], MAXCELLS), h = whole(at[4], MAXCELLS);
+	s->entries = whole(at[5], LLONG_MAX);
+	s->blank_in_index = boolean(at[6]);
+	s->zero_aware = boolean(at[7]);
+	int ok = text(at[0], s->kind, sizeof s->kind) && text(at[1], s->index, sizeof s->index) &&
+		 text(at[2], s->sha256, sizeof s->sha256) && w > 0 && h > 0 && w * h <= MAXCELLS && s->entries > 0 &&
+		 strlen(s->sha256) == 64 && strspn(s->sha256, "0123456789abcdef") == 64 && s->blank_in_index >= 0 && s->zero_aware >= 0;
+	s->width = (int)w;
+	s->height = (int)h;
 	s->n = ok ? s->width * s->height : 0;
-	if ((p = field(json, "tiles")) && *p == '[') {
-		for (p++; ok && *p && *p != ']';) {
-			while (*p == ' ' || *p == '\n' || *p == ',') p++;
+	const char *p = at[8];
+	if (ok && p && *p == '[') {
+		for (p++;;) {
+			ws(&p);
 			if (*p == ']') break;
-			char *end;
-			long t = strtol(p, &end, 10);
-			if (end == p || t <= 0 || t >= s->n || s->ntiles == s->n) ok = 0;
+			long long t = whole(p, MAXCELLS);
+			if (t <= 0 || t >= s->n || s->ntiles == s->n) ok = 0;
 			for (int i = 0; ok && i < s->ntiles; i++) if (s->tiles[i] == t) ok = 0;
-			if (ok) s->tiles[s->ntiles++] = (int)t;
-			p = end;
+			if (!ok) break;
+			s->tiles[s->ntiles++] = (int)t;
+			jvalue(&p, 1);
+			ws(&p);
+			if (*p == ',') p++;
 		}
+	} else {
+		ok = 0;
 	}
 	free(json);
 	return ok && s->ntiles > 0 ? 0 : -1;
@@ -203,10 +397,23 @@ static int region_of(const struct sidecar *s, uint32_t occupied, int c) {
 	return 0;
 }
 
-/* zperm_first fills first[0..maps] for the sidecar's board and tile count. */
-static long long *zperm_first(const struct sidecar *s) {
+/* zperm_bounds sets *lo and *hi to the fewest and most entries a zperm-v1 index of the
+ * sidecar's board and tiles may have (each map has one region of free cells at least, and
+ * as many as it has free cells at most), before its regions are counted; 0 when they are
+ * more than a long long holds. */
+static int zperm_bounds(const struct sidecar *s, long long *lo, long long *hi) {
 	for (int a = 0; a <= MAXCELLS; a++)
 		for (int b = 0; b <= a; b++) binom[a][b] = b == 0 || b == a ? 1 : binom[a - 1][b - 1] + binom[a - 1][b];
+	long long fact = 1;
+	int fits = 1;
+	for (int i = 2; i <= s->ntiles; i++) fits = fits && times(fact, i, &fact);
+	int free_cells = s->n - s->ntiles > 0 ? s->n - s->ntiles : 1;
+	return fits && times(binom[s->n][s->ntiles], fact, lo) && times(*lo, free_cells, hi);
+}
+
+/* zperm_first fills first[0..maps] for the sidecar's board and tile count (zperm_bounds
+ * first). */
+static long long *zperm_first(const struct sidecar *s) {
 	for (int c = 0; c < s->n; c++) {
 		int r = c / s->width, k = c % s->width;
 		nbr[c] = (r > 0 ? 1u << (c - s->width) : 0) | (r + 1 < s->height ? 1u << (c + s->width) : 0) |
@@ -276,46 +483,60 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "pdbread: %s: index %s is not one this reader knows\n", side, s.index);
 		return 1;
 	}
-	long long *first = NULL, want;
+	long long *first = NULL, want, lo, hi;
+	unsigned char *values = NULL;
+	int status = 1;
 	if (zero) {
+		/* The size of the index bounded before its regions are counted (seconds for many
+		 * tiles). */
+		if (!zperm_bounds(&s, &lo, &hi)) {
+			fprintf(stderr, "pdbread: %s: an index of %d tiles on %d cells is larger than this reader can hold\n", side, s.ntiles, s.n);
+			return 1;
+		}
+		if (s.entries < lo || s.entries > hi) {
+			fprintf(stderr, "pdbread: %s says %lld entries; its index has %lld to %lld\n", side, s.entries, lo, hi);
+			return 1;
+		}
+		struct stat st;
+		if (stat(argv[1], &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != s.entries) {
+			fprintf(stderr, "pdbread: %s does not hold the %lld entries its sidecar says\n", argv[1], s.entries);
+			return 1;
+		}
 		if (!(first = zperm_first(&s))) {
 			fprintf(stderr, "pdbread: out of memory\n");
 			return 1;
 		}
 		long long fact = 1;
-		int fits = 1;
-		for (int i = 2; i <= s.ntiles; i++) fits = fits && times(fact, i, &fact);
-		if (!fits || !times(first[binom[s.n][s.ntiles]], fact, &want)) want = -1;
+		for (int i = 2; i <= s.ntiles; i++) fact *= i; /* fits: zperm_bounds */
+		if (!times(first[binom[s.n][s.ntiles]], fact, &want)) want = -1;
 	} else {
 		want = kperm_entries(&s);
 	}
+	long long size;
+	char digest[65];
 	if (want < 0) {
 		fprintf(stderr, "pdbread: %s: an index of %d tiles on %d cells is larger than this reader can hold\n", side, s.ntiles, s.n);
-		return 1;
+		goto out;
 	}
 	if (s.entries != want) {
 		fprintf(stderr, "pdbread: %s says %lld entries; its index has %lld\n", side, s.entries, want);
-		return 1;
+		goto out;
 	}
-	long long size;
-	unsigned char *values = (unsigned char *)slurp(argv[1], s.entries, &size);
+	values = (unsigned char *)slurp(argv[1], s.entries, &size);
 	if (!values || size != s.entries) {
 		fprintf(stderr, "pdbread: %s does not hold the %lld entries its sidecar says\n", argv[1], s.entries);
-		return 1;
+		goto out;
 	}
-	char digest[65];
 	sha256_hex(values, size, digest);
 	if (strcmp(digest, s.sha256) != 0) {
 		fprintf(stderr, "pdbread: %s does not match its sidecar's sha256 (damaged?)\n", argv[1]);
-		free(values);
-		free(first);
-		return 1;
+		goto out;
 	}
 	for (int a = 2; a < argc; a++) {
 		int cell[MAXCELLS];
 		if (parse_state(argv[a], s.n, cell) != 0) {
 			fprintf(stderr, "pdbread: \"%s\" is not a state: it needs each number from 0 to %d once\n", argv[a], s.n - 1);
-			return 1;
+			goto out;
 		}
 		long long i = zero ? zperm_index(&s, first, cell) : kperm_index(&s, cell);
 		printf("value %s: %d\n", argv[a], values[i]);
@@ -323,7 +544,9 @@ int main(int argc, char **argv) {
 	long long hist[256] = {0};
 	for (long long i = 0; i < size; i++) hist[values[i]]++;
 	for (int d = 0; d < 256; d++) if (hist[d]) printf("histogram %d %lld\n", d, hist[d]);
+	status = 0;
+out:
 	free(values);
 	free(first);
-	return 0;
+	return status;
 }

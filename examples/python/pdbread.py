@@ -14,6 +14,7 @@ with exit status 1. Public domain: copy it into your solver.
 import hashlib
 import json
 import os
+import stat
 import sys
 from collections import Counter
 from itertools import combinations
@@ -82,23 +83,100 @@ def zperm_index(side, state, first):
     return (first[m] + region) * factorial(k) + order
 
 
+# The sidecar is read as JSON with three limits the exporter never meets (the C reader
+# keeps the same): ASCII only, nesting at most MAX_DEPTH deep, and each key this reader
+# takes once at the top level. At most MAX_SIDECAR bytes.
+MAX_SIDECAR = 1 << 20
+MAX_DEPTH = 64
+KEYS = ("kind", "index", "sha256", "width", "height", "entries", "blank_in_index", "zero_aware", "tiles")
+
+
+class Pairs(list):
+    """An object's pairs, in order (the sidecar's keys are checked for duplicates)."""
+
+
+def regular(path):
+    """Whether path names a regular file: a FIFO or a device could block a read."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def depth(text):
+    """The deepest nesting of arrays and objects in JSON text, strings skipped."""
+    deepest = level = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif ch in "]}":
+            level -= 1
+    return deepest
+
+
+def refuse_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def sidecar(path):
+    """The sidecar's top-level fields, as a dict; ValueError for one this reader refuses."""
+    bad = ValueError(f"{path} does not describe a pattern database this reader knows")
+    if not regular(path):
+        raise ValueError(f"{path} is not a regular file")
+    with open(path, "rb") as f:
+        raw = f.read(MAX_SIDECAR + 1)
+    if len(raw) > MAX_SIDECAR or any(b >= 0x80 for b in raw) or depth(raw.decode("ascii")) > MAX_DEPTH:
+        raise bad
+    top = json.loads(raw.decode("ascii"), object_pairs_hook=Pairs, parse_constant=refuse_constant)
+    if not isinstance(top, Pairs):
+        raise bad
+    keys = [k for k, _ in top if k in KEYS]
+    if len(keys) != len(set(keys)):
+        raise ValueError(f"{path} gives a field twice")
+    return {k: v for k, v in top if k in KEYS}
+
+
 def read(path):
     """The sidecar and the values, checked against each other."""
-    with open(path + ".json") as f:
-        side = json.load(f)
+    side = sidecar(path + ".json")
     whole = lambda x: isinstance(x, int) and not isinstance(x, bool)
-    if not isinstance(side, dict):
-        raise ValueError(f"{path}.json is not a sidecar")
-    width, height, tiles = side.get("width"), side.get("height"), side.get("tiles") or []
+    width, height, tiles = side.get("width"), side.get("height"), side.get("tiles")
     if not (whole(width) and whole(height) and width > 0 and height > 0 and width * height <= 25
-            and isinstance(tiles, list) and all(whole(t) for t in tiles) and whole(side.get("entries"))
-            and isinstance(side.get("sha256"), str)):
+            and isinstance(tiles, list) and tiles and all(whole(t) for t in tiles) and whole(side.get("entries"))
+            and side["entries"] > 0 and isinstance(side.get("sha256"), str) and isinstance(side.get("kind"), str)
+            and isinstance(side.get("index"), str) and isinstance(side.get("blank_in_index"), bool)
+            and isinstance(side.get("zero_aware"), bool)):
         raise ValueError(f"{path}.json does not describe a pattern database this reader knows")
     n = width * height
     if side["kind"] != "pdb" or any(not 0 < t < n for t in tiles) or len(set(tiles)) != len(tiles):
         raise ValueError(f"{path}.json does not describe a pattern database this reader knows")
-    if side["index"] not in ("kperm-v1", "zperm-v1") or (side["index"] == "zperm-v1") != bool(side.get("zero_aware")):
+    zero = side["index"] == "zperm-v1"
+    if side["index"] not in ("kperm-v1", "zperm-v1") or zero != side["zero_aware"] or (zero and side["blank_in_index"]):
         raise ValueError(f"{path}.json: index {side['index']!r} is not one this reader knows")
+    k = len(tiles)
+    if zero:
+        # The size of the index bounded before its regions are counted (minutes for many
+        # tiles): each map has one region of free cells at least, as many as free cells at most.
+        lo = comb(n, k) * factorial(k)
+        if not lo <= side["entries"] <= lo * max(n - k, 1):
+            raise ValueError(f"{path}.json says {side['entries']} entries; its index has {lo} to {lo * max(n - k, 1)}")
+    else:
+        want = factorial(n) // factorial(n - k - side["blank_in_index"]) if k + side["blank_in_index"] <= n else 0
+        if side["entries"] != want:
+            raise ValueError(f"{path}.json says {side['entries']} entries; its index has {want}")
+    if not regular(path):
+        raise ValueError(f"{path} is not a regular file")
     with open(path, "rb") as f:
         if os.fstat(f.fileno()).st_size != side["entries"]:
             raise ValueError(f"{path} does not hold the {side['entries']} entries its sidecar says")
