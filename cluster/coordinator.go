@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"strconv"
@@ -320,8 +321,65 @@ func (r *run) accept(subject string, data []byte) *Outcome {
 	if name == coordinatorName {
 		o.Worker = ""
 	}
+	o.Error = clean(o.Error)
+	if rec := o.Record; rec != nil && !o.Failed {
+		// A worker's record is a claim: one that did not solve its instance, where the
+		// job's own limits did not stop it, or whose figures no search could have, fails
+		// this hand-out only, and the unit goes out again (failedForGood).
+		switch {
+		case !rec.Solved && !r.limited(rec):
+			o.Failed, o.Error, o.Record = true, "not solved: "+clean(rec.Error), nil
+		case !plausible(rec):
+			o.Failed, o.Error, o.Record = true, fmt.Sprintf("figures no search could have (%g s, %d nodes)", rec.Seconds, rec.Nodes), nil
+		}
+	}
 	return &o
 }
+
+// limited reports whether rec, a record not solved, was stopped by the job's own limits:
+// its timeout, or its node limit, which its figures reach.
+func (r *run) limited(rec *report.Record) bool {
+	t, n := r.job.Timeout, r.job.Options.MaxNodes
+	return t > 0 && rec.Seconds >= 0.9*t.Seconds() || n > 0 && rec.Nodes >= n
+}
+
+// Bounds on a worker's figures: a search of at most maxSeconds, generating at most
+// maxRate nodes a second (far beyond any machine's) or minNodes in all.
+const (
+	maxSeconds = 1e7 // 115 days
+	maxRate    = 1e11
+	minNodes   = 1e6
+)
+
+// plausible says whether a record's figures are some search's: finite, not negative,
+// within maxSeconds, and its nodes within what maxRate gives in its time.
+func plausible(rec *report.Record) bool {
+	s := rec.Seconds
+	most := max(maxRate*s, minNodes)
+	return s >= 0 && s <= maxSeconds && !math.IsNaN(s) && float64(rec.Nodes) <= most && float64(rec.Expanded) <= most &&
+		float64(rec.SerialNodes) <= most && float64(rec.SerialExpanded) <= most
+}
+
+// clean is a worker's text as the coordinator prints it: without control characters
+// (escape sequences that would rewrite the terminal) and at most maxText bytes.
+func clean(s string) string {
+	b := []byte(strings.ToValidUTF8(s, "?"))
+	out := make([]rune, 0, len(b))
+	for _, c := range string(b) {
+		if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 {
+			c = '?'
+		}
+		out = append(out, c)
+	}
+	t := string(out)
+	if len(t) > maxText {
+		t = strings.ToValidUTF8(t[:maxText], "") + "..."
+	}
+	return t
+}
+
+// maxText is the most of a worker's text the coordinator keeps.
+const maxText = 300
 
 // keyOf reports whether key is the key of unit.
 func (r *run) keyOf(unit, key string) bool {
@@ -891,6 +949,20 @@ func (r *run) record(e instance.Entry, o *Outcome) (report.Record, error) {
 	}
 	rec := *o.Record
 	rec.Worker = o.Worker
+	// What the coordinator prints is its own words or what it checked: the worker's note
+	// goes (a mismatch or a caveat is the coordinator's to say), and its other text is
+	// cleaned.
+	rec.Error, rec.Trust = "", ""
+	if !rec.Solved { // stopped by the job's limits (accept)
+		rec.Error = "not solved within the job's --timeout or --max-nodes"
+	}
+	rec.Algorithm, rec.Heuristic, rec.Lookups = clean(rec.Algorithm), clean(rec.Heuristic), clean(rec.Lookups)
+	rec.Tables, rec.Pruning = clean(rec.Tables), clean(rec.Pruning)
+	if rec.Device != nil {
+		d := *rec.Device
+		d.Name, d.Driver, d.Capability = clean(d.Name), clean(d.Driver), clean(d.Capability)
+		rec.Device = &d
+	}
 	if rec.Optimal {
 		rec.Trust = "as reported by 1 worker"
 	}

@@ -1,9 +1,13 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -645,4 +649,141 @@ func TestWordBeforeTheHandOutIsConfirmed(t *testing.T) {
 	require.NotNil(t, r.got["j.0"])
 	assert.Contains(t, r.got["j.0"].Error, "tried 2 times; the last worker (quick) said: no tables")
 	r.mu.Unlock()
+}
+
+// A worker's record is a claim (issue 60). A record not solved, where the job's own
+// limits did not stop it, fails only its hand-out, as does one whose figures no search
+// could have: the unit goes out again, and an honest worker answers it. A solved record
+// that passes its checks is printed in the coordinator's words: the worker's note and
+// escape sequences gone, and its caveat said.
+func TestAWorkersWordIsChecked(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	res, err := s.Solve(context.Background(), korf[2].Start)
+	require.NoError(t, err)
+	good := report.NewRecord(goal, korf[2].Start, res, nil)
+	unsolved := report.NewRecord(goal, korf[2].Start, nil, errors.New("gave up\x1b[2J\x1b]0;pwned\x07"))
+	huge := good
+	huge.Nodes, huge.Seconds = 999_999_999_999_999, 1e-3
+	forever := good
+	forever.Seconds = 1e300
+	for _, c := range []struct {
+		name string
+		rec  report.Record
+	}{{"unsolved", unsolved}, {"nodes beyond any rate", huge}, {"seconds beyond any search", forever}} {
+		t.Run(c.name, func(t *testing.T) {
+			_, nc := testServer(t, "")
+			var lied atomic.Int64
+			fakeWorker(t, nc, func(_ context.Context, tk *task) *Outcome {
+				if lied.Add(1) > 1 {
+					time.Sleep(time.Hour / 1e3) // once: then it hands every unit back, slowly
+					return nil
+				}
+				rec := c.rec
+				return &Outcome{Worker: "liar", Record: &rec}
+			})
+			in := entries(goal, korf[2].Start)
+			co := &Coordinator{Solver: s, Queue: Queue{AckWait: time.Second, MaxDeliver: 3}}
+			done := make(chan struct{})
+			var recs []report.Record
+			var errs []error
+			go func() { defer close(done); recs, errs, _ = collect(t, nc, co, in) }()
+			require.Eventually(t, func() bool { return lied.Load() >= 1 }, 20*time.Second, 10*time.Millisecond)
+			startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
+			<-done
+			require.Len(t, recs, 1)
+			require.NoError(t, errs[0])
+			assert.Equal(t, korf[2].Optimal, recs[0].Length)
+			assert.Equal(t, "honest", recs[0].Worker, "the liar's record was not the unit's")
+			assert.Less(t, recs[0].Seconds, 3600.0)
+		})
+	}
+
+	// A solved record with a forged note and escape sequences in its text.
+	_, nc := testServer(t, "")
+	forged := good
+	forged.Error = "forged note\x1b[2K\rall is well"
+	forged.Algorithm = "idastar\x1b]0;pwned\x07"
+	forged.Trust = "proven here"
+	in := entries(goal, korf[2].Start)
+	co := &Coordinator{Solver: s, Queue: Queue{AckWait: time.Second, MaxDeliver: 1}}
+	plant(t, nc, co, in, Outcome{Worker: "liar", Record: &forged})
+	recs, errs, sum := collect(t, nc, co, in)
+	require.Len(t, recs, 1)
+	require.NoError(t, errs[0])
+	assert.True(t, recs[0].Solved)
+	assert.Empty(t, recs[0].Error, "the worker's note is not printed")
+	assert.NotContains(t, recs[0].Algorithm, "\x1b")
+	assert.Equal(t, "as reported by 1 worker", recs[0].Trust)
+	assert.Zero(t, sum.Mismatched)
+	var text bytes.Buffer
+	recs[0].WriteText(&text)
+	assert.NotContains(t, text.String(), "\x1b")
+	assert.NotContains(t, text.String(), "forged")
+}
+
+// clean keeps a worker's text printable: control characters and C1 controls become "?",
+// invalid UTF-8 too, and the text is cut at maxText bytes.
+func TestClean(t *testing.T) {
+	assert.Equal(t, "ok ?[2J??]0;x?", clean("ok \x1b[2J\u009b\x9b]0;x\x07"))
+	assert.Equal(t, "é?", clean("é\xff"))
+	long := clean(strings.Repeat("a", 10*maxText))
+	assert.Equal(t, maxText+3, len(long))
+}
+
+// A GPU worker whose kernel faults (the fake driver's launch fault, which the driver keeps
+// for the whole process) fails the unit it had, which goes out again, and takes no more:
+// its Run ends with the fault. Beside it an honest CPU worker answers every unit, each
+// with its optimal length.
+func TestFaultingGPUWorker(t *testing.T) {
+	lib := fakegpu.Build(t)
+	t.Setenv("TK_FAKE_CUDA", "launch")
+	goal := board.BlankFirst(board.Size4x4)
+	s, err := solve.New(context.Background(), goal, solve.Options{Heuristic: "md"})
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(60, 60))
+	var starts []board.State
+	var want []int
+	for len(starts) < 5 {
+		start, _ := goal.RandomWalk(70, rng)
+		res, err := s.Solve(context.Background(), start)
+		require.NoError(t, err)
+		if res.Nodes < 20_000 || res.Nodes > 2_000_000 {
+			continue // a search of passes the GPU takes, and quick on a core
+		}
+		starts, want = append(starts, start), append(want, res.Length())
+	}
+	_, nc := testServer(t, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var took atomic.Int64
+	gw := &Worker{Name: "gpu", Threads: 1, Device: solve.Device{Kind: solve.DeviceGPU, Library: lib, Tune: gpu.Tune{From: 1000}},
+		Units: func(*Unit, *Outcome) { took.Add(1) }}
+	stopped := make(chan error, 1)
+	go func() { stopped <- gw.Run(ctx, nc) }()
+	c := &Coordinator{Solver: s, Queue: Queue{AckWait: 2 * time.Second, MaxDeliver: 3}}
+	done := make(chan struct{})
+	var recs []report.Record
+	var errs []error
+	go func() { defer close(done); recs, errs, _ = collect(t, nc, c, entries(goal, starts...)) }()
+	// The GPU worker takes a unit first, and faults on it.
+	var err2 error
+	select {
+	case err2 = <-stopped:
+	case <-time.After(time.Minute):
+		t.Fatal("the GPU worker did not stop")
+	}
+	assert.ErrorIs(t, err2, gpu.ErrLaunch)
+	assert.Contains(t, err2.Error(), "start the worker again")
+	assert.Positive(t, took.Load(), "it answered the unit it had")
+	startWorker(t, nc, &Worker{Name: "cpu", Threads: 1})
+	<-done
+	require.Len(t, recs, len(starts))
+	for i := range recs {
+		require.NoError(t, errs[i])
+		assert.Equal(t, want[i], recs[i].Length, "instance %d", i)
+		assert.Equal(t, "cpu", recs[i].Worker)
+	}
 }
