@@ -383,6 +383,19 @@ func TestClusterWarnsAsSolve15(t *testing.T) {
 	assert.Contains(t, plain, "finishes only easy positions")
 }
 
+// The summary of a cluster's run says which optimal answers rest on a worker's word
+// alone (not audited here).
+func TestClusterSaysWhatRestsOnAWorker(t *testing.T) {
+	_, errOut, code := run(t, "", "cluster", "--store", t.TempDir(),
+		"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "2 answers are optimal as reported by its worker, not checked here")
+	_, errOut, code = run(t, "", "cluster", "--audit", "1", "--store", t.TempDir(),
+		"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, errOut, "as reported by its worker")
+}
+
 // The man page describes the program, not the machine that printed it: no table
 // directory, no count of its cores.
 func TestManPageHasNoMachineState(t *testing.T) {
