@@ -75,10 +75,15 @@ type Queue struct {
 	MaxDeliver int
 	// Keep is how long results are kept for a restart (0: a week).
 	Keep time.Duration
+	// MaxHold is the longest a worker may hold a unit by saying it is in progress, where
+	// the job sets no --timeout (0: a day): no word of the worker's extends a hand-out
+	// past it (with a --timeout, that and twice AckWait), and the unit then goes to
+	// another worker (holdCap).
+	MaxHold time.Duration
 }
 
 // DefaultQueue is the queue of solve15 cluster.
-var DefaultQueue = Queue{AckWait: 30 * time.Second, MaxDeliver: 5, Keep: 7 * 24 * time.Hour}
+var DefaultQueue = Queue{AckWait: 30 * time.Second, MaxDeliver: 5, Keep: 7 * 24 * time.Hour, MaxHold: 24 * time.Hour}
 
 // setup creates the units' stream and the workers' consumer, or updates them to q. The
 // stream of every job's results that an older version kept is deleted: its results have

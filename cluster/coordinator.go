@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -89,20 +90,21 @@ func (st Status) String() string {
 
 // run is one Coordinator.Run.
 type run struct {
-	c       *Coordinator
-	js      jetstream.JetStream
-	units   jetstream.Stream
-	job     Job
-	queue   Queue
-	goal    board.Goal
-	begin   time.Time
-	mu      sync.Mutex
-	changed *sync.Cond
-	secret  []byte              // the job's: unitKey
-	results jetstream.Stream    // the job's results
-	got     map[string]*Outcome // by unit id: the first outcome of each unit
-	workers map[string]bool
-	refused int // results and progress passed over: junk, or without the unit's key
+	c        *Coordinator
+	js       jetstream.JetStream
+	units    jetstream.Stream
+	job      Job
+	queue    Queue
+	goal     board.Goal
+	begin    time.Time
+	mu       sync.Mutex
+	changed  *sync.Cond
+	secret   []byte              // the job's: unitKey
+	results  jetstream.Stream    // the job's results
+	got      map[string]*Outcome // by unit id: the first outcome of each unit
+	workers  map[string]bool
+	refused  int // results and progress passed over: junk, or without the unit's key
+	overheld int // words of progress refused: their hand-out held past holdCap
 	// seqs names the unit of each hand-out (its place in the queue) in this run: a
 	// worker's word acknowledges only a delivery of its own unit.
 	seqs map[uint64]string
@@ -550,9 +552,31 @@ func (r *run) progress(m *nats.Msg) {
 	}
 	if p.Back {
 		r.ack(p.Unit, p.Ack, "-NAK")
-	} else {
-		r.ack(p.Unit, p.Ack, "+WPI")
+		return
 	}
+	if h := r.out[p.Unit]; h != nil {
+		if seq, ok := ackSeq(p.Ack); ok && seq == h.seq {
+			if h.held.IsZero() || h.heldSeq != seq {
+				h.held, h.heldSeq = time.Now(), seq
+			}
+			if time.Since(h.held) > r.holdCap() {
+				// Held past the cap: its worker's word no longer extends it; the ack wait
+				// then hands it to another.
+				r.overheld++
+				return
+			}
+		}
+	}
+	r.ack(p.Unit, p.Ack, "+WPI")
+}
+
+// holdCap is the longest a worker's words keep one hand-out of a unit: the job's timeout
+// and twice the ack wait, or without a timeout Queue.MaxHold (a day by default).
+func (r *run) holdCap() time.Duration {
+	if r.job.Timeout > 0 {
+		return r.job.Timeout + 2*r.queue.AckWait
+	}
+	return cmp.Or(r.queue.MaxHold, 24*time.Hour)
 }
 
 // ack sends word to the queue about a delivery of unit: the reply subject of a delivery
@@ -781,6 +805,9 @@ type handed struct {
 	tries  int
 	gone   time.Time
 	failed uint64 // the hand-out (seq) a worker said it could not search
+	// held is when a worker first said hand-out heldSeq was in progress (holdCap).
+	held    time.Time
+	heldSeq uint64
 }
 
 // watch hands out again the units that left the queue without a result, until done: a

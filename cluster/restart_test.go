@@ -787,3 +787,64 @@ func TestFaultingGPUWorker(t *testing.T) {
 		assert.Equal(t, "cpu", recs[i].Worker)
 	}
 }
+
+// A worker that holds a unit by saying it is in progress, and never answers, holds it at
+// most Queue.MaxHold (the job has no --timeout): its words are refused past that, and the
+// unit goes to another worker, which answers it.
+func TestAUnitIsNotHeldForever(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	var holding atomic.Int64
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	held := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-held })
+	go func() {
+		// The holder: it takes one unit and says "in progress" three times an ack wait,
+		// forever; then it hands every unit back, slowly.
+		defer close(held)
+		var cons jetstream.Consumer
+		for ctx.Err() == nil {
+			if cons, err = js.Consumer(ctx, unitsStream, workersName); err == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		for ctx.Err() == nil {
+			msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+			if err != nil {
+				continue
+			}
+			tk, err := decodeUnit(msg.Data())
+			if err != nil || holding.Add(1) > 1 {
+				time.Sleep(time.Hour / 1e3)
+				msg.Nak()
+				continue
+			}
+			go func() {
+				for ctx.Err() == nil {
+					data, _ := json.Marshal(Progress{Unit: tk.ID, Key: tk.Key, Ack: msg.Reply()})
+					nc.Publish(progressSubject+tk.Job.ID+".holder", data)
+					time.Sleep(100 * time.Millisecond)
+				}
+			}()
+		}
+	}()
+	in := entries(goal, korf[2].Start)
+	c := &Coordinator{Solver: s, Queue: Queue{AckWait: 500 * time.Millisecond, MaxDeliver: 3, MaxHold: time.Second}}
+	done := make(chan struct{})
+	var recs []report.Record
+	var errs []error
+	go func() { defer close(done); recs, errs, _ = collect(t, nc, c, in) }()
+	require.Eventually(t, func() bool { return holding.Load() >= 1 }, 20*time.Second, 10*time.Millisecond)
+	startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
+	<-done
+	require.Len(t, recs, 1)
+	require.NoError(t, errs[0])
+	assert.Equal(t, korf[2].Optimal, recs[0].Length)
+	assert.Equal(t, "honest", recs[0].Worker)
+}

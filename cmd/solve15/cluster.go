@@ -82,6 +82,7 @@ Examples:
 			&cli.Uint64Flag{Name: "unit-nodes", Value: 1_000_000, Usage: "the size a subtree should have, in nodes (250000 for dozens of workers)"},
 			&cli.DurationFlag{Name: "ack-wait", Value: cluster.DefaultQueue.AckWait, Usage: "hand a unit to another worker after this long without a word"},
 			&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultQueue.MaxDeliver, Usage: "report a unit failed after handing it out this many times"},
+			&cli.DurationFlag{Name: "max-hold", Value: cluster.DefaultQueue.MaxHold, Usage: "the longest a worker may hold a unit by saying it is in progress, where --timeout sets none (with --timeout: that and twice --ack-wait)"},
 			&cli.BoolFlag{Name: "keep-failed", Usage: "on a store with an earlier run's results, report its failed units as failed rather than hand them out again"},
 			&cli.Float64Flag{Name: "audit", Value: cluster.DefaultAudit, Usage: "the fraction of results (subtrees, whole instances), chosen at random, that the coordinator searches again to check its workers (0: none, 1: all)", Action: func(_ *cli.Context, f float64) error {
 				if !(f >= 0 && f <= 1) {
@@ -160,8 +161,8 @@ func clusterAction(c *cli.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if c.Int("local-workers") < 0 || c.Int("subtrees") < 1 || c.Int("max-deliver") < 1 || c.Duration("ack-wait") <= 0 {
-		return cmdline.Usagef("--local-workers must not be negative; --subtrees, --max-deliver and --ack-wait must be above 0")
+	if c.Int("local-workers") < 0 || c.Int("subtrees") < 1 || c.Int("max-deliver") < 1 || c.Duration("ack-wait") <= 0 || c.Duration("max-hold") <= 0 {
+		return cmdline.Usagef("--local-workers must not be negative; --subtrees, --max-deliver, --ack-wait and --max-hold must be above 0")
 	}
 	var entries []instance.Entry
 	for e := range in.All() {
@@ -189,7 +190,7 @@ func clusterAction(c *cli.Context) error {
 	}
 	coord := &cluster.Coordinator{Solver: s, Timeout: c.Duration("timeout"),
 		Split: c.Bool("split") || in.Single(), Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes"),
-		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver")}, Audit: c.Float64("audit"), TrustProof: c.Bool("trust-proof"), KeepFailed: c.Bool("keep-failed")}
+		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver"), MaxHold: c.Duration("max-hold")}, Audit: c.Float64("audit"), TrustProof: c.Bool("trust-proof"), KeepFailed: c.Bool("keep-failed")}
 	if c.Bool("verbose") {
 		// Off a terminal too, a log shows the run going on.
 		out.Status().PlainEvery(time.Minute, "solve15 cluster: ")
