@@ -303,8 +303,9 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	workers := max(s.opt.Workers, 1)
 	local := s.fast.Workers(workers)
 	var engine *gpu.Engine
-	var st gpu.Stats // this search's launches (the engine's are every search's)
-	onGPU := false   // the pass under way is the GPU's
+	var unusable error // gpu: the device could not be opened for a pass sent to it
+	var st gpu.Stats   // this search's launches (the engine's are every search's)
+	onGPU := false     // the pass under way is the GPU's
 	var began time.Time
 	var launched time.Duration             // st.Search when the pass under way began
 	var frontier time.Duration             // the GPU passes' frontiers' making, the last from made
@@ -321,8 +322,15 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 			}
 			if s.dev.goesToGPU(p.Passes) {
 				if engine == nil {
-					if e, err := s.dev.get(s.fast); err == nil {
+					e, err := s.dev.get(s.fast)
+					switch {
+					case err == nil:
 						engine = e
+					case s.dev.Kind == DeviceGPU:
+						// The GPU asked for cannot be had: the pass fails (its runner says
+						// why), rather than going to the cores unsaid.
+						unusable = err
+						return 1, nil
 					}
 				}
 				if engine != nil {
@@ -344,6 +352,9 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 			return 0, nil
 		},
 		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+			if unusable != nil {
+				return nil, unusable
+			}
 			if onGPU {
 				frontier += time.Since(made)
 				begin := time.Now()

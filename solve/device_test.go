@@ -359,3 +359,21 @@ func TestSmallSearchesOpenNoContext(t *testing.T) {
 		require.NoError(t, s.Close())
 	}
 }
+
+// --device gpu checks the driver and the card at the start, and opens the GPU at the
+// first pass sent to it: a GPU that then cannot be opened (the kernel does not compile)
+// fails the search, saying why, rather than leaving it to the cores unsaid.
+func TestDeviceGPUThatCannotOpenFails(t *testing.T) {
+	lib := fakeGPU(t)
+	t.Setenv("TK_FAKE_CUDA", "jit")
+	goal := board.BlankFirst(board.Size4x4)
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: DeviceGPU, Library: lib}})
+	require.NoError(t, err, "the driver and the card are there")
+	defer s.Close()
+	s.dev.force = 2000
+	start, _ := goal.RandomWalk(60, rand.New(rand.NewPCG(6, 6)))
+	_, err = s.Solve(context.Background(), start)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, gpu.ErrJIT)
+	assert.Contains(t, s.Device(), "no GPU")
+}
