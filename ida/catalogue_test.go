@@ -79,11 +79,10 @@ func TestZeroAwareCatalogue(t *testing.T) {
 		}
 	}
 	// Split among workers, the search finds the same solutions, and counts the serial work.
-	defer SplitSmallTrees()()
 	korf := corpus.Korf100()
 	serial, err := New(korf[0].Goal, Options{Set: set})
 	require.NoError(t, err)
-	par, err := New(korf[0].Goal, Options{Set: set, Workers: 2})
+	par, err := New(korf[0].Goal, SplitSmallTrees(Options{Set: set, Workers: 2}))
 	require.NoError(t, err)
 	for _, i := range []int{0, 11} {
 		a, err := serial.Solve(context.Background(), korf[i].Start)

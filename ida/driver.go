@@ -1,6 +1,7 @@
 package ida
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -204,7 +205,7 @@ func (s *Solver) Run(ctx context.Context, start board.State, plan Plan) (*Result
 // finding enough subtrees in it would search it again and again.
 func (s *Solver) workersPlan(p PassPlan) (int, func([]board.Dir) bool) {
 	workers := max(s.opt.Workers, 1)
-	if workers < 2 || p.Bound <= 8 || len(p.Passes) == 0 || p.Passes[len(p.Passes)-1].Nodes < parallelFrom {
+	if workers < 2 || p.Bound <= 8 || len(p.Passes) == 0 || p.Passes[len(p.Passes)-1].Nodes < cmp.Or(s.opt.splitFrom, parallelFrom) {
 		return 0, nil
 	}
 	return itemsPerWorker * workers, nil

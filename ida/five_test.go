@@ -19,7 +19,6 @@ import (
 // (IDA* with Manhattan distance, the slow reference) on scrambles of 30 to 40 moves, for
 // both named goals (blank-last through the frame's turn), with one and two goroutines.
 func TestFiveByFiveAgainstGeneralSearch(t *testing.T) {
-	defer ida.SplitSmallTrees()()
 	set := ida.Set5x5ForTests(t)
 	size := board.Size5x5
 	rng := rand.New(rand.NewPCG(24, 24))
@@ -29,7 +28,7 @@ func TestFiveByFiveAgainstGeneralSearch(t *testing.T) {
 		for _, l := range []ida.Lookups{ida.Reflected, ida.All} {
 			fast, err := ida.New(goal, ida.Options{Set: set, Lookups: l})
 			require.NoError(t, err)
-			two, err := ida.New(goal, ida.Options{Set: set, Lookups: l, Workers: 2})
+			two, err := ida.New(goal, ida.SplitSmallTrees(ida.Options{Set: set, Lookups: l, Workers: 2}))
 			require.NoError(t, err)
 			for i := 0; i < 6; i++ {
 				start, _ := goal.RandomWalk(30+rng.IntN(11), rng)

@@ -108,9 +108,9 @@ func (f *frontier) reset() {
 }
 
 // parallelFrontierFrom is how many frontier nodes each worker must have to share before
-// collectFrontier collects the deeper depths on its workers (collectBelow); a variable so
-// that tests can set it.
-var parallelFrontierFrom = 64
+// collectFrontier collects the deeper depths on its workers (collectBelow; the tests set
+// another: Options.frontierFrom).
+const parallelFrontierFrom = 64
 
 // collectFrontier searches the top of the current pass down to the shallowest depth, from
 // first on and below the bound, that holds at least want frontier nodes (or, when none
@@ -178,7 +178,7 @@ func (st *search) collectDepth(first, want, workers int) (*frontier, Work) {
 			d, narrower = at-1, -1
 			continue
 		}
-		if parallel && len(f.nodes) >= parallelFrontierFrom*workers {
+		if parallel && len(f.nodes) >= st.frontierFrom*workers {
 			parallel = false
 			below, w, ok := st.collectBelow(f, last, d, want, workers, widest, at, narrower)
 			if st.aborted {
@@ -334,10 +334,6 @@ func eachOn(searches []*search, n int, f func(ws *search, k int)) bool {
 // span is a run of a frontier's nodes and of their moves in its arena.
 type span struct{ nodes, paths int }
 
-// raisedWithin counts the frontier nodes whose search below them (collectBelow) raised
-// their value short of cutting their parent, for the tests.
-var raisedWithin atomic.Int64
-
 // share is what lies below one node of a frontier at a deeper depth: its nodes there,
 // their moves, the work of reaching them, and whether the search raised the node's value
 // so far that it cuts the node's parent.
@@ -363,8 +359,8 @@ func (ws *search) below1(top *frontier, i, d int, into *frontier, off, room span
 	// short of that the parent stays within the bound, and nothing above is cut
 	// (docs/SEARCH.md, section 6), as the driver's replay reasons.
 	sh := share{work: Work{Nodes: ws.nodes - ws.tryStart.Nodes, Expanded: ws.expanded - ws.tryStart.Expanded}, raised: int(it.g)+value > ws.bound+2}
-	if value > int(it.h) && !sh.raised {
-		raisedWithin.Add(1)
+	if value > int(it.h) && !sh.raised && ws.raised != nil {
+		ws.raised.Add(1) // for the tests (Options.raised)
 	}
 	sh.span = span{ws.counted, ws.countedPaths}
 	if into != nil {

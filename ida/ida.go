@@ -102,6 +102,16 @@ type Options struct {
 	// Workers is the number of goroutines searching each instance (0 or 1: one). The
 	// solution is the same for any number; node counts then vary from run to run.
 	Workers int
+
+	// The split search's switches, which the package's tests set (export_test.go), not
+	// package variables: a pass after one of splitFrom nodes is split among the workers
+	// (0: parallelFrom), collectFrontier collects the deeper depths on the workers once a
+	// depth holds frontierFrom nodes a worker (0: parallelFrontierFrom), and raised, if
+	// set, counts the frontier nodes whose value rose below them short of cutting their
+	// parent (collectBelow).
+	splitFrom    uint64
+	frontierFrom int
+	raised       *atomic.Int64
 }
 
 // A Solver solves instances for one goal. It is safe for concurrent use.

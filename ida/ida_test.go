@@ -258,12 +258,11 @@ func BenchmarkMD(b *testing.B) {
 
 // Several goroutines on one instance find the very solution one goroutine finds.
 func TestParallelSameSolution(t *testing.T) {
-	defer SplitSmallTrees()()
 	korf := corpus.Korf100()
 	rng := rand.New(rand.NewPCG(7, 7))
 	for _, h := range heuristics {
 		serial := solver(t, korf[0].Goal, h)
-		par, err := New(korf[0].Goal, withTables(t, Options{Heuristic: h, Workers: 3}))
+		par, err := New(korf[0].Goal, SplitSmallTrees(withTables(t, Options{Heuristic: h, Workers: 3})))
 		require.NoError(t, err)
 		var starts []board.State
 		if h == MD || h == LC || h == WD {

@@ -15,8 +15,8 @@ import (
 const itemsPerWorker = 256
 
 // parallelFrom is the size of pass (in nodes) after which passes are split among workers
-// (a variable so that tests can split small trees).
-var parallelFrom uint64 = 100_000
+// (Options.splitFrom, for the tests, sets another).
+const parallelFrom = 100_000
 
 // searchItems searches below the frontier items of the current pass on several goroutines
 // (workers), adds all their work to st's counts, and returns each

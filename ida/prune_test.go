@@ -18,7 +18,6 @@ import (
 // replayed (Solve does), and never more nodes with the automaton; fewer over the lot. The
 // node-by-node checks (debugCheck) run with the automaton.
 func TestPruningEveryLoop(t *testing.T) {
-	defer SplitSmallTrees()()
 	ctx := context.Background()
 	four, err := prune.Build(ctx, board.Size4x4, 12)
 	require.NoError(t, err)
@@ -65,7 +64,7 @@ func TestPruningEveryLoop(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var parentNodes, fsmNodes uint64
 			for _, workers := range []int{1, 2} {
-				opt := c.opt
+				opt := SplitSmallTrees(c.opt)
 				opt.Workers = workers
 				parent, err := New(c.goal, opt)
 				require.NoError(t, err)

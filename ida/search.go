@@ -1,6 +1,7 @@
 package ida
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"sync/atomic"
@@ -17,6 +18,9 @@ const pollEvery = 1 << 16
 type search struct {
 	t    *tables
 	kind Heuristic
+	// The split search's switches (Options.frontierFrom, Options.raised).
+	frontierFrom int
+	raised       *atomic.Int64
 
 	board [maxCells]uint8 // tile on each cell; the blank's cell is not kept up to date
 	pos   [maxCells]uint8 // cell of each tile, pos[0] the blank's
@@ -109,7 +113,8 @@ func (st *search) overBudget() bool {
 }
 
 func (s *Solver) newSearch(start board.State) *search {
-	st := &search{t: s.t, kind: s.opt.Heuristic, collectAt: never}
+	st := &search{t: s.t, kind: s.opt.Heuristic, collectAt: never,
+		frontierFrom: cmp.Or(s.opt.frontierFrom, parallelFrontierFrom), raised: s.opt.raised}
 	for p, tile := range start {
 		c := s.frame.cell[p]
 		l := s.frame.label[tile]

@@ -15,7 +15,6 @@ import (
 // serially and split among workers (parallel.go). Each must find the same solution with
 // the same serial counts, to the node, as the tables in nibbles searched serially.
 func TestEveryLoopVariant(t *testing.T) {
-	defer SplitSmallTrees()()
 	plain, err := pdb.NewSet(context.Background(), pdb.ZeroAwareOf(pdb.Set555, ""), 0)
 	require.NoError(t, err)
 	bits := toBits(t, plain)
@@ -32,7 +31,7 @@ func TestEveryLoopVariant(t *testing.T) {
 	}
 	solvers := make([]*Solver, len(variants))
 	for i, v := range variants {
-		s, err := New(goal, v.opt)
+		s, err := New(goal, SplitSmallTrees(v.opt))
 		require.NoError(t, err)
 		solvers[i] = s
 	}
