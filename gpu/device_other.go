@@ -46,7 +46,7 @@ func (*Engine) SearchOrdered(context.Context, *ida.Batch, []uint32) ([]ida.Subtr
 }
 
 // Search searches the batch's subtrees on the device as sch says.
-func (*Engine) Search(context.Context, *ida.Batch, Schedule) ([]ida.SubtreeResult, error) {
+func (*Engine) Search(context.Context, *ida.Batch, Hints) ([]ida.SubtreeResult, error) {
 	return nil, ErrUnsupported
 }
 

@@ -123,14 +123,14 @@ func (e *Engine) Stats() Stats {
 // SearchSubtrees searches the batch's subtrees on the device (ida.Runner), handing them to
 // the threads in serial order.
 func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
-	return e.Search(ctx, b, Schedule{})
+	return e.Search(ctx, b, Hints{})
 }
 
 // SearchOrdered searches the batch's subtrees on the device as SearchSubtrees does,
 // handing them to the threads in the given order of their serial indices (nil: serial
 // order).
 func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32) ([]ida.SubtreeResult, error) {
-	return e.Search(ctx, b, Schedule{Order: order})
+	return e.Search(ctx, b, Hints{Order: order})
 }
 
 // Search searches the batch's subtrees on the device as sch says. The results, the
@@ -147,7 +147,7 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 //
 // Searches of several goroutines take the device in turn, a launch at a time; one waiting
 // for its turn returns ctx's error as soon as ctx is done.
-func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Schedule) ([]ida.SubtreeResult, error) {
+func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Hints) ([]ida.SubtreeResult, error) {
 	// The roots are made before the search's first launch takes its turn: another's may
 	// be on the GPU.
 	root := newLevel(b, e.model, nil, nil, nil)

@@ -208,7 +208,7 @@ func TestSearchesTakeTurns(t *testing.T) {
 			results[i], errs[i] = s.Run(context.Background(), starts[i], ida.Plan{
 				Split: splitInto(200),
 				Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
-					return e.Search(ctx, b, Schedule{Tally: &tallies[i]})
+					return e.Search(ctx, b, Hints{Tally: &tallies[i]})
 				}),
 			})
 		}()
@@ -240,7 +240,7 @@ func TestSearchesTakeTurns(t *testing.T) {
 	_, err := s.Run(context.Background(), starts[0], ida.Plan{
 		Split: splitInto(200),
 		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
-			return e.Search(ctx, b, Schedule{Tally: &waited})
+			return e.Search(ctx, b, Hints{Tally: &waited})
 		}),
 	})
 	require.NoError(t, err)

@@ -268,8 +268,10 @@ func (i Info) String() string {
 		i.Ordinal, i.Name, i.Capability[0], i.Capability[1], i.SMs, float64(i.Memory)/1e9, float64(i.Free)/1e9, i.DriverVersion())
 }
 
-// Schedule is how the engine hands a batch's subtrees to its threads.
-type Schedule struct {
+// Hints are what the engine is told of a batch before its search: in what order to hand
+// its subtrees to the threads, how large it is expected to be, and where its figures go.
+// (Package schedule is another matter: a split search's time on paper.)
+type Hints struct {
 	// Order is the order of the subtrees' serial indices to hand them out in (nil: serial
 	// order): the largest expected first, so that the pass does not end with a few threads
 	// on large subtrees.

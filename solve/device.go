@@ -358,7 +358,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 			if onGPU {
 				frontier += time.Since(made)
 				begin := time.Now()
-				sch := schedule(b, est, expect, int(s.dev.Tune.Window))
+				sch := hints(b, est, expect, int(s.dev.Tune.Window))
 				sch.Tally = &st
 				order += time.Since(begin)
 				begin = time.Now()
@@ -458,15 +458,15 @@ func passEstimate(last *ida.SplitPass, passes []ida.Pass) func([]board.Dir) floa
 	return estimate(subtreeSizes(last.Paths, last.Results), passes[n-1].Nodes, passes[n-2].Nodes)
 }
 
-// schedule is how a GPU pass's subtrees go to the threads: in windows of window subtrees
+// hints are how a GPU pass's subtrees go to the threads: in windows of window subtrees
 // in serial order (0: one window), each ordered by the nodes est expects below each,
 // largest first, estimates within an eighth of each other counted as ties, and ties in
 // serial order (without an estimate, in serial order); the pass expected to take at least
 // least nodes. (Not the estimates' sum: the passes' growth varies, and the last pass ends
 // at its solution. A thread that does not donate gives a subtree up after a few times its
 // share of it: better too soon than too late.)
-func schedule(b *ida.Batch, est func([]board.Dir) float64, least float64, window int) gpu.Schedule {
-	sch := gpu.Schedule{Expected: least}
+func hints(b *ida.Batch, est func([]board.Dir) float64, least float64, window int) gpu.Hints {
+	sch := gpu.Hints{Expected: least}
 	if est == nil || window == 1 {
 		return sch
 	}

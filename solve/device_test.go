@@ -119,7 +119,7 @@ func TestDeviceAutoChoosesTheFaster(t *testing.T) {
 // A pass of many subtrees is ordered by a counting sort on sizeKey; it gives the order a
 // comparison sort gives (largest key first, serial order within a key), in windows too,
 // and estimates an eighth apart fall under different keys.
-func TestScheduleOfManySubtrees(t *testing.T) {
+func TestHintsOfManySubtrees(t *testing.T) {
 	const n = 20_000
 	rng := rand.New(rand.NewPCG(3, 3))
 	size := make([]float64, n)
@@ -157,7 +157,7 @@ func TestScheduleOfManySubtrees(t *testing.T) {
 				return cmp.Compare(x, y)
 			})
 		}
-		got := schedule(b, est, 1, window)
+		got := hints(b, est, 1, window)
 		assert.Equal(t, want, got.Order, "window %d", window)
 	}
 	assert.Less(t, sizeKey(100), sizeKey(112.6), "an eighth apart")
@@ -169,20 +169,20 @@ func TestScheduleOfManySubtrees(t *testing.T) {
 // under a large one of the last pass before one under a small one, ties in serial order,
 // within windows in serial order where asked; the pass is expected to take at least the
 // last one's nodes.
-func TestSchedule(t *testing.T) {
+func TestHints(t *testing.T) {
 	dirs := func(s string) []board.Dir { d, err := board.ParseDirs(s); require.NoError(t, err); return d }
 	last := &ida.SplitPass{Paths: [][]board.Dir{dirs("U"), dirs("L"), dirs("R")},
 		Results: []ida.SubtreeResult{{Work: ida.Work{Nodes: 10}}, {Work: ida.Work{Nodes: 1000}}, {Work: ida.Work{Nodes: 100}}}}
 	passes := []ida.Pass{{Bound: 40, Nodes: 1000}, {Bound: 42, Nodes: 5000}}
 	b := &ida.Batch{Paths: [][]board.Dir{dirs("UL"), dirs("UR"), dirs("LU"), dirs("LD"), dirs("RU"), dirs("DD")}}
-	sch := schedule(b, passEstimate(last, passes), 5000, 0)
-	assert.Equal(t, gpu.Schedule{Order: []uint32{2, 3, 4, 0, 1, 5}, Expected: 5000}, sch)
-	sch = schedule(b, passEstimate(last, passes), 5000, 4)
-	assert.Equal(t, gpu.Schedule{Order: []uint32{2, 3, 0, 1, 4, 5}, Expected: 5000}, sch, "windows of 4 in serial order")
-	sch = schedule(b, passEstimate(last, passes), 5000, 1)
-	assert.Equal(t, gpu.Schedule{Expected: 5000}, sch, "windows of 1: serial order")
-	sch = schedule(b, passEstimate(nil, passes), 5000, 0)
-	assert.Equal(t, gpu.Schedule{Expected: 5000}, sch, "no split pass before: serial order")
+	sch := hints(b, passEstimate(last, passes), 5000, 0)
+	assert.Equal(t, gpu.Hints{Order: []uint32{2, 3, 4, 0, 1, 5}, Expected: 5000}, sch)
+	sch = hints(b, passEstimate(last, passes), 5000, 4)
+	assert.Equal(t, gpu.Hints{Order: []uint32{2, 3, 0, 1, 4, 5}, Expected: 5000}, sch, "windows of 4 in serial order")
+	sch = hints(b, passEstimate(last, passes), 5000, 1)
+	assert.Equal(t, gpu.Hints{Expected: 5000}, sch, "windows of 1: serial order")
+	sch = hints(b, passEstimate(nil, passes), 5000, 0)
+	assert.Equal(t, gpu.Hints{Expected: 5000}, sch, "no split pass before: serial order")
 	assert.Equal(t, 25_000.0, nextPass(passes), "the last pass grown as it grew: 5,000 times 5")
 	assert.Zero(t, nextPass(passes[:1]), "one pass: no growth known")
 

@@ -224,14 +224,14 @@ func BenchmarkEstimate(b *testing.B) {
 	b.ReportMetric(float64(len(next)), "next")
 }
 
-// BenchmarkSchedule measures the order of a GPU pass's subtrees (schedule: the estimates
+// BenchmarkHints measures the order of a GPU pass's subtrees (hints: the estimates
 // and the counting sort) on the same two frontiers as BenchmarkEstimate.
-func BenchmarkSchedule(b *testing.B) {
+func BenchmarkHints(b *testing.B) {
 	last, next, each := k24Frontiers(b)
 	est := estimate(subtreeSizes(last, each), 1000, 100)
 	batch := &ida.Batch{Paths: next}
 	for b.Loop() {
-		schedule(batch, est, 0, 0)
+		hints(batch, est, 0, 0)
 	}
 	b.ReportMetric(float64(len(next)), "subtrees")
 }
