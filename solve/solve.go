@@ -31,6 +31,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/pdb"
@@ -46,6 +47,10 @@ var ErrOptions = errors.New("solve: options do not fit")
 // ErrNodeLimit reports a search stopped by Options.MaxNodes (ida.ErrNodeLimit); a runner of
 // split passes returns it once it has generated the nodes its batch allows.
 var ErrNodeLimit = ida.ErrNodeLimit
+
+// ErrDeviceFault reports a search whose GPU kernel failed (gpu.ErrLaunch): the NVIDIA
+// driver keeps the fault for the whole process, so its GPU serves no more searches.
+var ErrDeviceFault = gpu.ErrLaunch
 
 // optionsError is an error caused by the options: its message alone, matching ErrOptions.
 type optionsError struct{ msg string }
