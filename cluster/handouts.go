@@ -1,0 +1,371 @@
+package cluster
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// A coordinator's hand-outs: units published to the workers' queue, the workers' words
+// about them (progress, acknowledgements, the server's advisories), and units lost or held
+// too long handed out again.
+
+// progress takes a worker's word about a unit it holds (Progress) to the queue: still
+// searching, or handed back. Word without the unit's key, or about a delivery of
+// another unit, is counted and passed over.
+func (r *run) progress(m *nats.Msg) {
+	var p Progress
+	ok := json.Unmarshal(m.Data, &p) == nil && r.keyOf(p.Unit, p.Key)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !ok {
+		r.refused++
+		return
+	}
+	if p.Back {
+		r.ack(p.Unit, p.Ack, "-NAK")
+		return
+	}
+	if h := r.out[p.Unit]; h != nil {
+		if seq, ok := ackSeq(p.Ack); ok && seq == h.seq {
+			if h.held.IsZero() || h.heldSeq != seq {
+				h.held, h.heldSeq = time.Now(), seq
+			}
+			if time.Since(h.held) > r.holdCap() {
+				// Held past the cap: its worker's word no longer extends it; the ack wait
+				// then hands it to another.
+				r.overheld++
+				return
+			}
+		}
+	}
+	r.ack(p.Unit, p.Ack, "+WPI")
+}
+
+// holdCap is the longest a worker's words keep one hand-out of a unit: the job's timeout
+// and twice the ack wait, or without a timeout Queue.MaxHold (a day by default).
+func (r *run) holdCap() time.Duration {
+	if r.job.Timeout > 0 {
+		return r.job.Timeout + 2*r.queue.AckWait
+	}
+	return cmp.Or(r.queue.MaxHold, 24*time.Hour)
+}
+
+// ack sends word to the queue about a delivery of unit: the reply subject of a delivery
+// in this run of that unit, and nothing else (the coordinator may publish anywhere). r.mu
+// is held.
+func (r *run) ack(unit, subject, word string) {
+	seq, ok := ackSeq(subject)
+	if ok && r.early != nil && r.ofThisRun(seq) && r.seqs[seq] == "" {
+		// A delivery of a hand-out whose place the server has not confirmed yet (a quick
+		// worker): said once it has (published). An acknowledgement is the last word.
+		e := r.early[seq]
+		if e.word != "+ACK" {
+			e.unit, e.subject, e.word = unit, subject, word
+		}
+		r.keepEarly(seq, e)
+		return
+	}
+	if !ok || r.seqs[seq] != unit {
+		// No delivery, or one of another unit (but a delivery of an earlier run, read
+		// again on a restart, is no fault).
+		if subject != "" && (!ok || r.seqs[seq] != "") {
+			r.refused++
+		}
+		return
+	}
+	r.js.Conn().Publish(subject, []byte(word))
+}
+
+// early is word about a delivery whose hand-out the server had not yet confirmed: to the
+// queue (subject, word), and a failure (fail), for unit.
+type early struct {
+	unit, subject, word string
+	fail                *Outcome
+}
+
+// maxEarly bounds the words kept for hand-outs not yet confirmed: a worker cannot have
+// more deliveries than units are being handed out.
+const maxEarly = 1 << 16
+
+// ofThisRun reports whether seq is a place in the queue that this run's hand-outs may
+// have taken (after the queue's last message when the run began).
+func (r *run) ofThisRun(seq uint64) bool { return seq > r.seqFloor }
+
+// keepEarly keeps e for the hand-out at seq, within maxEarly. r.mu is held.
+func (r *run) keepEarly(seq uint64, e early) {
+	if _, ok := r.early[seq]; ok || len(r.early) < maxEarly {
+		r.early[seq] = e
+	}
+}
+
+// settleEarly says to the queue what was said of the delivery at seq before its hand-out
+// was confirmed, and decides an early failure of unit h. r.mu is held.
+func (r *run) settleEarly(ctx context.Context, seq uint64, h *handed) {
+	e, ok := r.early[seq]
+	if !ok {
+		return
+	}
+	delete(r.early, seq)
+	if e.unit != h.unit.ID {
+		r.refused++ // word about another unit's delivery
+		return
+	}
+	if e.word != "" {
+		r.js.Conn().Publish(e.subject, []byte(e.word))
+	}
+	if e.fail != nil && r.got[e.unit] == nil && r.failedForGood(ctx, e.fail) {
+		r.take(e.fail)
+	}
+}
+
+// ackSeq is the place in the queue of the unit whose delivery has the reply subject
+// subject: $JS.ACK.<stream>.<consumer>.<delivered>.<stream seq>.<consumer seq>.<time>.<pending>,
+// or with a domain and an account hash before the stream, and a token after.
+func ackSeq(subject string) (uint64, bool) {
+	t := strings.Split(subject, ".")
+	switch {
+	case len(t) < 9 || t[0] != "$JS" || t[1] != "ACK":
+		return 0, false
+	case len(t) == 9:
+		t = t[2:]
+	case len(t) == 12:
+		t = t[4:11]
+	default:
+		return 0, false
+	}
+	if t[0] != unitsStream || t[1] != workersName {
+		return 0, false
+	}
+	var seq uint64
+	for i, s := range t[2:] {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		if i == 1 {
+			seq = n
+		}
+	}
+	return seq, seq > 0
+}
+
+// givenUp turns a unit that reached MaxDeliver without a result (its workers died or went
+// silent) into a failed outcome, and takes it off the queue.
+func (r *run) givenUp(ctx context.Context, advisory []byte) {
+	var a struct {
+		Seq        uint64 `json:"stream_seq"`
+		Deliveries uint64 `json:"deliveries"`
+	}
+	if json.Unmarshal(advisory, &a) != nil {
+		return
+	}
+	raw, err := r.units.GetMsg(ctx, a.Seq)
+	if err != nil {
+		return
+	}
+	var u Unit
+	if json.Unmarshal(raw.Data, &u) != nil || u.Job.ID != r.job.ID {
+		return
+	}
+	r.fail(ctx, u, a.Seq, fmt.Sprintf("handed out %d times without a result: each worker that took it stopped, or went silent for longer than the ack wait (%s)", a.Deliveries, r.queue.AckWait))
+	r.units.DeleteMsg(ctx, a.Seq)
+}
+
+// fail stores a failed outcome of unit u, handed out as message seq of the queue. Its
+// message id is that hand-out's, so that a later hand-out's result is never taken for a
+// repeat of it.
+func (r *run) fail(ctx context.Context, u Unit, seq uint64, why string) {
+	key := unitKey(r.secret, u.ID)
+	o := Outcome{Job: u.Job.ID, Unit: u.ID, Index: u.Index, Seq: u.Seq, Failed: true, Error: why, Key: key}
+	out, _ := json.Marshal(o)
+	r.js.Publish(ctx, resultSubject+u.Job.ID+"."+coordinatorName, out, jetstream.WithMsgID(msgID(u.ID, key, seq, 0)))
+}
+
+// publish hands out the units that have no outcome yet.
+func (r *run) publish(ctx context.Context, units []Unit) error {
+	for i := range units {
+		r.mu.Lock()
+		done := r.got[units[i].ID] != nil || r.closed[units[i].ID]
+		r.mu.Unlock()
+		if done {
+			continue
+		}
+		units[i].Job, units[i].Key = r.job, unitKey(r.secret, units[i].ID)
+		data, err := json.Marshal(&units[i])
+		if err != nil {
+			return err
+		}
+		f, err := r.js.PublishAsync(unitsSubject+r.job.ID, data)
+		if err != nil {
+			return fmt.Errorf("cluster: handing out %s: %w", units[i].ID, err)
+		}
+		r.mu.Lock()
+		r.sent = append(r.sent, sent{units[i], f})
+		r.mu.Unlock()
+		// A pass of many thousand units goes out in batches: past its pending limit
+		// (4,000), an asynchronous publish stalls and then fails on a loaded server.
+		if (i+1)%publishBatch == 0 {
+			if err := r.published(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return r.published(ctx)
+}
+
+// publishBatch is how many units go out before the coordinator waits for the server to
+// take them.
+const publishBatch = 1024
+
+// published waits until the server has taken every unit published, and has watch keep
+// each hand-out's place in the queue.
+func (r *run) published(ctx context.Context) error {
+	select {
+	case <-r.js.PublishAsyncComplete():
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	r.mu.Lock()
+	batch := r.sent
+	r.sent = nil
+	r.mu.Unlock()
+	if err := r.roomFor(ctx, len(batch)); err != nil {
+		return err
+	}
+	seqs := make([]uint64, len(batch))
+	for i, s := range batch {
+		select {
+		case ack := <-s.f.Ok():
+			seqs[i] = ack.Sequence
+		case err := <-s.f.Err():
+			return fmt.Errorf("cluster: handing out %s: %w", s.unit.ID, err)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, s := range batch {
+		r.seqs[seqs[i]] = s.unit.ID
+		if r.closed[s.unit.ID] {
+			delete(r.early, seqs[i])
+			continue
+		}
+		h := r.out[s.unit.ID]
+		if h == nil {
+			h = &handed{unit: s.unit}
+			r.out[s.unit.ID] = h
+		}
+		h.seq, h.tries, h.gone = seqs[i], h.tries+1, time.Time{}
+		r.settleEarly(ctx, seqs[i], h)
+	}
+	return nil
+}
+
+// sent is a unit published and not yet confirmed.
+type sent struct {
+	unit Unit
+	f    jetstream.PubAckFuture
+}
+
+// handed is a unit handed out and not yet answered: its place in the queue, how many
+// times it went out, and since when it has been missing from the queue.
+type handed struct {
+	unit   Unit
+	seq    uint64
+	tries  int
+	gone   time.Time
+	failed uint64 // the hand-out (seq) a worker said it could not search
+	// held is when a worker first said hand-out heldSeq was in progress (holdCap).
+	held    time.Time
+	heldSeq uint64
+}
+
+// watch hands out again the units that left the queue without a result, until done: a
+// worker stores a unit's result before it acknowledges the unit, so one acknowledged
+// without a result was dropped (a worker that takes units and discards them). After
+// Queue.MaxDeliver hand-outs such a unit is reported failed. A unit being searched stays
+// in the queue (its worker says it is in progress), and so does one waiting.
+func (r *run) watch(ctx context.Context, done <-chan struct{}) {
+	every(ctx, done, min(max(r.queue.AckWait/3, 50*time.Millisecond), 5*time.Second), func() { r.lost(ctx) })
+}
+
+// every calls f every period until done is closed or ctx ends.
+func every(ctx context.Context, done <-chan struct{}, period time.Duration, f func()) {
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		f()
+	}
+}
+
+// lostGrace is how long a unit is missing from the queue without a result before it is
+// taken for lost: a result is stored before its unit is acknowledged, and reaches the
+// coordinator within milliseconds. (A queue of a short ack wait, in tests, waits half of
+// it.)
+func (r *run) lostGrace() time.Duration { return min(time.Second, r.queue.AckWait/2) }
+
+// lost finds the units that left the queue without a result, and hands them out again or
+// reports them failed.
+func (r *run) lost(ctx context.Context) {
+	r.mu.Lock()
+	var missing []handed
+	for id, h := range r.out {
+		if r.got[id] != nil {
+			delete(r.out, id)
+			continue
+		}
+		missing = append(missing, *h)
+	}
+	r.mu.Unlock()
+	if len(missing) == 0 {
+		return
+	}
+	subject := unitsSubject + r.job.ID
+	info, err := r.units.Info(ctx, jetstream.WithSubjectFilter(subject))
+	if err != nil || int(info.State.Subjects[subject]) >= len(missing) {
+		return // every unit unanswered is still in the queue
+	}
+	var again []Unit
+	for _, m := range missing {
+		if _, err := r.units.GetMsg(ctx, m.seq); !errors.Is(err, jetstream.ErrMsgNotFound) {
+			continue
+		}
+		r.mu.Lock()
+		h := r.out[m.unit.ID]
+		switch {
+		case h == nil || h.seq != m.seq || r.got[m.unit.ID] != nil:
+			// answered, or handed out again, meanwhile
+		case h.gone.IsZero():
+			h.gone = time.Now()
+		case time.Since(h.gone) < r.lostGrace():
+		case h.tries >= max(r.queue.MaxDeliver, 1):
+			delete(r.out, m.unit.ID)
+			r.mu.Unlock()
+			r.fail(ctx, m.unit, m.seq, fmt.Sprintf("taken %d times and acknowledged without a result each time: a worker took it and dropped it", m.tries))
+			continue
+		default:
+			again = append(again, m.unit)
+		}
+		r.mu.Unlock()
+	}
+	if len(again) > 0 {
+		r.publish(ctx, again)
+	}
+}
