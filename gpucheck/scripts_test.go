@@ -142,7 +142,9 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	made, err := report.ReadRecords(bytes.NewReader(kept), "kept", 1<<20)
 	require.NoError(t, err)
-	require.Len(t, made, 3, "the twelve step's three, made on the GPU")
+	// The step is a budget: what it finished in it (a loaded machine may finish fewer than
+	// its three).
+	require.NotEmpty(t, made, "the twelve step's instances, made on the GPU")
 	for _, rec := range made {
 		assert.NotNil(t, rec.Device, "%s: through the GPU", rec.Label())
 	}
@@ -151,10 +153,10 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	require.Equal(t, 0, code, out)
 	again, err := os.ReadFile(filepath.Join(dir, "out-c2", "twelve-gpu.err"))
 	require.NoError(t, err)
-	assert.Contains(t, string(again), "3 instances already done")
+	assert.Regexp(t, fmt.Sprintf(`\b%d instances? already done in`, len(made)), string(again))
 	kept2, err := os.ReadFile(filepath.Join(dir, "out-c2", "kept.jsonl"))
 	require.NoError(t, err)
-	assert.Equal(t, string(kept), string(kept2), "nothing made twice")
+	assert.True(t, bytes.HasPrefix(kept2, kept), "what was kept is kept, nothing made twice")
 	require.NoError(t, os.WriteFile(keep, bytes.Replace(kept, []byte(`"length":`), []byte(`"length":1`), 1), 0o644))
 	out, code = script("check.sh", "OUT="+filepath.Join(dir, "out-c3"), "PLAN="+campaign)
 	assert.Equal(t, 1, code, out)
