@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "6cd336cccc209e2ddc3d2a3444c8b07d115003171c0c09b748ce4f5dfce961fe"
+const kernelHash = "512f0058a8a8e8e462135f8bf136babb14bf124832f1e5ab7eabe719e036b2b1"

@@ -324,6 +324,26 @@ HD void up(CatWorker* w, CatFrame* f, CatChild& c, const Tables* t) {
   }
 }
 
+// putSeed writes to seed (seedStride bytes, start's layout) the lookups of the child of a
+// node where tile moved: the node's lookups ex, hm, z and partition sums sum, those of
+// tile's lookups replaced by the child's cex, chm, cz (touch order).
+HD void putSeed(uint8_t* seed, const Tables* t, uint8_t tile, const uint8_t* ex, const uint8_t* hm, const unsigned long long* z,
+                const int16_t* sum, const uint8_t* cex, const uint8_t* chm, const unsigned long long* cz) {
+  const uint32_t nl = t->nl;
+  auto put = [&](uint32_t k, unsigned long long zk, uint8_t e, uint8_t m) {
+    for (uint32_t b = 0; b < 8; b++) seed[8 * k + b] = (uint8_t)(zk >> (8 * b));
+    seed[8 * nl + k] = e;
+    seed[9 * nl + k] = m;
+  };
+  for (uint32_t k = 0; k < nl; k++) put(k, z[k], ex[k], hm[k]);
+  for (uint32_t j = 0; j < t->ntouch[tile]; j++) put(t->touch[tile][j], cz[j], cex[j], chm[j]);
+  for (uint32_t q = 0; q < t->np; q++) {
+    int v = sum[q] - ex[t->of[tile][q]] + cex[t->slot[tile][q]];
+    seed[10 * nl + 2 * q] = (uint8_t)v;
+    seed[10 * nl + 2 * q + 1] = (uint8_t)((uint32_t)v >> 8);
+  }
+}
+
 // donateCat gives away, as donate does, the children left of w's nodes above depth g
 // (the current node), each looked up in full and with its lookups: those of its node are
 // the current node's with the moves below it undone (each frame keeps what its child
@@ -381,25 +401,7 @@ HD bool donateCat(CatWorker* w, Pass* p, const Tables* t, uint32_t g) {
       c.h = (uint8_t)h;
       if (d + 1 + h > p->bound) continue;
       uint8_t seed[10 * kMaxLook + 2 * kMaxPart];
-      for (uint32_t k = 0; k < nl; k++) {
-        unsigned long long zk = z[k];
-        uint8_t e = ex[k], m = hm[k];
-        for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) {
-          if (t->touch[c.tile][j] == k) {
-            zk = cz[j];
-            e = cex[j];
-            m = chm[j];
-          }
-        }
-        for (uint32_t b = 0; b < 8; b++) seed[8 * k + b] = (uint8_t)(zk >> (8 * b));
-        seed[8 * nl + k] = e;
-        seed[9 * nl + k] = m;
-      }
-      for (uint32_t q = 0; q < np; q++) {
-        int v = sum[q] - ex[t->of[c.tile][q]] + cex[t->slot[c.tile][q]];
-        seed[10 * nl + 2 * q] = (uint8_t)v;
-        seed[10 * nl + 2 * q + 1] = (uint8_t)((uint32_t)v >> 8);
-      }
+      putSeed(seed, t, c.tile, ex, hm, z, sum, cex, chm, cz);
       uint32_t state = t->fsm[f.state * 4 + c.dir];
       push(p, childRoot(board, f.blank, c.q, c.tile, d + 1, c.h, state, w->sub, cutLimit(p, d)), seed);
       atomAdd64(&p->donated, 1);

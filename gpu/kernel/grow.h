@@ -157,7 +157,7 @@ HD uint32_t growBelow(const Pass* p, const Tables* t, const Grow* g, const Root&
 HD uint32_t growBelowCat(Pass* p, const Tables* t, const Grow* g, uint32_t i, Root* out, uint8_t* outSeeds, uint32_t room, Below* b,
                          CatWorker* w) {
   const Root& r = g->from[i];
-  const uint32_t stride = p->seedStride, nl = t->nl, np = t->np;
+  const uint32_t stride = p->seedStride;
   start(w, r, t, p, g->fromSeeds + (unsigned long long)i * stride);
   const uint32_t depth = g->depth < 1 ? 1 : g->depth > kGrowDepth ? kGrowDepth : g->depth;
   const uint32_t bound = p->bound;
@@ -176,12 +176,7 @@ HD uint32_t growBelowCat(Pass* p, const Tables* t, const Grow* g, uint32_t i, Ro
       // Back to the parent.
       d--;
       CatFrame* pf = fr(w, d);
-      CatChild& c = pf->c[pf->cur];
-      w->board[c.q] = c.tile;
-      w->board[pf->blank] = 0;
-      w->pos[c.tile] = c.q;
-      w->pos[0] = pf->blank;
-      up(w, pf, c, t);
+      ascend(w, pf, pf->c[pf->cur], t);
       continue;
     }
     f->cur = f->next;
@@ -196,39 +191,14 @@ HD uint32_t growBelowCat(Pass* p, const Tables* t, const Grow* g, uint32_t i, Ro
       if (out != nullptr && k < room) {
         // Its search does not own the top subtree's value (it may not raise its parent).
         out[k] = childRoot(w->board, f->blank, c.q, c.tile, d + 1, c.h, t->fsm[f->state * 4 + c.dir], r.sub, cutLimit(p, d));
-        uint8_t* s = outSeeds + (unsigned long long)k * stride;
-        for (uint32_t x = 0; x < nl; x++) {
-          unsigned long long z = w->z[x];
-          uint8_t e = w->ex[x], m = w->hm[x];
-          for (uint32_t j = 0; j < t->ntouch[c.tile]; j++) {
-            if (t->touch[c.tile][j] == x) {
-              z = w->pz[j];
-              e = w->pex[j];
-              m = w->phm[j];
-            }
-          }
-          for (uint32_t y = 0; y < 8; y++) s[8 * x + y] = (uint8_t)(z >> (8 * y));
-          s[8 * nl + x] = e;
-          s[9 * nl + x] = m;
-        }
-        for (uint32_t q = 0; q < np; q++) {
-          int v = w->sum[q] - w->ex[t->of[c.tile][q]] + w->pex[t->slot[c.tile][q]];
-          s[10 * nl + 2 * q] = (uint8_t)v;
-          s[10 * nl + 2 * q + 1] = (uint8_t)((uint32_t)v >> 8);
-        }
+        putSeed(outSeeds + (unsigned long long)k * stride, t, c.tile, w->ex, w->hm, w->z, w->sum, w->pex, w->phm, w->pz);
       }
       k++;
       continue;
     }
     // Down to the child: expand it.
-    w->board[f->blank] = c.tile;
-    w->board[c.q] = 0;
-    w->pos[c.tile] = f->blank;
-    w->pos[0] = c.q;
-    down(w, f, c, d, t);
+    descend(w, f, c, d, t);
     d++;
-    w->exp++;
-    TK_EXPANDED(w, t->cells);
   }
   b->exp = (uint32_t)w->exp;
   b->gen = (uint32_t)w->gen;

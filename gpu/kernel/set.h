@@ -261,6 +261,28 @@ HD bool donateSet(SetWorker* w, Pass* p, const Tables* t, uint32_t g) {
 }
 HD bool donateAt(SetWorker* w, Pass* p, const Tables* t, uint32_t g) { return donateSet(w, p, t, g); }
 
+// descend moves w from the node f at depth g to its child c, expanding it: the tile slides
+// into the blank's cell, the kind's state follows (down), and the child counts as
+// expanded. ascend moves it back from c to f (up).
+template <class W, class F, class C>
+HD void descend(W* w, F* f, C& c, uint32_t g, const Tables* t) {
+  w->board[f->blank] = c.tile;
+  w->board[c.q] = 0;
+  w->pos[c.tile] = f->blank;
+  w->pos[0] = c.q;
+  down(w, f, c, g, t);
+  w->exp++;
+  TK_EXPANDED(w, t->cells);
+}
+template <class W, class F, class C>
+HD void ascend(W* w, F* f, C& c, const Tables* t) {
+  w->board[c.q] = c.tile;
+  w->board[f->blank] = 0;
+  w->pos[c.tile] = c.q;
+  w->pos[0] = f->blank;
+  up(w, f, c, t);
+}
+
 // stepAll searches below w's root for at most budget expansions, taken from budget, as
 // step does, in the loop
 // of the sets and the catalogues (docs/SEARCH.md, sections 2 and 5): a node's children all
@@ -277,11 +299,7 @@ HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t& budget) {
     if (ret >= 0) {
       // Back from child f->cur, whose value is ret.
       auto& c = f->c[f->cur];
-      w->board[c.q] = c.tile;
-      w->board[f->blank] = 0;
-      w->pos[c.tile] = c.q;
-      w->pos[0] = f->blank;
-      up(w, f, c, t);
+      ascend(w, f, c, t);
       int v = ret;
       ret = -1;
       if (v - 1 > f->hb) {
@@ -325,14 +343,8 @@ HD int stepAll(W* w, Pass* p, const Tables* t, uint32_t& budget) {
         }
         if (!admit(w, f, c, g, bound, p, t)) continue;
         budget--;
-        w->board[f->blank] = c.tile;
-        w->board[c.q] = 0;
-        w->pos[c.tile] = f->blank;
-        w->pos[0] = c.q;
-        down(w, f, c, g, t);
+        descend(w, f, c, g, t);
         g++;
-        w->exp++;
-        TK_EXPANDED(w, t->cells);
         if (++w->since >= every) {
           w->since = 0;
           publish(w, p);
