@@ -47,9 +47,41 @@ type growth struct {
 // bytes a root), each node's and each block's count, the last level's count of each slack
 // and places taken, and the kernel's Grow.
 type levels struct {
-	at, seeds                         [2]uint64
+	lv                                [2]rootsAt
 	sums, counts, slacks, taken, grow uint64
 	room                              int
+}
+
+// rootsAt is where a level's roots lie in a memory, and their lookups (a catalogue's;
+// 0: none).
+type rootsAt struct{ roots, seeds uint64 }
+
+// growAt is one launch's Grow (kernel/grow.h) as the host sets it: the level grown from
+// and the one written (or, for the order, the last level and its place by slack), the
+// buffers of the counts and of the slacks (0: none), the level's nodes, the next level's
+// room and the depths grown.
+type growAt struct {
+	from, to                    rootsAt
+	sums, counts, slacks, taken uint64
+	n, cap, depth               int
+}
+
+// bytes is g as the kernel reads it.
+func (g growAt) bytes() []byte {
+	le := binary.LittleEndian
+	b := make([]byte, growSize)
+	le.PutUint64(b[growFrom:], g.from.roots)
+	le.PutUint64(b[growTo:], g.to.roots)
+	le.PutUint64(b[growFromSeeds:], g.from.seeds)
+	le.PutUint64(b[growToSeeds:], g.to.seeds)
+	le.PutUint64(b[growSums:], g.sums)
+	le.PutUint64(b[growCounts:], g.counts)
+	le.PutUint64(b[growSlacks:], g.slacks)
+	le.PutUint64(b[growTaken:], g.taken)
+	le.PutUint32(b[growN:], uint32(g.n))
+	le.PutUint32(b[growCap:], uint32(g.cap))
+	le.PutUint32(b[growDepth:], uint32(g.depth))
+	return b
 }
 
 // reserveLevels makes the buffers hold levels of room roots.
@@ -63,8 +95,8 @@ func (b *buffers) reserveLevels(mem memory, room int) error {
 		to   *uint64
 		size int
 	}{
-		{&b.levels.at[0], room * rootSize}, {&b.levels.at[1], room * rootSize},
-		{&b.levels.seeds[0], room * b.stride}, {&b.levels.seeds[1], room * b.stride},
+		{&b.levels.lv[0].roots, room * rootSize}, {&b.levels.lv[1].roots, room * rootSize},
+		{&b.levels.lv[0].seeds, room * b.stride}, {&b.levels.lv[1].seeds, room * b.stride},
 		{&b.levels.sums, 4 * blocks}, {&b.levels.counts, 4 * room},
 		{&b.levels.slacks, 4 * slacks}, {&b.levels.taken, 4 * slacks}, {&b.levels.grow, growSize},
 	} {
@@ -83,7 +115,7 @@ func (b *buffers) reserveLevels(mem memory, room int) error {
 // freeLevels releases the growth's buffers.
 func (b *buffers) freeLevels(mem memory) {
 	l := &b.levels
-	for _, p := range []*uint64{&l.at[0], &l.at[1], &l.seeds[0], &l.seeds[1], &l.sums, &l.counts, &l.slacks, &l.taken, &l.grow} {
+	for _, p := range []*uint64{&l.lv[0].roots, &l.lv[1].roots, &l.lv[0].seeds, &l.lv[1].seeds, &l.sums, &l.counts, &l.slacks, &l.taken, &l.grow} {
 		if *p != 0 {
 			mem.free(*p)
 			*p = 0
@@ -113,8 +145,8 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 	if err := mem.upload(b.pass+passGrow, at[:]); err != nil {
 		return g, err
 	}
-	from, fromSeeds, count := b.roots, b.seeds, n
-	var gr [growSize]byte
+	from, count := rootsAt{b.roots, b.seeds}, n
+	var total [4]byte
 	ordered := false
 	for count > 0 && count < target {
 		// As many depths as take the level to the target at two nodes a node a depth, and
@@ -125,31 +157,22 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 		for depth < maxGrowDepth && count<<depth < target && count*pow3(depth+1) <= b.levels.room {
 			depth++
 		}
-		to, toSeeds := b.levels.at[g.levels%2], b.levels.seeds[g.levels%2]
+		gr := growAt{from: from, to: b.levels.lv[g.levels%2], sums: b.levels.sums, counts: b.levels.counts, n: count, cap: b.levels.room}
 		blocks := uint32((count + growBlock - 1) / growBlock)
 		next := 0
 		for {
-			clear(gr[:])
-			le.PutUint64(gr[growFrom:], from)
-			le.PutUint64(gr[growTo:], to)
-			le.PutUint64(gr[growFromSeeds:], fromSeeds)
-			le.PutUint64(gr[growToSeeds:], toSeeds)
-			le.PutUint64(gr[growSums:], b.levels.sums)
-			le.PutUint64(gr[growCounts:], b.levels.counts)
-			le.PutUint32(gr[growN:], uint32(count))
-			le.PutUint32(gr[growCap:], uint32(b.levels.room))
-			le.PutUint32(gr[growDepth:], uint32(depth))
-			if err := mem.upload(b.levels.grow, gr[:]); err != nil {
+			gr.depth = depth
+			if err := mem.upload(b.levels.grow, gr.bytes()); err != nil {
 				return g, err
 			}
 			if err := launch(growCount, blocks); err != nil {
 				return g, err
 			}
 			g.launches++
-			if err := mem.download(gr[growTotal:growTotal+4], b.levels.grow+growTotal); err != nil {
+			if err := mem.download(total[:], b.levels.grow+growTotal); err != nil {
 				return g, err
 			}
-			if next = int(le.Uint32(gr[growTotal:])); next <= b.levels.room || depth == 1 {
+			if next = int(le.Uint32(total[:])); next <= b.levels.room || depth == 1 {
 				break
 			}
 			depth--
@@ -163,8 +186,8 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 		last := next >= target || next < count+count/4
 		if last && !serial {
 			// The last level: its write counts its nodes by slack, for the order.
-			le.PutUint64(gr[growSlacks:], b.levels.slacks)
-			if err := mem.upload(b.levels.grow+growSlacks, gr[growSlacks:growSlacks+8]); err != nil {
+			gr.slacks = b.levels.slacks
+			if err := mem.upload(b.levels.grow, gr.bytes()); err != nil {
 				return g, err
 			}
 			for _, p := range []uint64{b.levels.slacks, b.levels.taken} {
@@ -179,7 +202,7 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 		}
 		g.levels++
 		g.launches++
-		from, fromSeeds, count = to, toSeeds, next
+		from, count = gr.to, next
 		var stop [4]byte
 		if err := mem.download(stop[:], b.pass+passStop); err != nil {
 			return g, err
@@ -194,32 +217,23 @@ func (b *buffers) grow(mem memory, launch func(which int, blocks uint32) error, 
 	}
 	if ordered {
 		// The last level, by slack, into the other level's room.
-		to, toSeeds := b.levels.at[g.levels%2], b.levels.seeds[g.levels%2]
-		clear(gr[:])
-		le.PutUint64(gr[growFrom:], from)
-		le.PutUint64(gr[growTo:], to)
-		le.PutUint64(gr[growFromSeeds:], fromSeeds)
-		le.PutUint64(gr[growToSeeds:], toSeeds)
-		le.PutUint64(gr[growSlacks:], b.levels.slacks)
-		le.PutUint64(gr[growTaken:], b.levels.taken)
-		le.PutUint32(gr[growN:], uint32(count))
-		le.PutUint32(gr[growCap:], uint32(b.levels.room))
-		if err := mem.upload(b.levels.grow, gr[:]); err != nil {
+		gr := growAt{from: from, to: b.levels.lv[g.levels%2], slacks: b.levels.slacks, taken: b.levels.taken, n: count, cap: b.levels.room}
+		if err := mem.upload(b.levels.grow, gr.bytes()); err != nil {
 			return g, err
 		}
 		if err := launch(growOrder, uint32((count+growBlock-1)/growBlock)); err != nil {
 			return g, err
 		}
 		g.launches++
-		from, fromSeeds = to, toSeeds
+		from = gr.to
 	}
 	g.roots = count
-	le.PutUint64(at[:], from)
+	le.PutUint64(at[:], from.roots)
 	if err := mem.upload(b.pass+passRoots, at[:]); err != nil {
 		return g, err
 	}
 	if b.stride > 0 {
-		le.PutUint64(at[:], fromSeeds)
+		le.PutUint64(at[:], from.seeds)
 		if err := mem.upload(b.pass+passSeeds, at[:]); err != nil {
 			return g, err
 		}
