@@ -705,15 +705,15 @@ func TestGuideConfigurationRuns(t *testing.T) {
 // mallory is a worker that searches nothing: it answers every unit it takes with "no
 // solution" and made-up work.
 func mallory(t *testing.T, nc *nats.Conn) {
-	fakeWorker(t, nc, func(context.Context, *task) *Outcome {
+	fakeWorker(t, nc, func(context.Context, *task, string) *Outcome {
 		return &Outcome{Worker: "mallory", Work: tally.Work{Nodes: 12345, Expanded: 6789}}
 	})
 }
 
 // fakeWorker takes units from the workers' queue until the test ends, answers each with
 // answer's outcome (nil: hands it back) under the delivery's message id, and acknowledges
-// it.
-func fakeWorker(t *testing.T, nc *nats.Conn, answer func(context.Context, *task) *Outcome) {
+// it; answer is given the delivery's reply subject, which a worker's word names.
+func fakeWorker(t *testing.T, nc *nats.Conn, answer func(ctx context.Context, tk *task, ack string) *Outcome) {
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -738,7 +738,7 @@ func fakeWorker(t *testing.T, nc *nats.Conn, answer func(context.Context, *task)
 				msg.Term()
 				continue
 			}
-			o := answer(ctx, tk)
+			o := answer(ctx, tk, msg.Reply())
 			if o == nil {
 				msg.Nak()
 				continue

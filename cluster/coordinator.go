@@ -84,21 +84,20 @@ func (st Status) String() string {
 
 // run is one Coordinator.Run.
 type run struct {
-	c        *Coordinator
-	js       jetstream.JetStream
-	units    jetstream.Stream
-	job      Job
-	queue    Queue
-	goal     board.Goal
-	begin    time.Time
-	mu       sync.Mutex
-	changed  *sync.Cond
-	secret   []byte              // the job's: unitKey
-	results  jetstream.Stream    // the job's results
-	got      map[string]*Outcome // by unit id: the first outcome of each unit
-	workers  map[string]bool
-	refused  int // results and progress passed over: junk, or without the unit's key
-	overheld int // words of progress refused: their hand-out held past holdCap
+	c       *Coordinator
+	js      jetstream.JetStream
+	units   jetstream.Stream
+	job     Job
+	queue   Queue
+	goal    board.Goal
+	begin   time.Time
+	mu      sync.Mutex
+	changed *sync.Cond
+	secret  []byte              // the job's: unitKey
+	results jetstream.Stream    // the job's results
+	got     map[string]*Outcome // by unit id: the first outcome of each unit
+	workers map[string]bool
+	refused int // results and progress passed over: junk, without the unit's key, or holding a unit past holdCap
 	// seqs names the unit of each hand-out (its place in the queue) in this run: a
 	// worker's word acknowledges only a delivery of its own unit.
 	seqs map[uint64]string

@@ -42,7 +42,7 @@ func (r *run) progress(m *nats.Msg) {
 			if time.Since(h.held) > r.holdCap() {
 				// Held past the cap: its worker's word no longer extends it; the ack wait
 				// then hands it to another.
-				r.overheld++
+				r.refused++
 				return
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/report"
 )
 
@@ -77,21 +78,7 @@ func plausible(rec *report.Record) bool {
 
 // clean is a worker's text as the coordinator prints it: without control characters
 // (escape sequences that would rewrite the terminal) and at most maxText bytes.
-func clean(s string) string {
-	b := []byte(strings.ToValidUTF8(s, "?"))
-	out := make([]rune, 0, len(b))
-	for _, c := range string(b) {
-		if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 {
-			c = '?'
-		}
-		out = append(out, c)
-	}
-	t := string(out)
-	if len(t) > maxText {
-		t = strings.ToValidUTF8(t[:maxText], "") + "..."
-	}
-	return t
-}
+func clean(s string) string { return format.Outside(s, maxText) }
 
 // maxText is the most of a worker's text the coordinator keeps.
 const maxText = 300

@@ -76,6 +76,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tilekit/tilekit/internal/format"
 )
 
 // Errors of the package; each error returned matches one of them (errors.Is).
@@ -209,12 +211,7 @@ type Tune struct {
 }
 
 // clip is at most the first 64 bytes of s, for a message that quotes what it refuses.
-func clip(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	return fmt.Sprintf("%s... (%d bytes)", strings.ToValidUTF8(s[:64], ""), len(s))
-}
+func clip(s string) string { return format.Outside(s, 64) }
 
 // TuneEnv names the environment variable that the commands read knobs from (ParseTune),
 // for measuring on a card.

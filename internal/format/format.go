@@ -111,3 +111,22 @@ func Bytes(n int64) string {
 	}
 	return fmt.Sprintf("%.1f %s", v, units[u])
 }
+
+// Outside is text that came from outside (a worker's record, an environment variable) as
+// it may be printed: each control character, and each byte that is not UTF-8, a "?" (no
+// escape sequence reaches a terminal), and at most most bytes of it, with its length when
+// it is cut.
+func Outside(s string, most int) string {
+	var b strings.Builder
+	for _, c := range strings.ToValidUTF8(s, "?") {
+		if c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0 {
+			c = '?'
+		}
+		b.WriteRune(c)
+	}
+	t := b.String()
+	if len(t) <= most {
+		return t
+	}
+	return fmt.Sprintf("%s... (%d bytes)", strings.ToValidUTF8(t[:most], ""), len(s))
+}

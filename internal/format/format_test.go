@@ -2,6 +2,7 @@ package format
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,4 +41,14 @@ func TestBytes(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 1500: "1.5 kB", 1_524_096: "1.5 MB", 147_000_000: "147 MB", 2_260_000_000: "2.3 GB"} {
 		assert.Equal(t, want, Bytes(n), "%d", n)
 	}
+}
+
+// Outside text is printable: control characters and C1 controls become "?", invalid
+// UTF-8 too, and a long text is cut at the bytes given, saying its length.
+func TestOutside(t *testing.T) {
+	assert.Equal(t, "ok ?[2J??]0;x?", Outside("ok \x1b[2J\u009b\x9b]0;x\x07", 300))
+	assert.Equal(t, "é?", Outside("é\xff", 300))
+	long := Outside(strings.Repeat("a", 3000), 300)
+	assert.Equal(t, strings.Repeat("a", 300)+"... (3000 bytes)", long)
+	assert.Equal(t, "é... (3 bytes)", Outside("éa", 2), "cut on a character's boundary")
 }

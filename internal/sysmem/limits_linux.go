@@ -89,18 +89,3 @@ func addressLeft() int64 {
 	defer f.Close()
 	return left(int64(r.Cur), field(bufio.NewScanner(f), "VmSize:"))
 }
-
-// field reads a /proc file's line "NAME: N kB" as bytes (0 when absent).
-func field(sc *bufio.Scanner, name string) int64 {
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == name {
-			kb, err := strconv.ParseInt(fields[1], 10, 64)
-			if err != nil || kb < 0 {
-				return 0
-			}
-			return kb << 10
-		}
-	}
-	return 0
-}

@@ -20,7 +20,7 @@ func Available() int64 {
 		return 0
 	}
 	defer f.Close()
-	avail := parse(bufio.NewScanner(f))
+	avail := field(bufio.NewScanner(f), "MemAvailable:")
 	if avail <= 0 {
 		return 0
 	}
@@ -32,10 +32,11 @@ func Available() int64 {
 	return avail
 }
 
-func parse(sc *bufio.Scanner) int64 {
+// field reads a /proc file's line "NAME: N kB" as bytes (0 when absent or not a size).
+func field(sc *bufio.Scanner, name string) int64 {
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "MemAvailable:" {
+		if len(fields) >= 2 && fields[0] == name {
 			kb, err := strconv.ParseInt(fields[1], 10, 64)
 			if err != nil || kb < 0 {
 				return 0

@@ -12,8 +12,8 @@ import (
 
 func TestParse(t *testing.T) {
 	info := "MemTotal:       24576000 kB\nMemFree:         1000 kB\nMemAvailable:   20000000 kB\n"
-	assert.Equal(t, int64(20000000)<<10, parse(bufio.NewScanner(strings.NewReader(info))))
-	assert.Equal(t, int64(0), parse(bufio.NewScanner(strings.NewReader("MemTotal: 1 kB\n"))))
+	assert.Equal(t, int64(20000000)<<10, field(bufio.NewScanner(strings.NewReader(info)), "MemAvailable:"))
+	assert.Equal(t, int64(0), field(bufio.NewScanner(strings.NewReader("MemTotal: 1 kB\n")), "MemAvailable:"))
 	assert.GreaterOrEqual(t, Available(), int64(0))
 }
 
