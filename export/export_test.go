@@ -298,7 +298,7 @@ func TestReadersOnHostileInput(t *testing.T) {
 	// there), 12 tiles of a zero-aware index on 5x5 (the Python reader counted its regions
 	// for a minute before it refused), what JSON does not allow (NaN, a leading zero, text
 	// after the object, an unknown escape) or this reader does not (beyond ASCII), and
-	// escapes that are JSON (both take them).
+	// escapes that are JSON, in values and keys (both take them, and see a key given twice).
 	text := string(side)
 	twelve := `{"kind":"pdb","width":5,"height":5,"tiles":[1,2,3,4,5,6,7,8,9,10,11,12],"blank_in_index":false,"index":"zperm-v1","zero_aware":true,"entries":%d,"sha256":"%s"}`
 	sides = append(sides,
@@ -313,6 +313,8 @@ func TestReadersOnHostileInput(t *testing.T) {
 		[]byte(strings.Replace(text, `"kind":"pdb"`, `"kind":"p\q"`, 1)),
 		[]byte(strings.Replace(text, `"kind":"pdb"`, `"kind":"pdb","note":"é"`, 1)),
 		[]byte(strings.Replace(text, `"kind":"pdb"`, `"kind":"p\u0064b","note":"\"\\\/\b\f\n\r\t\u00e9"`, 1)),
+		[]byte(strings.Replace(text, `"kind":"pdb"`, `"\u006bind":"pdb"`, 1)),
+		[]byte(strings.Replace(text, `"tiles":[`, `"\u0074iles":[4,5,6],"tiles":[`, 1)),
 		[]byte(strings.Replace(text, `"zero_aware":false`, `"zero_aware":0`, 1)),
 		[]byte(strings.Replace(text, `"blank_in_index":false,`, ``, 1)),
 		[]byte(strings.Replace(text, `"tiles":[1,2,3]`, `"tiles":[]`, 1)),

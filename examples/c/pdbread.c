@@ -192,41 +192,6 @@ static int jvalue(const char **p, int depth) {
 static const char *const KEYS[] = {"kind", "index", "sha256", "width", "height", "entries", "blank_in_index", "zero_aware", "tiles"};
 #define NKEYS (int)(sizeof KEYS / sizeof *KEYS)
 
-/* fields finds where the value of each key of KEYS starts in the top-level object of
- * json (NULL: absent), after checking the whole text; -1 when it is not JSON within the
- * limits, or a key of KEYS is there twice. */
-static int fields(const char *json, const char *at[NKEYS]) {
-	const char *p = json;
-	for (int k = 0; k < NKEYS; k++) at[k] = NULL;
-	ws(&p);
-	if (*p != '{') return -1;
-	const char *end = p;
-	if (!jvalue(&end, 0)) return -1;
-	ws(&end);
-	if (*end) return -1; /* more after the object */
-	p++;
-	ws(&p);
-	if (*p == '}') return 0;
-	for (;;) {
-		ws(&p);
-		const char *key = p + 1;
-		jstring(&p);
-		size_t len = p - 1 - key;
-		ws(&p);
-		p++; /* ':' */
-		ws(&p);
-		for (int k = 0; k < NKEYS; k++) {
-			if (strlen(KEYS[k]) == len && strncmp(KEYS[k], key, len) == 0) {
-				if (at[k]) return -1;
-				at[k] = p;
-			}
-		}
-		jvalue(&p, 1);
-		ws(&p);
-		if (*p++ != ',') return 0;
-	}
-}
-
 /* text copies the string value at p, its escapes decoded, into out (size bytes with its
  * NUL); 0 when p is not a string, or it holds NUL or more than ASCII, or does not fit. */
 static int text(const char *p, char *out, size_t size) {
@@ -239,6 +204,46 @@ static int text(const char *p, char *out, size_t size) {
 	}
 	out[len] = 0;
 	return r == 0;
+}
+
+/* fields finds where the value of each key of KEYS starts in the top-level object of
+ * json (NULL: absent), reading the whole text once; -1 when it is not JSON within the
+ * limits, or a key of KEYS is there twice (its escapes decoded, as any JSON reader does). */
+static int fields(const char *json, const char *at[NKEYS]) {
+	const char *p = json;
+	for (int k = 0; k < NKEYS; k++) at[k] = NULL;
+	ws(&p);
+	if (*p++ != '{') return -1;
+	ws(&p);
+	if (*p == '}') {
+		p++;
+	} else {
+		for (;;) {
+			char key[32];
+			ws(&p);
+			int known = text(p, key, sizeof key);
+			if (!jstring(&p)) return -1;
+			ws(&p);
+			if (*p++ != ':') return -1;
+			ws(&p);
+			for (int k = 0; known && k < NKEYS; k++) {
+				if (strcmp(KEYS[k], key) == 0) {
+					if (at[k]) return -1;
+					at[k] = p;
+				}
+			}
+			if (!jvalue(&p, 1)) return -1;
+			ws(&p);
+			if (*p == ',') {
+				p++;
+				continue;
+			}
+			if (*p++ != '}') return -1;
+			break;
+		}
+	}
+	ws(&p);
+	return *p ? -1 : 0; /* nothing after the object */
 }
 
 /* whole reads an integer value at p (no fraction, no exponent) of 0 to max; -1 when it is
