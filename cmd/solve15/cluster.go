@@ -198,11 +198,8 @@ func clusterAction(c *cli.Context) error {
 	if out.Status().Shows() {
 		coord.Status = func(st cluster.Status) { out.Status().Set(st.String()) }
 	}
-	failed, reported := 0, 0
+	reported := 0
 	sum, err := coord.Run(c.Context, conn.Conn, entries, func(e instance.Entry, rec report.Record, err error) {
-		if errors.Is(err, cluster.ErrFailed) {
-			failed++
-		}
 		if rec.Solved && strings.HasPrefix(rec.Trust, "as reported by") {
 			reported++
 		}
@@ -217,18 +214,15 @@ func clusterAction(c *cli.Context) error {
 	if sum == nil {
 		sum = &report.Summary{}
 	}
-	// A failed unit is a failure (exit 1), not an instance out of its limits (exit 4).
+	// A failed unit is a failure (exit 1), not an instance out of its limits (exit 4):
+	// Finish tells them apart.
 	err = out.Finish(sum, in)
 	if reported > 0 && !c.Bool("json") && !c.Bool("quiet") {
 		// The summary's "solved optimally" rests, for these, on a worker's word.
 		fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: %s optimal as reported by its worker, not checked here (--audit solves a share again)\n",
 			format.Count(reported, "answer is", "answers are"))
 	}
-	var exit *cmdline.ExitError
-	if failed == 0 || err != nil && !(errors.As(err, &exit) && exit.Code == cmdline.ExitUnsolved) {
-		return err
-	}
-	return &cmdline.ExitError{Code: cmdline.ExitFailure, Err: fmt.Errorf("%s failed (see the errors above)", format.Count(failed, "instance"))}
+	return err
 }
 
 // connect reaches the NATS server of --nats, or starts the embedded one of --store and

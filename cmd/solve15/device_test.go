@@ -46,7 +46,7 @@ func TestDeviceFault(t *testing.T) {
 		fault, timeout string
 		code           int
 		says           string
-	}{{"launch", "", 1, "1 search failed"}, {"", "1ms", 4, "not solved within"}} {
+	}{{"launch", "", 1, "1 instance failed"}, {"", "1ms", 4, "not solved within"}} {
 		args := []string{"--device", "gpu", "--heuristic", "md", "--goal", "blank-first"}
 		if c.timeout != "" {
 			args = append(args, "--timeout", c.timeout)

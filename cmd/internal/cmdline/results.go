@@ -120,7 +120,7 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 	case sum.Mismatched > 0:
 		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s the known optimal length", format.Count(sum.Mismatched, "solution contradicts", "solutions contradict"))}
 	case r.failed > 0 && ctxErr == nil:
-		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s failed (see the errors above)", format.Count(r.failed, "search", "searches"))}
+		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s failed (see the errors above)", format.Count(r.failed, "instance"))}
 	case ctxErr != nil:
 		return &ExitError{Code: ExitInterrupted, Err: errors.New("interrupted")}
 	case sum.Invalid > 0:
