@@ -69,7 +69,9 @@ const (
 // Queue configures the work queue, once, by whoever starts first.
 type Queue struct {
 	// AckWait is how long a unit may go without a word from its worker before it is
-	// handed to another (workers say "in progress" three times per AckWait).
+	// handed to another (workers say "in progress" three times per AckWait, with their
+	// nodes so far; words whose nodes have not grown for ten AckWaits keep it no longer:
+	// stallCap).
 	AckWait time.Duration
 	// MaxDeliver is how many times a unit is handed out before it is reported failed.
 	MaxDeliver int
@@ -284,6 +286,9 @@ type Progress struct {
 	Key  string `json:"key"`
 	Ack  string `json:"ack"`
 	Back bool   `json:"back,omitempty"`
+	// Nodes is how many nodes the worker has generated on the unit so far: its word keeps
+	// the unit only while that grows (stallCap).
+	Nodes uint64 `json:"nodes,omitempty"`
 }
 
 // Text says for people what a worker did with unit u: its result, nodes and time.

@@ -36,12 +36,16 @@ func (r *run) progress(m *nats.Msg) {
 	}
 	if h := r.out[p.Unit]; h != nil {
 		if seq, ok := ackSeq(p.Ack); ok && seq == h.seq {
+			now := time.Now()
 			if h.held.IsZero() || h.heldSeq != seq {
-				h.held, h.heldSeq = time.Now(), seq
+				h.held, h.heldSeq, h.nodes, h.grew = now, seq, p.Nodes, now
 			}
-			if time.Since(h.held) > r.holdCap() {
-				// Held past the cap: its worker's word no longer extends it; the ack wait
-				// then hands it to another.
+			if p.Nodes > h.nodes {
+				h.nodes, h.grew = p.Nodes, now
+			}
+			if now.Sub(h.held) > r.holdCap() || now.Sub(h.grew) > r.stallCap() {
+				// Held past the cap, or its work has stopped growing: its worker's word no
+				// longer extends it; the ack wait then hands it to another.
 				r.refused++
 				return
 			}
@@ -58,6 +62,12 @@ func (r *run) holdCap() time.Duration {
 	}
 	return cmp.Or(r.queue.MaxHold, 24*time.Hour)
 }
+
+// stallCap is how long a worker's words keep a hand-out while the nodes they report do
+// not grow: ten ack waits (five minutes by default). A CPU search reports its nodes three
+// times an ack wait, a GPU pass after each launch; opening the job's tables on the
+// worker's first unit counts as a stall.
+func (r *run) stallCap() time.Duration { return 10 * r.queue.AckWait }
 
 // ack sends word to the queue about a delivery of unit: the reply subject of a delivery
 // in this run of that unit, and nothing else (the coordinator may publish anywhere). r.mu
@@ -285,9 +295,12 @@ type handed struct {
 	tries  int
 	gone   time.Time
 	failed uint64 // the hand-out (seq) a worker said it could not search
-	// held is when a worker first said hand-out heldSeq was in progress (holdCap).
+	// held is when a worker first said hand-out heldSeq was in progress (holdCap), grew
+	// when the nodes it reported last grew, to nodes (stallCap).
 	held    time.Time
 	heldSeq uint64
+	grew    time.Time
+	nodes   uint64
 }
 
 // watch hands out again the units that left the queue without a result, until done: a

@@ -779,37 +779,95 @@ func TestFaultingGPUWorker(t *testing.T) {
 }
 
 // A worker that holds a unit by saying it is in progress, and never answers, holds it at
-// most Queue.MaxHold (the job has no --timeout): its words are refused past that, and the
-// unit goes to another worker, which answers it.
+// most Queue.MaxHold (the job has no --timeout), and only while the nodes it reports grow:
+// its words are refused past that, and the unit goes to another worker, which answers it.
 func TestAUnitIsNotHeldForever(t *testing.T) {
 	korf := corpus.Korf100()
 	goal := korf[0].Goal
 	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
+	for _, tc := range []struct {
+		name    string
+		maxHold time.Duration
+		nodes   func(word uint64) uint64 // the nodes the holder reports in its word-th word
+	}{
+		{"past the cap", time.Second, func(word uint64) uint64 { return 1000 * word }},
+		{"its work not growing", time.Hour, func(uint64) uint64 { return 42 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, nc := testServer(t, "")
+			var holding atomic.Int64
+			fakeWorker(t, nc, func(ctx context.Context, tk *task, ack string) *Outcome {
+				// The holder: it takes one unit and says "in progress" three times an ack
+				// wait, until the test ends.
+				holding.Add(1)
+				for word := uint64(1); ctx.Err() == nil; word++ {
+					data, _ := json.Marshal(Progress{Unit: tk.ID, Key: tk.Key, Ack: ack, Nodes: tc.nodes(word)})
+					nc.Publish(progressSubject+tk.Job.ID+".holder", data)
+					time.Sleep(100 * time.Millisecond)
+				}
+				return nil
+			})
+			in := entries(goal, korf[2].Start)
+			// The ack wait makes the stall cap 3 s.
+			c := &Coordinator{Solver: s, Queue: Queue{AckWait: 300 * time.Millisecond, MaxDeliver: 3, MaxHold: tc.maxHold}}
+			done := make(chan struct{})
+			var recs []report.Record
+			var errs []error
+			go func() { defer close(done); recs, errs, _ = collect(t, nc, c, in) }()
+			require.Eventually(t, func() bool { return holding.Load() >= 1 }, 20*time.Second, 10*time.Millisecond)
+			startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
+			<-done
+			require.Len(t, recs, 1)
+			require.NoError(t, errs[0])
+			assert.Equal(t, korf[2].Optimal, recs[0].Length)
+			assert.Equal(t, "honest", recs[0].Worker)
+		})
+	}
+}
+
+// A worker's words about a whole instance carry the nodes its search has generated so
+// far, growing while it searches (the GPU's passes report after each launch: ida's
+// TestBatchDidReportsProgress).
+func TestWorkersWordsGrow(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{Heuristic: "md"})
+	require.NoError(t, err)
 	_, nc := testServer(t, "")
-	var holding atomic.Int64
-	fakeWorker(t, nc, func(ctx context.Context, tk *task, ack string) *Outcome {
-		// The holder: it takes one unit and says "in progress" three times an ack wait,
-		// until the test ends.
-		holding.Add(1)
-		for ctx.Err() == nil {
-			data, _ := json.Marshal(Progress{Unit: tk.ID, Key: tk.Key, Ack: ack})
-			nc.Publish(progressSubject+tk.Job.ID+".holder", data)
-			time.Sleep(100 * time.Millisecond)
+	words := make(chan uint64, 1024)
+	sub, err := nc.Subscribe(progressSubject+">", func(m *nats.Msg) {
+		var p Progress
+		if json.Unmarshal(m.Data, &p) == nil {
+			select {
+			case words <- p.Nodes:
+			default:
+			}
 		}
-		return nil
 	})
-	in := entries(goal, korf[2].Start)
-	c := &Coordinator{Solver: s, Queue: Queue{AckWait: 500 * time.Millisecond, MaxDeliver: 3, MaxHold: time.Second}}
-	done := make(chan struct{})
-	var recs []report.Record
-	var errs []error
-	go func() { defer close(done); recs, errs, _ = collect(t, nc, c, in) }()
-	require.Eventually(t, func() bool { return holding.Load() >= 1 }, 20*time.Second, 10*time.Millisecond)
-	startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
-	<-done
-	require.Len(t, recs, 1)
-	require.NoError(t, errs[0])
-	assert.Equal(t, korf[2].Optimal, recs[0].Length)
-	assert.Equal(t, "honest", recs[0].Worker)
+	require.NoError(t, err)
+	defer sub.Unsubscribe()
+	startWorker(t, nc, &Worker{Name: "w", Threads: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := &Coordinator{Solver: s, Queue: Queue{AckWait: 300 * time.Millisecond, MaxDeliver: 3}}
+	ran := make(chan struct{})
+	go func() { // Korf's first with md: hundreds of millions of nodes, cancelled once heard of
+		defer close(ran)
+		c.Run(ctx, nc, entries(goal, korf[0].Start), func(instance.Entry, report.Record, error) {})
+	}()
+	var seen []uint64
+	timeout := time.After(time.Minute)
+	for len(seen) < 3 {
+		select {
+		case n := <-words:
+			if n > 0 && (len(seen) == 0 || n > seen[len(seen)-1]) {
+				seen = append(seen, n)
+			}
+		case <-timeout:
+			t.Fatalf("a minute of words, their nodes never grew three times: %v", seen)
+		}
+	}
+	cancel()
+	<-ran
 }

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -330,8 +331,9 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		return err
 	}
 	name := w.name()
+	var nodes atomic.Uint64 // the search's, as it reports them
 	say := func(p Progress) {
-		p.Unit, p.Key, p.Ack = u.ID, u.Key, msg.Reply()
+		p.Unit, p.Key, p.Ack, p.Nodes = u.ID, u.Key, msg.Reply(), nodes.Load()
 		data, _ := json.Marshal(p)
 		js.Conn().Publish(progressSubject+u.Job.ID+"."+name, data)
 	}
@@ -360,7 +362,7 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		defer w.untrack(pass, &cancel)
 	}
 	begin := time.Now()
-	out, err := w.search(uctx, t)
+	out, err := w.search(uctx, t, func(_ int, n uint64) { nodes.Store(n) }, max(ackWait/3, 10*time.Millisecond))
 	switch {
 	case ctx.Err() != nil: // this worker stops: hand the unit back now
 		say(Progress{Back: true})
@@ -396,13 +398,14 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 	return nil
 }
 
-// search runs one unit.
-func (w *Worker) search(ctx context.Context, t *task) (*Outcome, error) {
+// search runs one unit, reporting its nodes so far to progress at least every every.
+func (w *Worker) search(ctx context.Context, t *task, progress func(bound int, nodes uint64), every time.Duration) (*Outcome, error) {
 	u, start := &t.Unit, t.start
 	s, err := w.solver(u.Job, t.goal)
 	if err != nil {
 		return nil, err
 	}
+	s = s.WithProgress(progress, every)
 	if u.Bound == 0 {
 		if u.Job.Timeout > 0 {
 			var cancel context.CancelFunc

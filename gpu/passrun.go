@@ -157,6 +157,7 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 	for j := range l.gen {
 		r.used += l.gen[j]
 	}
+	r.b.Did(r.used) // for Options.Progress: the launch's work
 	if l.stopped {
 		for j, it := range items {
 			it.lv.out[it.i].Work.Add(ida.Work{Nodes: l.gen[j], Expanded: l.exp[j]})

@@ -3,6 +3,7 @@ package ida_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -149,4 +150,37 @@ func TestDeeperRefuses(t *testing.T) {
 	cancel()
 	_, err = s.Deeper(ctx, b, []int{0}, 1<<20)
 	assert.ErrorIs(t, err, context.Canceled)
+}
+
+// A runner's Did reaches Options.Progress as the search's nodes before the batch and the
+// runner's so far; a smaller figure than one already reported changes nothing.
+func TestBatchDidReportsProgress(t *testing.T) {
+	korf := corpus.Korf100()
+	var got []uint64
+	s, err := New(korf[0].Goal, Options{Heuristic: MD, ProgressEvery: time.Nanosecond,
+		Progress: func(_ int, nodes uint64) { got = append(got, nodes) }})
+	require.NoError(t, err)
+	var before, after int
+	_, err = s.Run(context.Background(), korf[0].Start, Plan{
+		Split: func(p PassPlan) (int, func([]board.Dir) bool) {
+			if len(p.Passes) < 4 {
+				return 0, nil
+			}
+			return 8, nil
+		},
+		Runner: RunnerFunc(func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
+			before = len(got)
+			b.Did(1000)
+			b.Did(400)
+			b.Did(5000)
+			after = len(got)
+			return nil, context.Canceled
+		}),
+	})
+	require.Error(t, err)
+	require.Equal(t, before+3, after, "each Did reports")
+	base := got[before-1] // the pass's start: the nodes before its frontier was collected
+	assert.Greater(t, got[before], base+1000-1, "the frontier's nodes and the runner's")
+	assert.Equal(t, got[before], got[before+1], "a smaller figure is not reported")
+	assert.Equal(t, got[before]+4000, got[before+2])
 }

@@ -52,6 +52,24 @@ type Batch struct {
 	MaxNodes uint64
 
 	items *frontier // the frontier as this process's workers take it
+	rep   *reporter // Options.Progress, which Did feeds
+	base  uint64    // the search's nodes before the batch
+}
+
+// Did tells the search that the runner has generated nodes nodes below the batch so far,
+// for Options.Progress: a runner whose searches do not report as they go (the GPU's)
+// calls it as its work grows. It may be called from any goroutine.
+func (b *Batch) Did(nodes uint64) {
+	if b.rep == nil {
+		return
+	}
+	for n := b.base + nodes; ; {
+		old := b.rep.live.Load()
+		if old >= n || b.rep.live.CompareAndSwap(old, n) {
+			break
+		}
+	}
+	b.rep.report(false)
 }
 
 // SubtreeResult is what the search below one subtree found.
@@ -240,7 +258,7 @@ func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r
 		return false, top, nil, nil
 	}
 	n := len(items.nodes)
-	b := &Batch{Start: start, Bound: st.bound, items: items, Paths: s.frame.callerPaths(items), H: make([]int, n)}
+	b := &Batch{Start: start, Bound: st.bound, items: items, Paths: s.frame.callerPaths(items), H: make([]int, n), rep: st.rep, base: st.nodes}
 	for i := range items.nodes {
 		b.H[i] = int(items.nodes[i].h)
 	}
