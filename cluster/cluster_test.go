@@ -809,3 +809,69 @@ func TestAudit(t *testing.T) {
 		assert.Contains(t, recs[0].Error, "searched again here")
 	}
 }
+
+// A worker's rights are the message table's: it may publish the messages a worker sends
+// and hear those it is sent, under its own name; every other row, a row's subject under
+// another's name, and a subject of no row are refused.
+func TestMessagesMakeAWorkersRights(t *testing.T) {
+	conn, err := Connect(Endpoint{Server: ServerOptions{Store: t.TempDir(), Listen: "127.0.0.1:0", Token: "s3cret"}})
+	require.NoError(t, err)
+	defer conn.Close()
+	alice, err := Connect(Endpoint{URL: conn.Server.URL(), User: "alice", Key: WorkerKey("s3cret", "alice")})
+	require.NoError(t, err)
+	defer alice.Close()
+	var mu sync.Mutex
+	var violations []string
+	alice.SetErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		mu.Lock()
+		violations = append(violations, err.Error())
+		mu.Unlock()
+	})
+	concrete := strings.NewReplacer("*", "j1", ">", "x.y")
+	of := func(m message, name string) string {
+		return concrete.Replace(strings.ReplaceAll(m.subject, workerToken, name))
+	}
+	type try struct {
+		subject   string
+		subscribe bool
+		allowed   bool
+	}
+	var tries []try
+	for _, m := range messages {
+		tries = append(tries, try{of(m, "alice"), false, m.from&worker != 0}, try{of(m, "alice"), true, m.to&worker != 0})
+		if strings.Contains(m.subject, workerToken) {
+			tries = append(tries, try{of(m, "bob"), false, false}, try{of(m, "bob"), true, false})
+		}
+	}
+	for _, subject := range []string{"tilekit.other.j1", "tilekit.units", "$JS.API.STREAM.PURGE." + unitsStream, "x"} {
+		tries = append(tries, try{subject, false, false}, try{subject, true, false})
+	}
+	for _, tr := range tries {
+		if tr.subscribe {
+			_, err = alice.Subscribe(tr.subject, func(*nats.Msg) {})
+			require.NoError(t, err)
+		} else {
+			require.NoError(t, alice.Publish(tr.subject, []byte("{}")))
+		}
+		require.NoError(t, alice.Flush())
+	}
+	// The server's refusals come in order: once the last try's has come, every one has.
+	refusedOf := func(tr try) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		what := "Publish"
+		if tr.subscribe {
+			what = "Subscription"
+		}
+		for _, v := range violations {
+			if strings.Contains(v, "Permissions Violation for "+what) && strings.Contains(v, `"`+tr.subject+`"`) {
+				return true
+			}
+		}
+		return false
+	}
+	require.Eventually(t, func() bool { return refusedOf(tries[len(tries)-1]) }, 10*time.Second, 10*time.Millisecond)
+	for _, tr := range tries {
+		assert.Equal(t, !tr.allowed, refusedOf(tr), "subscribe %v to %s", tr.subscribe, tr.subject)
+	}
+}

@@ -41,25 +41,6 @@ type Server struct {
 	owner string // the coordinator's secret, with every right; "" without a token
 }
 
-// workerPermissions are what the worker name may do on the embedded server (and what an
-// external server's configuration should give it, docs/GUIDE.md): take units from the
-// workers' consumer, publish results and progress under its own name, read its own inbox
-// and hear which passes are decided. It may not publish units, acknowledge units
-// (the coordinator does, for the deliveries a worker's word names), publish under
-// another's name, read another's inbox, publish decisions, job control or the server's
-// events, or make any other JetStream request (purging, deleting, reading streams).
-func workerPermissions(name string) *server.Permissions {
-	return &server.Permissions{
-		Publish: &server.SubjectPermission{Allow: []string{
-			resultSubject + "*." + name,
-			progressSubject + "*." + name,
-			"$JS.API.CONSUMER.INFO." + unitsStream + "." + workersName,
-			"$JS.API.CONSUMER.MSG.NEXT." + unitsStream + "." + workersName,
-		}},
-		Subscribe: &server.SubjectPermission{Allow: []string{inboxPrefix(name) + ".>", cancelSubject + ">"}},
-	}
-}
-
 // inboxPrefix is the prefix of the worker name's inbox: its replies and deliveries,
 // which no other worker may read.
 func inboxPrefix(name string) string { return "_INBOX_" + name }

@@ -306,29 +306,37 @@ func (st *search) collectBelow(top *frontier, w0 Work, d0, want, workers, widest
 func eachOn(searches []*search, n int, f func(ws *search, k int)) bool {
 	const chunk = 4
 	var taken atomic.Int64
-	var wg sync.WaitGroup
-	for _, ws := range searches {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !ws.aborted {
-				k0 := int(taken.Add(chunk) - chunk)
-				if k0 >= n {
-					return
-				}
-				for k := k0; k < min(k0+chunk, n) && !ws.aborted; k++ {
-					f(ws, k)
-				}
+	onEach(searches, func(ws *search) {
+		for !ws.aborted {
+			k0 := int(taken.Add(chunk) - chunk)
+			if k0 >= n {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			for k := k0; k < min(k0+chunk, n) && !ws.aborted; k++ {
+				f(ws, k)
+			}
+		}
+	})
 	for _, ws := range searches {
 		if ws.aborted {
 			return false
 		}
 	}
 	return true
+}
+
+// onEach runs f on each of the searches, one goroutine each, and returns when all have
+// returned.
+func onEach(searches []*search, f func(ws *search)) {
+	var wg sync.WaitGroup
+	for _, ws := range searches {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(ws)
+		}()
+	}
+	wg.Wait()
 }
 
 // span is a run of a frontier's nodes and of their moves in its arena.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 	"sync/atomic"
 )
 
@@ -32,22 +31,16 @@ func (st *search) searchItems(items *frontier, workers int) []SubtreeResult {
 	for _, ws := range searches {
 		ws.best = best
 	}
-	var wg sync.WaitGroup
-	for _, ws := range searches {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !ws.aborted {
-				it := p.take(ws)
-				if it == nil {
-					return
-				}
-				found, value := ws.below(int(it.g), int(it.h), it.blank, it.state)
-				p.done(ws, found, value)
+	onEach(searches, func(ws *search) {
+		for !ws.aborted {
+			it := p.take(ws)
+			if it == nil {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			found, value := ws.below(int(it.g), int(it.h), it.blank, it.state)
+			p.done(ws, found, value)
+		}
+	})
 	st.gather(searches, budget)
 	return p.results
 }
