@@ -5,7 +5,7 @@
 // The driver (libcuda.so.1, installed with the NVIDIA driver: no CUDA toolkit is needed) is
 // loaded at run time without cgo (github.com/ebitengine/purego), on Linux for amd64 and
 // arm64; elsewhere Open returns ErrUnsupported. The kernel (kernel/ida.cu, on
-// kernel/search.h) is PTX for compute_75 (Turing and later) made by go generate with nvcc
+// kernel/pass.h) is PTX for compute_75 (Turing and later) made by go generate with nvcc
 // 11.8 and embedded; the driver compiles it for the card at the first launch, which needs
 // driver R520 or later.
 //
@@ -51,7 +51,7 @@
 // Data-centre cards have no display watchdog; a card that drives a display kills a launch
 // after a few seconds (CUDA_ERROR_LAUNCH_TIMEOUT), reported as ErrLaunch.
 //
-// Three searches: the Manhattan distance (search.h); a set of tables in nibbles that are
+// Three searches: the Manhattan distance (pass.h); a set of tables in nibbles that are
 // not zero-aware with its reflection (set.h: all children first, BPMX, each subtree's root
 // value read back for the driver's replay; a donated node carries the most its value may
 // return without cutting its donor's node, and a subtree where one returned more is

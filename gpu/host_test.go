@@ -279,7 +279,7 @@ func (a *arena) zero(p, n uint64) error {
 // clone is a copy of the arena, to grow apart from it.
 func (a *arena) clone() *arena { return &arena{data: append([]byte(nil), a.data...)} }
 
-// boardHash is the host build's hash of a board (search.h).
+// boardHash is the host build's hash of a board (pass.h).
 func boardHash(b []uint8) uint64 {
 	h := uint64(1469598103934665603)
 	for _, c := range b {

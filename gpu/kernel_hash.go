@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "512f0058a8a8e8e462135f8bf136babb14bf124832f1e5ab7eabe719e036b2b1"
+const kernelHash = "6f69acd1e40a7175dcd9e70b77c7fe5f34d83eef69022216ecbd1a09875d1d4a"

@@ -10,7 +10,7 @@ import (
 	"github.com/tilekit/tilekit/zindex"
 )
 
-// The kernel's limits (search.h): a set or catalogue's lookups, partitions and lookups
+// The kernel's limits (pass.h): a set or catalogue's lookups, partitions and lookups
 // of one tile in Tables, and a set's that is not zero-aware (its frames hold them all).
 // The structures' sizes and offsets are in layout_gen.go (go generate).
 const (

@@ -2,7 +2,7 @@
 
 package gpu
 
-// The kernel's structures (kernel/search.h) as the compiler lays them out: each one's
+// The kernel's structures (kernel/pass.h) as the compiler lays them out: each one's
 // size, and its fields' offsets.
 const (
 	rootSize        = 40

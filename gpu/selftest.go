@@ -29,7 +29,7 @@ type Check struct {
 
 // SelfTest solves a fixed list of positions on the device and on one CPU goroutine, every
 // pass after the first split onto the GPU, and compares the solutions and the serial
-// counts: of the 4x4 and 5x5 boards with the Manhattan distance (search.h), and of the 4x4
+// counts: of the 4x4 and 5x5 boards with the Manhattan distance (pass.h), and of the 4x4
 // board with a catalogue of zero-aware tables in the bit encoding, built here in a tenth of
 // a second (cat.h, the kernel's small-t search). Every position has passes that reach the
 // GPU, and one that does not fails the self-test, so it cannot pass without the GPU having

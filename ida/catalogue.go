@@ -209,11 +209,11 @@ func (ss *catState) best(np int) int {
 
 // catH returns the catalogue's heuristic at the current node, with the dual lookups when
 // the options ask for them.
-func (st *search) catH() int { return st.catValue(st.t.cat.dual) }
+func (st *walk) catH() int { return st.catValue(st.t.cat.dual) }
 
 // catValue returns the catalogue's heuristic at the current node, with the dual lookups
 // if dual.
-func (st *search) catValue(dual bool) int {
+func (st *walk) catValue(dual bool) int {
 	h := st.md + 2*st.cat.best(st.t.cat.np)
 	if st.t.cat.wd {
 		h = max(h, st.wd())
@@ -227,7 +227,7 @@ func (st *search) catValue(dual bool) int {
 // valueBelow returns the heuristic value of the current node as the search meets it as a
 // child (not the root): the dual lookups are taken only where the blank is within
 // dualReach of its home, as the loop takes them.
-func (st *search) valueBelow() int {
+func (st *walk) valueBelow() int {
 	if st.t.cat == nil || !st.t.cat.dual {
 		return st.h()
 	}
@@ -247,7 +247,7 @@ func (st *search) valueBelow() int {
 // (rows, then columns) and the dual is that of the state reached, S': the state is at
 // least d(S') - |path| from the goal, and d(S') = d(dual(S')) is at least the set's value
 // on dual(S'): the largest sum of a partition's (the regular lookups' and the reflected).
-func (st *search) dualH() int {
+func (st *walk) dualH() int {
 	s := st.t.cat
 	t := st.t
 	var b [maxCells]uint8
@@ -293,7 +293,7 @@ func (st *search) dualH() int {
 const dualReach = 6
 
 // initCat computes the lookups of the current node from scratch, or takes them from seed.
-func (st *search) initCat() {
+func (st *walk) initCat() {
 	s := st.t.cat
 	if st.seed != nil {
 		st.cat = *st.seed
@@ -313,7 +313,7 @@ func (st *search) initCat() {
 }
 
 // partSum adds value over the distinct lookups of partition p.
-func (st *search) partSum(p int, value func(k uint8) int) int {
+func (st *walk) partSum(p int, value func(k uint8) int) int {
 	s := st.t.cat
 	var counted [maxCatLookups]bool
 	sum := 0

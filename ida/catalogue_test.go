@@ -96,7 +96,7 @@ func TestZeroAwareCatalogue(t *testing.T) {
 	require.NoError(t, err)
 	for i := 0; i < 300; i++ {
 		st := goal.Random(rng)
-		assert.Equal(t, set.Eval(st), s.newSearch(st).h(), "%v", st)
+		assert.Equal(t, set.Eval(st), s.newWalk(st).h(), "%v", st)
 	}
 }
 

@@ -11,10 +11,10 @@ import (
 // Deeper is chosen subtrees of a batch split further: the nodes below each of them at a
 // deeper depth, as a batch of their own, and the way back from that batch's results to
 // the chosen subtrees'. A runner whose search of a subtree proves too large for one of its
-// threads (a GPU's, searching a set whose threads cannot share their work) searches the
+// threads (a GPU's, searching a set whose threads cannot share their work) walks the
 // parts instead, which its other threads share; each chosen subtree's result is then made
 // as the driver makes a split pass's (docs/SEARCH.md, section 6): the top of the subtree
-// searched again with the parts' results in place of their searches. So it is exactly the
+// searched again with the parts' results in place of their walks. So it is exactly the
 // serial search's below that subtree: its work, its first solution, and its root's value
 // as BPMX left it.
 type Deeper struct {
@@ -49,7 +49,7 @@ func (s *Solver) Deeper(ctx context.Context, b *Batch, which []int, parts int) (
 	// Each chosen subtree's parts, on the solver's workers, then all of them in one
 	// frontier, in order.
 	each := make([]frontier, len(which))
-	if err := s.eachOf(ctx, b, len(which), func(ws *search, k int) {
+	if err := s.eachOf(ctx, b, len(which), func(ws *walk, k int) {
 		each[k] = ws.partsOf(b.items, which[k], max(parts, 1))
 	}); err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func (d *Deeper) Results(ctx context.Context, parts []SubtreeResult) ([]SubtreeR
 	// solution are then left.
 	out := make([]SubtreeResult, len(d.which))
 	errs := make([]error, len(d.which))
-	if err := s.eachOf(ctx, d.from, len(d.which), func(ws *search, k int) {
+	if err := s.eachOf(ctx, d.from, len(d.which), func(ws *walk, k int) {
 		out[k], errs[k] = d.result(ws, k, d.which[k], parts)
 	}); err != nil {
 		return nil, err
@@ -129,7 +129,7 @@ func (d *Deeper) Results(ctx context.Context, parts []SubtreeResult) ([]SubtreeR
 
 // result is the result of the chosen subtree i, the k-th, from its parts' results: the top
 // of its search again, each part's result in place of its search.
-func (d *Deeper) result(rs *search, k, i int, parts []SubtreeResult) (SubtreeResult, error) {
+func (d *Deeper) result(rs *walk, k, i int, parts []SubtreeResult) (SubtreeResult, error) {
 	s, b := d.s, d.Batch
 	rs.place(d.from.items, i)
 	defer func() { rs.replay, rs.collectAt = nil, never }()
@@ -161,10 +161,10 @@ func (d *Deeper) result(rs *search, k, i int, parts []SubtreeResult) (SubtreeRes
 	return r, nil
 }
 
-// searchOf returns a search of b's pass, without a node limit, that stops when ctx is
+// walkOf returns a search of b's pass, without a node limit, that stops when ctx is
 // cancelled; collectAt is never.
-func (s *Solver) searchOf(ctx context.Context, b *Batch) *search {
-	st := s.newSearch(b.Start)
+func (s *Solver) walkOf(ctx context.Context, b *Batch) *walk {
+	st := s.newWalk(b.Start)
 	var stop atomic.Bool
 	st.stop, st.ctx = &stop, ctx
 	st.setBudget(0)
@@ -173,13 +173,13 @@ func (s *Solver) searchOf(ctx context.Context, b *Batch) *search {
 }
 
 // eachOf calls f for k from 0 to n-1 on the solver's workers (eachOn), each with a search
-// of b's pass of its own (searchOf), and returns ctx's error if one of them was aborted.
-func (s *Solver) eachOf(ctx context.Context, b *Batch, n int, f func(ws *search, k int)) error {
-	searches := make([]*search, min(max(s.opt.Workers, 1), n))
-	for w := range searches {
-		searches[w] = s.searchOf(ctx, b)
+// of b's pass of its own (walkOf), and returns ctx's error if one of them was aborted.
+func (s *Solver) eachOf(ctx context.Context, b *Batch, n int, f func(ws *walk, k int)) error {
+	walks := make([]*walk, min(max(s.opt.Workers, 1), n))
+	for w := range walks {
+		walks[w] = s.walkOf(ctx, b)
 	}
-	if !eachOn(searches, n, f) {
+	if !eachOn(walks, n, f) {
 		return stopped(ctx)
 	}
 	return nil
@@ -196,7 +196,7 @@ func stopped(ctx context.Context) error {
 // partsOf returns the parts of node i of top (Deeper): the nodes at ceil(log2(parts))
 // moves below it, or deeper while that holds fewer than parts and the next depth holds
 // more.
-func (ws *search) partsOf(top *frontier, i, parts int) frontier {
+func (ws *walk) partsOf(top *frontier, i, parts int) frontier {
 	g := int(top.nodes[i].g)
 	d := g + max(bits.Len(uint(parts-1)), 1)
 	if d >= ws.bound {
@@ -215,7 +215,7 @@ func (ws *search) partsOf(top *frontier, i, parts int) frontier {
 
 // partsAt returns the nodes below node i of top at depth d, as the search of the pass below
 // it meets them.
-func (ws *search) partsAt(top *frontier, i, d int) frontier {
+func (ws *walk) partsAt(top *frontier, i, d int) frontier {
 	ws.frontier = frontier{}
 	if c := ws.t.cat; c != nil {
 		ws.frontier.cats.nl, ws.frontier.cats.np = c.nl, c.np

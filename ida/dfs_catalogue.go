@@ -19,7 +19,7 @@ import (
 // looked up in full. A pruned child's value is then a lower bound (its partition bp's),
 // which prunes it as the full value would; only BPMX may see less of it, and a
 // consistent catalogue (zero-aware tables) gives BPMX nothing to see.
-func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int16, bp int) (bool, int) {
+func (st *walk) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int16, bp int) (bool, int) {
 	if st.atFrontier(g) {
 		return st.collect(g, blank, state, h, sum)
 	}
@@ -77,7 +77,7 @@ func (st *search) dfsCat(g, h int, blank uint8, state uint32, sum *[maxParts]int
 // catChildren is step 1 at a node at depth g: it generates the children that the
 // automaton allows into st.kids[g], with their ranks in partition bp (catIndexBest then
 // gives their indices), and returns how many; false when the node budget is spent.
-func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bool) {
+func (st *walk) catChildren(g int, blank uint8, state uint32, bp int) (int, bool) {
 	t := st.t
 	s := t.cat
 	ch := &st.kids[g]
@@ -114,7 +114,7 @@ func (st *search) catChildren(g int, blank uint8, state uint32, bp int) (int, bo
 // slots returns which of child c's lookups (its places in touch[c.tile]) a step takes,
 // as [lo, hi) less skip: partition bp's alone, or (rest) the others, none when c is not
 // marked full.
-func (st *search) slots(c *catChild, bp int, rest bool) (lo, hi, skip int) {
+func (st *walk) slots(c *catChild, bp int, rest bool) (lo, hi, skip int) {
 	s := st.t.cat
 	slot := int(s.slot[c.tile][bp&(maxParts-1)])
 	switch {
@@ -128,7 +128,7 @@ func (st *search) slots(c *catChild, bp int, rest bool) (lo, hi, skip int) {
 
 // catIndex completes the indices of the nc children's lookups that step left to it
 // (zero-aware tables): in partition bp, or (rest) the others of the children marked full.
-func (st *search) catIndex(g, bp, nc int, rest bool) {
+func (st *walk) catIndex(g, bp, nc int, rest bool) {
 	s := st.t.cat
 	if !s.zero {
 		return
@@ -148,7 +148,7 @@ func (st *search) catIndex(g, bp, nc int, rest bool) {
 
 // catStepRest is the first part of step 3: the ranks (or indices) of the other lookups
 // of the children marked full.
-func (st *search) catStepRest(g int, blank uint8, bp, nc int) {
+func (st *walk) catStepRest(g int, blank uint8, bp, nc int) {
 	s := st.t.cat
 	ch := &st.kids[g]
 	for j := 0; j < nc; j++ {
@@ -172,7 +172,7 @@ func (st *search) catStepRest(g int, blank uint8, bp, nc int) {
 // reads the other entries of the children marked full and sums their partitions. A table
 // in the bit encoding gives an entry from the node's value and one bit, another its nibble
 // or, for an escape, the escape list.
-func (st *search) catRead(g, h int, blank uint8, sum *[maxParts]int16, bp, nc int, rest bool) int {
+func (st *walk) catRead(g, h int, blank uint8, sum *[maxParts]int16, bp, nc int, rest bool) int {
 	t := st.t
 	s := t.cat
 	ch := &st.kids[g]
@@ -228,7 +228,7 @@ func (st *search) catRead(g, h int, blank uint8, sum *[maxParts]int16, bp, nc in
 // catMove makes child c of the node whose blank is on blank the current node: its tile
 // moves, and its Manhattan distance, walking-distance ids and lookups are swapped in for
 // the node's (catUnmove swaps them back).
-func (st *search) catMove(c *catChild, blank uint8) {
+func (st *walk) catMove(c *catChild, blank uint8) {
 	st.board[blank] = c.tile
 	st.pos[c.tile], st.pos[0] = blank, c.q
 	st.catSwap(c)
@@ -238,7 +238,7 @@ func (st *search) catMove(c *catChild, blank uint8) {
 }
 
 // catUnmove undoes catMove.
-func (st *search) catUnmove(c *catChild, blank uint8) {
+func (st *walk) catUnmove(c *catChild, blank uint8) {
 	st.board[c.q] = c.tile
 	st.pos[c.tile], st.pos[0] = c.q, blank
 	st.catSwap(c)
@@ -246,7 +246,7 @@ func (st *search) catUnmove(c *catChild, blank uint8) {
 
 // catSwap exchanges the current node's Manhattan distance, walking-distance ids and the
 // lookups that hold c's tile with c's.
-func (st *search) catSwap(c *catChild) {
+func (st *walk) catSwap(c *catChild) {
 	s := st.t.cat
 	st.md, c.md = c.md, st.md
 	st.wdRow, c.wdRow = c.wdRow, st.wdRow
@@ -262,7 +262,7 @@ func (st *search) catSwap(c *catChild) {
 
 // checkCat compares the incrementally updated value and partition sums of the current
 // node with ones computed from scratch.
-func (st *search) checkCat(h int, sum *[maxParts]int16) {
+func (st *walk) checkCat(h int, sum *[maxParts]int16) {
 	fresh := *st
 	fresh.seed = nil
 	fresh.initCat()

@@ -26,7 +26,7 @@ type comps struct {
 // Manhattan distance alone is its parent's and one table difference; the others update
 // only the components the heuristic uses (move), saved before the move and restored after
 // it (undo). It reports whether the search found the goal or must stop.
-func (st *search) dfs(g, h int, blank uint8, state uint32) bool {
+func (st *walk) dfs(g, h int, blank uint8, state uint32) bool {
 	if st.atFrontier(g) {
 		found, _ := st.collect(g, blank, state, h, nil)
 		return found
@@ -79,7 +79,7 @@ func (st *search) dfs(g, h int, blank uint8, state uint32) bool {
 
 // move updates the components the heuristic uses after the tile on cell q moved (the
 // blank in direction dir) to cell blank; pos is the child's.
-func (st *search) move(tile, blank, q, dir uint8) {
+func (st *walk) move(tile, blank, q, dir uint8) {
 	t := st.t
 	switch st.kind {
 	case LC:
@@ -110,7 +110,7 @@ func (st *search) move(tile, blank, q, dir uint8) {
 
 // check compares an incrementally updated heuristic value with one computed from scratch
 // after the tile on q moved to blank.
-func (st *search) check(nh int, tile, blank, q uint8) {
+func (st *walk) check(nh int, tile, blank, q uint8) {
 	fresh := *st
 	fresh.board[blank], fresh.board[q] = tile, 0
 	fresh.pos[tile], fresh.pos[0] = blank, q

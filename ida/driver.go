@@ -13,11 +13,11 @@ import (
 )
 
 // The pass driver: the one bounds loop of IDA*, whose passes are searched whole by the
-// solver or split at a frontier into subtrees that a runner searches (this process's
+// solver or split at a frontier into subtrees that a runner walks (this process's
 // workers, the units of a cluster, a GPU). docs/SEARCH.md is the protocol every runner
 // keeps; the driver turns what runners report into the serial search's solution and counts.
 
-// A Runner searches the subtrees of a split pass.
+// A Runner walks the subtrees of a split pass.
 //
 // SearchSubtrees returns one result per subtree of b, in b's order. It must search every
 // subtree up to the first one (in that order) that holds a solution, and that one; it may
@@ -57,7 +57,7 @@ type Batch struct {
 }
 
 // Did tells the search that the runner has generated nodes nodes below the batch so far,
-// for Options.Progress: a runner whose searches do not report as they go (the GPU's)
+// for Options.Progress: a runner whose walks do not report as they go (the GPU's)
 // calls it as its work grows. It may be called from any goroutine.
 func (b *Batch) Did(nodes uint64) {
 	if b.rep == nil {
@@ -87,14 +87,14 @@ type SubtreeResult struct {
 }
 
 // A Plan says how a search's passes are searched: whole, here, or split at a frontier into
-// subtrees that a runner searches. The zero Plan splits as Options.Workers asks.
+// subtrees that a runner walks. The zero Plan splits as Options.Workers asks.
 type Plan struct {
 	// Split is asked before each pass whether to split it. It returns how many subtrees
 	// the frontier should hold at least (0: search the pass whole, here), and refine (nil:
 	// none), asked of each frontier node whether to split it further (see Frontier).
 	// nil: split the passes past 100,000 nodes among Options.Workers.
 	Split func(p PassPlan) (want int, refine func(path []board.Dir) bool)
-	// Runner searches the split passes' subtrees; nil: this process's workers.
+	// Runner walks the split passes' subtrees; nil: this process's workers.
 	Runner Runner
 	// OnPass, if set, hears of each pass once it ends: its work and, when it was split,
 	// its frontier and the runner's results.
@@ -120,7 +120,7 @@ type SplitPass struct {
 	Replayed bool
 }
 
-// Solve searches for a shortest solution of start, splitting its passes as Options.Workers
+// Solve walks for a shortest solution of start, splitting its passes as Options.Workers
 // asks. It returns the result, with an error when the search was cancelled (ctx's error)
 // or hit the node limit (ErrNodeLimit); the result then carries the lower bound proven so
 // far. The solution is replayed on start before it is returned; a mismatch is reported as
@@ -129,7 +129,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	return s.Run(ctx, start, Plan{})
 }
 
-// Run searches for a shortest solution of start as Solve does, its passes split and
+// Run walks for a shortest solution of start as Solve does, its passes split and
 // searched as plan says. The solution and the serial counts (Result.Serial) are the serial
 // search's whatever the plan; Nodes and Expanded count all the work done. An error of the
 // runner that is neither a cancellation nor the node limit ends the search with it.
@@ -138,7 +138,7 @@ func (s *Solver) Run(ctx context.Context, start board.State, plan Plan) (*Result
 		return nil, err
 	}
 	begin := time.Now()
-	st := s.newSearch(start)
+	st := s.newWalk(start)
 	res := &Result{Start: start.Clone(), H0: st.h()}
 
 	// The search polls for cancellation and reports progress itself, every pollEvery
@@ -243,13 +243,13 @@ var ErrRunner = errors.New("ida: the runner's results break its contract")
 //  1. The top of the tree is searched serially down to the shallowest depth that yields
 //     want nodes (no solution lies above: a solution of a pass has exactly bound moves,
 //     and the frontier lies above the bound).
-//  2. The runner searches below every frontier node up to the first with a solution.
+//  2. The runner walks below every frontier node up to the first with a solution.
 //  3. The serial work is the top's down to that node and the subtrees' up to it. Where a
 //     subtree's search raised its root's value (BPMX), the serial search would have used
 //     the raised value in the top of the tree, and may have cut later siblings there: the
-//     top is then searched again with the subtrees' results in place of their searches,
+//     top is then searched again with the subtrees' results in place of their walks,
 //     which gives the serial counts exactly (replay).
-func (s *Solver) splitPass(ctx context.Context, st *search, start board.State, r Runner, want int, refine func([]board.Dir) bool) (bool, Work, *SplitPass, error) {
+func (s *Solver) splitPass(ctx context.Context, st *walk, start board.State, r Runner, want int, refine func([]board.Dir) bool) (bool, Work, *SplitPass, error) {
 	st.refine = s.frame.refiner(refine)
 	items, top := st.collectFrontier(1, want, max(s.opt.Workers, 1))
 	st.refine = nil
@@ -397,7 +397,7 @@ func (f *frame) own(moves []board.Dir, prefix []uint8, bound int) ([]uint8, erro
 }
 
 // replay is the top of a split pass searched again with its subtrees' results in place of
-// their searches (splitPass, step 3).
+// their walks (splitPass, step 3).
 type replay struct {
 	index   map[string]int // a subtree's path (the frame's) to its place
 	results []SubtreeResult
@@ -406,11 +406,11 @@ type replay struct {
 	err     error
 }
 
-// replayTop searches the top of the current pass again, taking at each frontier node the
+// replayTop walks the top of the current pass again, taking at each frontier node the
 // result of its subtree: its work, its solution, and its value as BPMX raised it, which
 // the search then propagates as the serial search does. It returns the serial search's
 // work in the pass and the subtree whose solution it found (-1: none).
-func (st *search) replayTop(items *frontier, results []SubtreeResult) (Work, int, error) {
+func (st *walk) replayTop(items *frontier, results []SubtreeResult) (Work, int, error) {
 	rs := *st
 	rs.nodes, rs.expanded, rs.published = 0, 0, 0
 	rs.setBudget(0)
@@ -445,7 +445,7 @@ func (st *search) replayTop(items *frontier, results []SubtreeResult) (Work, int
 
 // reach is the replay at a frontier node at depth g whose value is h: the subtree's
 // result in place of its search, as (found, value) of the loops.
-func (rp *replay) reach(st *search, g, h int) (bool, int) {
+func (rp *replay) reach(st *walk, g, h int) (bool, int) {
 	i, ok := rp.index[string(st.path[:g])]
 	if !ok { // collectHere said it was one
 		rp.err = fmt.Errorf("ida: internal error: the replay of a split pass met a node that is no subtree")

@@ -46,7 +46,7 @@ func (e *Evaluator) Eval(s board.State) (Values, error) {
 		return Values{}, err
 	}
 	solver := &Solver{goal: e.goal, frame: e.frame, t: e.t}
-	st := solver.newSearch(s)
+	st := solver.newWalk(s)
 	v := Values{
 		MD:     st.md,
 		LC:     st.md + st.lc,

@@ -112,7 +112,7 @@ func (f *frontier) reset() {
 // another: Options.frontierFrom).
 const parallelFrontierFrom = 64
 
-// collectFrontier searches the top of the current pass down to the shallowest depth, from
+// collectFrontier walks the top of the current pass down to the shallowest depth, from
 // first on and below the bound, that holds at least want frontier nodes (or, when none
 // does, the widest: once two depths in a row hold fewer nodes than the widest so far, the
 // tree is taken to narrow towards the bound), and returns them in the serial order with the
@@ -125,7 +125,7 @@ const parallelFrontierFrom = 64
 //
 // With refine set, the depth is chosen by the nodes there, as without it; then the nodes of
 // that depth are collected again, each split further where refine asks.
-func (st *search) collectFrontier(first, want, workers int) (*frontier, Work) {
+func (st *walk) collectFrontier(first, want, workers int) (*frontier, Work) {
 	refine := st.refine
 	st.refine = nil
 	f, last := st.collectDepth(first, want, workers)
@@ -144,7 +144,7 @@ func (st *search) collectFrontier(first, want, workers int) (*frontier, Work) {
 }
 
 // collectDepth is collectFrontier without refine.
-func (st *search) collectDepth(first, want, workers int) (*frontier, Work) {
+func (st *walk) collectDepth(first, want, workers int) (*frontier, Work) {
 	var last Work
 	f := &st.frontier
 	if st.t.cat != nil {
@@ -209,15 +209,15 @@ func (st *search) collectDepth(first, want, workers int) (*frontier, Work) {
 // (BPMX) so far that it cuts the node's parent: the serial search would have seen the
 // raised value above the node, and cut its later siblings. ok is false when one did, or
 // the search was aborted.
-func (st *search) collectBelow(top *frontier, w0 Work, d0, want, workers, widest, at, narrower int) (*frontier, Work, bool) {
+func (st *walk) collectBelow(top *frontier, w0 Work, d0, want, workers, widest, at, narrower int) (*frontier, Work, bool) {
 	n := len(top.nodes)
-	searches, budget := st.spawn(workers)
-	defer st.gather(searches, budget)
-	// run searches below every node of top down to depth d, counting, or into the places
+	walks, budget := st.spawn(workers)
+	defer st.gather(walks, budget)
+	// run walks below every node of top down to depth d, counting, or into the places
 	// that off gives each node's nodes, and returns what lies below each node.
 	run := func(d int, into *frontier, off []span, room []share) ([]share, bool) {
 		shares := make([]share, n)
-		if !eachOn(searches, n, func(ws *search, i int) {
+		if !eachOn(walks, n, func(ws *walk, i int) {
 			ws.collectAt, ws.counting = d, into == nil
 			var at, size span
 			if into != nil {
@@ -300,13 +300,13 @@ func (st *search) collectBelow(top *frontier, w0 Work, d0, want, workers, widest
 	return into, w, true
 }
 
-// eachOn calls f(ws, k) for every k from 0 to n-1, on the searches, one goroutine each,
+// eachOn calls f(ws, k) for every k from 0 to n-1, on the walks, one goroutine each,
 // which take the next k's 4 at a time (for balance on many cores). It reports whether no
 // search was aborted.
-func eachOn(searches []*search, n int, f func(ws *search, k int)) bool {
+func eachOn(walks []*walk, n int, f func(ws *walk, k int)) bool {
 	const chunk = 4
 	var taken atomic.Int64
-	onEach(searches, func(ws *search) {
+	onEach(walks, func(ws *walk) {
 		for !ws.aborted {
 			k0 := int(taken.Add(chunk) - chunk)
 			if k0 >= n {
@@ -317,7 +317,7 @@ func eachOn(searches []*search, n int, f func(ws *search, k int)) bool {
 			}
 		}
 	})
-	for _, ws := range searches {
+	for _, ws := range walks {
 		if ws.aborted {
 			return false
 		}
@@ -325,11 +325,11 @@ func eachOn(searches []*search, n int, f func(ws *search, k int)) bool {
 	return true
 }
 
-// onEach runs f on each of the searches, one goroutine each, and returns when all have
+// onEach runs f on each of the walks, one goroutine each, and returns when all have
 // returned.
-func onEach(searches []*search, f func(ws *search)) {
+func onEach(walks []*walk, f func(ws *walk)) {
 	var wg sync.WaitGroup
-	for _, ws := range searches {
+	for _, ws := range walks {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -351,11 +351,11 @@ type share struct {
 	raised bool
 }
 
-// below1 searches below node i of top (shallower than d) down to depth d (collectBelow):
+// below1 walks below node i of top (shallower than d) down to depth d (collectBelow):
 // counting its nodes there (ws.counting), or recording them into the place at off in into,
 // of room's size, their paths and works before them counted from that place and from the
 // node's search's start.
-func (ws *search) below1(top *frontier, i, d int, into *frontier, off, room span) share {
+func (ws *walk) below1(top *frontier, i, d int, into *frontier, off, room span) share {
 	ws.counted, ws.countedPaths = 0, 0
 	if into != nil {
 		// Exactly the room counted: more would be appended elsewhere, and be caught.
@@ -381,9 +381,9 @@ func (ws *search) below1(top *frontier, i, d int, into *frontier, off, room span
 	return sh
 }
 
-// searchNode searches the pass below node i of f, from its own state (place), its work
+// searchNode walks the pass below node i of f, from its own state (place), its work
 // counted from ws.tryStart, and returns the node's value as the search left it.
-func (ws *search) searchNode(f *frontier, i int) int {
+func (ws *walk) searchNode(f *frontier, i int) int {
 	it := &f.nodes[i]
 	ws.place(f, i)
 	ws.tryStart = Work{Nodes: ws.nodes, Expanded: ws.expanded}
@@ -405,7 +405,7 @@ func (f *frontier) window(o, n span) frontier {
 }
 
 // place sets ws up to search below node i of f.
-func (ws *search) place(f *frontier, i int) {
+func (ws *walk) place(f *frontier, i int) {
 	it := &f.nodes[i]
 	ws.board = it.board
 	for c := 0; c < ws.t.n; c++ {

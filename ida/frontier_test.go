@@ -92,7 +92,7 @@ type collected struct {
 // workers, collecting on them from from frontier nodes a worker (Options.frontierFrom).
 func collectWith(t *testing.T, s *Solver, start board.State, bound, want, workers, from int, refine func([]uint8) bool) collected {
 	t.Helper()
-	st := s.newSearch(start)
+	st := s.newWalk(start)
 	st.frontierFrom = from
 	st.refine = refine
 	var stop atomic.Bool

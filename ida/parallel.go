@@ -17,21 +17,21 @@ const itemsPerWorker = 256
 // (Options.splitFrom, for the tests, sets another).
 const parallelFrom = 100_000
 
-// searchItems searches below the frontier items of the current pass on several goroutines
+// searchItems walks below the frontier items of the current pass on several goroutines
 // (workers), adds all their work to st's counts, and returns each
 // item's result. Workers take the items in
 // serial order; once an item has a solution, items after it are abandoned (their results
 // hold the work done, not Searched), items before it finished. The node budget is shared:
 // workers take it a chunk at a time.
-func (st *search) searchItems(items *frontier, workers int) []SubtreeResult {
+func (st *walk) searchItems(items *frontier, workers int) []SubtreeResult {
 	p := &pass{items: items, results: make([]SubtreeResult, len(items.nodes))}
 	p.best.Store(math.MaxInt64)
 	best := &p.best
-	searches, budget := st.spawn(workers)
-	for _, ws := range searches {
+	walks, budget := st.spawn(workers)
+	for _, ws := range walks {
 		ws.best = best
 	}
-	onEach(searches, func(ws *search) {
+	onEach(walks, func(ws *walk) {
 		for !ws.aborted {
 			it := p.take(ws)
 			if it == nil {
@@ -41,34 +41,34 @@ func (st *search) searchItems(items *frontier, workers int) []SubtreeResult {
 			p.done(ws, found, value)
 		}
 	})
-	st.gather(searches, budget)
+	st.gather(walks, budget)
 	return p.results
 }
 
 // spawn returns n workers for a parallel part of st's pass: copies of st with counts of
 // their own and no frontier, sharing st's node budget (what is left of it, or none).
-func (st *search) spawn(n int) ([]*search, *atomic.Int64) {
+func (st *walk) spawn(n int) ([]*walk, *atomic.Int64) {
 	budget := new(atomic.Int64)
 	budget.Store(math.MaxInt64)
 	if st.nodeCap != math.MaxUint64 {
 		budget.Store(int64(st.nodeCap - min(st.nodes, st.nodeCap)))
 	}
-	searches := make([]*search, max(n, 1))
-	for w := range searches {
+	walks := make([]*walk, max(n, 1))
+	for w := range walks {
 		ws := *st
 		ws.nodes, ws.expanded, ws.cuts, ws.published, ws.frontier, ws.kids, ws.undo = 0, 0, 0, 0, frontier{}, nil, nil
 		ws.best, ws.replay = nil, nil
 		ws.nodeCap, ws.budget = 0, budget
-		searches[w] = &ws
+		walks[w] = &ws
 	}
-	return searches, budget
+	return walks, budget
 }
 
 // gather adds the work of spawn's workers to st's counts, and gives st back the budget
 // they left.
-func (st *search) gather(searches []*search, budget *atomic.Int64) {
+func (st *walk) gather(walks []*walk, budget *atomic.Int64) {
 	unused := uint64(max(budget.Load(), 0))
-	for _, ws := range searches {
+	for _, ws := range walks {
 		st.nodes += ws.nodes
 		st.expanded += ws.expanded
 		st.cuts += ws.cuts
@@ -90,7 +90,7 @@ type pass struct {
 
 // take sets ws up to search below the next item and returns it, or returns nil when no
 // item is left that could matter.
-func (p *pass) take(ws *search) *frontierNode {
+func (p *pass) take(ws *walk) *frontierNode {
 	i := p.next.Add(1) - 1
 	if i >= int64(len(p.items.nodes)) || i > p.best.Load() {
 		return nil
@@ -104,7 +104,7 @@ func (p *pass) take(ws *search) *frontierNode {
 
 // done records the end of ws's search below its item; found and value are the search's
 // report.
-func (p *pass) done(ws *search, found bool, value int) {
+func (p *pass) done(ws *walk, found bool, value int) {
 	i := ws.item
 	r := &p.results[i]
 	r.Work = Work{Nodes: ws.nodes - ws.itemWork.Nodes, Expanded: ws.expanded - ws.itemWork.Expanded}
@@ -120,9 +120,9 @@ func (p *pass) done(ws *search, found bool, value int) {
 	}
 }
 
-// Workers returns a runner that searches a batch's subtrees on n goroutines of this
+// Workers returns a runner that walks a batch's subtrees on n goroutines of this
 // process (0: Options.Workers), as Solve's split passes do: for a plan whose runner
-// chooses, pass by pass, between them and another (a GPU). It searches batches that this
+// chooses, pass by pass, between them and another (a GPU). It walks batches that this
 // solver's driver made (Batch.Roots), and refuses others.
 func (s *Solver) Workers(n int) Runner {
 	if n <= 0 {
@@ -132,7 +132,7 @@ func (s *Solver) Workers(n int) Runner {
 		if b.items == nil {
 			return nil, fmt.Errorf("%w: a batch that this process's driver did not make", ErrRunner)
 		}
-		st := s.newSearch(b.Start)
+		st := s.newWalk(b.Start)
 		var stop atomic.Bool
 		st.stop, st.ctx = &stop, ctx
 		st.setBudget(b.MaxNodes)

@@ -41,7 +41,7 @@ func (r *reference) md() int {
 
 func abs(x int) int { return max(x, -x) }
 
-// dfs searches below the node at depth g with value h, the blank on cell blank, last the
+// dfs walks below the node at depth g with value h, the blank on cell blank, last the
 // direction that led to it (-1 at the root).
 func (r *reference) dfs(g, h, blank, last int) bool {
 	r.exp++
@@ -191,7 +191,7 @@ func TestWorkedExample(t *testing.T) {
 	assert.Equal(t, Work{Nodes: res.Nodes, Expanded: res.Expanded}, split.Serial, "the serial counts of a split search")
 }
 
-// inOrder is a runner that searches a batch's subtrees here, one after another, up to the
+// inOrder is a runner that walks a batch's subtrees here, one after another, up to the
 // first solution.
 func inOrder(s *Solver) Runner {
 	return RunnerFunc(func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {

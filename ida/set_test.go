@@ -172,14 +172,14 @@ func TestSetAgreesWithTables(t *testing.T) {
 		rng := newRand(7)
 		for i := 0; i < 300; i++ {
 			st := goal.Random(rng)
-			search := s.newSearch(st)
+			w := s.newWalk(st)
 			// In the frame the goal is blank-last: evaluate the framed state directly.
 			framed := make(board.State, 16)
 			for c := 0; c < 16; c++ {
-				framed[c] = search.board[c]
+				framed[c] = w.board[c]
 			}
-			framed[search.pos[0]] = 0
-			assert.Equal(t, set.Eval(framed), search.h(), "%v", st)
+			framed[w.pos[0]] = 0
+			assert.Equal(t, set.Eval(framed), w.h(), "%v", st)
 		}
 	}
 }
@@ -207,7 +207,7 @@ func TestMirroredTables(t *testing.T) {
 	rng := newRand(9)
 	for i := 0; i < 2000; i++ {
 		st := board.BlankLast(board.Size4x4).Random(rng)
-		assert.Equal(t, set.Eval(st), s.newSearch(st).h(), "%v", st)
+		assert.Equal(t, set.Eval(st), s.newWalk(st).h(), "%v", st)
 	}
 	korf := corpus.Korf100()
 	rs, err := New(korf[0].Goal, Options{Set: set, Lookups: Reflected})
@@ -298,7 +298,7 @@ func TestZeroAwareSet(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		st := board.BlankLast(board.Size4x4).Random(rng)
 		z, _ := New(board.BlankLast(board.Size4x4), Options{Set: set, Lookups: Regular})
-		assert.Equal(t, set.Eval(st), z.newSearch(st).h(), "%v", st)
+		assert.Equal(t, set.Eval(st), z.newWalk(st).h(), "%v", st)
 	}
 }
 

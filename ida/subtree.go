@@ -24,7 +24,7 @@ func (s *Solver) H0(start board.State) (int, error) {
 	if err := s.goal.Check(start); err != nil {
 		return 0, err
 	}
-	return s.newSearch(start).h(), nil
+	return s.newWalk(start).h(), nil
 }
 
 // Frontier returns the nodes of the pass with the given bound at the shallowest depth
@@ -43,7 +43,7 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 	if err := s.goal.Check(start); err != nil {
 		return nil, Work{}, err
 	}
-	st := s.newSearch(start)
+	st := s.newWalk(start)
 	st.refine = s.frame.refiner(refine)
 	var stop atomic.Bool
 	st.stop, st.ctx = &stop, ctx
@@ -63,20 +63,20 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 // board, or one that the pruning automaton prunes (the move back, or a duplicate path).
 var ErrPath = errors.New("ida: not a path of the search")
 
-// SearchBelow searches the pass with the given bound below the node that path (blank
+// SearchBelow walks the pass with the given bound below the node that path (blank
 // directions from start) leads to, as the serial pass would, and returns what it found:
 // the first solution there (the whole solution from start; nil if none), the work, and
 // the node's value as the search left it (BPMX may raise it: docs/SEARCH.md). A nil path
-// searches the whole pass. Options.MaxNodes and Progress apply; the error is ctx's, or
+// walks the whole pass. Options.MaxNodes and Progress apply; the error is ctx's, or
 // ErrNodeLimit, when the search stopped early (the result then holds the work done).
 func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) (SubtreeResult, error) {
 	if err := s.goal.Check(start); err != nil {
 		return SubtreeResult{}, err
 	}
-	if len(path) >= bound || bound >= len(search{}.path) {
+	if len(path) >= bound || bound >= len(walk{}.path) {
 		return SubtreeResult{}, fmt.Errorf("%w: %d moves at bound %d", ErrPath, len(path), bound)
 	}
-	st := s.newSearch(start)
+	st := s.newWalk(start)
 	blank, state := st.pos[0], st.t.fsmStart[st.pos[0]]
 	for i, e := range path {
 		d := s.frame.inverse[e&3]
@@ -122,11 +122,11 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	return r, nil
 }
 
-// below searches the current pass below a node at depth g whose value is h (its board,
+// below walks the current pass below a node at depth g whose value is h (its board,
 // positions and path set, and init called), whose blank is on blank, with the pruning
 // automaton in state. It reports whether it found the goal, and the node's value as BPMX
 // raised it (h where the loop has no BPMX).
-func (st *search) below(g, h int, blank uint8, state uint32) (bool, int) {
+func (st *walk) below(g, h int, blank uint8, state uint32) (bool, int) {
 	switch {
 	case st.t.cat != nil:
 		return st.dfsCat(g, h, blank, state, &st.cat.sum, st.cat.bestPart(st.t.cat.np))

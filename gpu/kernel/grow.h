@@ -29,7 +29,7 @@
 #ifndef TILEKIT_GPU_GROW_H
 #define TILEKIT_GPU_GROW_H
 
-#include "search.h"
+#include "pass.h"
 
 namespace tk {
 

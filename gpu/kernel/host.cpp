@@ -1,4 +1,4 @@
-// The GPU's search (search.h) run on the host with many threads, for the tests of package
+// The GPU's search (pass.h) run on the host with many threads, for the tests of package
 // gpu: it reads a launch's memory as the engine lays it out for the GPU (the same bytes:
 // gpu/buffers.go), maps it at the addresses the engine gave it, runs the launch, and
 // writes the memory back as the threads left it. Built by the tests with g++ -DTK_HASH.

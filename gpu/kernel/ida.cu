@@ -1,4 +1,4 @@
-// The GPU's IDA* pass (search.h, set.h, cat.h): one persistent thread a worker, each taking roots
+// The GPU's IDA* pass (pass.h, set.h, cat.h): one persistent thread a worker, each taking roots
 // until the pass is over, an entry a kind of search (kinds.h). Compiled to PTX by go
 // generate (internal/gen ptx).
 #include <cub/block/block_reduce.cuh>
@@ -134,7 +134,7 @@ __device__ void run(tk::Pass* p, const tk::Tables* t) {
 }
 
 // Each kind's entry searches one pass below the frontier p->roots: ida_pass with the
-// Manhattan distance (search.h), ida_pass_set with a set (set.h), ida_pass_cat with a
+// Manhattan distance (pass.h), ida_pass_set with a set (set.h), ida_pass_cat with a
 // catalogue of zero-aware tables, each root starting from its seed (cat.h).
 #define TK_ENTRY(entry, W, fn, grows) \
   extern "C" __global__ void __launch_bounds__(256, 4) entry(tk::Pass* p, const tk::Tables* t) { run<tk::W>(p, t); }

@@ -11,7 +11,7 @@
 #ifndef TILEKIT_GPU_KINDS_H
 #define TILEKIT_GPU_KINDS_H
 
-#include "search.h"
+#include "pass.h"
 #include "md.h"
 #include "set.h"
 #include "cat.h"

@@ -6,7 +6,7 @@
 #ifndef TILEKIT_GPU_MD_H
 #define TILEKIT_GPU_MD_H
 
-#include "search.h"
+#include "pass.h"
 
 namespace tk {
 

@@ -1,7 +1,7 @@
 // How the threads of package gpu's search take, share and finish roots, for every kind of
-// search (search.h's overview, steps 1, 3 and 4): a root's board, a donated child, the
+// search (pass.h's overview, steps 1, 3 and 4): a root's board, a donated child, the
 // queue, a root's start and end, the subtrees' counts and values, the claims of a group of
-// threads, and when a thread may donate. Included by search.h.
+// threads, and when a thread may donate. Included by pass.h.
 #ifndef TILEKIT_GPU_WORK_H
 #define TILEKIT_GPU_WORK_H
 

@@ -1,6 +1,6 @@
 // A fake libcuda.so.1 for the tests of package gpu on machines without a GPU. Its "device"
 // memory is host memory, and a launch of ida_pass runs the kernel's search on the host
-// (search.h) with the launch's threads as virtual threads, so that the Go side is tested end
+// (pass.h) with the launch's threads as virtual threads, so that the Go side is tested end
 // to end. TK_FAKE_CUDA makes it fail on purpose:
 //   init    cuInit fails              none   no device          old     compute capability 7.0
 //   jit     the PTX does not compile  small  1 MB of memory     launch  every kernel faults

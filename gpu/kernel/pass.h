@@ -1,5 +1,5 @@
-// The search of package gpu: IDA* below the subtrees of one pass, one subtree a thread, with
-// busy threads donating unexplored siblings to idle ones. It keeps ida's node protocol
+// The GPU's pass: IDA* below the subtrees of one pass, one subtree a thread, with busy
+// threads donating unexplored siblings to idle ones. It keeps ida's node protocol
 // (docs/SEARCH.md) node for node: the order of children, when a node counts as generated
 // and as expanded, the move back and the automaton, the goal test. The same code compiles
 // for the GPU (nvcc, ida.cu) and as host C++ (g++, host.cpp), where a test runs the scheme
@@ -22,8 +22,8 @@
 //   through BPMX: set.h says how the host learns where it would have.)
 // Counts of subtrees before the earliest solving one are therefore complete and the serial
 // search's; the solving subtree is searched again on the CPU for its moves and counts.
-#ifndef TILEKIT_GPU_SEARCH_H
-#define TILEKIT_GPU_SEARCH_H
+#ifndef TILEKIT_GPU_PASS_H
+#define TILEKIT_GPU_PASS_H
 
 #include <stdint.h>
 

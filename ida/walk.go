@@ -14,8 +14,9 @@ import (
 // pollEvery is how many expansions pass between checks for cancellation (a power of 2).
 const pollEvery = 1 << 16
 
-// search is the state of one IDA* search, in the solver's frame.
-type search struct {
+// A walk is one goroutine's IDA* search of the tree, in the solver's frame: its board,
+// the heuristic's components, its path and counts, and the split pass's hooks.
+type walk struct {
 	t    *tables
 	kind Heuristic
 	// The split search's switches (Options.frontierFrom, Options.raised).
@@ -86,7 +87,7 @@ type search struct {
 const budgetChunk = 1024
 
 // setBudget sets the node limit of a serial search (0: none).
-func (st *search) setBudget(maxNodes uint64) {
+func (st *walk) setBudget(maxNodes uint64) {
 	st.nodeCap = math.MaxUint64
 	if maxNodes > 0 {
 		st.nodeCap = maxNodes
@@ -96,7 +97,7 @@ func (st *search) setBudget(maxNodes uint64) {
 // overBudget is called before a node is generated when nodes has reached nodeCap: it tops
 // the budget up from the shared one and reports false, or marks the search aborted and
 // reports true.
-func (st *search) overBudget() bool {
+func (st *walk) overBudget() bool {
 	for st.budget != nil {
 		left := st.budget.Load()
 		if left <= 0 {
@@ -112,8 +113,8 @@ func (st *search) overBudget() bool {
 	return true
 }
 
-func (s *Solver) newSearch(start board.State) *search {
-	st := &search{t: s.t, kind: s.opt.Heuristic, collectAt: never,
+func (s *Solver) newWalk(start board.State) *walk {
+	st := &walk{t: s.t, kind: s.opt.Heuristic, collectAt: never,
 		frontierFrom: cmp.Or(s.opt.frontierFrom, parallelFrontierFrom), raised: s.opt.raised}
 	for p, tile := range start {
 		c := s.frame.cell[p]
@@ -126,7 +127,7 @@ func (s *Solver) newSearch(start board.State) *search {
 }
 
 // init computes every heuristic component from scratch.
-func (st *search) init() {
+func (st *walk) init() {
 	t := st.t
 	st.md, st.lc = 0, 0
 	st.rowCode, st.colCode = [4]uint16{}, [4]uint16{}
@@ -161,7 +162,7 @@ func (st *search) init() {
 
 // wdIDs finds the walking-distance pattern ids of the current board (once per start; moves
 // then follow the transition tables).
-func (st *search) wdIDs() (uint16, uint16) {
+func (st *walk) wdIDs() (uint16, uint16) {
 	state := make(board.State, st.t.n)
 	for tile := 1; tile < st.t.n; tile++ {
 		state[st.pos[tile]] = uint8(tile)
@@ -171,10 +172,10 @@ func (st *search) wdIDs() (uint16, uint16) {
 }
 
 // lookup returns the IDA15 entry of lookup k for the current positions.
-func (st *search) lookup(k int) uint8 { return st.t.ida15.Lookup(k, st.pos[:16]) }
+func (st *walk) lookup(k int) uint8 { return st.t.ida15.Lookup(k, st.pos[:16]) }
 
 // h returns the current heuristic value.
-func (st *search) h() int {
+func (st *walk) h() int {
 	switch st.kind {
 	case MD:
 		return st.md
@@ -190,11 +191,11 @@ func (st *search) h() int {
 	return st.catH()
 }
 
-func (st *search) wd() int { return st.t.wdOf(st.wdRow, st.wdCol) }
+func (st *walk) wd() int { return st.t.wdOf(st.wdRow, st.wdCol) }
 
 // poll checks for cancellation, the node limit, and (in a parallel pass) whether an earlier
 // item has already been solved; it is called every pollEvery expansions.
-func (st *search) poll() bool {
+func (st *walk) poll() bool {
 	if st.stop.Load() || st.ctx.Err() != nil {
 		st.stop.Store(true)
 		st.aborted = true
@@ -219,17 +220,17 @@ const never = 1 << 30
 // computed.
 
 // atFrontier reports whether the node at depth g is a frontier node of a split pass.
-func (st *search) atFrontier(g int) bool { return g >= st.collectAt && st.collectHere(g) }
+func (st *walk) atFrontier(g int) bool { return g >= st.collectAt && st.collectHere(g) }
 
 // expand counts the current node as expanded and reports whether the search must stop
 // (polling every pollEvery expansions).
-func (st *search) expand() bool {
+func (st *walk) expand() bool {
 	st.expanded++
 	return st.expanded&(pollEvery-1) == 0 && st.poll()
 }
 
 // generate counts a child as generated, or reports false when the node budget is spent.
-func (st *search) generate() bool {
+func (st *walk) generate() bool {
 	if st.nodes >= st.nodeCap && st.overBudget() {
 		return false
 	}
@@ -239,7 +240,7 @@ func (st *search) generate() bool {
 
 // collectHere reports whether a node at depth g (at least collectAt) is a frontier node:
 // unless refine asks to go deeper, which stops two moves above the bound.
-func (st *search) collectHere(g int) bool {
+func (st *walk) collectHere(g int) bool {
 	if st.replay != nil {
 		_, ok := st.replay.index[string(st.path[:g])]
 		return ok
@@ -250,10 +251,10 @@ func (st *search) collectHere(g int) bool {
 // collect records the current node, at depth g and of value h, as a frontier item of a
 // split pass, and returns the loops' (found, value) for it: (false, h). The board's blank
 // cell is set (dfs keeps only the board, and not the blank's cell). A catalogue's node
-// gives its partition sums, so that the worker that searches below it starts from its
+// gives its partition sums, so that the worker that walks below it starts from its
 // lookups, not from scratch (a table in the bit encoding would walk to its goal for every
 // lookup). In a replay (driver.go) it returns the subtree's result instead.
-func (st *search) collect(g int, blank uint8, state uint32, h int, sum *[maxParts]int16) (bool, int) {
+func (st *walk) collect(g int, blank uint8, state uint32, h int, sum *[maxParts]int16) (bool, int) {
 	if st.replay != nil {
 		return st.replay.reach(st, g, h)
 	}
@@ -274,7 +275,7 @@ func (st *search) collect(g int, blank uint8, state uint32, h int, sum *[maxPart
 }
 
 // root runs one pass with the current bound and reports whether it found the goal.
-func (st *search) root() bool {
+func (st *walk) root() bool {
 	if st.h() == 0 {
 		st.depth = 0
 		return true
@@ -296,7 +297,7 @@ func (st *search) root() bool {
 const prefetchRowsAbove = 1 << 18
 
 // prefetchRows asks for the automaton's rows of the children ch, in one call.
-func prefetchRows(st *search, ch []catChild) {
+func prefetchRows(st *walk, ch []catChild) {
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(st.t.fsm)))
 	for j := range ch {
 		st.fetch[j] = base + uintptr(ch[j].state)*16
@@ -307,7 +308,7 @@ func prefetchRows(st *search, ch []catChild) {
 // countCut counts a BPMX cut at a node at depth g: its child j of nc raised its value above
 // the bound. It counts only when a later child (whose value h(k) gives) was within the
 // bound, so that the cut kept the search from it.
-func (st *search) countCut(g, j, nc int, h func(k int) int) {
+func (st *walk) countCut(g, j, nc int, h func(k int) int) {
 	for k := j + 1; k < nc; k++ {
 		if g+1+h(k) <= st.bound {
 			st.cuts++
