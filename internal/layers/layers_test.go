@@ -3,6 +3,7 @@ package layers
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -144,5 +145,30 @@ func TestNoEngineForTheWireTypes(t *testing.T) {
 				assert.NotEqual(t, engine, imp, "%s imports the engine %s: take its types from tally or solve", pkg, engine)
 			}
 		}
+	}
+}
+
+// TestTheDrawingNamesEveryPackage: docs/ARCHITECTURE.md's drawing of the layers names every
+// package but those of the top-level internal/ (which it names together).
+func TestTheDrawingNamesEveryPackage(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "ARCHITECTURE.md"))
+	require.NoError(t, err)
+	_, rest, ok := strings.Cut(string(doc), "\n## Layers\n")
+	require.True(t, ok, "docs/ARCHITECTURE.md has no Layers section")
+	_, drawing, ok := strings.Cut(rest, "```\n")
+	require.True(t, ok, "the Layers section has no drawing")
+	drawing, _, _ = strings.Cut(drawing, "```")
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(drawing, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		words[strings.Trim(w, ".")] = true
+	}
+	require.True(t, words["internal/..."] || words["internal/"], "the drawing names internal/...")
+	for pkg := range imports(t) {
+		if strings.HasPrefix(pkg, "internal/") {
+			continue
+		}
+		assert.True(t, words[pkg], "docs/ARCHITECTURE.md's drawing of the layers does not name %s", pkg)
 	}
 }
