@@ -108,8 +108,25 @@ func (t Table) build(ctx context.Context, dir string) error {
 const MaxCarry = 64 << 20
 
 // Prepare builds into dir/tables the plan's carried tables that are not there already
-// and accepted, saying so on log, and returns the carried tables' size in bytes.
+// and accepted, saying so on log, and returns what a device call would carry in bytes:
+// those tables and the gzipped binary in dir/bin (when it is there). More than MaxCarry
+// is an error.
 func Prepare(ctx context.Context, p *Plan, dir string, log io.Writer) (int64, error) {
+	total, err := prepareTables(ctx, p, dir, log)
+	if err != nil {
+		return total, err
+	}
+	if info, err := os.Stat(filepath.Join(dir, "bin", "solve15.gz")); err == nil {
+		total += info.Size()
+	}
+	if total > MaxCarry {
+		return total, fmt.Errorf("%s holds %.1f MB to carry, more than a device call takes beside the repository (%.1f MB)", dir, float64(total)/1e6, float64(MaxCarry)/1e6)
+	}
+	return total, nil
+}
+
+// prepareTables is Prepare's building: it returns the carried tables' size in bytes.
+func prepareTables(ctx context.Context, p *Plan, dir string, log io.Writer) (int64, error) {
 	var total int64
 	carried := filepath.Join(dir, CarriedDir)
 	for _, t := range p.Tables {

@@ -45,6 +45,19 @@ func (d Device) Check() error {
 	return nil
 }
 
+// Usable opens the GPU of a gpu device once and closes it, so that a process that cannot
+// use it says so at once rather than at every search; the CPU and auto need nothing.
+func (d Device) Usable() error {
+	if d.Kind != DeviceGPU {
+		return nil
+	}
+	dv, err := gpu.Open(gpu.Options{Ordinal: d.Ordinal, Library: d.Library, Tune: d.Tune})
+	if err != nil {
+		return err
+	}
+	return dv.Close()
+}
+
 // OnGPU reports whether a GPU may search (gpu or auto).
 func (d Device) OnGPU() bool { return d.Kind == DeviceGPU || d.Kind == DeviceAuto }
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/tilekit/tilekit/cluster"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
-	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/report"
@@ -148,7 +147,7 @@ func clusterAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := checkDevice(device); err != nil {
+	if err := device.Usable(); err != nil {
 		return err
 	}
 	opts := cmdline.SolveOptions(c, tables, 1, solve.Device{})
@@ -292,7 +291,7 @@ Examples:
 			if err != nil {
 				return err
 			}
-			if err := checkDevice(device); err != nil {
+			if err := device.Usable(); err != nil {
 				return err
 			}
 			name, err := cluster.WorkerName(c.String("nats"), c.String("name"))
@@ -329,17 +328,4 @@ Examples:
 			return nil
 		},
 	}
-}
-
-// checkDevice opens the GPU of --device gpu (and --gpu) once, so that a process that
-// cannot use it says so at once rather than at every unit.
-func checkDevice(device solve.Device) error {
-	if device.Kind != solve.DeviceGPU {
-		return nil
-	}
-	dv, err := gpu.Open(gpu.Options{Ordinal: device.Ordinal, Library: device.Library, Tune: device.Tune})
-	if err != nil {
-		return err
-	}
-	return dv.Close()
 }

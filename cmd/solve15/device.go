@@ -1,12 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -61,101 +56,30 @@ Examples:
 				return cmdline.Usagef("--gpu: %d is not a GPU's number (0, 1, ...)", c.Int("gpu"))
 			}
 			opt := gpu.Options{Ordinal: c.Int("gpu")}
-			if c.Bool("trap") {
-				return trap(c, opt)
-			}
-			begin := time.Now()
-			dv, err := gpu.Open(opt)
-			if err != nil {
+			if c.Bool("trap") { // --fault's process of its own
+				got, err := gpu.RunTrap(opt)
+				if err == nil {
+					fmt.Fprintln(c.App.Writer, got)
+				}
 				return err
 			}
-			opened := time.Since(begin)
-			info := dv.Info()
-			w := c.App.Writer
+			do := gpu.DiagnoseOptions{Limit: c.Duration("seconds")}
+			if c.Bool("fault") {
+				do.Trap = gpu.TrapArgs(opt.Ordinal)
+			}
 			if !c.Bool("json") {
-				fmt.Fprintf(w, "%s\nopened and compiled the kernel in %.2fs\n", info, opened.Seconds())
+				do.Opened = func(d *gpu.Diagnosis) { d.WriteOpened(c.App.Writer) }
 			}
-			checks, err := gpu.SelfTest(c.Context, dv, c.Duration("seconds"))
-			report := struct {
-				Info        gpu.Info    `json:"info"`
-				OpenSeconds float64     `json:"open_seconds"`
-				Checks      []gpu.Check `json:"self_test"`
-				Fault       string      `json:"fault,omitempty"`
-				Error       string      `json:"error,omitempty"`
-			}{Info: info, OpenSeconds: opened.Seconds(), Checks: checks}
-			if !c.Bool("json") {
-				for _, k := range checks {
-					fmt.Fprintf(w, "%s %s, %s: %d moves, %d serial nodes, GPU %.3fs (%d passes, %d device nodes), CPU %.3fs, agree: %v\n",
-						k.Board, k.Heuristic, k.Start, k.Length, k.Serial, k.Seconds, k.Passes, k.Device, k.CPU, k.Agree)
-				}
-			}
-			if err == nil && c.Bool("fault") {
-				report.Fault, err = fault(c, dv, opt)
-				dv = nil
-				if err == nil && !c.Bool("json") {
-					fmt.Fprintln(w, report.Fault)
-				}
-			}
-			if dv != nil {
-				dv.Close()
-			}
-			if err != nil {
-				report.Error = err.Error()
-			}
-			if c.Bool("json") {
-				if jerr := cmdline.JSON(c, report); jerr != nil {
-					return jerr
-				}
-			}
-			if err != nil {
+			d, err := gpu.Diagnose(c.Context, opt, do)
+			if d == nil {
 				return err
 			}
 			if !c.Bool("json") {
-				fmt.Fprintln(w, "the GPU agrees with the CPU")
+				d.WriteText(c.App.Writer)
+			} else if jerr := cmdline.JSON(c, d); jerr != nil {
+				return jerr
 			}
-			return nil
+			return err
 		},
 	}
-}
-
-// fault runs the trap kernel in a process of its own (solve15 device --trap: the driver
-// keeps a failed kernel's error for the whole process), expects it reported there, then
-// closes dv, opens the device again here (a new context) and runs the self-test on it; it
-// says what happened.
-func fault(c *cli.Context, dv *gpu.Device, opt gpu.Options) (string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("the fault check runs solve15 again, and could not find it: %w", err)
-	}
-	out, err := exec.CommandContext(c.Context, exe, "device", "--gpu", strconv.Itoa(opt.Ordinal), "--trap").CombinedOutput()
-	got := strings.TrimSpace(string(out))
-	if err != nil {
-		return "", fmt.Errorf("a faulting kernel was not reported as one (%v): %s", err, got)
-	}
-	dv.Close()
-	again, err := gpu.Open(opt)
-	if err != nil {
-		return "", fmt.Errorf("after a fault in another process (%s), the GPU did not open again: %w", got, err)
-	}
-	defer again.Close()
-	if _, err := gpu.SelfTest(c.Context, again, c.Duration("seconds")); err != nil {
-		return "", fmt.Errorf("after a fault in another process, the self-test failed: %w", err)
-	}
-	return fmt.Sprintf("a faulting kernel, run in a process of its own, was reported (%s); opened again here, the GPU agrees with the CPU", got), nil
-}
-
-// trap runs the trap kernel (solve15 device --trap, for --fault's process of its own) and
-// says how it was reported: an error unless as a failed kernel.
-func trap(c *cli.Context, opt gpu.Options) error {
-	dv, err := gpu.Open(opt)
-	if err != nil {
-		return err
-	}
-	defer dv.Close()
-	err = dv.Trap()
-	if !errors.Is(err, gpu.ErrLaunch) {
-		return fmt.Errorf("a faulting kernel was not reported as one: %v", err)
-	}
-	fmt.Fprintln(c.App.Writer, err)
-	return nil
 }
