@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -92,6 +93,19 @@ func InstalledSummary() string {
 		}
 	}
 	return "Installed on this machine: " + strings.Join(parts, "; ") + "."
+}
+
+// Available reports, without reading any table, whether LoadSpec would find spec's
+// tables: given to AddSet, with all their files in one of dirs (nil: TableDirs), or
+// embedded. (LoadSpec may still refuse files that are there.)
+func Available(spec pdb.SetSpec, dirs []string) bool {
+	if fromMemory(spec.Name) != nil || spec.Name == EmbeddedSet.Name {
+		return true
+	}
+	if dirs == nil {
+		dirs = TableDirs()
+	}
+	return slices.ContainsFunc(dirs, func(dir string) bool { return hasAll(dir, spec) })
 }
 
 func hasAll(dir string, spec pdb.SetSpec) bool {

@@ -17,20 +17,34 @@ import (
 	"github.com/tilekit/tilekit/search"
 )
 
-// Opening a solver, in one direction: the options' names resolved (resolveNames), the
-// tables found and loaded (sources), and the engine built from them (planFast,
-// planGeneral, planPruning).
+// Opening a solver goes one way, each name resolved once:
+//  1. the plan: the options' names, without reading a table (resolveNames: the
+//     algorithm, the engine, the lookups, the heuristic's name, the pruning; Options.Check
+//     stops here), then auto decided by what is installed and a catalogue read (choose);
+//  2. the plan's tables found and read (load: the set or catalogue, the default tables,
+//     the automaton);
+//  3. the engine built from them (buildFast, buildGeneral).
+// The general search's heuristics build their own tables (heuristic.NewContext), before
+// its automaton.
 
-// names are the options resolved without tables: the algorithm, the lookups, the
-// heuristic's name (auto still unresolved) and the engine.
-type names struct {
-	algo, heuristic string
+// A plan is the options resolved.
+type plan struct {
+	algo, heuristic string // heuristic: auto until choose decides it
 	lookups         ida.Lookups
-	fast            bool // package ida's IDA*, else package search
+	fast            bool          // package ida's IDA*, else package search
+	named           bool          // the heuristic names a set (heuristic.Info.Set)
+	serves          bool          // the goal is one ida's sets serve (ida.Serves)
+	set             *pdb.SetSpec  // the fast engine's set or catalogue (choose), or nil
+	kind            ida.Heuristic // the fast engine's heuristic when it reads no set
+	defaults        bool          // it reads the default tables (walking distance, IDA15)
+	prunes          bool          // it prunes duplicate paths: IDA* and RBFS
+	parent          bool          // only the move back, not with an automaton
+	dirs            []string      // where sets are looked for (nil: data.TableDirs)
 }
 
-func resolveNames(goal board.Goal, opt Options) (names, error) {
-	n := names{algo: strings.ToLower(opt.Algorithm), heuristic: strings.ToLower(strings.TrimSpace(opt.Heuristic))}
+// resolveNames resolves the options' names for goal without reading a table.
+func resolveNames(goal board.Goal, opt Options) (plan, error) {
+	n := plan{algo: strings.ToLower(opt.Algorithm), heuristic: strings.ToLower(strings.TrimSpace(opt.Heuristic))}
 	if n.algo == "" {
 		n.algo = "idastar"
 	}
@@ -53,23 +67,28 @@ func resolveNames(goal board.Goal, opt Options) (names, error) {
 	}
 	fastBoard := size == board.Size4x4 || size == board.Size5x5
 	n.fast = n.algo == "idastar" && fastBoard && (n.heuristic == heuristic.Auto || info.FastOn(size))
+	n.named, n.serves = info.Set, ida.Serves(goal)
 	switch strings.ToLower(opt.Pruning) {
 	case "", PruneAutomaton, PruneParent:
 	default:
 		return n, badOptions("unknown pruning %q (choose from %s, %s)", opt.Pruning, PruneAutomaton, PruneParent)
 	}
+	n.prunes, n.parent = n.algo == "idastar" || n.algo == "rbfs", strings.EqualFold(opt.Pruning, PruneParent)
 	if err := prune.CheckDepth(opt.PruningDepth); err != nil {
 		return n, badOptions("pruning %v", strings.TrimPrefix(err.Error(), "prune: "))
+	}
+	if opt.Tables != "" {
+		n.dirs = []string{opt.Tables}
 	}
 	switch {
 	case n.algo == "bastar" && n.heuristic != heuristic.Auto && n.heuristic != heuristic.HH:
 		return n, badOptions("bastar searches with its own heuristic, %s (Hasan et al.), not %s: give no heuristic", heuristic.HH, n.heuristic)
 	case opt.hasCatalogue() && n.heuristic != heuristic.Auto:
 		return n, badOptions("a catalogue is the heuristic: give no other (%s)", n.heuristic)
-	case opt.hasCatalogue() && (!n.fast || !ida.Serves(goal)):
+	case opt.hasCatalogue() && (!n.fast || !n.serves):
 		return n, badOptions("a catalogue serves IDA* on 4x4 and 5x5 with the blank's goal in a corner")
 	case n.fast:
-		if (info.Set || n.heuristic == heuristic.PDB || n.heuristic == heuristic.Max) && !ida.Serves(goal) {
+		if (info.Set || n.heuristic == heuristic.PDB || n.heuristic == heuristic.Max) && !n.serves {
 			return n, badOptions("%s needs a goal with the blank in a corner (blank-last, blank-first or their images); use md, lc or wd for this goal", n.heuristic)
 		}
 	case info.Set && n.algo == "idastar" && fastBoard:
@@ -78,6 +97,64 @@ func resolveNames(goal board.Goal, opt Options) (names, error) {
 		return n, badOptions("the %s set serves IDA* on its own board (%s), not %s on %s", n.heuristic, info.FastBoards[0], n.algo, size)
 	}
 	return n, nil
+}
+
+// choose completes the plan: the heuristic that auto stands for, the set or catalogue the
+// fast engine reads (a catalogue's file read), and whether the default tables are read.
+// The fast engine's auto is the strongest set installed for a corner goal, else max on
+// 4x4 corner goals, wd on other 4x4 goals, md on 5x5; the general search's is max, or pdb
+// on 5x5 (which has no walking-distance table), and BA*'s its own.
+func (p *plan) choose(goal board.Goal, opt Options) error {
+	size := goal.Size()
+	if p.algo == "bastar" {
+		p.heuristic = heuristic.HH // resolveNames refuses another
+	}
+	if !p.fast {
+		if p.heuristic == heuristic.Auto {
+			p.heuristic = heuristic.Max
+			if size == board.Size5x5 {
+				p.heuristic = heuristic.PDB
+			}
+		}
+		p.defaults = (p.heuristic == heuristic.PDB || p.heuristic == heuristic.Max) && size == board.Size4x4
+		return nil
+	}
+	switch {
+	case opt.hasCatalogue():
+		spec, err := readCatalogue(opt, size)
+		if err != nil {
+			return err
+		}
+		p.set, p.heuristic = &spec, "catalogue "+opt.catalogueName()
+	case p.heuristic == heuristic.Auto:
+		p.heuristic = heuristic.MD
+		if size == board.Size4x4 {
+			p.heuristic = heuristic.WD
+			if p.serves {
+				p.heuristic = heuristic.Max
+			}
+		}
+		for _, spec := range strongest(size) {
+			if p.serves && data.Available(spec, p.dirs) {
+				p.heuristic, p.set = spec.Name, &spec
+				break
+			}
+		}
+	case p.named:
+		spec, err := pdb.SetByName(p.heuristic)
+		if err != nil {
+			return err
+		}
+		p.set = &spec
+	}
+	if p.set == nil {
+		var err error
+		if p.kind, err = ida.ParseHeuristic(p.heuristic); err != nil {
+			return optionsError{err.Error()}
+		}
+	}
+	p.defaults = p.kind.Needs()&(ida.NeedsWD|ida.NeedsIDA15) != 0 || p.set != nil && opt.WithWD && size == board.Size4x4
+	return nil
 }
 
 // strongest lists, strongest first, the sets auto looks for on a board: pdb.Sets lists
@@ -92,107 +169,79 @@ func strongest(size board.Size) []pdb.SetSpec {
 	return out
 }
 
-// planFast resolves the fast IDA*: the heuristic (auto: the strongest set installed for a
-// corner goal, else max on 4x4 corner goals, wd on other 4x4 goals, md on 5x5) and its
-// tables.
-func (s *Solver) planFast(ctx context.Context, name string, lookups ida.Lookups, src *sources) error {
-	size := s.goal.Size()
-	serves := ida.Serves(s.goal)
-	var set *pdb.Set
-	setFrom := ""
-	if name == heuristic.Auto && !s.opt.hasCatalogue() {
-		name = heuristic.MD
-		if size == board.Size4x4 {
-			name = heuristic.WD
-			if serves {
-				name = heuristic.Max
-			}
-		}
-		if serves {
-			for _, spec := range strongest(size) {
-				loaded, from, err := data.LoadSet(spec.Name, src.dirs)
-				if errors.Is(err, data.ErrNotInstalled) {
-					continue
-				}
-				if err != nil { // installed but unreadable: say so rather than fall back
-					return err
-				}
-				name, set, setFrom = spec.Name, loaded, from
-				break
-			}
+// loaded are a plan's tables, read.
+type loaded struct {
+	src     *sources
+	set     *pdb.Set // the plan's set or catalogue
+	setFrom string
+	def     *data.Tables     // the default tables, when the plan reads them
+	fsm     *prune.Automaton // nil: the move back
+}
+
+// load finds and reads the plan's tables: its set or catalogue, the default tables, and
+// the automaton (loadAutomaton).
+func (s *Solver) load(ctx context.Context, p plan) (*loaded, error) {
+	src, err := newSources(s.opt.Tables)
+	if err != nil {
+		return nil, err
+	}
+	l := &loaded{src: src}
+	if p.set != nil {
+		if l.set, l.setFrom, err = data.LoadSpec(*p.set, src.dirs); errors.Is(err, data.ErrNotInstalled) {
+			return nil, optionsError{err.Error()}
+		} else if err != nil { // installed but unreadable: say so rather than fall back
+			return nil, err
 		}
 	}
-	if s.opt.hasCatalogue() {
-		spec, err := readCatalogue(s.opt, size)
-		if err != nil {
-			return err
-		}
-		if set, setFrom, err = data.LoadSpec(spec, src.dirs); errors.Is(err, data.ErrNotInstalled) {
-			return optionsError{err.Error()}
-		} else if err != nil {
-			return err
-		}
-		name = "catalogue " + s.opt.catalogueName()
-	}
-	info, _ := heuristic.Lookup(name)
-	info.Set = info.Set || set != nil
-	s.heuristic, s.tables = name, "embedded"
-	opt := ida.Options{Lookups: lookups, WithWD: s.opt.WithWD, MaxNodes: s.opt.MaxNodes, Workers: s.opt.Workers}
-	if !info.Set {
-		var err error
-		if opt.Heuristic, err = ida.ParseHeuristic(name); err != nil {
-			return optionsError{err.Error()}
+	if p.defaults {
+		if l.def, err = src.defaults(); err != nil {
+			return nil, err
 		}
 	}
-	if info.Set {
-		if set == nil {
-			var err error
-			if set, setFrom, err = data.LoadSet(name, src.dirs); errors.Is(err, data.ErrNotInstalled) {
-				return optionsError{err.Error()}
-			} else if err != nil {
-				return err
-			}
+	if p.fast { // the general search's heuristic is built first (buildGeneral)
+		if l.fsm, err = s.loadAutomaton(ctx, p, src); err != nil {
+			return nil, err
 		}
-		opt.Set = set
+	}
+	return l, nil
+}
+
+// buildFast builds the fast IDA* from the plan and its tables, and says what it uses.
+func (s *Solver) buildFast(p plan, l *loaded) error {
+	s.heuristic, s.tables = p.heuristic, "embedded"
+	opt := ida.Options{Heuristic: p.kind, Lookups: p.lookups, WithWD: s.opt.WithWD, MaxNodes: s.opt.MaxNodes,
+		Workers: s.opt.Workers, Set: l.set, Pruning: l.fsm}
+	if set := l.set; set != nil {
 		for _, t := range set.Tables {
 			s.digests = append(s.digests, t.Digest)
 		}
 		// Records name the set by its values (digest), not by a directory of the machine
 		// that made them; the text for people says where too.
-		s.tables = "set " + name
+		s.tables = "set " + p.heuristic
 		if set.InBits() {
 			s.tables += " in bits"
 		}
 		switch d := set.Digest(); {
-		case setFrom == "embedded" || setFrom == data.FromMemory || d == "":
-			s.tables += " (" + setFrom + ")"
+		case l.setFrom == "embedded" || l.setFrom == data.FromMemory || d == "":
+			s.tables += " (" + l.setFrom + ")"
 		default:
 			s.tables += " (sha256:" + d + ")"
-			s.tablesFrom = setFrom
+			s.tablesFrom = l.setFrom
 		}
 	}
-	if opt.Heuristic.Needs()&(ida.NeedsWD|ida.NeedsIDA15) != 0 || info.Set && s.opt.WithWD && size == board.Size4x4 {
-		def, err := src.defaults()
-		if err != nil {
-			return err
-		}
-		opt.WD, opt.IDA15 = def.WDLast, def.IDA15
-		s.addDigests(def)
+	if l.def != nil {
+		opt.WD, opt.IDA15 = l.def.WDLast, l.def.IDA15
+		s.addDigests(l.def)
 	}
-	if src.def != nil {
-		s.tables = src.def.Source
+	if l.src.def != nil {
+		s.tables = l.src.def.Source
 	}
-	fsm, err := s.planPruning(ctx, src)
-	if err != nil {
-		return err
-	}
-	opt.Pruning = fsm
 	fast, err := ida.New(s.goal, opt)
 	if errors.Is(err, ida.ErrOptions) || errors.Is(err, ida.ErrGoal) {
 		return optionsError{err.Error()}
 	}
 	s.fast = fast
-	if err == nil && info.Set {
+	if err == nil && l.set != nil {
 		s.lookups = fast.Lookups()
 	}
 	return err
@@ -217,56 +266,43 @@ func (o Options) hasCatalogue() bool { return o.Catalogue != "" || o.CatalogueTe
 // catalogueName names the options' catalogue: its file, or "(text)".
 func (o Options) catalogueName() string { return cmp.Or(o.Catalogue, "(text)") }
 
-// planGeneral resolves the general search: the heuristic (auto: max, or pdb on 5x5, which
-// has no walking-distance table) and the tables it uses.
-func (s *Solver) planGeneral(ctx context.Context, name string, src *sources) error {
-	if s.algo == "bastar" {
-		name = heuristic.HH // BA* searches with its own (resolveNames refuses another)
-	}
-	if name == heuristic.Auto {
-		name = heuristic.Max
-		if s.goal.Size() == board.Size5x5 {
-			name = heuristic.PDB
-		}
-	}
+// buildGeneral builds the general search's heuristic (and the tables it builds itself)
+// from the plan and the default tables, then reads or builds its automaton.
+func (s *Solver) buildGeneral(ctx context.Context, p plan, l *loaded) error {
 	s.tables = "embedded"
-	if src.def != nil {
-		s.tables = src.def.Source
+	if l.src.def != nil {
+		s.tables = l.src.def.Source
 	}
 	var ida15 *pdb.IDA15
-	if (name == heuristic.PDB || name == heuristic.Max) && s.goal.Size() == board.Size4x4 {
-		def, err := src.defaults()
-		if err != nil {
-			return err
-		}
-		ida15 = def.IDA15
-		s.addDigests(def)
+	if l.def != nil {
+		ida15 = l.def.IDA15
+		s.addDigests(l.def)
 	}
-	h, err := heuristic.NewContext(ctx, name, s.goal, ida15)
+	h, err := heuristic.NewContext(ctx, p.heuristic, s.goal, ida15)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if s.algo == "bastar" {
-			return badOptions("bastar serves no %s board: its heuristic, %s, needs walking distance (%v)", s.goal.Size(), name, err)
+			return badOptions("bastar serves no %s board: its heuristic, %s, needs walking distance (%v)", s.goal.Size(), p.heuristic, err)
 		}
 		return badOptions("%v", err)
 	}
 	s.h, s.heuristic = h, h.Name
-	if s.algo == "idastar" || s.algo == "rbfs" {
-		s.fsm, err = s.planPruning(ctx, src)
+	if p.prunes {
+		s.fsm, err = s.loadAutomaton(ctx, p, l.src)
 	}
 	return err
 }
 
-// planPruning decides which automaton prunes duplicate paths, unless the options ask for
+// loadAutomaton reads the automaton that prunes duplicate paths, unless the plan asks for
 // the move-back rule (nil): the options' depth; by default the deepest installed if it is
 // deeper than the board's default (prune.DefaultDepth: an installed automaton was built to
-// be used), else the default, read or built (data.Automaton). It records the automaton in
-// the plan (pruning, pruningDepth, and pruningFrom for people).
-func (s *Solver) planPruning(ctx context.Context, src *sources) (*prune.Automaton, error) {
+// be used), else the default, read or built (data.Automaton). It records the automaton for
+// people and fingerprints (pruning, pruningDepth, pruningFrom).
+func (s *Solver) loadAutomaton(ctx context.Context, p plan, src *sources) (*prune.Automaton, error) {
 	s.pruning = "move back"
-	if strings.EqualFold(s.opt.Pruning, PruneParent) {
+	if p.parent {
 		return nil, nil
 	}
 	size := s.goal.Size()

@@ -92,7 +92,7 @@ type Options struct {
 	// A* and BA* keep their own sets of states and ignore it.
 	Pruning string
 	// PruningDepth is the automaton's depth; 0 for the deepest installed for the board,
-	// else the board's prune.DefaultDepth, built in memory (the plan decides: planPruning).
+	// else the board's prune.DefaultDepth, built in memory (the plan decides: loadAutomaton).
 	PruningDepth int
 
 	MaxNodes      uint64 // stop after generating this many nodes; 0 for no limit
@@ -183,19 +183,22 @@ type Solver struct {
 // New prepares a solver for the goal; ctx cancels the building of tables (the general
 // search builds some on first use). Errors caused by the options match ErrOptions.
 func New(ctx context.Context, goal board.Goal, opt Options) (*Solver, error) {
-	n, err := resolveNames(goal, opt)
+	p, err := resolveNames(goal, opt)
+	if err == nil {
+		err = p.choose(goal, opt)
+	}
 	if err != nil {
 		return nil, err
 	}
-	src, err := newSources(opt.Tables)
+	s := &Solver{goal: goal, opt: opt, algo: p.algo}
+	l, err := s.load(ctx, p)
 	if err != nil {
-		return nil, err
+		return s, err
 	}
-	s := &Solver{goal: goal, opt: opt, algo: n.algo}
-	if n.fast {
-		err = s.planFast(ctx, n.heuristic, n.lookups, src)
+	if p.fast {
+		err = s.buildFast(p, l)
 	} else {
-		err = s.planGeneral(ctx, n.heuristic, src)
+		err = s.buildGeneral(ctx, p, l)
 	}
 	if err != nil {
 		return s, err
