@@ -19,9 +19,6 @@ const pollEvery = 1 << 16
 type walk struct {
 	t    *tables
 	kind Heuristic
-	// The split search's switches (Options.frontierFrom, Options.raised).
-	frontierFrom int
-	raised       *atomic.Int64
 
 	board [maxCells]uint8 // tile on each cell; the blank's cell is not kept up to date
 	pos   [maxCells]uint8 // cell of each tile, pos[0] the blank's
@@ -37,27 +34,7 @@ type walk struct {
 	// Room for the addresses of the automaton's rows it prefetches (prefetchRows).
 	fetch [128]uintptr
 
-	// Parallel passes (parallel.go): at depth collectAt (never: not at all) the search records
-	// the node in frontier instead of expanding it; a worker searching item of a pass gives
-	// up on it (cut) once a solution is known below an earlier item, best.
-	collectAt int
-	// refine, if set, is asked of each node at collectAt or below whether to search on
-	// below it rather than record it (Solver.Frontier).
-	refine   func(path []uint8) bool
-	frontier frontier
-	tryStart Work // the counts at the start of the search that collects frontier
-	// counting makes the search count its frontier nodes (and their moves) rather than
-	// record them (collectBelow).
-	counting     bool
-	counted      int
-	countedPaths int
-	item         int64
-	itemWork     Work // the search's counts when it took item
-	best         *atomic.Int64
-	cut          bool
-	// replay, if set, makes the frontier nodes take their subtrees' results instead of
-	// being recorded (driver.go).
-	replay *replay
+	split // a split pass's hooks and state (frontier.go, parallel.go, driver.go, deeper.go)
 
 	// cuts counts the nodes whose search BPMX ended early, after a child's search raised
 	// the node's value above the bound while a later child was still to be searched.
@@ -80,6 +57,37 @@ type walk struct {
 	rep       *reporter
 	published uint64
 	ctx       context.Context
+}
+
+// split is a walk's part in a split pass, apart from its search: where it records the
+// frontier instead of expanding, the frontier, a worker's item of a parallel pass, the
+// replay of the top, and the tests' switches.
+type split struct {
+	// The split search's switches (Options.frontierFrom, Options.raised).
+	frontierFrom int
+	raised       *atomic.Int64
+
+	// Parallel passes (parallel.go): at depth collectAt (never: not at all) the search records
+	// the node in frontier instead of expanding it; a worker searching item of a pass gives
+	// up on it (cut) once a solution is known below an earlier item, best.
+	collectAt int
+	// refine, if set, is asked of each node at collectAt or below whether to search on
+	// below it rather than record it (Solver.Frontier).
+	refine   func(path []uint8) bool
+	frontier frontier
+	tryStart Work // the counts at the start of the search that collects frontier
+	// counting makes the search count its frontier nodes (and their moves) rather than
+	// record them (collectBelow).
+	counting     bool
+	counted      int
+	countedPaths int
+	item         int64
+	itemWork     Work // the search's counts when it took item
+	best         *atomic.Int64
+	cut          bool
+	// replay, if set, makes the frontier nodes take their subtrees' results instead of
+	// being recorded (driver.go).
+	replay *replay
 }
 
 // budgetChunk is how many nodes a worker of a parallel pass takes from the shared budget at
@@ -113,9 +121,10 @@ func (st *walk) overBudget() bool {
 	return true
 }
 
+// newWalk returns a walk of start's tree that records no frontier.
 func (s *Solver) newWalk(start board.State) *walk {
-	st := &walk{t: s.t, kind: s.opt.Heuristic, collectAt: never,
-		frontierFrom: cmp.Or(s.opt.frontierFrom, parallelFrontierFrom), raised: s.opt.raised}
+	st := &walk{t: s.t, kind: s.opt.Heuristic, split: split{collectAt: never,
+		frontierFrom: cmp.Or(s.opt.frontierFrom, parallelFrontierFrom), raised: s.opt.raised}}
 	for p, tile := range start {
 		c := s.frame.cell[p]
 		l := s.frame.label[tile]
