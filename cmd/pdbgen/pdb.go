@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -186,119 +185,42 @@ func buildAction(c *cli.Context) error {
 	if err := cmdline.NoArgs(c); err != nil {
 		return err
 	}
+	r := data.Request{Set: c.String("set"), Catalogue: c.String("catalogue"), Bits: c.Bool("bits"),
+		Automata: c.Bool("pruning") || c.IsSet("pruning-depth"), Depth: c.Int("pruning-depth")}
+	if c.IsSet("board") || r.Automata || r.Catalogue != "" { // --board's default is theirs
+		size, err := board.ParseSize(c.String("board"))
+		if err != nil {
+			return cmdline.Usagef("--board: %v", err)
+		}
+		r.Board = size
+	}
+	if err := r.Check(); err != nil {
+		return cmdline.Usagef("%v", err)
+	}
 	progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
 	defer progress.Done()
 	start := time.Now()
-	opt := data.BuildOptions{Workers: c.Int("workers"), Bits: c.Bool("bits"),
+	since := func() float64 { return time.Since(start).Seconds() }
+	opt := data.BuildOptions{Workers: c.Int("workers"),
 		Progress: func(file string, l bfs.Layer) {
-			progress.Update(file, l.Reached, l.Total, fmt.Sprintf("distance %d, %.0fs", l.Depth, time.Since(start).Seconds()))
+			progress.Update(file, l.Reached, l.Total, fmt.Sprintf("distance %d, %.0fs", l.Depth, since()))
 		},
-		Step: func(file, step string) {
-			progress.Update(file, 1, 1, fmt.Sprintf("%s, %.0fs", step, time.Since(start).Seconds()))
-		},
+		Step: func(file, step string) { progress.Update(file, 1, 1, fmt.Sprintf("%s, %.0fs", step, since())) },
 		Wrote: func(path string, t *tablefile.Table) error {
 			progress.Done()
 			return cmdline.Wrote(c, path, t, -1)
 		}}
-	dir, what := c.String("out"), fmt.Sprintf("%d default tables", len(data.Specs))
-	var err error
-	if c.String("set") != "" && c.String("catalogue") != "" {
-		return cmdline.Usagef("give --set or --catalogue, not both")
+	if r.Automata && !c.Bool("quiet") {
+		fmt.Fprintf(c.App.ErrWriter, "building the %s automaton...\n", r.Board)
 	}
-	if c.Bool("pruning") || c.IsSet("pruning-depth") {
-		if c.String("set") != "" || c.String("catalogue") != "" || c.Bool("bits") {
-			return cmdline.Usagef("--pruning builds the automaton alone: give no --set, --catalogue or --bits")
-		}
-		return buildAutomaton(c, dir, start)
-	}
-	if c.Bool("bits") && c.String("set") == "" && c.String("catalogue") == "" && !c.IsSet("board") {
-		return cmdline.Usagef("--bits: the default tables are not zero-aware; give --set, --board or --catalogue")
-	}
-	if name, file := c.String("set"), c.String("catalogue"); name != "" || file != "" || c.IsSet("board") {
-		size, perr := board.ParseSize(c.String("board"))
-		if perr != nil {
-			return cmdline.Usagef("--board: %v", perr)
-		}
-		spec, serr := pdb.SetByName(name)
-		switch {
-		case file != "":
-			spec, serr = data.ReadCatalogue(file, size)
-		case name == "":
-			spec, serr = pdb.Recommended(size)
-		}
-		if serr != nil {
-			return cmdline.Usagef("%v", serr)
-		}
-		if c.IsSet("board") && spec.Size() != size {
-			return cmdline.Usagef("--board %s: the %s set is for %s", size, spec.Name, spec.Size())
-		}
-		if c.Bool("bits") && !spec.ZeroAware {
-			return cmdline.Usagef("--bits: the %s set's tables are not zero-aware (the bit encoding needs those whose names end in z, small-t, or a catalogue of 0-groups)", spec.Name)
-		}
-		dir, err = data.InstallSet(c.Context, spec, dir, opt)
-		what = "the " + spec.Name + " set"
-		switch {
-		case err != nil:
-		case c.IsSet("board") && name == "" && file == "":
-			if err = buildAutomaton(c, dir, start); err == nil {
-				what += " and its automaton"
-			}
-		case data.NeedsAutomaton(spec.Size(), append([]string{dir}, data.TableDirs()...)):
-			// Else every search with the set would build one first.
-			depth := prune.DefaultDepth(spec.Size())
-			if err = installAutomata(c, spec.Size(), []int{depth}, dir, start); err == nil {
-				what += fmt.Sprintf(" and the depth-%d automaton its searches use", depth)
-			}
-		}
-	} else {
-		dir, err = data.InstallDefaults(c.Context, dir, opt)
-	}
+	what, dir, err := data.Install(c.Context, r, c.String("out"), opt, func(file string, done, total int) {
+		progress.Update(file, int64(done), int64(total), fmt.Sprintf("%s, %.0fs", prune.StepNote(done, total), since()))
+	})
 	if err != nil {
 		return err
 	}
 	if progress.Done(); !c.Bool("quiet") {
-		fmt.Fprintf(c.App.ErrWriter, "built %s in %.1fs into %s\n", what, time.Since(start).Seconds(), dir)
-	}
-	return nil
-}
-
-// buildAutomaton installs the duplicate-path automata of --board into dir: those of
-// --pruning-depth, else of prune.InstallDepths.
-func buildAutomaton(c *cli.Context, dir string, start time.Time) error {
-	size, err := board.ParseSize(c.String("board"))
-	if err != nil {
-		return cmdline.Usagef("--board: %v", err)
-	}
-	depths := prune.InstallDepths(size)
-	if c.IsSet("pruning-depth") {
-		depths = []int{c.Int("pruning-depth")}
-	}
-	return installAutomata(c, size, depths, dir, start)
-}
-
-// installAutomata installs the board's automata of the given depths into dir.
-func installAutomata(c *cli.Context, size board.Size, depths []int, dir string, start time.Time) error {
-	if !c.Bool("quiet") {
-		fmt.Fprintf(c.App.ErrWriter, "building the %s automaton...\n", size)
-	}
-	progress := cmdline.NewProgress(c.App.ErrWriter, c.Bool("quiet"))
-	defer progress.Done()
-	for _, depth := range depths {
-		task := data.AutomatonFile(size, depth)
-		path, t, err := data.InstallAutomaton(c.Context, size, depth, dir, func(done, total int) {
-			progress.Update(task, int64(done), int64(total), fmt.Sprintf("%s, %.0fs", prune.StepNote(done, total), time.Since(start).Seconds()))
-		})
-		progress.Done()
-		if err != nil {
-			return err
-		}
-		if err := cmdline.Wrote(c, path, t, -1); err != nil {
-			return err
-		}
-		dir = filepath.Dir(path)
-	}
-	if !c.Bool("quiet") && c.Bool("pruning") {
-		fmt.Fprintf(c.App.ErrWriter, "built the %s automaton in %.1fs into %s\n", size, time.Since(start).Seconds(), dir)
+		fmt.Fprintf(c.App.ErrWriter, "built %s in %.1fs into %s\n", what, since(), dir)
 	}
 	return nil
 }
