@@ -310,12 +310,16 @@ func helpWords(app *cli.App, args []string) []string {
 // commandPath returns the program and subcommand words of args, for the help hint.
 func commandPath(app *cli.App, args []string) []string {
 	out := []string{app.Name}
+	commands := app.Commands
 	for _, a := range args[1:] {
 		if a == "--" {
 			break
 		}
-		if app.Command(a) != nil {
-			return append(out, a)
+		for _, c := range commands {
+			if c.HasName(a) {
+				out, commands = append(out, a), c.Subcommands
+				break
+			}
 		}
 	}
 	return out

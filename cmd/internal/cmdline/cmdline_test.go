@@ -197,3 +197,26 @@ func TestMistypedFlag(t *testing.T) {
 	assert.Contains(t, errOut.String(), "unknown flag --zzzz")
 	assert.NotContains(t, errOut.String(), "did you mean")
 }
+
+// A usage error's hint names the command and subcommand it came from, so that the help it
+// points to is theirs.
+func TestUsageHintNamesTheSubcommand(t *testing.T) {
+	app := NewApp("tool", "a test")
+	noArgs := func(c *cli.Context) error { return NoArgs(c) }
+	app.Commands = []*cli.Command{{Name: "device", Action: noArgs, Flags: []cli.Flag{&cli.IntFlag{Name: "gpu"}},
+		Subcommands: []*cli.Command{{Name: "check", Action: noArgs}}}}
+	Prepare(app)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tool", "device", "check", "extra"}, "Run 'tool device check --help' for usage."},
+		{[]string{"tool", "device", "--gpu", "1", "extra"}, "Run 'tool device --help' for usage."},
+		{[]string{"tool", "--bogus"}, "Run 'tool --help' for usage."},
+	} {
+		var errOut bytes.Buffer
+		app.ErrWriter = &errOut
+		assert.Equal(t, ExitUsage, Main(app, c.args), "%v", c.args)
+		assert.Contains(t, errOut.String(), c.want, "%v", c.args)
+	}
+}
