@@ -12,6 +12,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/prune"
 )
 
@@ -40,10 +41,10 @@ func TestBlindKind(t *testing.T) {
 	start, _ := goal.RandomWalk(40, rand.New(rand.NewPCG(7, 7)))
 	var roots []ida.Root
 	taken := errors.New("roots taken")
-	_, err = s.Run(context.Background(), start, ida.Plan{
-		Split: func(ida.PassPlan) (int, func([]board.Dir) bool) { return 16, nil },
-		Runner: ida.RunnerFunc(func(_ context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
-			roots = b.Roots()
+	_, err = s.Run(context.Background(), start, passes.Plan{
+		Split: func(passes.PassPlan) (int, func([]board.Dir) bool) { return 16, nil },
+		Runner: passes.RunnerFunc(func(_ context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+			roots = ida.Roots(b)
 			return nil, taken
 		}),
 	})
@@ -81,10 +82,10 @@ func TestBlindKind(t *testing.T) {
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(sol.Moves), 4)
 	roots = nil
-	_, err = s.Run(context.Background(), near, ida.Plan{
-		Split: func(ida.PassPlan) (int, func([]board.Dir) bool) { return 16, nil },
-		Runner: ida.RunnerFunc(func(_ context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
-			roots = b.Roots()
+	_, err = s.Run(context.Background(), near, passes.Plan{
+		Split: func(passes.PassPlan) (int, func([]board.Dir) bool) { return 16, nil },
+		Runner: passes.RunnerFunc(func(_ context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+			roots = ida.Roots(b)
 			return nil, taken
 		}),
 	})

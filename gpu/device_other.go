@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/passes"
 )
 
 // A Device is one GPU; on this system there are none (ErrUnsupported).
@@ -32,21 +33,21 @@ func (*Device) Trap() error { return ErrUnsupported }
 // Engine prepares a solver's tables on the device.
 func (*Device) Engine(*ida.Solver) (*Engine, error) { return nil, ErrUnsupported }
 
-// An Engine searches one solver's split passes on a device: an ida.Runner.
+// An Engine searches one solver's split passes on a device: an passes.Runner.
 type Engine struct{}
 
-// SearchSubtrees searches the batch's subtrees on the device (ida.Runner).
-func (*Engine) SearchSubtrees(context.Context, *ida.Batch) ([]ida.SubtreeResult, error) {
+// SearchSubtrees searches the batch's subtrees on the device (passes.Runner).
+func (*Engine) SearchSubtrees(context.Context, *passes.Batch) ([]passes.SubtreeResult, error) {
 	return nil, ErrUnsupported
 }
 
 // SearchOrdered searches the batch's subtrees on the device in the given order.
-func (*Engine) SearchOrdered(context.Context, *ida.Batch, []uint32) ([]ida.SubtreeResult, error) {
+func (*Engine) SearchOrdered(context.Context, *passes.Batch, []uint32) ([]passes.SubtreeResult, error) {
 	return nil, ErrUnsupported
 }
 
 // Search searches the batch's subtrees on the device as sch says.
-func (*Engine) Search(context.Context, *ida.Batch, Hints) ([]ida.SubtreeResult, error) {
+func (*Engine) Search(context.Context, *passes.Batch, Hints) ([]passes.SubtreeResult, error) {
 	return nil, ErrUnsupported
 }
 

@@ -12,9 +12,10 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/passes"
 )
 
-// An Engine searches one solver's split passes on a device: an ida.Runner. Its searches
+// An Engine searches one solver's split passes on a device: an passes.Runner. Its searches
 // run one at a time.
 type Engine struct {
 	dv     *Device
@@ -120,16 +121,16 @@ func (e *Engine) Stats() Stats {
 	return e.stats
 }
 
-// SearchSubtrees searches the batch's subtrees on the device (ida.Runner), handing them to
+// SearchSubtrees searches the batch's subtrees on the device (passes.Runner), handing them to
 // the threads in serial order.
-func (e *Engine) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+func (e *Engine) SearchSubtrees(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 	return e.Search(ctx, b, Hints{})
 }
 
 // SearchOrdered searches the batch's subtrees on the device as SearchSubtrees does,
 // handing them to the threads in the given order of their serial indices (nil: serial
 // order).
-func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32) ([]ida.SubtreeResult, error) {
+func (e *Engine) SearchOrdered(ctx context.Context, b *passes.Batch, order []uint32) ([]passes.SubtreeResult, error) {
 	return e.Search(ctx, b, Hints{Order: order})
 }
 
@@ -147,12 +148,12 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *ida.Batch, order []uint32
 //
 // Searches of several goroutines take the device in turn, a launch at a time; one waiting
 // for its turn returns ctx's error as soon as ctx is done.
-func (e *Engine) Search(ctx context.Context, b *ida.Batch, sch Hints) ([]ida.SubtreeResult, error) {
+func (e *Engine) Search(ctx context.Context, b *passes.Batch, sch Hints) ([]passes.SubtreeResult, error) {
 	// The roots are made before the search's first launch takes its turn: another's may
 	// be on the GPU.
 	root := newLevel(b, e.model, nil, nil, nil)
 	if root.roots == nil && len(b.Paths) > 0 {
-		return nil, fmt.Errorf("gpu: a batch that ida's driver did not make has no roots to search")
+		return nil, fmt.Errorf("gpu: a batch that ida did not make has no roots to search")
 	}
 	own := Stats{Passes: 1, Threads: e.Stats().Threads}
 	defer func() {
@@ -360,4 +361,4 @@ func (e *Engine) Donates() bool {
 	return e.model.Set == nil || !e.model.Set.Eager || e.dv.tune.NoDonate == 0
 }
 
-var _ ida.Runner = (*Engine)(nil)
+var _ passes.Runner = (*Engine)(nil)

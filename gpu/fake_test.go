@@ -18,6 +18,7 @@ import (
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/fakegpu"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 )
 
@@ -54,8 +55,8 @@ func mdEngine(t *testing.T, dv *Device) (board.Goal, *ida.Solver, *Engine) {
 }
 
 // splitInto is a plan's Split that splits every pass into about n subtrees.
-func splitInto(n int) func(ida.PassPlan) (int, func([]board.Dir) bool) {
-	return func(ida.PassPlan) (int, func([]board.Dir) bool) { return n, nil }
+func splitInto(n int) func(passes.PassPlan) (int, func([]board.Dir) bool) {
+	return func(passes.PassPlan) (int, func([]board.Dir) bool) { return n, nil }
 }
 
 // Every way the driver can fail gives its own error, which says what was wrong.
@@ -131,8 +132,8 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 		start, _ := goal.RandomWalk(60, rng)
 		want, err := s.Solve(context.Background(), start)
 		require.NoError(t, err)
-		got, err := s.Run(context.Background(), start, ida.Plan{
-			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+		got, err := s.Run(context.Background(), start, passes.Plan{
+			Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 				if p.Bound < want.H0+2 {
 					return 0, nil
 				}
@@ -144,14 +145,14 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 		assert.Equal(t, want.Moves, got.Moves)
 		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 		// Handed out last first, the same.
-		got, err = s.Run(context.Background(), start, ida.Plan{
-			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+		got, err = s.Run(context.Background(), start, passes.Plan{
+			Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 				if p.Bound < want.H0+2 {
 					return 0, nil
 				}
 				return 200, nil
 			},
-			Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+			Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 				order := make([]uint32, len(b.Paths))
 				for i := range order {
 					order[i] = uint32(len(order) - 1 - i)
@@ -163,9 +164,9 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 		assert.Equal(t, want.Moves, got.Moves)
 		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 		// An order that does not name every subtree is refused.
-		_, err = s.Run(context.Background(), start, ida.Plan{
+		_, err = s.Run(context.Background(), start, passes.Plan{
 			Split: splitInto(200),
-			Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+			Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 				return e.SearchOrdered(ctx, b, make([]uint32, len(b.Paths)-1))
 			}),
 		})
@@ -199,15 +200,15 @@ func TestSearchesTakeTurns(t *testing.T) {
 	}
 	tallies := make([]Stats, len(starts))
 	errs := make([]error, len(starts))
-	results := make([]*ida.Result, len(starts))
+	results := make([]*passes.Result, len(starts))
 	var wg sync.WaitGroup
 	for i := range starts {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = s.Run(context.Background(), starts[i], ida.Plan{
+			results[i], errs[i] = s.Run(context.Background(), starts[i], passes.Plan{
 				Split: splitInto(200),
-				Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+				Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 					return e.Search(ctx, b, Hints{Tally: &tallies[i]})
 				}),
 			})
@@ -237,9 +238,9 @@ func TestSearchesTakeTurns(t *testing.T) {
 		<-e.turn
 	}()
 	var waited Stats
-	_, err := s.Run(context.Background(), starts[0], ida.Plan{
+	_, err := s.Run(context.Background(), starts[0], passes.Plan{
 		Split: splitInto(200),
-		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+		Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 			return e.Search(ctx, b, Hints{Tally: &waited})
 		}),
 	})
@@ -251,12 +252,12 @@ func TestSearchesTakeTurns(t *testing.T) {
 	e.turn <- struct{}{}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err = s.Run(ctx, starts[0], ida.Plan{Split: splitInto(200), Runner: e})
+	_, err = s.Run(ctx, starts[0], passes.Plan{Split: splitInto(200), Runner: e})
 	<-e.turn
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 }
 
-// A node limit stops a launch: the search ends with ida.ErrNodeLimit, having generated
+// A node limit stops a launch: the search ends with passes.ErrNodeLimit, having generated
 // at most the limit and what each thread generates between two polls (gpu.go: at most
 // a turn's and a poll's expansions' children a thread, 64 expansions). Threads that finish
 // a root after the stop take no other.
@@ -269,8 +270,8 @@ func TestNodeLimitStopsALaunch(t *testing.T) {
 	e, err := dv.Engine(s)
 	require.NoError(t, err)
 	defer e.Close()
-	got, err := s.Run(context.Background(), korf[0].Start, ida.Plan{
-		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+	got, err := s.Run(context.Background(), korf[0].Start, passes.Plan{
+		Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 			if len(p.Passes) == 0 || p.Passes[len(p.Passes)-1].Nodes < 100_000 {
 				return 0, nil
 			}
@@ -278,7 +279,7 @@ func TestNodeLimitStopsALaunch(t *testing.T) {
 		},
 		Runner: e,
 	})
-	require.ErrorIs(t, err, ida.ErrNodeLimit)
+	require.ErrorIs(t, err, passes.ErrNodeLimit)
 	require.NotNil(t, got)
 	threads := uint64(e.Stats().Threads)
 	require.Positive(t, threads)
@@ -302,10 +303,10 @@ func TestFaultThenRecover(t *testing.T) {
 	require.NoError(t, err)
 	e, err := dv.Engine(s)
 	require.NoError(t, err)
-	split := func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 100, nil }
+	split := func(p passes.PassPlan) (int, func([]board.Dir) bool) { return 100, nil }
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
-	got, err := s.Run(context.Background(), start, ida.Plan{Split: split, Runner: e})
+	got, err := s.Run(context.Background(), start, passes.Plan{Split: split, Runner: e})
 	require.NoError(t, err)
 	assert.Equal(t, want.Moves, got.Moves, "before the fault")
 
@@ -314,7 +315,7 @@ func TestFaultThenRecover(t *testing.T) {
 	assert.Contains(t, err.Error(), "CUDA_ERROR_LAUNCH_FAILED")
 	assert.Contains(t, err.Error(), "start a new one")
 	assert.ErrorIs(t, dv.Trap(), ErrLaunch, "the device stays broken")
-	_, err = s.Run(context.Background(), start, ida.Plan{Split: split, Runner: e})
+	_, err = s.Run(context.Background(), start, passes.Plan{Split: split, Runner: e})
 	assert.ErrorIs(t, err, ErrLaunch, "its engine too")
 	e.Close()
 	dv.Close()
@@ -361,14 +362,14 @@ func TestSetEngineGivesUp(t *testing.T) {
 		want, err := s.Solve(context.Background(), start)
 		require.NoError(t, err)
 		batches := 0
-		got, err := s.Run(context.Background(), start, ida.Plan{
-			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+		got, err := s.Run(context.Background(), start, passes.Plan{
+			Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 				if len(p.Passes) == 0 {
 					return 0, nil
 				}
 				return 300, nil
 			},
-			Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+			Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 				out, err := e.SearchSubtrees(ctx, b)
 				if err != nil {
 					return out, err
@@ -588,8 +589,8 @@ func assertIDAs(t *testing.T, s *ida.Solver, e *Engine, start board.State, subtr
 	t.Helper()
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
-	got, err := s.Run(context.Background(), start, ida.Plan{
-		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+	got, err := s.Run(context.Background(), start, passes.Plan{
+		Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 			if len(p.Passes) == 0 {
 				return 0, nil
 			}

@@ -1,4 +1,4 @@
-// Package gpu runs IDA*'s passes on an NVIDIA GPU: a runner (ida.Runner) of ida's pass
+// Package gpu runs IDA*'s passes on an NVIDIA GPU: a runner (passes.Runner) of ida's pass
 // driver that searches a split pass's subtrees on the device, keeping ida's node protocol
 // (docs/SEARCH.md), so that the solution and the serial counts are exactly ida's.
 //
@@ -13,8 +13,8 @@
 // 2017, rebuilt for today's cards: one subtree a thread rather than a block, and work
 // donated to idle threads):
 //
-//  1. ida's driver searches the top of a pass on the CPU down to a frontier of a few
-//     thousand nodes (the top), numbered in serial order. With the Manhattan distance the
+//  1. The pass driver (package passes) has ida search the top of a pass on the CPU down
+//     to a frontier of a few thousand nodes (the top), numbered in serial order. With the Manhattan distance the
 //     card grows it (grow.go, kernel/grow.h): breadth first, a few depths a launch, each
 //     level in serial order (a count of each node's nodes a few moves below, a scan, a
 //     write), every node above the last level expanded and counted in its top subtree as

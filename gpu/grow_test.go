@@ -14,6 +14,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/prune"
 )
 
@@ -31,17 +32,17 @@ func frontierSeeds(t *testing.T, s *ida.Solver, m *ida.Model, start board.State,
 	var paths [][]board.Dir
 	var seeds []ida.Seed
 	taken := errors.New("frontier taken")
-	_, err := s.Run(context.Background(), start, ida.Plan{
-		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+	_, err := s.Run(context.Background(), start, passes.Plan{
+		Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 			if p.Bound != bound {
 				return 0, nil
 			}
 			return want, nil
 		},
-		Runner: ida.RunnerFunc(func(_ context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
-			roots, paths = b.Roots(), b.Paths
+		Runner: passes.RunnerFunc(func(_ context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+			roots, paths = ida.Roots(b), b.Paths
 			if m != nil {
-				seeds = b.Seeds(m)
+				seeds = m.Seeds(b)
 			}
 			return nil, taken
 		}),

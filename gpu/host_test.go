@@ -21,6 +21,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 )
@@ -83,7 +84,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// hostRunner is an ida.Runner that searches each batch with the host build of the
+// hostRunner is an passes.Runner that searches each batch with the host build of the
 // kernel's search, threads virtual threads taking budget expansions a turn.
 type hostRunner struct {
 	t       *testing.T
@@ -120,7 +121,7 @@ type hostRunner struct {
 // SearchSubtrees searches the batch as the engine does (passRun), each launch run by the
 // host build; then h.first is its first launch (the batch's own subtrees, as the threads
 // counted them) and h.donated what all its launches donated.
-func (h *hostRunner) SearchSubtrees(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+func (h *hostRunner) SearchSubtrees(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 	h.heights = b.H
 	var first *launch
 	var donated uint64
@@ -324,7 +325,7 @@ func reference(m *ida.Model, r ida.Root, bound int) (gen, exp, hash uint64) {
 }
 
 // solved makes the solver of goal with opt, its model, and its serial solution of start.
-func solved(t *testing.T, goal board.Goal, opt ida.Options, start board.State) (*ida.Solver, *ida.Model, *ida.Result) {
+func solved(t *testing.T, goal board.Goal, opt ida.Options, start board.State) (*ida.Solver, *ida.Model, *passes.Result) {
 	t.Helper()
 	s, err := ida.New(goal, opt)
 	require.NoError(t, err)
@@ -373,15 +374,15 @@ func emulatedScheme(t *testing.T, bin string, goal board.Goal, opt ida.Options, 
 	require.GreaterOrEqual(t, len(want.Passes), 5, "a test of at least five passes")
 	h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 97, budget: 3, after: 8, grow: grow, ordered: true}
 	checked, solving := 0, 0
-	plan := ida.Plan{
-		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+	plan := passes.Plan{
+		Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 			if p.Bound < want.H0+4 {
 				return 0, nil
 			}
 			return 300, nil
 		},
 		Runner: h,
-		OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+		OnPass: func(p passes.Pass, sp *passes.SplitPass) {
 			if sp == nil {
 				return
 			}
@@ -435,12 +436,12 @@ func TestRacingThreadsAreIDA(t *testing.T) {
 			want, err := s.Solve(context.Background(), start)
 			require.NoError(t, err)
 			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 48, budget: 1 << 30, real: true, after: 32, grow: []int{0, 400}[k%2], ordered: true}
-			got, err := s.Run(context.Background(), start, ida.Plan{Runner: h, Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+			got, err := s.Run(context.Background(), start, passes.Plan{Runner: h, Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 				if len(p.Passes) == 0 {
 					return 0, nil
 				}
 				return 64, nil
-			}, OnPass: func(ida.Pass, *ida.SplitPass) { donated += h.donated }})
+			}, OnPass: func(passes.Pass, *passes.SplitPass) { donated += h.donated }})
 			require.NoError(t, err)
 			assert.Equal(t, want.Moves, got.Moves)
 			assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "%s %s", goal.Name(), start)
@@ -467,15 +468,15 @@ func TestEmulatedSchemeExpandsTheSameNodes(t *testing.T) {
 	for _, grow := range []int{0, 5000} {
 		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 61, budget: 2, after: 8, grow: grow, ordered: true}
 		var roots []ida.Root
-		_, err = s.Run(context.Background(), start, ida.Plan{
-			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+		_, err = s.Run(context.Background(), start, passes.Plan{
+			Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 				if p.Bound != bound {
 					return 0, nil
 				}
 				return 500, nil
 			},
-			Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
-				roots = b.Roots()
+			Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+				roots = ida.Roots(b)
 				return h.SearchSubtrees(ctx, b)
 			}),
 		})
@@ -516,10 +517,10 @@ func TestEmulatedOrderIsIDAs(t *testing.T) {
 		for k := 0; k < 6; k++ {
 			start, _ := goal.RandomWalk(60, rng)
 			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 1, budget: 1000}
-			var b *ida.Batch
-			res, err := s.Run(context.Background(), start, ida.Plan{
-				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) { return 50, nil },
-				Runner: ida.RunnerFunc(func(ctx context.Context, batch *ida.Batch) ([]ida.SubtreeResult, error) {
+			var b *passes.Batch
+			res, err := s.Run(context.Background(), start, passes.Plan{
+				Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) { return 50, nil },
+				Runner: passes.RunnerFunc(func(ctx context.Context, batch *passes.Batch) ([]passes.SubtreeResult, error) {
 					b = batch
 					return h.SearchSubtrees(ctx, batch)
 				}),
@@ -604,8 +605,8 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 			require.NotNil(t, m.Set)
 			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: c.threads, budget: 5}
 			checked := 0
-			got, err := s.Run(context.Background(), c.start, ida.Plan{
-				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+			got, err := s.Run(context.Background(), c.start, passes.Plan{
+				Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 					if len(p.Passes) == 0 {
 						return 0, nil
 					}
@@ -616,8 +617,8 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 					}
 					return 400, nil
 				},
-				Runner: ida.RunnerFunc(h.SearchSubtrees),
-				OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+				Runner: passes.RunnerFunc(h.SearchSubtrees),
+				OnPass: func(p passes.Pass, sp *passes.SplitPass) {
 					if sp == nil {
 						return
 					}
@@ -669,15 +670,15 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 		for _, c := range cases[5:] {
 			s, m, want := solved(t, c.goal, c.opt, c.start)
 			h := &hostRunner{t: t, bin: unchecked, s: s, m: m, threads: c.threads, budget: 5, poll: 128}
-			_, err := s.Run(context.Background(), c.start, ida.Plan{
-				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+			_, err := s.Run(context.Background(), c.start, passes.Plan{
+				Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 					if len(p.Passes) == 0 {
 						return 0, nil
 					}
 					return 400, nil
 				},
-				Runner: ida.RunnerFunc(h.SearchSubtrees),
-				OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+				Runner: passes.RunnerFunc(h.SearchSubtrees),
+				OnPass: func(p passes.Pass, sp *passes.SplitPass) {
 					if sp == nil {
 						return
 					}
@@ -730,7 +731,7 @@ func TestRaisedSubtreesOfNoParts(t *testing.T) {
 			s, m, want := solved(t, korf[k].Goal, ida.Options{Set: five, Lookups: ida.Regular}, korf[k].Start)
 			h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5}
 			marked := 0
-			runner := func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+			runner := func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 				first := true
 				r := &passRun{ctx: ctx, s: s, m: m, b: b, stats: &Stats{}, root: newLevel(b, m, nil, nil, nil), capacity: 1 << 20, parts: 16,
 					launch: func(w work, _ []uint32, _ uint64) (*launch, error) {
@@ -752,14 +753,14 @@ func TestRaisedSubtreesOfNoParts(t *testing.T) {
 					}}
 				return r.run(nil)
 			}
-			got, err := s.Run(context.Background(), korf[k].Start, ida.Plan{
-				Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+			got, err := s.Run(context.Background(), korf[k].Start, passes.Plan{
+				Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 					if len(p.Passes) == 0 {
 						return 0, nil
 					}
 					return 400, nil
 				},
-				Runner: ida.RunnerFunc(runner),
+				Runner: passes.RunnerFunc(runner),
 			})
 			require.NoError(t, err)
 			assert.Positive(t, marked)
@@ -809,20 +810,20 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, "ida_pass_cat", k.entry)
 		h := &hostRunner{t: t, bin: bin, s: s, m: m, threads: 37, budget: 5, after: after, real: racing, grow: grow, ordered: true}
-		checked, passes := 0, 0
-		got, err := s.Run(context.Background(), c.start, ida.Plan{
-			Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+		checked, split := 0, 0
+		got, err := s.Run(context.Background(), c.start, passes.Plan{
+			Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 				if len(p.Passes) == 0 {
 					return 0, nil
 				}
 				return 400, nil
 			},
 			Runner: h,
-			OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+			OnPass: func(p passes.Pass, sp *passes.SplitPass) {
 				if sp == nil {
 					return
 				}
-				passes++
+				split++
 				donated += h.donated
 				for _, w := range want.Passes {
 					if w.Bound == p.Bound {
@@ -846,7 +847,7 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 		assert.Equal(t, want.Moves, got.Moves)
 		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 		assert.Positive(t, checked)
-		assert.GreaterOrEqual(t, passes, 2)
+		assert.GreaterOrEqual(t, split, 2)
 		if grow > 0 {
 			assert.Positive(t, h.levels, "frontiers grown on the card")
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/passes"
 )
 
 // work is what one launch searches: its subtrees' roots (and, for a catalogue, their
@@ -37,13 +38,13 @@ const (
 // level is a batch whose subtrees a pass's run searches: the pass's own, or the parts of
 // subtrees of another level given up and split further (ida.Deeper).
 type level struct {
-	b      *ida.Batch
+	b      *passes.Batch
 	d      *ida.Deeper // how b was made (nil: the pass's batch)
 	parent *level
 	which  []int // the parent's subtrees that b's are the parts of
 	roots  []ida.Root
 	seeds  []ida.Seed
-	out    []ida.SubtreeResult
+	out    []passes.SubtreeResult
 	state  []uint8
 	child  []*level // a split subtree's level (nil until one is split)
 	chosen []int32  // a split subtree's place among its level's chosen ones
@@ -52,10 +53,10 @@ type level struct {
 	closed bool     // its results are its parent's
 }
 
-func newLevel(b *ida.Batch, m *ida.Model, d *ida.Deeper, parent *level, which []int) *level {
+func newLevel(b *passes.Batch, m *ida.Model, d *ida.Deeper, parent *level, which []int) *level {
 	n := len(b.Paths)
-	return &level{b: b, d: d, parent: parent, which: which, roots: b.Roots(), seeds: b.Seeds(m),
-		out: make([]ida.SubtreeResult, n), state: make([]uint8, n), first: n}
+	return &level{b: b, d: d, parent: parent, which: which, roots: ida.Roots(b), seeds: m.Seeds(b),
+		out: make([]passes.SubtreeResult, n), state: make([]uint8, n), first: n}
 }
 
 // settled says whether every subtree up to the first solution is done.
@@ -93,7 +94,7 @@ type passRun struct {
 	ctx        context.Context
 	s          *ida.Solver
 	m          *ida.Model
-	b          *ida.Batch
+	b          *passes.Batch
 	root       *level
 	launch     func(w work, order []uint32, giveUp uint64) (*launch, error)
 	grow       int    // the roots the first launch's frontier grows to on the card (0: none)
@@ -107,7 +108,7 @@ type passRun struct {
 
 // run searches the pass, handing the first launch's subtrees out in order (nil: serial
 // order), and returns the batch's results.
-func (r *passRun) run(order []uint32) ([]ida.SubtreeResult, error) {
+func (r *passRun) run(order []uint32) ([]passes.SubtreeResult, error) {
 	root := r.root
 	all := make([]item, len(root.roots))
 	for i := range all {
@@ -146,7 +147,7 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 	w.bound = r.b.Bound
 	if r.b.MaxNodes > 0 {
 		if r.used >= r.b.MaxNodes {
-			return ida.ErrNodeLimit
+			return passes.ErrNodeLimit
 		}
 		w.limit = r.b.MaxNodes - r.used
 	}
@@ -165,7 +166,7 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 		if err := r.ctx.Err(); err != nil {
 			return err
 		}
-		return ida.ErrNodeLimit
+		return passes.ErrNodeLimit
 	}
 	var touched []*level
 	for j, it := range items {
@@ -205,7 +206,7 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 			r.spoiled(l.value[j])
 			lv.state[i] = gaveUp
 		default:
-			*res = ida.SubtreeResult{Searched: true, Work: ida.Work{Nodes: l.gen[j], Expanded: l.exp[j]}}
+			*res = passes.SubtreeResult{Searched: true, Work: ida.Work{Nodes: l.gen[j], Expanded: l.exp[j]}}
 			if l.value != nil {
 				res.Value = int(l.value[j])
 			}
@@ -233,21 +234,21 @@ const solvingParts = 4096
 // solver's workers, every core (ida.Solver.Workers), and the subtree's result made from
 // theirs; never on one core alone, but for a subtree within a move of the bound, which
 // holds no parts.
-func (r *passRun) solving(lv *level, i int) (ida.SubtreeResult, error) {
+func (r *passRun) solving(lv *level, i int) (passes.SubtreeResult, error) {
 	r.stats.Solving++
 	d, err := r.s.Deeper(r.ctx, lv.b, []int{i}, solvingParts)
 	if err != nil {
-		return ida.SubtreeResult{}, err
+		return passes.SubtreeResult{}, err
 	}
-	var parts []ida.SubtreeResult
+	var parts []passes.SubtreeResult
 	if len(d.Batch.Paths) > 0 {
 		if parts, err = r.s.Workers(0).SearchSubtrees(r.ctx, d.Batch); err != nil {
-			return ida.SubtreeResult{}, err
+			return passes.SubtreeResult{}, err
 		}
 	}
 	got, err := d.Results(r.ctx, parts)
 	if err != nil {
-		return ida.SubtreeResult{}, err
+		return passes.SubtreeResult{}, err
 	}
 	return got[0], nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 )
 
@@ -153,7 +154,7 @@ func check(ctx context.Context, s *ida.Solver, e *Engine, start board.State) (Ch
 	c.Length, c.Serial, c.Expanded = len(want.Moves), want.Nodes, want.Expanded
 	before := e.Stats()
 	begin = time.Now()
-	got, err := s.Run(ctx, start, ida.Plan{Runner: e, Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+	got, err := s.Run(ctx, start, passes.Plan{Runner: e, Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 		if len(p.Passes) == 0 {
 			return 0, nil
 		}

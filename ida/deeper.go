@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"slices"
 	"sync/atomic"
+
+	"github.com/tilekit/tilekit/passes"
 )
 
 // Deeper is chosen subtrees of a batch split further: the nodes below each of them at a
@@ -20,12 +22,14 @@ import (
 type Deeper struct {
 	// Batch holds the parts of the chosen subtrees, each one's in serial order, the chosen
 	// ones in the order given. Its MaxNodes is the split batch's.
-	Batch *Batch
+	Batch *passes.Batch
 
 	s     *Solver
-	from  *Batch
+	from  *passes.Batch
+	nodes *frontier // from's
+	parts *frontier // Batch's
 	which []int
-	first []int // where each chosen subtree's parts begin in Batch, and len(Batch.Paths) last
+	first []int // where each chosen subtree's parts begin in passes.Batch, and len(passes.Batch.Paths) last
 }
 
 // Deeper splits the subtrees which (indices of b, in increasing order) of b, a batch that
@@ -34,27 +38,28 @@ type Deeper struct {
 // two children or more), or deeper while that depth holds fewer than parts and the next
 // holds more. A chosen subtree whose pass holds no node there is split into none; its
 // result is then its own search's. It returns ctx's error when cancelled.
-func (s *Solver) Deeper(ctx context.Context, b *Batch, which []int, parts int) (*Deeper, error) {
-	if b.items == nil {
-		return nil, fmt.Errorf("%w: a batch that this process's driver did not make", ErrRunner)
+func (s *Solver) Deeper(ctx context.Context, b *passes.Batch, which []int, parts int) (*Deeper, error) {
+	from, err := nodesOf(b)
+	if err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	for k, i := range which {
-		if i < 0 || i >= len(b.items.nodes) || (k > 0 && i <= which[k-1]) {
-			return nil, fmt.Errorf("ida: subtrees %v to split of a batch of %d: not increasing indices of it", which, len(b.items.nodes))
+		if i < 0 || i >= len(from.nodes) || (k > 0 && i <= which[k-1]) {
+			return nil, fmt.Errorf("ida: subtrees %v to split of a batch of %d: not increasing indices of it", which, len(from.nodes))
 		}
 	}
 	// Each chosen subtree's parts, on the solver's workers, then all of them in one
 	// frontier, in order.
 	each := make([]frontier, len(which))
 	if err := s.eachOf(ctx, b, len(which), func(ws *walk, k int) {
-		each[k] = ws.partsOf(b.items, which[k], max(parts, 1))
+		each[k] = ws.partsOf(from, which[k], max(parts, 1))
 	}); err != nil {
 		return nil, err
 	}
-	d := &Deeper{s: s, from: b, which: slices.Clone(which), first: make([]int, len(which)+1)}
+	d := &Deeper{s: s, from: b, nodes: from, which: slices.Clone(which), first: make([]int, len(which)+1)}
 	var total span
 	for k := range each {
 		d.first[k] = total.nodes
@@ -70,10 +75,8 @@ func (s *Solver) Deeper(ctx context.Context, b *Batch, which []int, parts int) (
 		into.append(&each[k])
 		each[k] = frontier{}
 	}
-	d.Batch = &Batch{Start: b.Start, Bound: b.Bound, MaxNodes: b.MaxNodes, items: into, Paths: s.frame.callerPaths(into), H: make([]int, len(into.nodes))}
-	for j := range into.nodes {
-		d.Batch.H[j] = int(into.nodes[j].h)
-	}
+	d.parts = into
+	d.Batch = passes.NewBatch(b.Start, b.Bound, b.MaxNodes, &subtrees{f: into, fr: &s.frame})
 	return d, nil
 }
 
@@ -87,24 +90,21 @@ func (d *Deeper) Parts(k int) (from, to int) { return d.first[k], d.first[k+1] }
 // serial search below a chosen subtree reaches must be searched (up to its first solution,
 // and that one); the chosen subtrees after it are reported not searched, with their
 // parts' work.
-func (d *Deeper) Results(ctx context.Context, parts []SubtreeResult) ([]SubtreeResult, error) {
+func (d *Deeper) Results(ctx context.Context, parts []passes.SubtreeResult) ([]passes.SubtreeResult, error) {
 	s, b := d.s, d.Batch
 	if len(parts) != len(b.Paths) {
-		return nil, fmt.Errorf("%w: %d results for %d parts", ErrRunner, len(parts), len(b.Paths))
+		return nil, fmt.Errorf("%w: %d results for %d parts", passes.ErrRunner, len(parts), len(b.Paths))
 	}
-	parts = slices.Clone(parts)
 	for j := range parts {
-		if parts[j].path == nil && parts[j].Moves != nil {
-			p, err := s.frame.own(parts[j].Moves, b.items.path(j), b.Bound)
-			if err != nil {
-				return nil, fmt.Errorf("%w: part %d: %v", ErrRunner, j, err)
+		if parts[j].Moves != nil {
+			if err := passes.CheckSolution(parts[j].Moves, b.Paths[j], b.Bound); err != nil {
+				return nil, fmt.Errorf("%w: part %d: %v", passes.ErrRunner, j, err)
 			}
-			parts[j].path = p
 		}
 	}
 	// Each chosen subtree's replay, on the solver's workers; those after the first with a
 	// solution are then left.
-	out := make([]SubtreeResult, len(d.which))
+	out := make([]passes.SubtreeResult, len(d.which))
 	errs := make([]error, len(d.which))
 	if err := s.eachOf(ctx, d.from, len(d.which), func(ws *walk, k int) {
 		out[k], errs[k] = d.result(ws, k, d.which[k], parts)
@@ -119,7 +119,7 @@ func (d *Deeper) Results(ctx context.Context, parts []SubtreeResult) ([]SubtreeR
 	}
 	for ; k < len(d.which); k++ {
 		// The serial search ends before it: whatever its parts did is work, not searched.
-		out[k] = SubtreeResult{}
+		out[k] = passes.SubtreeResult{}
 		for j := d.first[k]; j < d.first[k+1]; j++ {
 			out[k].Work.Add(parts[j].Work)
 		}
@@ -129,41 +129,40 @@ func (d *Deeper) Results(ctx context.Context, parts []SubtreeResult) ([]SubtreeR
 
 // result is the result of the chosen subtree i, the k-th, from its parts' results: the top
 // of its search again, each part's result in place of its search.
-func (d *Deeper) result(rs *walk, k, i int, parts []SubtreeResult) (SubtreeResult, error) {
-	s, b := d.s, d.Batch
-	rs.place(d.from.items, i)
+func (d *Deeper) result(rs *walk, k, i int, parts []passes.SubtreeResult) (passes.SubtreeResult, error) {
+	s := d.s
+	rs.place(d.nodes, i)
 	defer func() { rs.replay, rs.collectAt = nil, never }()
-	rp := &replay{index: make(map[string]int, d.first[k+1]-d.first[k]), results: parts, found: -1}
+	rp := &replay{index: make(map[string]int, d.first[k+1]-d.first[k]), results: parts, found: -1, fr: &s.frame}
 	for j := d.first[k]; j < d.first[k+1]; j++ {
-		rp.index[string(b.items.path(j))] = j
-		rs.collectAt = min(rs.collectAt, int(b.items.nodes[j].g))
+		rp.index[string(d.parts.path(j))] = j
+		rs.collectAt = min(rs.collectAt, int(d.parts.nodes[j].g))
 	}
 	rs.replay = rp
 	nodes, expanded := rs.nodes, rs.expanded
-	it := &d.from.items.nodes[i]
+	it := &d.nodes.nodes[i]
 	found, value := rs.below(int(it.g), int(it.h), it.blank, it.state)
 	switch {
 	case rs.aborted:
-		return SubtreeResult{}, stopped(rs.ctx)
+		return passes.SubtreeResult{}, stopped(rs.ctx)
 	case rp.err != nil:
-		return SubtreeResult{}, rp.err
+		return passes.SubtreeResult{}, rp.err
 	case !found && rp.found >= 0:
 		// (Found with no part's solution is a goal above the parts' depth: the subtree
 		// where the first solution was met may end there.)
-		return SubtreeResult{}, fmt.Errorf("ida: internal error: the replay below subtree %d found nothing, its part %d a solution", i, rp.found)
+		return passes.SubtreeResult{}, fmt.Errorf("ida: internal error: the replay below subtree %d found nothing, its part %d a solution", i, rp.found)
 	}
-	r := SubtreeResult{Searched: true, Work: Work{Nodes: rs.nodes - nodes, Expanded: rs.expanded - expanded}, Value: value}
+	r := passes.SubtreeResult{Searched: true, Work: Work{Nodes: rs.nodes - nodes, Expanded: rs.expanded - expanded}, Value: value}
 	r.Work.Add(rp.work)
 	if found {
-		r.path = slices.Clone(rs.path[:rs.depth])
-		r.Moves = s.frame.caller(r.path)
+		r.Moves = s.frame.caller(rs.path[:rs.depth])
 	}
 	return r, nil
 }
 
 // walkOf returns a search of b's pass, without a node limit, that stops when ctx is
 // cancelled; collectAt is never.
-func (s *Solver) walkOf(ctx context.Context, b *Batch) *walk {
+func (s *Solver) walkOf(ctx context.Context, b *passes.Batch) *walk {
 	st := s.newWalk(b.Start)
 	var stop atomic.Bool
 	st.stop, st.ctx = &stop, ctx
@@ -174,7 +173,7 @@ func (s *Solver) walkOf(ctx context.Context, b *Batch) *walk {
 
 // eachOf calls f for k from 0 to n-1 on the solver's workers (eachOn), each with a search
 // of b's pass of its own (walkOf), and returns ctx's error if one of them was aborted.
-func (s *Solver) eachOf(ctx context.Context, b *Batch, n int, f func(ws *walk, k int)) error {
+func (s *Solver) eachOf(ctx context.Context, b *passes.Batch, n int, f func(ws *walk, k int)) error {
 	walks := make([]*walk, min(max(s.opt.Workers, 1), n))
 	for w := range walks {
 		walks[w] = s.walkOf(ctx, b)

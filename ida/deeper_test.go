@@ -10,6 +10,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	. "github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 )
 
@@ -19,8 +20,8 @@ import (
 // deeperSeen counts the chosen subtrees whose value BPMX raised, and those with a solution.
 type deeperSeen struct{ raised, solved int }
 
-func deeperRunner(t *testing.T, s *Solver, next Runner, parts int, nest bool, seen *deeperSeen) Runner {
-	return RunnerFunc(func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
+func deeperRunner(t *testing.T, s *Solver, next passes.Runner, parts int, nest bool, seen *deeperSeen) passes.Runner {
+	return passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 		out, err := next.SearchSubtrees(ctx, b)
 		if err != nil {
 			return out, err
@@ -98,13 +99,13 @@ func TestDeeperIsTheSubtreesSearch(t *testing.T) {
 			serial, err := one.Solve(context.Background(), start)
 			require.NoError(t, err)
 			var seen deeperSeen
-			split := func(p PassPlan) (int, func([]board.Dir) bool) {
+			split := func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 				if p.Bound < len(serial.Moves)-6 {
 					return 0, nil
 				}
 				return 40, nil
 			}
-			got, err := s.Run(context.Background(), start, Plan{Split: split, Runner: deeperRunner(t, s, inOrder(s), 16, true, &seen)})
+			got, err := s.Run(context.Background(), start, passes.Plan{Split: split, Runner: deeperRunner(t, s, inOrder(s), 16, true, &seen)})
 			require.NoError(t, err)
 			assert.Equal(t, serial.Moves, got.Moves)
 			assert.Equal(t, Work{Nodes: serial.Nodes, Expanded: serial.Expanded}, got.Serial)
@@ -121,23 +122,23 @@ func TestDeeperRefuses(t *testing.T) {
 	korf := corpus.Korf100()
 	s, err := New(korf[0].Goal, Options{Heuristic: MD})
 	require.NoError(t, err)
-	var b *Batch
-	_, err = s.Run(context.Background(), korf[0].Start, Plan{
-		Split: func(p PassPlan) (int, func([]board.Dir) bool) {
+	var b *passes.Batch
+	_, err = s.Run(context.Background(), korf[0].Start, passes.Plan{
+		Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 			if len(p.Passes) < 4 {
 				return 0, nil
 			}
 			return 8, nil
 		},
-		Runner: RunnerFunc(func(ctx context.Context, got *Batch) ([]SubtreeResult, error) {
+		Runner: passes.RunnerFunc(func(ctx context.Context, got *passes.Batch) ([]passes.SubtreeResult, error) {
 			b = got
 			return nil, context.Canceled
 		}),
 	})
 	require.Error(t, err)
 	require.NotNil(t, b)
-	_, err = s.Deeper(context.Background(), &Batch{Start: b.Start, Bound: b.Bound, Paths: b.Paths}, []int{0}, 4)
-	assert.ErrorIs(t, err, ErrRunner)
+	_, err = s.Deeper(context.Background(), &passes.Batch{Start: b.Start, Bound: b.Bound, Paths: b.Paths}, []int{0}, 4)
+	assert.ErrorIs(t, err, passes.ErrRunner)
 	for _, which := range [][]int{{1, 0}, {-1}, {len(b.Paths)}, {2, 2}} {
 		_, err = s.Deeper(context.Background(), b, which, 4)
 		assert.ErrorContains(t, err, "not increasing indices", "%v", which)
@@ -145,7 +146,7 @@ func TestDeeperRefuses(t *testing.T) {
 	d, err := s.Deeper(context.Background(), b, []int{0}, 4)
 	require.NoError(t, err)
 	_, err = d.Results(context.Background(), nil)
-	assert.ErrorIs(t, err, ErrRunner)
+	assert.ErrorIs(t, err, passes.ErrRunner)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = s.Deeper(ctx, b, []int{0}, 1<<20)
@@ -161,14 +162,14 @@ func TestBatchDidReportsProgress(t *testing.T) {
 		Progress: func(_ int, nodes uint64) { got = append(got, nodes) }})
 	require.NoError(t, err)
 	var before, after int
-	_, err = s.Run(context.Background(), korf[0].Start, Plan{
-		Split: func(p PassPlan) (int, func([]board.Dir) bool) {
+	_, err = s.Run(context.Background(), korf[0].Start, passes.Plan{
+		Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 			if len(p.Passes) < 4 {
 				return 0, nil
 			}
 			return 8, nil
 		},
-		Runner: RunnerFunc(func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
+		Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 			before = len(got)
 			b.Did(1000)
 			b.Did(400)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 )
 
@@ -66,7 +67,7 @@ func TestWidestFrontier(t *testing.T) {
 
 			// The split pass, searched by the solver's workers from the frontier's
 			// lookups, is the serial one.
-			res, err := s.Run(ctx, start, Plan{Split: func(p PassPlan) (int, func([]board.Dir) bool) {
+			res, err := s.Run(ctx, start, passes.Plan{Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 				return 1 << 30, nil
 			}})
 			require.NoError(t, err)

@@ -24,11 +24,12 @@
 //
 // docs/SEARCH.md writes down the node protocol every search here keeps: the order of
 // children, what counts as generated and expanded, each heuristic's update, BPMX, and what
-// a split search must report. One bounds loop, the pass driver (driver.go), runs every
-// search: each pass whole, or split at a frontier into subtrees (subtree.go) that a Runner
-// walks: this process's workers (parallel.go), the units of package cluster, a GPU. The
-// driver turns the runners' results into the serial search's solution and counts, so that
-// neither depends on the split.
+// a split search must report. One bounds loop, the pass driver of package passes, runs
+// every search, a walk of the tree (driver.go): each pass whole, or split at a frontier
+// into subtrees (frontier.go, subtree.go) that a passes.Runner walks: this process's
+// workers (parallel.go), the units of package cluster, a GPU. The driver turns the
+// runners' results into the serial search's solution and counts, so that neither depends
+// on the split.
 //
 // The package only walks: its tables come loaded in Options (package data reads them,
 // package solve decides which), and it reads neither the disk nor the environment.
@@ -43,14 +44,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
-	"github.com/tilekit/tilekit/tally"
 	"github.com/tilekit/tilekit/wd"
 )
 
@@ -207,67 +206,3 @@ func (s *Solver) Lookups() string {
 
 // Goal returns the solver's goal.
 func (s *Solver) Goal() board.Goal { return s.goal }
-
-// Pass is the work of one IDA* iteration (package tally, the wire form).
-type Pass = tally.Pass
-
-// Result is the outcome of a search.
-type Result struct {
-	Start      board.State
-	Moves      []board.Dir // blank directions, in the caller's frame; nil if not solved
-	Solved     bool
-	Optimal    bool // proven optimal: solved with an admissible heuristic
-	LowerBound int  // the optimal length is at least this (equal to it when solved)
-	H0         int  // heuristic value of the start
-	Nodes      uint64
-	Expanded   uint64
-	// Serial is the work one goroutine would have done (Workers 1): Nodes and Expanded
-	// less what several spend on splitting passes and on subtrees after the solution's.
-	// It does not depend on the number of workers.
-	Serial Work
-	// Cuts counts the nodes whose search BPMX ended early: a child's search raised the
-	// node's value above the bound while a later child within it was still to be searched
-	// (docs/SEARCH.md). Only sets in nibbles that are not zero-aware, and dual lookups,
-	// have such values. Like Nodes, it counts all the work done.
-	Cuts    uint64
-	Passes  []Pass
-	Elapsed time.Duration
-}
-
-// reporter calls Options.Progress: at every pass, and from the searching goroutines at
-// most every ProgressEvery. Calls never overlap.
-type reporter struct {
-	mu    sync.Mutex
-	fn    func(int, uint64)
-	every time.Duration
-	last  time.Time
-	bound atomic.Int64
-	live  atomic.Uint64 // nodes generated, published by the walks as they poll
-}
-
-func newReporter(fn func(int, uint64), every time.Duration) *reporter {
-	if every <= 0 {
-		every = time.Second
-	}
-	return &reporter{fn: fn, every: every, last: time.Now()}
-}
-
-// report calls the callback if it is due (always when force); a search that finds another
-// one calling it goes on.
-func (r *reporter) report(force bool) {
-	if r.fn == nil {
-		return
-	}
-	if force {
-		r.mu.Lock()
-	} else if !r.mu.TryLock() {
-		return
-	}
-	defer r.mu.Unlock()
-	now := time.Now()
-	if !force && now.Sub(r.last) < r.every {
-		return
-	}
-	r.last = now
-	r.fn(int(r.bound.Load()), r.live.Load())
-}

@@ -14,6 +14,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 )
 
@@ -190,7 +191,7 @@ func TestCancelAndLimit(t *testing.T) {
 			limited, err := New(hard.Goal, withTables(t, Options{Heuristic: h, MaxNodes: tc.limit, Workers: tc.workers}))
 			require.NoError(t, err)
 			res, err = limited.Solve(context.Background(), hard.Start)
-			assert.ErrorIs(t, err, ErrNodeLimit)
+			assert.ErrorIs(t, err, passes.ErrNodeLimit)
 			assert.False(t, res.Optimal)
 			assert.LessOrEqual(t, res.Nodes, tc.limit, "%+v %v", tc, h)
 			if tc.workers == 1 {
@@ -292,7 +293,7 @@ func TestParallelLimits(t *testing.T) {
 	s, err := New(hard.Goal, withTables(t, Options{Heuristic: MD, Workers: 2, MaxNodes: 5_000_000}))
 	require.NoError(t, err)
 	res, err := s.Solve(context.Background(), hard.Start)
-	assert.ErrorIs(t, err, ErrNodeLimit)
+	assert.ErrorIs(t, err, passes.ErrNodeLimit)
 	assert.False(t, res.Solved)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()

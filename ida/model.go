@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/zindex"
 )
@@ -25,7 +26,7 @@ const (
 // encoding), and a child is first looked up in its parent's best partition alone, in full
 // only if that keeps it within the bound; a zero-aware lookup's index is stepped per move
 // from its ranks (Reader.Scheme, zindex.Layout), a table in the bit encoding read from the
-// parent's value (Reader.Bits), and a subtree's root starts from its Batch.Seeds.
+// parent's value (Reader.Bits), and a subtree's root starts from its Model.Seeds.
 type SetModel struct {
 	Lookups []pdb.Reader // each lookup: its tiles, map of cells, table and mirror
 	Parts   int
@@ -40,7 +41,7 @@ type SetModel struct {
 // A Model is what an implementation of the node protocol outside this package (the GPU
 // kernel of package gpu) needs of a solver to search its subtrees as it does: the board's
 // moves in the search's order, the heuristic's tables and the pruning automaton, all in
-// the solver's frame (docs/SEARCH.md). Batch.Roots gives a split pass's subtrees in the same
+// the solver's frame (docs/SEARCH.md). Roots gives a split pass's subtrees in the same
 // frame.
 type Model struct {
 	Heuristic Heuristic // MD, or a set when Set is given
@@ -113,13 +114,14 @@ type Root struct {
 
 // Roots returns the batch's subtrees in the solver's frame, in serial order; nil for a
 // batch the driver did not make.
-func (b *Batch) Roots() []Root {
-	if b.items == nil {
+func Roots(b *passes.Batch) []Root {
+	items, err := nodesOf(b)
+	if err != nil {
 		return nil
 	}
-	out := make([]Root, len(b.items.nodes))
-	for i := range b.items.nodes {
-		it := &b.items.nodes[i]
+	out := make([]Root, len(items.nodes))
+	for i := range items.nodes {
+		it := &items.nodes[i]
 		out[i] = Root{Board: it.board, Blank: it.blank, G: it.g, H: it.h, State: it.state}
 	}
 	return out
@@ -168,15 +170,16 @@ type Seed struct {
 	Sum    []int16
 }
 
-// Seeds returns the lookups of the batch's subtrees' roots under m's catalogue, in serial
-// order; nil when m has none, or for a batch the driver did not make.
-func (b *Batch) Seeds(m *Model) []Seed {
-	if b.items == nil || m.Set == nil {
+// Seeds returns the lookups of the batch's subtrees' roots under the catalogue of m, in
+// serial order; nil when m has none, or for a batch the driver did not make.
+func (m *Model) Seeds(b *passes.Batch) []Seed {
+	items, err := nodesOf(b)
+	if err != nil || m.Set == nil {
 		return nil
 	}
-	cl := &b.items.cats
+	cl := &items.cats
 	nl, np := len(m.Set.Lookups), m.Set.Parts
-	if cl.len() != len(b.items.nodes) || cl.nl != nl || cl.np != np {
+	if cl.len() != len(items.nodes) || cl.nl != nl || cl.np != np {
 		return nil
 	}
 	out := make([]Seed, cl.len())

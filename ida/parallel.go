@@ -2,9 +2,10 @@ package ida
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync/atomic"
+
+	"github.com/tilekit/tilekit/passes"
 )
 
 // itemsPerWorker is how many subtrees a parallel pass aims to give each worker, so that
@@ -23,8 +24,8 @@ const parallelFrom = 100_000
 // serial order; once an item has a solution, items after it are abandoned (their results
 // hold the work done, not Searched), items before it finished. The node budget is shared:
 // workers take it a chunk at a time.
-func (st *walk) searchItems(items *frontier, workers int) []SubtreeResult {
-	p := &pass{items: items, results: make([]SubtreeResult, len(items.nodes))}
+func (st *walk) searchItems(items *frontier, workers int, fr *frame) []passes.SubtreeResult {
+	p := &pass{items: items, results: make([]passes.SubtreeResult, len(items.nodes)), fr: fr}
 	p.best.Store(math.MaxInt64)
 	best := &p.best
 	walks, budget := st.spawn(workers)
@@ -83,9 +84,10 @@ func (st *walk) gather(walks []*walk, budget *atomic.Int64) {
 // pass is what the workers of a parallel pass share.
 type pass struct {
 	items   *frontier
-	next    atomic.Int64    // the next item to take
-	results []SubtreeResult // each item's, once searched
-	best    atomic.Int64    // the earliest item with a solution so far
+	next    atomic.Int64           // the next item to take
+	results []passes.SubtreeResult // each item's, once searched
+	best    atomic.Int64           // the earliest item with a solution so far
+	fr      *frame                 // the solver's, for the solutions
 }
 
 // take sets ws up to search below the next item and returns it, or returns nil when no
@@ -115,7 +117,7 @@ func (p *pass) done(ws *walk, found bool, value int) {
 	if !found {
 		return
 	}
-	r.path = append([]uint8(nil), ws.path[:ws.depth]...)
+	r.Moves = p.fr.caller(ws.path[:ws.depth])
 	for b := p.best.Load(); i < b && !p.best.CompareAndSwap(b, i); b = p.best.Load() {
 	}
 }
@@ -123,27 +125,28 @@ func (p *pass) done(ws *walk, found bool, value int) {
 // Workers returns a runner that walks a batch's subtrees on n goroutines of this
 // process (0: Options.Workers), as Solve's split passes do: for a plan whose runner
 // chooses, pass by pass, between them and another (a GPU). It walks batches that this
-// solver's driver made (Batch.Roots), and refuses others.
-func (s *Solver) Workers(n int) Runner {
+// solver's driver made, and refuses others.
+func (s *Solver) Workers(n int) passes.Runner {
 	if n <= 0 {
 		n = max(s.opt.Workers, 1)
 	}
-	return RunnerFunc(func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
-		if b.items == nil {
-			return nil, fmt.Errorf("%w: a batch that this process's driver did not make", ErrRunner)
+	return passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+		items, err := nodesOf(b)
+		if err != nil {
+			return nil, err
 		}
 		st := s.newWalk(b.Start)
 		var stop atomic.Bool
 		st.stop, st.ctx = &stop, ctx
 		st.setBudget(b.MaxNodes)
 		st.bound = b.Bound
-		results := st.searchItems(b.items, n)
+		results := st.searchItems(items, n, &s.frame)
 		switch {
 		case !st.aborted:
 			return results, nil
 		case ctx.Err() != nil:
 			return results, ctx.Err()
 		}
-		return results, ErrNodeLimit
+		return results, passes.ErrNodeLimit
 	})
 }

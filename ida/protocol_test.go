@@ -14,6 +14,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	. "github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 )
 
@@ -71,13 +72,13 @@ func (r *reference) dfs(g, h, blank, last int) bool {
 }
 
 // solve runs the reference's passes; it returns the solution and every pass.
-func (r *reference) solve(goal board.Goal, start board.State) ([]board.Dir, []Pass) {
+func (r *reference) solve(goal board.Goal, start board.State) ([]board.Dir, []passes.Pass) {
 	r.size, r.cells = goal.Size(), start.Clone()
 	r.home = make([]int, r.size.Cells())
 	for t := range r.home {
 		r.home[t] = goal.Home(t)
 	}
-	var passes []Pass
+	var all []passes.Pass
 	blank := 0
 	for c, t := range r.cells {
 		if t == 0 {
@@ -91,16 +92,16 @@ func (r *reference) solve(goal board.Goal, start board.State) ([]board.Dir, []Pa
 		if h0 == 0 {
 			r.exp = 0
 		}
-		passes = append(passes, Pass{Bound: r.bound, Nodes: r.gen, Expanded: r.exp})
+		all = append(all, passes.Pass{Bound: r.bound, Nodes: r.gen, Expanded: r.exp})
 		if found {
-			return r.path, passes
+			return r.path, all
 		}
 	}
 }
 
 // workedExample reads docs/SEARCH.md's worked example: the goal, the start, the solution
 // and each pass's bound and counts.
-func workedExample(t *testing.T) (board.Goal, board.State, string, []Pass) {
+func workedExample(t *testing.T) (board.Goal, board.State, string, []passes.Pass) {
 	t.Helper()
 	doc, err := os.ReadFile("../docs/SEARCH.md")
 	require.NoError(t, err)
@@ -111,7 +112,7 @@ func workedExample(t *testing.T) (board.Goal, board.State, string, []Pass) {
 	var goal board.Goal
 	var start board.State
 	var moves string
-	var passes []Pass
+	var all []passes.Pass
 	for _, line := range strings.Split(block, "\n") {
 		line = strings.TrimSpace(line)
 		switch {
@@ -131,32 +132,32 @@ func workedExample(t *testing.T) (board.Goal, board.State, string, []Pass) {
 				f = append(f, n)
 			}
 			require.Len(t, f, 4)
-			require.Equal(t, len(passes)+1, f[0])
-			passes = append(passes, Pass{Bound: f[1], Nodes: uint64(f[2]), Expanded: uint64(f[3])})
+			require.Equal(t, len(all)+1, f[0])
+			all = append(all, passes.Pass{Bound: f[1], Nodes: uint64(f[2]), Expanded: uint64(f[3])})
 		}
 	}
-	require.NotEmpty(t, passes)
+	require.NotEmpty(t, all)
 	require.NotEmpty(t, moves)
-	return goal, start, moves, passes
+	return goal, start, moves, all
 }
 
 // The worked example of docs/SEARCH.md is what ida does, and what the reference written
 // from that page does, pass by pass; split at depth 2, its last pass gives the same
 // solution and, summed, the same counts.
 func TestWorkedExample(t *testing.T) {
-	goal, start, moves, passes := workedExample(t)
+	goal, start, moves, all := workedExample(t)
 	s, err := New(goal, Options{Heuristic: MD})
 	require.NoError(t, err)
 	res, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
 	assert.Equal(t, moves, board.FormatDirs(res.Moves))
-	assert.Equal(t, passes, res.Passes)
+	assert.Equal(t, all, res.Passes)
 	var ref reference
 	refMoves, refPasses := ref.solve(goal, start)
 	assert.Equal(t, moves, board.FormatDirs(refMoves))
-	assert.Equal(t, passes, refPasses)
+	assert.Equal(t, all, refPasses)
 
-	last := passes[len(passes)-1]
+	last := all[len(all)-1]
 	paths, top, err := s.Frontier(context.Background(), start, last.Bound, 4, nil)
 	require.NoError(t, err)
 	var names []string
@@ -179,7 +180,7 @@ func TestWorkedExample(t *testing.T) {
 	// The top's work here is all of it; the serial search stops in the top where it meets
 	// the solving subtree: the nodes the top generates after it are not the serial's.
 	assert.GreaterOrEqual(t, sum.Nodes, last.Nodes)
-	plan := Plan{Split: func(p PassPlan) (int, func([]board.Dir) bool) {
+	plan := passes.Plan{Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 		if p.Bound == last.Bound {
 			return 4, nil
 		}
@@ -193,9 +194,9 @@ func TestWorkedExample(t *testing.T) {
 
 // inOrder is a runner that walks a batch's subtrees here, one after another, up to the
 // first solution.
-func inOrder(s *Solver) Runner {
-	return RunnerFunc(func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
-		out := make([]SubtreeResult, len(b.Paths))
+func inOrder(s *Solver) passes.Runner {
+	return passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+		out := make([]passes.SubtreeResult, len(b.Paths))
 		for i, p := range b.Paths {
 			r, err := s.SearchBelow(ctx, b.Start, p, b.Bound)
 			out[i] = r
@@ -220,8 +221,8 @@ func TestReferenceIsIDA(t *testing.T) {
 				res, err := s.Solve(context.Background(), start)
 				require.NoError(t, err)
 				var ref reference
-				moves, passes := ref.solve(goal, start)
-				assert.Equal(t, res.Passes, passes, "%s %s", goal.Name(), start)
+				moves, all := ref.solve(goal, start)
+				assert.Equal(t, res.Passes, all, "%s %s", goal.Name(), start)
 				assert.Equal(t, res.Moves, moves, "%s %s", goal.Name(), start)
 			}
 		}
@@ -231,7 +232,7 @@ func TestReferenceIsIDA(t *testing.T) {
 // Where BPMX cuts siblings (tables that are not zero-aware, dual lookups), a split search,
 // whose subtrees' raised values cross the frontier, still reports the serial search's
 // solution and counts, pass by pass, to the node: Korf's #3 with 5-5-5 (cuts at depths 26
-// to 39 of passes 55 to 59, 19 to 31 moves above the bound) with the reflection, split at a
+// to 39 of all 55 to 59, 19 to 31 moves above the bound) with the reflection, split at a
 // frontier 19 moves above the bound, by a runner searching in order and by this process's
 // workers. (With the replay of section 6 turned off, the serial counts
 // differ there, and at 9 more of 11 other such frontiers.) Passes whose subtrees' values
@@ -249,22 +250,22 @@ func TestSplitKeepsBPMXCuts(t *testing.T) {
 		serial, err := one.Solve(context.Background(), start)
 		require.NoError(t, err)
 		require.NotZero(t, serial.Cuts, "the serial search has cuts")
-		replayed, unseen := 0, 0 // passes replayed; passes with values raised short of a cut, not replayed
+		replayed, unseen := 0, 0 // all replayed; all with values raised short of a cut, not replayed
 		for _, back := range []int{19} {
-			split := func(p PassPlan) (int, func([]board.Dir) bool) {
+			split := func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 				if p.Bound < 50 {
 					return 0, nil
 				}
 				return 2, func(path []board.Dir) bool { return len(path) < p.Bound-back }
 			}
 			var heights []int // the in-order runner's last batch's roots' values
-			ordered := RunnerFunc(func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
+			ordered := passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 				heights = b.H
 				return inOrder(s).SearchSubtrees(ctx, b)
 			})
-			for _, runner := range []Runner{ordered, nil} {
+			for _, runner := range []passes.Runner{ordered, nil} {
 				heights = nil
-				got, err := s.Run(context.Background(), start, Plan{Split: split, Runner: runner, OnPass: func(p Pass, sp *SplitPass) {
+				got, err := s.Run(context.Background(), start, passes.Plan{Split: split, Runner: runner, OnPass: func(p passes.Pass, sp *passes.SplitPass) {
 					if sp == nil {
 						return
 					}
@@ -290,7 +291,7 @@ func TestSplitKeepsBPMXCuts(t *testing.T) {
 			}
 		}
 		assert.NotZero(t, replayed, "some subtree raised its root's value so far that it cut its parent")
-		assert.NotZero(t, unseen, "passes whose subtrees' values rose short of a cut, counted without a replay")
+		assert.NotZero(t, unseen, "all whose subtrees' values rose short of a cut, counted without a replay")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/tally"
 )
@@ -69,12 +70,12 @@ var ErrPath = errors.New("ida: not a path of the search")
 // the node's value as the search left it (BPMX may raise it: docs/SEARCH.md). A nil path
 // walks the whole pass. Options.MaxNodes and Progress apply; the error is ctx's, or
 // ErrNodeLimit, when the search stopped early (the result then holds the work done).
-func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) (SubtreeResult, error) {
+func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) (passes.SubtreeResult, error) {
 	if err := s.goal.Check(start); err != nil {
-		return SubtreeResult{}, err
+		return passes.SubtreeResult{}, err
 	}
 	if len(path) >= bound || bound >= len(walk{}.path) {
-		return SubtreeResult{}, fmt.Errorf("%w: %d moves at bound %d", ErrPath, len(path), bound)
+		return passes.SubtreeResult{}, fmt.Errorf("%w: %d moves at bound %d", ErrPath, len(path), bound)
 	}
 	st := s.newWalk(start)
 	blank, state := st.pos[0], st.t.fsmStart[st.pos[0]]
@@ -87,7 +88,7 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 			}
 		}
 		if e > board.Right || mv == nil || st.t.fsm[state*4+uint32(d)] == prune.Pruned {
-			return SubtreeResult{}, fmt.Errorf("%w: move %d (%s) of %s", ErrPath, i+1, e, board.FormatDirs(path))
+			return passes.SubtreeResult{}, fmt.Errorf("%w: move %d (%s) of %s", ErrPath, i+1, e, board.FormatDirs(path))
 		}
 		tile := st.board[mv.cell]
 		st.board[blank], st.pos[tile] = tile, blank
@@ -97,8 +98,8 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	st.init()
 	var stop atomic.Bool
 	st.stop, st.ctx = &stop, ctx
-	st.rep = newReporter(s.opt.Progress, s.opt.ProgressEvery)
-	st.rep.bound.Store(int64(bound))
+	st.rep = passes.NewReporter(s.opt.Progress, s.opt.ProgressEvery)
+	st.rep.SetBound(bound)
 	st.setBudget(s.opt.MaxNodes)
 	st.bound = bound
 	var found bool
@@ -108,12 +109,12 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	} else {
 		found, value = st.below(g, st.valueBelow(), blank, state)
 	}
-	r := SubtreeResult{Work: Work{Nodes: st.nodes, Expanded: st.expanded}, Value: value}
+	r := passes.SubtreeResult{Work: Work{Nodes: st.nodes, Expanded: st.expanded}, Value: value}
 	if st.aborted {
 		if err := ctx.Err(); err != nil {
 			return r, err
 		}
-		return r, ErrNodeLimit
+		return r, passes.ErrNodeLimit
 	}
 	r.Searched = true
 	if found {

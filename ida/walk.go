@@ -9,6 +9,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/prefetch"
+	"github.com/tilekit/tilekit/passes"
 )
 
 // pollEvery is how many expansions pass between checks for cancellation (a power of 2).
@@ -54,7 +55,7 @@ type walk struct {
 	budget  *atomic.Int64
 
 	// rep hears of progress; published is how much of nodes has been added to its count.
-	rep       *reporter
+	rep       *passes.Reporter
 	published uint64
 	ctx       context.Context
 }
@@ -210,9 +211,8 @@ func (st *walk) poll() bool {
 		st.aborted = true
 	}
 	if st.rep != nil {
-		st.rep.live.Add(st.nodes - st.published)
+		st.rep.Add(st.nodes - st.published)
 		st.published = st.nodes
-		st.rep.report(false)
 	}
 	if st.best != nil && st.item > st.best.Load() {
 		st.cut = true

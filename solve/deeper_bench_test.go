@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/passes"
 )
 
 // BenchmarkDeeper measures the CPU's part of a set's subtrees given up on the GPU
@@ -28,14 +28,14 @@ func BenchmarkDeeper(b *testing.B) {
 			var split, results time.Duration
 			parts := 0
 			for b.Loop() {
-				_, err := fast.Run(context.Background(), start, ida.Plan{
-					Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+				_, err := fast.Run(context.Background(), start, passes.Plan{
+					Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 						if p.Bound == 93 {
 							return 270_336, nil
 						}
 						return 0, nil
 					},
-					Runner: ida.RunnerFunc(func(ctx context.Context, batch *ida.Batch) ([]ida.SubtreeResult, error) {
+					Runner: passes.RunnerFunc(func(ctx context.Context, batch *passes.Batch) ([]passes.SubtreeResult, error) {
 						which := make([]int, len(batch.Paths))
 						for i := range which {
 							which[i] = i
@@ -44,9 +44,9 @@ func BenchmarkDeeper(b *testing.B) {
 						d, err := fast.Deeper(ctx, batch, which, 4)
 						require.NoError(b, err)
 						split += time.Since(begin)
-						sub := make([]ida.SubtreeResult, len(d.Batch.Paths))
+						sub := make([]passes.SubtreeResult, len(d.Batch.Paths))
 						for j := range sub {
-							sub[j] = ida.SubtreeResult{Searched: true, Value: d.Batch.H[j]}
+							sub[j] = passes.SubtreeResult{Searched: true, Value: d.Batch.H[j]}
 						}
 						begin = time.Now()
 						_, err = d.Results(ctx, sub)

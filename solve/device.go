@@ -13,6 +13,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/passes"
 )
 
 // The devices the fast IDA* searches on (Options.Device).
@@ -312,7 +313,7 @@ func (s *Solver) Close() error {
 // solver's workers). Each pass's time is measured (device.measure), and the next pass's
 // choice made from it. With auto, a GPU that cannot be opened leaves every pass to the
 // CPU.
-func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Result, *DeviceUse, error) {
+func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*passes.Result, *DeviceUse, error) {
 	workers := max(s.opt.Workers, 1)
 	local := s.fast.Workers(workers)
 	var engine *gpu.Engine
@@ -326,8 +327,8 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 	var made time.Time
 	var est func([]board.Dir) float64 // the GPU pass's estimates of its subtrees
 	var expect float64                // the GPU pass's nodes at the least: the last pass's
-	plan := ida.Plan{
-		Split: func(p ida.PassPlan) (int, func([]board.Dir) bool) {
+	plan := passes.Plan{
+		Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 			began, onGPU = time.Now(), false
 			var last uint64
 			if n := len(p.Passes); n > 0 {
@@ -364,7 +365,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 			}
 			return 0, nil
 		},
-		Runner: ida.RunnerFunc(func(ctx context.Context, b *ida.Batch) ([]ida.SubtreeResult, error) {
+		Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 			if unusable != nil {
 				return nil, unusable
 			}
@@ -381,7 +382,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 			}
 			return local.SearchSubtrees(ctx, b)
 		}),
-		OnPass: func(p ida.Pass, sp *ida.SplitPass) {
+		OnPass: func(p passes.Pass, sp *passes.SplitPass) {
 			serial := p.Nodes
 			if sp != nil {
 				serial = sp.Serial.Nodes
@@ -413,17 +414,17 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*ida.Res
 
 // goesToGPU says whether the pass after passes goes to the GPU (pace.toGPU; with force,
 // by its nodes), once it was opened or can be.
-func (d *device) goesToGPU(passes []ida.Pass) bool {
+func (d *device) goesToGPU(history []passes.Pass) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	n := len(passes)
+	n := len(history)
 	switch {
 	case n == 0 || d.err != nil:
 		return false
 	case d.force > 0:
-		return passes[n-1].Nodes >= d.force && d.slower == ""
+		return history[n-1].Nodes >= d.force && d.slower == ""
 	}
-	return d.pace.toGPU(nextPass(passes), d.Kind == DeviceAuto, d.engine != nil)
+	return d.pace.toGPU(nextPass(history), d.Kind == DeviceAuto, d.engine != nil)
 }
 
 // measure records a pass of serial nodes that took took: on the cores (launches 0), timed
@@ -451,24 +452,24 @@ func (d *device) measure(serial uint64, took, launches time.Duration) {
 // further. Off by default: the threads give up a subtree that proves large, and the
 // engine splits it then (gpu.Tune.GiveUp), from what the search met rather than an
 // estimate.
-func splitLarge(est func([]board.Dir) float64, passes []ida.Pass, want int, large uint32) func([]board.Dir) bool {
-	n := len(passes)
-	if large == 0 || est == nil || n < 2 || passes[n-2].Nodes == 0 || want < 1 {
+func splitLarge(est func([]board.Dir) float64, history []passes.Pass, want int, large uint32) func([]board.Dir) bool {
+	n := len(history)
+	if large == 0 || est == nil || n < 2 || history[n-2].Nodes == 0 || want < 1 {
 		return nil
 	}
-	limit := nextPass(passes) / float64(want) * float64(large)
+	limit := nextPass(history) / float64(want) * float64(large)
 	return func(path []board.Dir) bool { return est(path) > limit }
 }
 
 // passEstimate returns the nodes expected below each subtree of the next pass, from the
 // last split pass's subtrees (as the cluster's policy estimates them: their work times the
 // passes' growth); nil without one.
-func passEstimate(last *ida.SplitPass, passes []ida.Pass) func([]board.Dir) float64 {
-	n := len(passes)
+func passEstimate(last *passes.SplitPass, history []passes.Pass) func([]board.Dir) float64 {
+	n := len(history)
 	if last == nil || n < 2 {
 		return nil
 	}
-	return estimate(subtreeSizes(last.Paths, last.Results), passes[n-1].Nodes, passes[n-2].Nodes)
+	return estimate(subtreeSizes(last.Paths, last.Results), history[n-1].Nodes, history[n-2].Nodes)
 }
 
 // hints are how a GPU pass's subtrees go to the threads: in windows of window subtrees
@@ -478,7 +479,7 @@ func passEstimate(last *ida.SplitPass, passes []ida.Pass) func([]board.Dir) floa
 // least nodes. (Not the estimates' sum: the passes' growth varies, and the last pass ends
 // at its solution. A thread that does not donate gives a subtree up after a few times its
 // share of it: better too soon than too late.)
-func hints(b *ida.Batch, est func([]board.Dir) float64, least float64, window int) gpu.Hints {
+func hints(b *passes.Batch, est func([]board.Dir) float64, least float64, window int) gpu.Hints {
 	sch := gpu.Hints{Expected: least}
 	if est == nil || window == 1 {
 		return sch
@@ -535,11 +536,11 @@ func sizeKey(size float64) uint16 { return uint16(math.Float64bits(max(size, 0))
 
 // nextPass is the nodes the pass after passes is expected to take: the last one's times
 // the last growth (0 before two passes).
-func nextPass(passes []ida.Pass) float64 {
-	n := len(passes)
-	if n < 2 || passes[n-2].Nodes == 0 {
+func nextPass(history []passes.Pass) float64 {
+	n := len(history)
+	if n < 2 || history[n-2].Nodes == 0 {
 		return 0
 	}
-	last, before := float64(passes[n-1].Nodes), float64(passes[n-2].Nodes)
+	last, before := float64(history[n-1].Nodes), float64(history[n-2].Nodes)
 	return last * max(last/before, 1)
 }

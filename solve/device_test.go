@@ -19,6 +19,7 @@ import (
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/fakegpu"
+	"github.com/tilekit/tilekit/passes"
 )
 
 // fakeGPU builds package gpu's fake driver (its launches run the kernel's search on the
@@ -138,7 +139,7 @@ func TestHintsOfManySubtrees(t *testing.T) {
 		}
 		return size[i]
 	}
-	b := &ida.Batch{Paths: paths}
+	b := &passes.Batch{Paths: paths}
 	for _, window := range []int{0, 5_000, 1_000} {
 		want := make([]uint32, n)
 		w := window
@@ -171,25 +172,25 @@ func TestHintsOfManySubtrees(t *testing.T) {
 // last one's nodes.
 func TestHints(t *testing.T) {
 	dirs := func(s string) []board.Dir { d, err := board.ParseDirs(s); require.NoError(t, err); return d }
-	last := &ida.SplitPass{Paths: [][]board.Dir{dirs("U"), dirs("L"), dirs("R")},
-		Results: []ida.SubtreeResult{{Work: ida.Work{Nodes: 10}}, {Work: ida.Work{Nodes: 1000}}, {Work: ida.Work{Nodes: 100}}}}
-	passes := []ida.Pass{{Bound: 40, Nodes: 1000}, {Bound: 42, Nodes: 5000}}
-	b := &ida.Batch{Paths: [][]board.Dir{dirs("UL"), dirs("UR"), dirs("LU"), dirs("LD"), dirs("RU"), dirs("DD")}}
-	sch := hints(b, passEstimate(last, passes), 5000, 0)
+	last := &passes.SplitPass{Paths: [][]board.Dir{dirs("U"), dirs("L"), dirs("R")},
+		Results: []passes.SubtreeResult{{Work: ida.Work{Nodes: 10}}, {Work: ida.Work{Nodes: 1000}}, {Work: ida.Work{Nodes: 100}}}}
+	history := []passes.Pass{{Bound: 40, Nodes: 1000}, {Bound: 42, Nodes: 5000}}
+	b := &passes.Batch{Paths: [][]board.Dir{dirs("UL"), dirs("UR"), dirs("LU"), dirs("LD"), dirs("RU"), dirs("DD")}}
+	sch := hints(b, passEstimate(last, history), 5000, 0)
 	assert.Equal(t, gpu.Hints{Order: []uint32{2, 3, 4, 0, 1, 5}, Expected: 5000}, sch)
-	sch = hints(b, passEstimate(last, passes), 5000, 4)
+	sch = hints(b, passEstimate(last, history), 5000, 4)
 	assert.Equal(t, gpu.Hints{Order: []uint32{2, 3, 0, 1, 4, 5}, Expected: 5000}, sch, "windows of 4 in serial order")
-	sch = hints(b, passEstimate(last, passes), 5000, 1)
+	sch = hints(b, passEstimate(last, history), 5000, 1)
 	assert.Equal(t, gpu.Hints{Expected: 5000}, sch, "windows of 1: serial order")
-	sch = hints(b, passEstimate(nil, passes), 5000, 0)
+	sch = hints(b, passEstimate(nil, history), 5000, 0)
 	assert.Equal(t, gpu.Hints{Expected: 5000}, sch, "no split pass before: serial order")
-	assert.Equal(t, 25_000.0, nextPass(passes), "the last pass grown as it grew: 5,000 times 5")
-	assert.Zero(t, nextPass(passes[:1]), "one pass: no growth known")
+	assert.Equal(t, 25_000.0, nextPass(history), "the last pass grown as it grew: 5,000 times 5")
+	assert.Zero(t, nextPass(history[:1]), "one pass: no growth known")
 
 	// Where the GPU's threads do not donate (a set's), a subtree expected above large
 	// times the mean of the pass's subtrees is split further: here the pass is expected at
 	// 25,000 nodes (5,000 grown 5 times), 6 subtrees, a mean of 4,167.
-	split := splitLarge(passEstimate(last, passes), passes, 6, 1)
+	split := splitLarge(passEstimate(last, history), history, 6, 1)
 	require.NotNil(t, split)
 	for _, c := range []struct {
 		path  string
@@ -197,8 +198,8 @@ func TestHints(t *testing.T) {
 	}{{"L", true}, {"LU", false}, {"R", false}, {"U", false}, {"D", false}} {
 		assert.Equal(t, c.split, split(dirs(c.path)), c.path)
 	}
-	assert.Nil(t, splitLarge(passEstimate(last, passes), passes, 6, 0), "by default, none")
-	assert.Nil(t, splitLarge(nil, passes, 6, 1), "no estimates: no split")
+	assert.Nil(t, splitLarge(passEstimate(last, history), history, 6, 0), "by default, none")
+	assert.Nil(t, splitLarge(nil, history, 6, 1), "no estimates: no split")
 }
 
 // A GPU pass is split into one subtree for every 131,072 nodes of the last pass (that is,

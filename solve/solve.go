@@ -32,6 +32,7 @@ import (
 	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/search"
 )
@@ -41,9 +42,9 @@ import (
 // is not installed): the caller's mistake, not a failure of the search.
 var ErrOptions = errors.New("solve: options do not fit")
 
-// ErrNodeLimit reports a search stopped by Options.MaxNodes (ida.ErrNodeLimit); a runner of
+// ErrNodeLimit reports a search stopped by Options.MaxNodes (passes.ErrNodeLimit); a runner of
 // split passes returns it once it has generated the nodes its batch allows.
-var ErrNodeLimit = ida.ErrNodeLimit
+var ErrNodeLimit = passes.ErrNodeLimit
 
 // ErrDeviceFault reports a search whose GPU kernel failed (gpu.ErrLaunch): the NVIDIA
 // driver keeps the fault for the whole process, so its GPU serves no more searches.
@@ -139,8 +140,8 @@ type Result struct {
 	SerialNodes, SerialExpanded uint64
 	PeakStored                  int // most states stored at once: A* and BA*'s sets, IDA*'s deepest path
 	Elapsed                     time.Duration
-	Passes                      []ida.Pass // the fast IDA*'s passes
-	Device                      *DeviceUse // what the GPU did, when it searched
+	Passes                      []passes.Pass // the fast IDA*'s passes
+	Device                      *DeviceUse    // what the GPU did, when it searched
 
 	Algorithm string // what was used
 	Heuristic string
@@ -327,7 +328,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 	var out *Result
 	var err error
 	if s.fast != nil { // both searches check start first
-		var res *ida.Result
+		var res *passes.Result
 		var use *DeviceUse
 		if s.dev != nil && s.dev.Kind != DeviceCPU {
 			res, use, err = s.solveOnDevice(ctx, start)
@@ -368,7 +369,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) 
 }
 
 // fastResult is the result of the fast IDA*'s search.
-func (s *Solver) fastResult(res *ida.Result) *Result {
+func (s *Solver) fastResult(res *passes.Result) *Result {
 	out := &Result{Start: res.Start, Moves: res.Moves, Solved: res.Solved, Optimal: res.Optimal,
 		LowerBound: res.LowerBound, H0: res.H0, Nodes: res.Nodes, Expanded: res.Expanded,
 		PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Algorithm: "idastar", Heuristic: s.heuristic,

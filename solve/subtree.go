@@ -6,6 +6,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/ida"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/tally"
 )
 
@@ -53,10 +54,10 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 // A split pass's subtrees and their results are ida's: named here so that the packages
 // that search subtrees (cluster) speak to solve alone.
 type (
-	// Batch is a split pass's subtrees (ida.Batch).
-	Batch = ida.Batch
-	// SubtreeResult is what the search below one subtree found (ida.SubtreeResult).
-	SubtreeResult = ida.SubtreeResult
+	// Batch is a split pass's subtrees (passes.Batch).
+	Batch = passes.Batch
+	// SubtreeResult is what the search below one subtree found (passes.SubtreeResult).
+	SubtreeResult = passes.SubtreeResult
 )
 
 // SplitOptions configure SolveSplit: the policy that says which passes are split, and
@@ -81,9 +82,9 @@ type SplitOptions struct {
 	MaxUnitNodes uint64
 }
 
-// SolveSplit solves start by IDA* as Solve does, through ida's pass driver, with each pass
+// SolveSplit solves start by IDA* as Solve does, through the pass driver, with each pass
 // past opt.SplitFrom nodes split into subtrees that search searches (in other goroutines,
-// processes or machines; see ida.Runner for what it must search). The solution and the
+// processes or machines; see passes.Runner for what it must search). The solution and the
 // serial counts are the serial search's, whatever the order search searched in; the
 // result's Nodes are all the work done. Options.MaxNodes counts every node, search's too:
 // it is told how many it may generate (Batch.MaxNodes).
@@ -94,9 +95,9 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 	if search == nil {
 		return nil, badOptions("a split search needs a search of its subtrees")
 	}
-	plan := ida.Plan{Runner: ida.RunnerFunc(search), Split: opt.split}
+	plan := passes.Plan{Runner: passes.RunnerFunc(search), Split: opt.split}
 	if opt.Pass != nil {
-		plan.OnPass = func(p ida.Pass, sp *ida.SplitPass) { opt.Pass(p.Bound, sp != nil, p.Work()) }
+		plan.OnPass = func(p passes.Pass, sp *passes.SplitPass) { opt.Pass(p.Bound, sp != nil, p.Work()) }
 	}
 	res, err := s.fast.Run(ctx, start, plan)
 	if res == nil {
@@ -107,7 +108,7 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 
 // split is the plan's policy: a pass is split once the last was SplitFrom nodes, into
 // want subtrees, the large ones of the last split pass split further.
-func (opt SplitOptions) split(p ida.PassPlan) (int, func([]board.Dir) bool) {
+func (opt SplitOptions) split(p passes.PassPlan) (int, func([]board.Dir) bool) {
 	var last, before uint64
 	if n := len(p.Passes); n > 0 {
 		last = p.Passes[n-1].Nodes

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/tally"
 )
 
@@ -103,11 +103,11 @@ func TestSolveSplitErrors(t *testing.T) {
 		func(_ context.Context, b *Batch) ([]SubtreeResult, error) {
 			return make([]SubtreeResult, len(b.Paths)), nil
 		})
-	assert.ErrorIs(t, err, ida.ErrRunner)
+	assert.ErrorIs(t, err, passes.ErrRunner)
 	// And so does one with too few results.
 	_, err = s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
 		func(_ context.Context, b *Batch) ([]SubtreeResult, error) { return nil, nil })
-	assert.ErrorIs(t, err, ida.ErrRunner)
+	assert.ErrorIs(t, err, passes.ErrRunner)
 
 	g, err := New(context.Background(), board.BlankLast(board.Size{W: 3, H: 3}), Options{})
 	require.NoError(t, err)
@@ -229,7 +229,7 @@ func BenchmarkEstimate(b *testing.B) {
 func BenchmarkHints(b *testing.B) {
 	last, next, each := k24Frontiers(b)
 	est := estimate(subtreeSizes(last, each), 1000, 100)
-	batch := &ida.Batch{Paths: next}
+	batch := &passes.Batch{Paths: next}
 	for b.Loop() {
 		hints(batch, est, 0, 0)
 	}
