@@ -23,12 +23,12 @@ type Work = tally.Work
 type Pass = tally.Pass
 
 // ErrNodeLimit reports a search stopped by its node limit.
-var ErrNodeLimit = errors.New("ida: node limit reached")
+var ErrNodeLimit = errors.New("passes: node limit reached")
 
 // ErrRunner is matched by the errors of a split pass whose runner broke its contract
 // (Runner): too few results, a subtree before the first solution left unsearched, or a
 // solution that is not one of its subtree.
-var ErrRunner = errors.New("ida: the runner's results break its contract")
+var ErrRunner = errors.New("passes: the runner's results break its contract")
 
 // A Runner walks the subtrees of a split pass.
 //
@@ -110,7 +110,7 @@ type Plan struct {
 	// Split is asked before each pass whether to split it. It returns how many subtrees
 	// the frontier should hold at least (0: search the pass whole, here), and refine (nil:
 	// none), asked of each frontier node whether to split it further (see Tree.Frontier).
-	// nil: the engine's own plan.
+	// nil: every pass whole (an engine's Run may give its own plan instead).
 	Split func(p PassPlan) (want int, refine func(path []board.Dir) bool)
 	// Runner searches the split passes' subtrees; nil: the engine's own workers.
 	Runner Runner

@@ -56,14 +56,14 @@ type Subtrees interface {
 }
 
 // Run searches t for a shortest solution of start to goal, pass after pass from t's
-// heuristic value, each searched whole or split as plan says (plan.Split must be set; a
-// nil plan.Runner: the engine's own workers), telling rep of each pass. It returns the
-// result, with an error when the search was cancelled (ctx's error) or hit the node limit
-// (ErrNodeLimit); the result then carries the lower bound proven so far. The solution and
-// the serial counts (Result.Serial) are the serial search's whatever the plan; Nodes and
-// Expanded count all the work done. The solution is replayed on start before it is
-// returned; a mismatch is reported as an internal error. An error of the runner that is
-// neither a cancellation nor the node limit ends the search with it.
+// heuristic value, each searched whole or split as plan says (a nil plan.Split: every
+// pass whole; a nil plan.Runner: the engine's own workers), telling rep of each pass. It
+// returns the result, with an error when the search was cancelled (ctx's error) or hit
+// the node limit (ErrNodeLimit); the result then carries the lower bound proven so far.
+// The solution and the serial counts (Result.Serial) are the serial search's whatever
+// the plan; Nodes and Expanded count all the work done. The solution is replayed on start
+// before it is returned; a mismatch is reported as an internal error. An error of the
+// runner that is neither a cancellation nor the node limit ends the search with it.
 func Run(ctx context.Context, t Tree, goal board.Goal, start board.State, plan Plan, rep *Reporter) (*Result, error) {
 	begin := time.Now()
 	res := &Result{Start: start.Clone(), H0: t.H()}
@@ -78,7 +78,7 @@ func Run(ctx context.Context, t Tree, goal board.Goal, start board.State, plan P
 		var serial Work
 		var sp *SplitPass
 		want, refine := 0, (func([]board.Dir) bool)(nil)
-		if b >= 2 && res.H0 > 0 {
+		if b >= 2 && res.H0 > 0 && plan.Split != nil {
 			want, refine = plan.Split(PassPlan{Bound: b, Passes: res.Passes, LastSplit: last})
 		}
 		if want > 0 {
@@ -118,10 +118,10 @@ func Run(ctx context.Context, t Tree, goal board.Goal, start board.State, plan P
 	if res.Solved {
 		end, rerr := goal.Size().Replay(start, res.Moves)
 		if rerr != nil || !end.Equal(goal.Tiles()) {
-			return res, fmt.Errorf("ida: internal error: the solution of %v does not replay to the goal (%v)", start, rerr)
+			return res, fmt.Errorf("passes: internal error: the solution of %v does not replay to the goal (%v)", start, rerr)
 		}
 		if len(res.Moves) != res.LowerBound {
-			return res, fmt.Errorf("ida: internal error: solution of %d moves at bound %d", len(res.Moves), res.LowerBound)
+			return res, fmt.Errorf("passes: internal error: solution of %d moves at bound %d", len(res.Moves), res.LowerBound)
 		}
 	}
 	return res, err
