@@ -76,6 +76,22 @@ func (d Device) AtOnce(cores int) int {
 	return cores
 }
 
+// Share says how workers cores are shared: the goroutines of each instance's search
+// (threads), and the instances solved at once. A single instance gets them all; a batch
+// is split by instance, each searched by one goroutine, unless the number of workers was
+// not chosen on a GPU, where the device's share holds (AtOnce: two at a time, each with
+// every core for what the CPU does beside the other's launch).
+func (d Device) Share(workers int, single, chosen bool) (threads, atOnce int) {
+	switch {
+	case single:
+		return workers, 1
+	case !chosen:
+		atOnce = d.AtOnce(workers)
+		return d.Goroutines(atOnce, workers), atOnce
+	}
+	return 1, workers
+}
+
 // Goroutines is how many of cores each of units instances searched at once gets: one on
 // the CPU; on a GPU, every core for each group of two, which take turns on the GPU.
 func (d Device) Goroutines(units, cores int) int {

@@ -378,3 +378,25 @@ func TestDeviceGPUThatCannotOpenFails(t *testing.T) {
 	assert.ErrorIs(t, err, gpu.ErrJIT)
 	assert.Contains(t, s.Device(), "no GPU")
 }
+
+// --workers cores go to one instance's search, or a batch's instances, one goroutine each;
+// a batch on the GPU goes two instances at a time (one's CPU work beside the other's GPU
+// pass) with every core for each, unless --workers says otherwise.
+func TestWorkersShared(t *testing.T) {
+	for _, c := range []struct {
+		single          bool
+		device          string
+		set             bool
+		threads, atOnce int
+	}{
+		{true, "cpu", false, 16, 1},
+		{true, "gpu", false, 16, 1},
+		{false, "cpu", false, 1, 16},
+		{false, "auto", false, 1, 16},
+		{false, "gpu", false, 16, 2},
+		{false, "gpu", true, 1, 16},
+	} {
+		threads, parallel := Device{Kind: c.device}.Share(16, c.single, c.set)
+		assert.Equal(t, []int{c.threads, c.atOnce}, []int{threads, parallel}, "%+v", c)
+	}
+}

@@ -16,7 +16,6 @@ import (
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/corpus"
-	"github.com/tilekit/tilekit/solve"
 )
 
 // run runs solve15 in-process with the given standard input.
@@ -434,28 +433,6 @@ func TestClusterKey(t *testing.T) {
 	_, errOut, code = run(t, "", "worker", "--nats", "nats://alice:k@127.0.0.1:1", "--name", "bob")
 	assert.Equal(t, cmdline.ExitUsage, code)
 	assert.Contains(t, errOut, "the URL's user is alice")
-}
-
-// --workers cores go to one instance's search, or a batch's instances, one goroutine each;
-// a batch on the GPU goes two instances at a time (one's CPU work beside the other's GPU
-// pass) with every core for each, unless --workers says otherwise.
-func TestWorkersShared(t *testing.T) {
-	for _, c := range []struct {
-		single          bool
-		device          string
-		set             bool
-		threads, atOnce int
-	}{
-		{true, "cpu", false, 16, 1},
-		{true, "gpu", false, 16, 1},
-		{false, "cpu", false, 1, 16},
-		{false, "auto", false, 1, 16},
-		{false, "gpu", false, 16, 2},
-		{false, "gpu", true, 1, 16},
-	} {
-		threads, parallel := share(c.single, solve.Device{Kind: c.device}, c.set, 16)
-		assert.Equal(t, []int{c.threads, c.atOnce}, []int{threads, parallel}, "%+v", c)
-	}
 }
 
 // The GPU's knobs come from $TILEKIT_GPU_TUNE, read by the command alone: a knob it does

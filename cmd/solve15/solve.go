@@ -23,7 +23,7 @@ func solveAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	threads, parallel := share(in.Single(), device, c.IsSet("workers"), c.Int("workers"))
+	threads, parallel := device.Share(c.Int("workers"), in.Single(), c.IsSet("workers"))
 	ctx, timeout := c.Context, c.Duration("timeout")
 	if in.Single() {
 		// One instance's --timeout counts everything it waits for: the tables' loading
@@ -67,20 +67,4 @@ func solveAction(c *cli.Context) error {
 	}
 	sum := report.Batch(c.Context, s, in.All(), report.BatchOptions{Workers: parallel, Timeout: timeout, Progress: out.Progress}, out.Add)
 	return out.Finish(sum, in)
-}
-
-// share says how --workers cores are shared: the goroutines of each instance's search, and
-// the instances solved at once. A single instance gets them all; a batch is split by
-// instance, each searched by one goroutine, unless --workers is not given on a GPU, where
-// the device's share holds (solve.Device.AtOnce: two at a time, each with every core for
-// what the CPU does beside the other's launch).
-func share(single bool, device solve.Device, workersSet bool, workers int) (threads, parallel int) {
-	switch {
-	case single:
-		return workers, 1
-	case !workersSet:
-		parallel = device.AtOnce(workers)
-		return device.Goroutines(parallel, workers), parallel
-	}
-	return 1, workers
 }
