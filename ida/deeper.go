@@ -13,10 +13,10 @@ import (
 // Deeper is chosen subtrees of a batch split further: the nodes below each of them at a
 // deeper depth, as a batch of their own, and the way back from that batch's results to
 // the chosen subtrees'. A runner whose search of a subtree proves too large for one of its
-// threads (a GPU's, searching a set whose threads cannot share their work) walks the
+// threads (a GPU's, searching a set whose threads cannot share their work) searches the
 // parts instead, which its other threads share; each chosen subtree's result is then made
 // as the driver makes a split pass's (docs/SEARCH.md, section 6): the top of the subtree
-// searched again with the parts' results in place of their walks. So it is exactly the
+// searched again with the parts' results in place of their searches. So it is exactly the
 // serial search's below that subtree: its work, its first solution, and its root's value
 // as BPMX left it.
 type Deeper struct {
@@ -29,7 +29,7 @@ type Deeper struct {
 	nodes *frontier // from's
 	parts *frontier // Batch's
 	which []int
-	first []int // where each chosen subtree's parts begin in passes.Batch, and len(passes.Batch.Paths) last
+	first []int // where each chosen subtree's parts begin in Batch, and len(Batch.Paths) last
 }
 
 // Deeper splits the subtrees which (indices of b, in increasing order) of b, a batch that

@@ -14,7 +14,7 @@ import (
 	"github.com/tilekit/tilekit/pdb"
 )
 
-// deeperRunner walks every third subtree of a batch, and the one with the first
+// deeperRunner searches every third subtree of a batch, and the one with the first
 // solution, through Deeper (their parts by next, and through Deeper again when nest is
 // set), and the others through next; each chosen subtree's result must be SearchBelow's.
 // deeperSeen counts the chosen subtrees whose value BPMX raised, and those with a solution.

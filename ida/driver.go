@@ -12,10 +12,10 @@ import (
 )
 
 // The engine's part of the pass driver (package passes): a walk of the start as a
-// Tree, and the subtrees of a split pass as Subtrees. docs/SEARCH.md is the
+// passes.Tree, and the subtrees of a split pass as passes.Subtrees. docs/SEARCH.md is the
 // protocol every runner keeps.
 
-// Solve walks for a shortest solution of start, splitting its passes as Options.Workers
+// Solve searches for a shortest solution of start, splitting its passes as Options.Workers
 // asks. It returns the result, with an error when the search was cancelled (ctx's error)
 // or hit the node limit (ErrNodeLimit); the result then carries the lower bound
 // proven so far. The solution is replayed on start before it is returned; a mismatch is
@@ -24,8 +24,8 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*passes.Result, 
 	return s.Run(ctx, start, passes.Plan{})
 }
 
-// Run walks for a shortest solution of start as Solve does, its passes split and searched
-// as plan says (Run; a nil plan.Split: split the passes past 100,000 nodes among
+// Run searches for a shortest solution of start as Solve does, its passes split and searched
+// as plan says (passes.Run; a nil plan.Split: split the passes past 100,000 nodes among
 // Options.Workers).
 func (s *Solver) Run(ctx context.Context, start board.State, plan passes.Plan) (*passes.Result, error) {
 	if err := s.goal.Check(start); err != nil {
@@ -56,7 +56,7 @@ func (s *Solver) workersPlan(p passes.PassPlan) (int, func([]board.Dir) bool) {
 	return itemsPerWorker * workers, nil
 }
 
-// tree is a walk of one start as the driver has it (Tree).
+// tree is a walk of one start as the driver has it (passes.Tree).
 type tree struct {
 	s  *Solver
 	st *walk
@@ -117,7 +117,7 @@ func (t *tree) Aborted() bool { return t.st.aborted }
 
 func (t *tree) Abort() { t.st.aborted = true }
 
-// subtrees are a frontier as the driver and runners have it (Subtrees).
+// subtrees are a frontier as the driver and runners have it (passes.Subtrees).
 type subtrees struct {
 	f  *frontier
 	fr *frame
@@ -195,7 +195,7 @@ func (f *frame) own(moves []board.Dir, prefix []uint8, bound int) ([]uint8, erro
 }
 
 // replay is the top of a split pass searched again with its subtrees' results in place of
-// their walks (splitPass, step 3).
+// their searches (splitPass, step 3).
 type replay struct {
 	index   map[string]int // a subtree's path (the frame's) to its place
 	results []passes.SubtreeResult
@@ -205,7 +205,7 @@ type replay struct {
 	fr      *frame // the solver's, for the subtrees' solutions
 }
 
-// replayTop walks the top of the current pass again, taking at each frontier node the
+// replayTop searches the top of the current pass again, taking at each frontier node the
 // result of its subtree: its work, its solution, and its value as BPMX raised it, which
 // the search then propagates as the serial search does. It returns the serial search's
 // work in the pass and the subtree whose solution it found (-1: none).

@@ -112,7 +112,7 @@ func (f *frontier) reset() {
 // another: Options.frontierFrom).
 const parallelFrontierFrom = 64
 
-// collectFrontier walks the top of the current pass down to the shallowest depth, from
+// collectFrontier searches the top of the current pass down to the shallowest depth, from
 // first on and below the bound, that holds at least want frontier nodes (or, when none
 // does, the widest: once two depths in a row hold fewer nodes than the widest so far, the
 // tree is taken to narrow towards the bound), and returns them in the serial order with the
@@ -213,7 +213,7 @@ func (st *walk) collectBelow(top *frontier, w0 Work, d0, want, workers, widest, 
 	n := len(top.nodes)
 	walks, budget := st.spawn(workers)
 	defer st.gather(walks, budget)
-	// run walks below every node of top down to depth d, counting, or into the places
+	// run searches below every node of top down to depth d, counting, or into the places
 	// that off gives each node's nodes, and returns what lies below each node.
 	run := func(d int, into *frontier, off []span, room []share) ([]share, bool) {
 		shares := make([]share, n)
@@ -351,7 +351,7 @@ type share struct {
 	raised bool
 }
 
-// below1 walks below node i of top (shallower than d) down to depth d (collectBelow):
+// below1 searches below node i of top (shallower than d) down to depth d (collectBelow):
 // counting its nodes there (ws.counting), or recording them into the place at off in into,
 // of room's size, their paths and works before them counted from that place and from the
 // node's search's start.
@@ -381,7 +381,7 @@ func (ws *walk) below1(top *frontier, i, d int, into *frontier, off, room span) 
 	return sh
 }
 
-// searchNode walks the pass below node i of f, from its own state (place), its work
+// searchNode searches the pass below node i of f, from its own state (place), its work
 // counted from ws.tryStart, and returns the node's value as the search left it.
 func (ws *walk) searchNode(f *frontier, i int) int {
 	it := &f.nodes[i]

@@ -19,19 +19,19 @@
 // keep a value per region of the blank, their index stepped per move (package zindex);
 // in the bit encoding a child's value follows from its parent's and one bit. Catalogues
 // of partitions (the same authors: small-t) take the largest partition sum, reading the
-// best partition first (catalogue.go). The catalogues' loop walks every set too, as a
+// best partition first (catalogue.go). The catalogues' loop searches every set too, as a
 // catalogue of its one partition and the reflection's.
 //
 // docs/SEARCH.md writes down the node protocol every search here keeps: the order of
 // children, what counts as generated and expanded, each heuristic's update, BPMX, and what
 // a split search must report. One bounds loop, the pass driver of package passes, runs
 // every search, a walk of the tree (driver.go): each pass whole, or split at a frontier
-// into subtrees (frontier.go, subtree.go) that a passes.Runner walks: this process's
+// into subtrees (frontier.go, subtree.go) that a passes.Runner searches: this process's
 // workers (parallel.go), the units of package cluster, a GPU. The driver turns the
 // runners' results into the serial search's solution and counts, so that neither depends
 // on the split.
 //
-// The package only walks: its tables come loaded in Options (package data reads them,
+// The package only searches: its tables come loaded in Options (package data reads them,
 // package solve decides which), and it reads neither the disk nor the environment.
 //
 // With an admissible heuristic the first solution found is optimal. A search can be

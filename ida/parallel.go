@@ -18,7 +18,7 @@ const itemsPerWorker = 256
 // (Options.splitFrom, for the tests, sets another).
 const parallelFrom = 100_000
 
-// searchItems walks below the frontier items of the current pass on several goroutines
+// searchItems searches below the frontier items of the current pass on several goroutines
 // (workers), adds all their work to st's counts, and returns each
 // item's result. Workers take the items in
 // serial order; once an item has a solution, items after it are abandoned (their results
@@ -122,9 +122,9 @@ func (p *pass) done(ws *walk, found bool, value int) {
 	}
 }
 
-// Workers returns a runner that walks a batch's subtrees on n goroutines of this
+// Workers returns a runner that searches a batch's subtrees on n goroutines of this
 // process (0: Options.Workers), as Solve's split passes do: for a plan whose runner
-// chooses, pass by pass, between them and another (a GPU). It walks batches that this
+// chooses, pass by pass, between them and another (a GPU). It searches batches that this
 // solver's driver made, and refuses others.
 func (s *Solver) Workers(n int) passes.Runner {
 	if n <= 0 {

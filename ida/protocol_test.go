@@ -42,7 +42,7 @@ func (r *reference) md() int {
 
 func abs(x int) int { return max(x, -x) }
 
-// dfs walks below the node at depth g with value h, the blank on cell blank, last the
+// dfs searches below the node at depth g with value h, the blank on cell blank, last the
 // direction that led to it (-1 at the root).
 func (r *reference) dfs(g, h, blank, last int) bool {
 	r.exp++
@@ -192,7 +192,7 @@ func TestWorkedExample(t *testing.T) {
 	assert.Equal(t, Work{Nodes: res.Nodes, Expanded: res.Expanded}, split.Serial, "the serial counts of a split search")
 }
 
-// inOrder is a runner that walks a batch's subtrees here, one after another, up to the
+// inOrder is a runner that searches a batch's subtrees here, one after another, up to the
 // first solution.
 func inOrder(s *Solver) passes.Runner {
 	return passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
@@ -296,7 +296,7 @@ func TestSplitKeepsBPMXCuts(t *testing.T) {
 }
 
 // The heuristics docs/SEARCH.md calls consistent are: no move changes their value by more
-// than 1, over random walks on both boards (md, IDA15's pdb, a zero-aware set, in nibbles and
+// than 1, over random searches on both boards (md, IDA15's pdb, a zero-aware set, in nibbles and
 // in bits); and a set that is not zero-aware is not.
 func TestConsistentHeuristics(t *testing.T) {
 	korf := corpus.Korf100()

@@ -64,11 +64,11 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 // board, or one that the pruning automaton prunes (the move back, or a duplicate path).
 var ErrPath = errors.New("ida: not a path of the search")
 
-// SearchBelow walks the pass with the given bound below the node that path (blank
+// SearchBelow searches the pass with the given bound below the node that path (blank
 // directions from start) leads to, as the serial pass would, and returns what it found:
 // the first solution there (the whole solution from start; nil if none), the work, and
 // the node's value as the search left it (BPMX may raise it: docs/SEARCH.md). A nil path
-// walks the whole pass. Options.MaxNodes and Progress apply; the error is ctx's, or
+// searches the whole pass. Options.MaxNodes and Progress apply; the error is ctx's, or
 // ErrNodeLimit, when the search stopped early (the result then holds the work done).
 func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) (passes.SubtreeResult, error) {
 	if err := s.goal.Check(start); err != nil {
@@ -123,7 +123,7 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	return r, nil
 }
 
-// below walks the current pass below a node at depth g whose value is h (its board,
+// below searches the current pass below a node at depth g whose value is h (its board,
 // positions and path set, and init called), whose blank is on blank, with the pruning
 // automaton in state. It reports whether it found the goal, and the node's value as BPMX
 // raised it (h where the loop has no BPMX).

@@ -260,7 +260,7 @@ func (st *walk) collectHere(g int) bool {
 // collect records the current node, at depth g and of value h, as a frontier item of a
 // split pass, and returns the loops' (found, value) for it: (false, h). The board's blank
 // cell is set (dfs keeps only the board, and not the blank's cell). A catalogue's node
-// gives its partition sums, so that the worker that walks below it starts from its
+// gives its partition sums, so that the worker that searches below it starts from its
 // lookups, not from scratch (a table in the bit encoding would walk to its goal for every
 // lookup). In a replay (driver.go) it returns the subtree's result instead.
 func (st *walk) collect(g int, blank uint8, state uint32, h int, sum *[maxParts]int16) (bool, int) {
