@@ -38,30 +38,30 @@ func badRequest(format string, args ...any) error {
 	return requestError{fmt.Sprintf(format, args...)}
 }
 
-// Check reports what is wrong with r before anything is built: ErrRequest for choices that
-// exclude each other, a set or catalogue that cannot be read or is for another board.
+// Check reports what is wrong with r's choices, reading nothing: ErrRequest for choices
+// that exclude each other. (Install may still refuse a set or catalogue that cannot be
+// read or is for another board, with ErrRequest too.)
 func (r Request) Check() error {
-	_, err := r.spec()
-	return err
-}
-
-// spec is the set r builds: its Set, its Catalogue, or Board's recommended one; none for
-// the default tables or automata alone.
-func (r Request) spec() (*pdb.SetSpec, error) {
 	switch {
 	case r.Set != "" && r.Catalogue != "":
-		return nil, badRequest("give --set or --catalogue, not both")
+		return badRequest("give --set or --catalogue, not both")
 	case r.Automata && (r.Set != "" || r.Catalogue != "" || r.Bits):
-		return nil, badRequest("--pruning builds the automaton alone: give no --set, --catalogue or --bits")
-	case r.Automata:
-		if r.Board == (board.Size{}) {
-			return nil, badRequest("the automata of which board? give --board")
-		}
-		return nil, nil
-	case r.Set == "" && r.Catalogue == "" && r.Board == (board.Size{}):
-		if r.Bits {
-			return nil, badRequest("--bits: the default tables are not zero-aware; give --set, --board or --catalogue")
-		}
+		return badRequest("--pruning builds the automaton alone: give no --set, --catalogue or --bits")
+	case r.Automata && r.Board == (board.Size{}):
+		return badRequest("the automata of which board? give --board")
+	case r.Bits && r.Set == "" && r.Catalogue == "" && r.Board == (board.Size{}):
+		return badRequest("--bits: the default tables are not zero-aware; give --set, --board or --catalogue")
+	}
+	return nil
+}
+
+// spec is the set r builds: its Set, its Catalogue (read), or Board's recommended one;
+// none for the default tables or automata alone.
+func (r Request) spec() (*pdb.SetSpec, error) {
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	if r.Automata || r.Set == "" && r.Catalogue == "" && r.Board == (board.Size{}) {
 		return nil, nil
 	}
 	var spec pdb.SetSpec

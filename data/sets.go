@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -99,13 +98,34 @@ func InstalledSummary() string {
 // tables: given to AddSet, with all their files in one of dirs (nil: TableDirs), or
 // embedded. (LoadSpec may still refuse files that are there.)
 func Available(spec pdb.SetSpec, dirs []string) bool {
-	if fromMemory(spec.Name) != nil || spec.Name == EmbeddedSet.Name {
-		return true
+	_, _, ok := locate(spec, dirs)
+	return ok
+}
+
+// A place is where LoadSpec takes a set's tables from: a set given to AddSet (set), the
+// directory that holds all its files (dir), or the embedded set.
+type place struct {
+	set      *pdb.Set
+	dir      string
+	embedded bool
+}
+
+// locate finds where LoadSpec takes spec's tables from, reading none: a set given to
+// AddSet, else the first of dirs (nil: TableDirs) that holds all its files, else the
+// embedded set; ok is false when there is none. It returns dirs as it searched them.
+func locate(spec pdb.SetSpec, dirs []string) (p place, searched []string, ok bool) {
+	if s := fromMemory(spec.Name); s != nil {
+		return place{set: s}, dirs, true
 	}
 	if dirs == nil {
 		dirs = TableDirs()
 	}
-	return slices.ContainsFunc(dirs, func(dir string) bool { return hasAll(dir, spec) })
+	for _, dir := range dirs {
+		if hasAll(dir, spec) {
+			return place{dir: dir}, dirs, true
+		}
+	}
+	return place{embedded: true}, dirs, spec.Name == EmbeddedSet.Name
 }
 
 func hasAll(dir string, spec pdb.SetSpec) bool {
@@ -139,36 +159,29 @@ func LoadSet(name string, dirs []string) (set *pdb.Set, from string, err error) 
 // LoadSpec reads the tables of spec (a named set, or a catalogue of a file) as LoadSet
 // does.
 func LoadSpec(spec pdb.SetSpec, dirs []string) (set *pdb.Set, from string, err error) {
-	name := spec.Name
-	if s := fromMemory(name); s != nil {
-		return s, FromMemory, nil
-	}
-	if dirs == nil {
-		dirs = TableDirs()
-	}
-	for _, dir := range dirs {
-		if !hasAll(dir, spec) {
-			continue
-		}
-		key := dir + "\x00" + name
-		setsMu.Lock()
-		defer setsMu.Unlock()
-		if s := sets[key]; s != nil {
-			return s, dir, nil
-		}
-		s, err := ReadSet(dir, spec)
-		if err != nil {
-			return nil, "", fmt.Errorf("%w; build the set again with: %s --out %s", err, buildCommand(spec), dir)
-		}
-		sets[key] = s
-		return s, dir, nil
-	}
-	if name == EmbeddedSet.Name {
+	p, dirs, ok := locate(spec, dirs)
+	switch {
+	case !ok:
+		return nil, "", fmt.Errorf("%w: the %s tables are in none of %s; build them (once) with: %s",
+			ErrNotInstalled, spec.Name, strings.Join(dirs, ", "), buildCommand(spec))
+	case p.set != nil:
+		return p.set, FromMemory, nil
+	case p.embedded:
 		set, err := embeddedSet()
 		return set, "embedded", err
 	}
-	return nil, "", fmt.Errorf("%w: the %s tables are in none of %s; build them (once) with: %s",
-		ErrNotInstalled, name, strings.Join(dirs, ", "), buildCommand(spec))
+	key := p.dir + "\x00" + spec.Name
+	setsMu.Lock()
+	defer setsMu.Unlock()
+	if s := sets[key]; s != nil {
+		return s, p.dir, nil
+	}
+	s, err := ReadSet(p.dir, spec)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w; build the set again with: %s --out %s", err, buildCommand(spec), p.dir)
+	}
+	sets[key] = s
+	return s, p.dir, nil
 }
 
 // buildCommand is the command that builds spec's tables.

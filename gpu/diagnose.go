@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -25,9 +24,9 @@ type Diagnosis struct {
 // DiagnoseOptions say what Diagnose does beside opening the device and its self-test.
 type DiagnoseOptions struct {
 	Limit time.Duration // the self-test's limit (0: none)
-	// Trap, if set, is the command line of a process of this program's that runs Trap
-	// on the device and prints its error (the driver keeps a failed kernel's error for the
-	// rest of a process): the fault check runs it, expects it to succeed, closes the
+	// Trap, if set, is the arguments of this program that run RunTrap on the device in a
+	// process of its own and print its error (the driver keeps a failed kernel's error for
+	// the rest of a process): the fault check runs it, expects it to succeed, closes the
 	// device, opens it again here and runs the self-test again.
 	Trap []string
 	// Opened, if set, hears of the card once it is open, before the self-test.
@@ -83,11 +82,6 @@ func fault(ctx context.Context, dv *Device, opt Options, do DiagnoseOptions) (st
 		return "", fmt.Errorf("after a fault in another process, the self-test failed: %w", err)
 	}
 	return fmt.Sprintf("a faulting kernel, run in a process of its own, was reported (%s); opened again here, the GPU agrees with the CPU", got), nil
-}
-
-// TrapArgs is the command line of DiagnoseOptions.Trap for solve15 and the GPU ordinal.
-func TrapArgs(ordinal int) []string {
-	return []string{"device", "--gpu", strconv.Itoa(ordinal), "--trap"}
 }
 
 // RunTrap opens the GPU of opt and runs a faulting kernel (Trap), for the fault check's

@@ -17,7 +17,7 @@ import (
 
 // Solve searches for a shortest solution of start, splitting its passes as Options.Workers
 // asks. It returns the result, with an error when the search was cancelled (ctx's error)
-// or hit the node limit (ErrNodeLimit); the result then carries the lower bound
+// or hit the node limit (passes.ErrNodeLimit); the result then carries the lower bound
 // proven so far. The solution is replayed on start before it is returned; a mismatch is
 // reported as an internal error.
 func (s *Solver) Solve(ctx context.Context, start board.State) (*passes.Result, error) {
@@ -89,13 +89,7 @@ func (t *tree) Replay(s passes.Subtrees, results []passes.SubtreeResult) (Work, 
 	return t.st.replayTop(s.(*subtrees).f, results, &t.s.frame)
 }
 
-func (t *tree) Take(moves []board.Dir) {
-	t.st.depth = 0
-	for i, e := range moves {
-		t.st.path[i] = t.s.frame.inverse[e]
-		t.st.depth = i + 1
-	}
-}
+func (t *tree) Take(moves []board.Dir) { t.st.depth = t.s.frame.own(moves, t.st.path[:]) }
 
 func (t *tree) Solution() []board.Dir { return t.s.frame.caller(t.st.path[:t.st.depth]) }
 
@@ -175,23 +169,13 @@ func (f *frame) callerPaths(fr *frontier) [][]board.Dir {
 	return out
 }
 
-// own returns a runner's solution (the caller's directions) in the frame, checking that it
-// has bound moves and begins with the subtree's path (the frame's).
-func (f *frame) own(moves []board.Dir, prefix []uint8, bound int) ([]uint8, error) {
-	if len(moves) != bound {
-		return nil, fmt.Errorf("a solution of %d moves in the pass of bound %d", len(moves), bound)
-	}
-	out := make([]uint8, len(moves))
+// own writes moves (the caller's directions, which the driver checked:
+// passes.CheckSolution) into path in the frame, and returns how many.
+func (f *frame) own(moves []board.Dir, path []uint8) int {
 	for i, e := range moves {
-		if e > board.Right {
-			return nil, fmt.Errorf("move %d is not a direction", i+1)
-		}
-		out[i] = f.inverse[e]
-		if i < len(prefix) && out[i] != prefix[i] {
-			return nil, fmt.Errorf("the solution %s does not begin with the subtree's path", board.FormatDirs(moves))
-		}
+		path[i] = f.inverse[e]
 	}
-	return out, nil
+	return len(moves)
 }
 
 // replay is the top of a split pass searched again with its subtrees' results in place of
@@ -257,13 +241,8 @@ func (rp *replay) reach(st *walk, g, h int) (bool, int) {
 	}
 	rp.work.Add(r.Work)
 	if r.Moves != nil {
-		path, err := rp.fr.own(r.Moves, st.path[:g], st.bound)
-		if err != nil {
-			rp.err = fmt.Errorf("%w: subtree %d: %v", passes.ErrRunner, i, err)
-			return true, h
-		}
 		rp.found = i
-		st.depth = copy(st.path[:], path)
+		st.depth = rp.fr.own(r.Moves, st.path[:])
 		return true, h
 	}
 	return false, max(h, r.Value)

@@ -48,7 +48,6 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/wd"
@@ -56,9 +55,6 @@ import (
 
 // Errors of the solver.
 var (
-	// ErrNodeLimit reports a search stopped by Options.MaxNodes: the driver's
-	// (passes.ErrNodeLimit), which every runner returns.
-	ErrNodeLimit = passes.ErrNodeLimit
 	// ErrGoal reports a goal the tables cannot serve: they need the blank's home in a
 	// corner (on 4x4 blank-last, blank-first, or their images; on 5x5 likewise).
 	ErrGoal = errors.New("ida: the pattern databases need a goal with the blank in a corner; use md, lc or wd for this goal")

@@ -69,7 +69,7 @@ var ErrPath = errors.New("ida: not a path of the search")
 // the first solution there (the whole solution from start; nil if none), the work, and
 // the node's value as the search left it (BPMX may raise it: docs/SEARCH.md). A nil path
 // searches the whole pass. Options.MaxNodes and Progress apply; the error is ctx's, or
-// ErrNodeLimit, when the search stopped early (the result then holds the work done).
+// passes.ErrNodeLimit, when the search stopped early (the result then holds the work done).
 func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) (passes.SubtreeResult, error) {
 	if err := s.goal.Check(start); err != nil {
 		return passes.SubtreeResult{}, err

@@ -181,6 +181,16 @@ func splitPass(ctx context.Context, t Tree, start board.State, bound int, r Runn
 		return false, top, sp, err
 	}
 
+	// Every solution checked, so that the engine takes any it reaches as it is (the replay
+	// may reach one after the first, where a raised value cut that).
+	for i := range results {
+		if moves := results[i].Moves; moves != nil {
+			if err := CheckSolution(moves, b.Paths[i], bound); err != nil {
+				return false, top, sp, fmt.Errorf("%w: subtree %d (%s): %v", ErrRunner, i, board.FormatDirs(b.Paths[i]), err)
+			}
+		}
+	}
+
 	// The first subtree with a solution, and whether any subtree up to it raised its
 	// root's value so far that it cuts the root's parent: a value v at depth g does where
 	// g-1 + v-1 > bound. Short of that, a raised value cuts nothing in the top: the parent
@@ -193,9 +203,6 @@ func splitPass(ctx context.Context, t Tree, start board.State, bound int, r Runn
 			raised = true
 		}
 		if res.Moves != nil {
-			if err := CheckSolution(res.Moves, b.Paths[i], bound); err != nil {
-				return false, top, sp, fmt.Errorf("%w: subtree %d (%s): %v", ErrRunner, i, board.FormatDirs(b.Paths[i]), err)
-			}
 			first = i
 			break
 		}

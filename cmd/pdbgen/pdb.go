@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -216,7 +217,9 @@ func buildAction(c *cli.Context) error {
 	what, dir, err := data.Install(c.Context, r, c.String("out"), opt, func(file string, done, total int) {
 		progress.Update(file, int64(done), int64(total), fmt.Sprintf("%s, %.0fs", prune.StepNote(done, total), since()))
 	})
-	if err != nil {
+	if errors.Is(err, data.ErrRequest) { // a set or catalogue that cannot be read, or is for another board
+		return cmdline.Usagef("%v", err)
+	} else if err != nil {
 		return err
 	}
 	if progress.Done(); !c.Bool("quiet") {

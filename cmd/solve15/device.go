@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -65,7 +66,7 @@ Examples:
 			}
 			do := gpu.DiagnoseOptions{Limit: c.Duration("seconds")}
 			if c.Bool("fault") {
-				do.Trap = gpu.TrapArgs(opt.Ordinal)
+				do.Trap = []string{"device", "--gpu", strconv.Itoa(opt.Ordinal), "--trap"}
 			}
 			if !c.Bool("json") {
 				do.Opened = func(d *gpu.Diagnosis) { d.WriteOpened(c.App.Writer) }
