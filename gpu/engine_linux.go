@@ -141,7 +141,7 @@ func (e *Engine) SearchOrdered(ctx context.Context, b *passes.Batch, order []uin
 // default never; where a set's threads do not donate, Tune.NoDonate, a few times its share
 // of the pass's expected nodes, sch.Expected). Where a set's threads donate, a subtree
 // where a part donated would have cut its donor's node (BPMX) counts as given up.
-// The engine splits the subtrees given up further (ida.Deeper), searches their parts in
+// The engine splits the subtrees given up further (passes.Deeper), searches their parts in
 // another launch (and so on), and makes their results from their parts'; it takes them a
 // chunk at a time in serial order (Tune.Chunk), and leaves those after the first solution.
 // The work of a subtree given up counts only in the engine's Stats.

@@ -37,7 +37,7 @@
 //     one (an atomic minimum); nodes of later subtrees are abandoned. When the launch ends,
 //     every subtree before the earliest solving one has been searched to its end: their
 //     counts are the serial search's. The solving subtree is searched again split across
-//     the solver's cores (ida.Deeper, its parts on ida.Solver.Workers, their replay),
+//     the solver's cores (passes.Deeper, its parts on passes.Workers, their replay),
 //     which gives the serial search's solution and its counts up to it, never on one
 //     core alone; the driver then replays the solution on the start before it is
 //     believed.
@@ -166,7 +166,7 @@ type Tune struct {
 	// GiveUp is how many nodes a thread generates below a subtree before it gives the
 	// subtree up (default: never; where a set's threads do not donate, NoDonate, 4 times a
 	// thread's share of the pass's expected nodes, at least 2,048): the engine then splits
-	// it further (ida.Deeper) and the threads share its parts in another launch.
+	// it further (passes.Deeper) and the threads share its parts in another launch.
 	GiveUp uint32
 	// Window is how many subtrees, in serial order, a pass's frontier is ordered largest
 	// first within (default: all of them; 1: serial order). Threads that donate share a

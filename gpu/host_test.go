@@ -718,7 +718,7 @@ func valueAgrees(got, want, h, depth, bound int) bool {
 }
 
 // A subtree marked raised whose part of the pass holds no node below its root splits into
-// no parts (ida.Deeper), its result its own search's: a later launch may then have nothing
+// no parts (passes.Deeper), its result its own search's: a later launch may then have nothing
 // to search although the pass was unsettled before it was taken (k24-01 on an H200 stopped
 // with "left unsettled with nothing to search"). The pass settles, with ida's counts.
 func TestRaisedSubtreesOfNoParts(t *testing.T) {

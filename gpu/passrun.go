@@ -36,10 +36,10 @@ const (
 )
 
 // level is a batch whose subtrees a pass's run searches: the pass's own, or the parts of
-// subtrees of another level given up and split further (ida.Deeper).
+// subtrees of another level given up and split further (passes.Deeper).
 type level struct {
 	b      *passes.Batch
-	d      *ida.Deeper // how b was made (nil: the pass's batch)
+	d      *passes.Deeper // how b was made (nil: the pass's batch)
 	parent *level
 	which  []int // the parent's subtrees that b's are the parts of
 	roots  []ida.Root
@@ -53,7 +53,7 @@ type level struct {
 	closed bool     // its results are its parent's
 }
 
-func newLevel(b *passes.Batch, m *ida.Model, d *ida.Deeper, parent *level, which []int) *level {
+func newLevel(b *passes.Batch, m *ida.Model, d *passes.Deeper, parent *level, which []int) *level {
 	n := len(b.Paths)
 	return &level{b: b, d: d, parent: parent, which: which, roots: ida.Roots(b), seeds: m.Seeds(b),
 		out: make([]passes.SubtreeResult, n), state: make([]uint8, n), first: n}
@@ -88,7 +88,7 @@ type item struct {
 // parts of them) as it is taken. Nothing after the first solution known is taken: a
 // solution found below a subtree is a path within the bound, whose every node the serial
 // search reaches (BPMX's values are admissible) unless it finds one earlier. Each split
-// subtree's result is made from its parts' (ida.Deeper.Results) once they are done, so
+// subtree's result is made from its parts' (passes.Deeper.Results) once they are done, so
 // the pass's results are the serial search's, and the first solution is ida's.
 type passRun struct {
 	ctx        context.Context
@@ -230,19 +230,19 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 const solvingParts = 4096
 
 // solving searches subtree i of lv, where the GPU met the first solution, again as the
-// serial search would up to it: split into parts (ida.Deeper), the parts searched on the
-// solver's workers, every core (ida.Solver.Workers), and the subtree's result made from
+// serial search would up to it: split into parts (passes.Deeper), the parts searched on the
+// solver's workers, every core (passes.Workers), and the subtree's result made from
 // theirs; never on one core alone, but for a subtree within a move of the bound, which
 // holds no parts.
 func (r *passRun) solving(lv *level, i int) (passes.SubtreeResult, error) {
 	r.stats.Solving++
-	d, err := r.s.Deeper(r.ctx, lv.b, []int{i}, solvingParts)
+	d, err := passes.Deepen(r.ctx, lv.b, []int{i}, solvingParts)
 	if err != nil {
 		return passes.SubtreeResult{}, err
 	}
 	var parts []passes.SubtreeResult
 	if len(d.Batch.Paths) > 0 {
-		if parts, err = r.s.Workers(0).SearchSubtrees(r.ctx, d.Batch); err != nil {
+		if parts, err = passes.Workers(0).SearchSubtrees(r.ctx, d.Batch); err != nil {
 			return passes.SubtreeResult{}, err
 		}
 	}
@@ -390,7 +390,7 @@ func (r *passRun) take() ([]item, work, int, error) {
 // parts, whose number it returns.
 func (r *passRun) split(lv *level, which []int, parts int) (int, error) {
 	begin := time.Now()
-	d, err := r.s.Deeper(r.ctx, lv.b, which, parts)
+	d, err := passes.Deepen(r.ctx, lv.b, which, parts)
 	r.stats.Split += time.Since(begin)
 	if err != nil {
 		return 0, err

@@ -32,7 +32,7 @@ func deeperRunner(t *testing.T, s *Solver, next passes.Runner, parts int, nest b
 				which = append(which, i)
 			}
 		}
-		d, err := s.Deeper(ctx, b, which, parts)
+		d, err := passes.Deepen(ctx, b, which, parts)
 		require.NoError(t, err)
 		inner := next
 		if nest {
@@ -137,19 +137,19 @@ func TestDeeperRefuses(t *testing.T) {
 	})
 	require.Error(t, err)
 	require.NotNil(t, b)
-	_, err = s.Deeper(context.Background(), &passes.Batch{Start: b.Start, Bound: b.Bound, Paths: b.Paths}, []int{0}, 4)
+	_, err = passes.Deepen(context.Background(), &passes.Batch{Start: b.Start, Bound: b.Bound, Paths: b.Paths}, []int{0}, 4)
 	assert.ErrorIs(t, err, passes.ErrRunner)
 	for _, which := range [][]int{{1, 0}, {-1}, {len(b.Paths)}, {2, 2}} {
-		_, err = s.Deeper(context.Background(), b, which, 4)
+		_, err = passes.Deepen(context.Background(), b, which, 4)
 		assert.ErrorContains(t, err, "not increasing indices", "%v", which)
 	}
-	d, err := s.Deeper(context.Background(), b, []int{0}, 4)
+	d, err := passes.Deepen(context.Background(), b, []int{0}, 4)
 	require.NoError(t, err)
 	_, err = d.Results(context.Background(), nil)
 	assert.ErrorIs(t, err, passes.ErrRunner)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = s.Deeper(ctx, b, []int{0}, 1<<20)
+	_, err = passes.Deepen(ctx, b, []int{0}, 1<<20)
 	assert.ErrorIs(t, err, context.Canceled)
 }
 

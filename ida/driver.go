@@ -3,7 +3,6 @@ package ida
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"sync/atomic"
 
@@ -44,22 +43,39 @@ func (s *Solver) Run(ctx context.Context, start board.State, plan passes.Plan) (
 	return passes.Run(ctx, &tree{s: s, st: st}, s.goal, start, plan, st.rep)
 }
 
+// itemsPerWorker is how many subtrees a parallel pass aims to give each worker, so that
+// subtrees of very different sizes even out, and so that in the last pass little work is
+// spent after the solution's subtree (with 256 rather than 32, the 24-puzzle's k24-38
+// took 12% fewer nodes on two workers; 1,024 did worse again).
+const itemsPerWorker = 256
+
+// parallelFrom is the size of pass (in nodes) after which passes are split among workers
+// (Options.splitFrom, for the tests, sets another).
+const parallelFrom = 100_000
+
 // workersPlan is the plan of Solve: with several workers, a pass past
 // parallelFrom nodes (judged by the pass before: a pass is a few times the last) is split
 // into itemsPerWorker subtrees a worker; a small tree is not worth splitting, since
 // finding enough subtrees in it would search it again and again.
 func (s *Solver) workersPlan(p passes.PassPlan) (int, func([]board.Dir) bool) {
-	workers := max(s.opt.Workers, 1)
+	workers := s.Threads()
 	if workers < 2 || p.Bound <= 8 || len(p.Passes) == 0 || p.Passes[len(p.Passes)-1].Nodes < cmp.Or(s.opt.splitFrom, parallelFrom) {
 		return 0, nil
 	}
 	return itemsPerWorker * workers, nil
 }
 
-// tree is a walk of one start as the driver has it (passes.Tree).
+// collection is how the solver's frontiers are collected, in the pass of bound.
+func (s *Solver) collection(bound, want int, refine func([]board.Dir) bool) passes.Collection {
+	return passes.Collection{Bound: bound, Want: want, Refine: refine, Workers: s.Threads(), From: s.opt.frontierFrom, Raised: s.opt.raised}
+}
+
+// tree is a walk of one start as the driver has it (passes.Tree), and the frontier its
+// split passes reuse.
 type tree struct {
 	s  *Solver
 	st *walk
+	f  *passes.Frontier
 }
 
 func (t *tree) H() int { return t.st.h() }
@@ -68,34 +84,41 @@ func (t *tree) Begin(bound int) {
 	t.st.bound, t.st.published = bound, t.st.nodes
 }
 
-func (t *tree) Whole() bool { return t.st.root() }
+func (t *tree) Whole() bool {
+	found, _, _ := t.st.Walk(nil, 0, nil)
+	return found
+}
 
 func (t *tree) Frontier(want int, refine func([]board.Dir) bool) (passes.Subtrees, Work) {
-	st := t.st
-	st.refine = t.s.frame.refiner(refine)
-	items, top := st.collectFrontier(1, want, max(t.s.opt.Workers, 1))
-	st.refine = nil
-	if st.aborted || len(items.nodes) == 0 {
+	if t.f == nil {
+		t.f = passes.NewFrontier(t.s.stride(), t.s)
+	}
+	f, top := passes.Collect(t.st, t.st, t.f, t.s.collection(t.st.bound, want, refine))
+	t.f = f
+	if t.st.aborted || f.Len() == 0 {
 		return nil, top
 	}
-	return &subtrees{f: items, fr: &t.s.frame}, top
+	return f, top
 }
 
 func (t *tree) Local(s passes.Subtrees) []passes.SubtreeResult {
-	return t.st.searchItems(s.(*subtrees).f, max(t.s.opt.Workers, 1), &t.s.frame)
+	ws := t.st.Walkers(t.s.Threads())
+	results := passes.Search(ws, s.(*passes.Frontier))
+	t.st.Gather(ws)
+	return results
 }
 
 func (t *tree) Replay(s passes.Subtrees, results []passes.SubtreeResult) (Work, int, error) {
-	return t.st.replayTop(s.(*subtrees).f, results, &t.s.frame)
+	return passes.Replay(t.st.apart(), s.(*passes.Frontier), results)
 }
 
 func (t *tree) Take(moves []board.Dir) { t.st.depth = t.s.frame.own(moves, t.st.path[:]) }
 
-func (t *tree) Solution() []board.Dir { return t.s.frame.caller(t.st.path[:t.st.depth]) }
+func (t *tree) Solution() []board.Dir { return t.st.Moves() }
 
 func (t *tree) Add(w Work) { t.st.nodes, t.st.expanded = t.st.nodes+w.Nodes, t.st.expanded+w.Expanded }
 
-func (t *tree) Work() Work { return Work{Nodes: t.st.nodes, Expanded: t.st.expanded} }
+func (t *tree) Work() Work { return t.st.Work() }
 
 func (t *tree) Cuts() uint64 { return t.st.cuts }
 
@@ -111,38 +134,14 @@ func (t *tree) Aborted() bool { return t.st.aborted }
 
 func (t *tree) Abort() { t.st.aborted = true }
 
-// subtrees are a frontier as the driver and runners have it (passes.Subtrees).
-type subtrees struct {
-	f  *frontier
-	fr *frame
-}
-
-func (s *subtrees) Len() int             { return len(s.f.nodes) }
-func (s *subtrees) Paths() [][]board.Dir { return s.fr.callerPaths(s.f) }
-func (s *subtrees) H(i int) int          { return int(s.f.nodes[i].h) }
-func (s *subtrees) G(i int) int          { return int(s.f.nodes[i].g) }
-func (s *subtrees) Before(i int) Work    { return s.f.nodes[i].before }
-
-// nodesOf returns the frontier of a batch that this package made, or an error.
-func nodesOf(b *passes.Batch) (*frontier, error) {
-	if s, ok := b.Nodes().(*subtrees); ok {
-		return s.f, nil
-	}
-	return nil, fmt.Errorf("%w: a batch that this process's driver did not make", passes.ErrRunner)
-}
-
-// refiner returns refine (nil: nil) asked of paths of the frame.
-func (f *frame) refiner(refine func([]board.Dir) bool) func([]uint8) bool {
-	if refine == nil {
-		return nil
-	}
-	var buf [256]board.Dir
-	return func(path []uint8) bool {
-		for i, d := range path {
-			buf[i] = board.Dir(f.dirMap[d])
+// frontierOf returns the frontier of a batch that this package's walks met, or nil.
+func frontierOf(b *passes.Batch) *passes.Frontier {
+	if f, ok := b.Nodes().(*passes.Frontier); ok {
+		if _, ours := f.Engine().(*Solver); ours {
+			return f
 		}
-		return refine(buf[:len(path)])
 	}
+	return nil
 }
 
 // caller returns a path of the frame as the caller's directions.
@@ -154,21 +153,6 @@ func (f *frame) caller(path []uint8) []board.Dir {
 	return out
 }
 
-// callerPaths returns the paths of a frontier as the caller's directions, all in one
-// allocation.
-func (f *frame) callerPaths(fr *frontier) [][]board.Dir {
-	all := make([]board.Dir, len(fr.paths))
-	for i, d := range fr.paths {
-		all[i] = board.Dir(f.dirMap[d])
-	}
-	out := make([][]board.Dir, len(fr.nodes))
-	for i := range fr.nodes {
-		n := &fr.nodes[i]
-		out[i] = all[n.path : n.path+uint32(n.g) : n.path+uint32(n.g)]
-	}
-	return out
-}
-
 // own writes moves (the caller's directions, which the driver checked:
 // passes.CheckSolution) into path in the frame, and returns how many.
 func (f *frame) own(moves []board.Dir, path []uint8) int {
@@ -176,74 +160,4 @@ func (f *frame) own(moves []board.Dir, path []uint8) int {
 		path[i] = f.inverse[e]
 	}
 	return len(moves)
-}
-
-// replay is the top of a split pass searched again with its subtrees' results in place of
-// their searches (splitPass, step 3).
-type replay struct {
-	index   map[string]int // a subtree's path (the frame's) to its place
-	results []passes.SubtreeResult
-	work    Work // the subtrees' that the search reached
-	found   int  // the subtree whose solution it took, or -1
-	err     error
-	fr      *frame // the solver's, for the subtrees' solutions
-}
-
-// replayTop searches the top of the current pass again, taking at each frontier node the
-// result of its subtree: its work, its solution, and its value as BPMX raised it, which
-// the search then propagates as the serial search does. It returns the serial search's
-// work in the pass and the subtree whose solution it found (-1: none).
-func (st *walk) replayTop(items *frontier, results []passes.SubtreeResult, fr *frame) (Work, int, error) {
-	rs := *st
-	rs.nodes, rs.expanded, rs.published = 0, 0, 0
-	rs.setBudget(0)
-	rs.budget, rs.rep, rs.frontier, rs.best = nil, nil, frontier{}, nil
-	// The per-depth state of the loops (children, saved components): the replay's own.
-	if rs.kids != nil {
-		rs.kids = make([][4]catChild, len(rs.kids))
-	}
-	if rs.undo != nil {
-		rs.undo = make([]comps, len(rs.undo))
-	}
-	var stop atomic.Bool
-	rs.stop, rs.ctx = &stop, context.Background()
-	rp := &replay{index: make(map[string]int, len(items.nodes)), results: results, found: -1, fr: fr}
-	rs.collectAt = never
-	for i := range items.nodes {
-		rp.index[string(items.path(i))] = i
-		rs.collectAt = min(rs.collectAt, int(items.nodes[i].g))
-	}
-	rs.replay = rp
-	found := rs.root()
-	if rp.err != nil {
-		return Work{}, -1, rp.err
-	}
-	if found != (rp.found >= 0) {
-		return Work{}, -1, fmt.Errorf("ida: internal error: the replay of a split pass found %v, its subtrees %d", found, rp.found)
-	}
-	w := Work{Nodes: rs.nodes, Expanded: rs.expanded}
-	w.Add(rp.work)
-	return w, rp.found, nil
-}
-
-// reach is the replay at a frontier node at depth g whose value is h: the subtree's
-// result in place of its search, as (found, value) of the loops.
-func (rp *replay) reach(st *walk, g, h int) (bool, int) {
-	i, ok := rp.index[string(st.path[:g])]
-	if !ok { // collectHere said it was one
-		rp.err = fmt.Errorf("ida: internal error: the replay of a split pass met a node that is no subtree")
-		return true, h
-	}
-	r := &rp.results[i]
-	if !r.Searched && r.Moves == nil {
-		rp.err = fmt.Errorf("%w: subtree %d, which the serial search reaches, is not searched", passes.ErrRunner, i)
-		return true, h
-	}
-	rp.work.Add(r.Work)
-	if r.Moves != nil {
-		rp.found = i
-		st.depth = rp.fr.own(r.Moves, st.path[:])
-		return true, h
-	}
-	return false, max(h, r.Value)
 }

@@ -3,7 +3,6 @@ package ida
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -77,35 +76,37 @@ func TestWidestFrontier(t *testing.T) {
 	}
 }
 
-// collected is a frontier as collectFrontier returns it, copied out of its search, with
-// the work it reports.
+// collectedNode is a frontier node as passes.Collect records it: its depth, value, work
+// before it, path and payload (board, blank, automaton state, lookups).
+type collectedNode struct {
+	g, h          int
+	before        Work
+	path, payload string
+}
+
+// collected is a frontier as passes.Collect returns it, copied out of its walk, with the
+// work it reports.
 type collected struct {
-	nodes []frontierNode
-	paths []uint8
-	ex    []uint8
-	hm    []uint8
-	z     []uint64
-	sum   []int16
+	nodes []collectedNode
 	top   Work
 }
 
 // collectWith collects the frontier of the pass of the given bound as Frontier does, on
 // workers, collecting on them from from frontier nodes a worker (Options.frontierFrom).
-func collectWith(t *testing.T, s *Solver, start board.State, bound, want, workers, from int, refine func([]uint8) bool) collected {
+func collectWith(t *testing.T, s *Solver, start board.State, bound, want, workers, from int, refine func([]board.Dir) bool) collected {
 	t.Helper()
 	st := s.newWalk(start)
-	st.frontierFrom = from
-	st.refine = refine
 	var stop atomic.Bool
 	st.stop, st.ctx = &stop, context.Background()
 	st.setBudget(0)
 	st.bound = bound
-	f, top := st.collectFrontier(1, want, workers)
+	o := s.collection(bound, want, refine)
+	o.Workers, o.From = workers, from
+	f, top := passes.Collect(st, st, passes.NewFrontier(s.stride(), s), o)
 	require.False(t, st.aborted)
-	c := collected{nodes: append([]frontierNode(nil), f.nodes...), paths: append([]uint8(nil), f.paths...),
-		ex: append([]uint8(nil), f.cats.ex...), hm: append([]uint8(nil), f.cats.hm...), sum: append([]int16(nil), f.cats.sum...), top: top}
-	for _, z := range f.cats.z {
-		c.z = append(c.z, z.Word())
+	c := collected{top: top}
+	for i := range f.Len() {
+		c.nodes = append(c.nodes, collectedNode{g: f.G(i), h: f.H(i), before: f.Before(i), path: string(f.Path(i)), payload: string(f.Payload(i))})
 	}
 	return c
 }
@@ -162,9 +163,9 @@ func TestParallelFrontierIsTheSerialOne(t *testing.T) {
 			for _, bound := range []int{h0 + 4, h0 + 6} {
 				for _, want := range []int{300, 5000, 1 << 30} {
 					for _, refined := range []bool{false, true} {
-						var refine func([]uint8) bool
+						var refine func([]board.Dir) bool
 						if refined {
-							refine = func(p []uint8) bool { return p[len(p)-1]%2 == 0 && len(p) < 9 }
+							refine = func(p []board.Dir) bool { return p[len(p)-1]%2 == 0 && len(p) < 9 }
 						}
 						serial := collectWith(t, s, c.start, bound, want, 1, 1<<30, refine)
 						require.NotEmpty(t, serial.nodes, "bound %d", bound)
@@ -177,9 +178,6 @@ func TestParallelFrontierIsTheSerialOne(t *testing.T) {
 									require.Equal(t, serial.nodes[i], got.nodes[i], "node %d; %s", i, msg)
 								}
 							}
-							assert.True(t, slices.Equal(serial.paths, got.paths), msg)
-							assert.True(t, slices.Equal(serial.ex, got.ex) && slices.Equal(serial.hm, got.hm), msg)
-							assert.True(t, slices.Equal(serial.z, got.z) && slices.Equal(serial.sum, got.sum), msg)
 							assert.Equal(t, serial.top, got.top, msg)
 						}
 					}
@@ -201,22 +199,22 @@ func TestRefineSplitsTheChosenDepth(t *testing.T) {
 	require.NoError(t, err)
 	bound := h0 + 6
 	plain := collectWith(t, s, korf[0].Start, bound, 2000, 1, 1<<30, nil)
-	d0 := int(plain.nodes[0].g)
+	d0 := plain.nodes[0].g
 	require.Greater(t, d0, 3)
 	paths := func(c collected) []string {
 		out := make([]string, len(c.nodes))
 		for i, n := range c.nodes {
-			out[i] = string(c.paths[n.path : n.path+uint32(n.g)])
+			out[i] = n.path
 		}
 		return out
 	}
 	want := paths(plain)
 	for _, workers := range []int{1, 2} {
-		// Split every node whose last move is even, once; and never split a node the
+		// Split every node whose last move is odd (D or R), once; and never split a node the
 		// plain frontier does not hold.
-		got := collectWith(t, s, korf[0].Start, bound, 2000, workers, 4, func(p []uint8) bool {
+		got := collectWith(t, s, korf[0].Start, bound, 2000, workers, 4, func(p []board.Dir) bool {
 			require.GreaterOrEqual(t, len(p), d0, "refine asked of a node above the frontier")
-			return len(p) == d0 && p[d0-1]%2 == 0
+			return len(p) == d0 && p[d0-1]%2 == 1
 		})
 		k := 0
 		for _, p := range paths(got) {
@@ -224,7 +222,7 @@ func TestRefineSplitsTheChosenDepth(t *testing.T) {
 				k++
 			}
 			require.Less(t, k, len(want), "%d workers: %q lies below no plain frontier node", workers, p)
-			if want[k][d0-1]%2 == 0 {
+			if want[k][d0-1]%2 == 1 {
 				assert.Len(t, p, d0+1, "%q is split", want[k])
 			} else {
 				assert.Equal(t, want[k], p)

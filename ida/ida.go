@@ -26,10 +26,11 @@
 // children, what counts as generated and expanded, each heuristic's update, BPMX, and what
 // a split search must report. One bounds loop, the pass driver of package passes, runs
 // every search, a walk of the tree (driver.go): each pass whole, or split at a frontier
-// into subtrees (frontier.go, subtree.go) that a passes.Runner searches: this process's
-// workers (parallel.go), the units of package cluster, a GPU. The driver turns the
-// runners' results into the serial search's solution and counts, so that neither depends
-// on the split.
+// into subtrees that a passes.Runner searches: this process's workers, the units of
+// package cluster (subtree.go), a GPU. Package passes collects the frontiers, searches the
+// subtrees on this process's workers and replays the top, steering the walks (split.go)
+// through their hooks; the driver turns the runners' results into the serial search's
+// solution and counts, so that neither depends on the split.
 //
 // The package only searches: its tables come loaded in Options (package data reads them,
 // package solve decides which), and it reads neither the disk nor the environment.
@@ -102,10 +103,7 @@ type Options struct {
 
 	// The split search's switches, which the package's tests set (export_test.go), not
 	// package variables: a pass after one of splitFrom nodes is split among the workers
-	// (0: parallelFrom), collectFrontier collects the deeper depths on the workers once a
-	// depth holds frontierFrom nodes a worker (0: parallelFrontierFrom), and raised, if
-	// set, counts the frontier nodes whose value rose below them short of cutting their
-	// parent (collectBelow).
+	// (0: parallelFrom), and passes.Collection's From and Raised (frontierFrom, raised).
 	splitFrom    uint64
 	frontierFrom int
 	raised       *atomic.Int64

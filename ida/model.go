@@ -1,6 +1,7 @@
 package ida
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -113,16 +114,17 @@ type Root struct {
 }
 
 // Roots returns the batch's subtrees in the solver's frame, in serial order; nil for a
-// batch the driver did not make.
+// batch whose subtrees this package's walks did not meet.
 func Roots(b *passes.Batch) []Root {
-	items, err := nodesOf(b)
-	if err != nil {
+	f := frontierOf(b)
+	if f == nil {
 		return nil
 	}
-	out := make([]Root, len(items.nodes))
-	for i := range items.nodes {
-		it := &items.nodes[i]
-		out[i] = Root{Board: it.board, Blank: it.blank, G: it.g, H: it.h, State: it.state}
+	out := make([]Root, f.Len())
+	for i := range out {
+		p := f.Payload(i)
+		out[i] = Root{Blank: p[payBlank], G: uint8(f.G(i)), H: uint8(f.H(i)), State: binary.LittleEndian.Uint32(p[payState:])}
+		copy(out[i].Board[:], p)
 	}
 	return out
 }
@@ -171,21 +173,29 @@ type Seed struct {
 }
 
 // Seeds returns the lookups of the batch's subtrees' roots under the catalogue of m, in
-// serial order; nil when m has none, or for a batch the driver did not make.
+// serial order; nil when m has none, or for a batch whose subtrees this package's walks
+// did not meet under it.
 func (m *Model) Seeds(b *passes.Batch) []Seed {
-	items, err := nodesOf(b)
-	if err != nil || m.Set == nil {
+	f := frontierOf(b)
+	if f == nil || m.Set == nil {
 		return nil
 	}
-	cl := &items.cats
 	nl, np := len(m.Set.Lookups), m.Set.Parts
-	if cl.len() != len(items.nodes) || cl.nl != nl || cl.np != np {
+	if f.Stride() != payCat+nl*10+np*2 {
 		return nil
 	}
-	out := make([]Seed, cl.len())
+	n := f.Len()
+	ex, hm, z, sum := make([]uint8, n*nl), make([]uint8, n*nl), make([]zindex.State, n*nl), make([]int16, n*np)
+	out := make([]Seed, n)
+	var c catState
 	for i := range out {
+		decodeSeed(f.Payload(i), nl, np, &c)
 		l, s := i*nl, i*np
-		out[i] = Seed{Ex: cl.ex[l : l+nl : l+nl], Hm: cl.hm[l : l+nl : l+nl], Z: cl.z[l : l+nl : l+nl], Sum: cl.sum[s : s+np : s+np]}
+		copy(ex[l:], c.ex[:nl])
+		copy(hm[l:], c.hm[:nl])
+		copy(z[l:], c.z[:nl])
+		copy(sum[s:], c.sum[:np])
+		out[i] = Seed{Ex: ex[l : l+nl : l+nl], Hm: hm[l : l+nl : l+nl], Z: z[l : l+nl : l+nl], Sum: sum[s : s+np : s+np]}
 	}
 	return out
 }

@@ -45,7 +45,6 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 		return nil, Work{}, err
 	}
 	st := s.newWalk(start)
-	st.refine = s.frame.refiner(refine)
 	var stop atomic.Bool
 	st.stop, st.ctx = &stop, ctx
 	st.setBudget(0)
@@ -53,11 +52,11 @@ func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want in
 	if st.h() == 0 || st.h() > bound {
 		return nil, Work{}, nil
 	}
-	items, w := st.collectFrontier(1, want, max(s.opt.Workers, 1))
+	f, w := passes.Collect(st, st, passes.NewFrontier(s.stride(), s), s.collection(bound, want, refine))
 	if st.aborted {
 		return nil, w, ctx.Err()
 	}
-	return s.frame.callerPaths(items), w, nil
+	return f.Paths(), w, nil
 }
 
 // ErrPath is returned for a path that is not a frontier path of the start: a move off the

@@ -1,7 +1,6 @@
 package ida
 
 import (
-	"cmp"
 	"context"
 	"math"
 	"sync/atomic"
@@ -35,7 +34,7 @@ type walk struct {
 	// Room for the addresses of the automaton's rows it prefetches (prefetchRows).
 	fetch [128]uintptr
 
-	split // a split pass's hooks and state (frontier.go, parallel.go, driver.go, deeper.go)
+	split // a split pass's hooks (split.go)
 
 	// cuts counts the nodes whose search BPMX ended early, after a child's search raised
 	// the node's value above the bound while a later child was still to be searched.
@@ -60,35 +59,18 @@ type walk struct {
 	ctx       context.Context
 }
 
-// split is a walk's part in a split pass, apart from its search: where it records the
-// frontier instead of expanding, the frontier, a worker's item of a parallel pass, the
-// replay of the top, and the tests' switches.
+// split is a walk's part in a split pass (split.go), apart from its search: at depth
+// collectAt (passes.Never: not at all) and deeper, the nodes that cut asks for are frontier
+// nodes, which it meets instead of expanding them; cutOff is set once cut says that the
+// walk's subtree no longer matters.
 type split struct {
-	// The split search's switches (Options.frontierFrom, Options.raised).
-	frontierFrom int
-	raised       *atomic.Int64
-
-	// Parallel passes (parallel.go): at depth collectAt (never: not at all) the search records
-	// the node in frontier instead of expanding it; a worker searching item of a pass gives
-	// up on it (cut) once a solution is known below an earlier item, best.
+	cut       *passes.Cut
 	collectAt int
-	// refine, if set, is asked of each node at collectAt or below whether to search on
-	// below it rather than record it (Solver.Frontier).
-	refine   func(path []uint8) bool
-	frontier frontier
-	tryStart Work // the counts at the start of the search that collects frontier
-	// counting makes the search count its frontier nodes (and their moves) rather than
-	// record them (collectBelow).
-	counting     bool
-	counted      int
-	countedPaths int
-	item         int64
-	itemWork     Work // the search's counts when it took item
-	best         *atomic.Int64
-	cut          bool
-	// replay, if set, makes the frontier nodes take their subtrees' results instead of
-	// being recorded (driver.go).
-	replay *replay
+	cutOff    bool
+	dirs      [256]board.Dir // a frontier node's path, in the caller's directions
+	fr        *frame         // the solver's
+	start     [maxCells]uint8
+	placed    bool // at a frontier node (place), not at the start
 }
 
 // budgetChunk is how many nodes a worker of a parallel pass takes from the shared budget at
@@ -124,14 +106,14 @@ func (st *walk) overBudget() bool {
 
 // newWalk returns a walk of start's tree that records no frontier.
 func (s *Solver) newWalk(start board.State) *walk {
-	st := &walk{t: s.t, kind: s.opt.Heuristic, split: split{collectAt: never,
-		frontierFrom: cmp.Or(s.opt.frontierFrom, parallelFrontierFrom), raised: s.opt.raised}}
+	st := &walk{t: s.t, kind: s.opt.Heuristic, split: split{collectAt: passes.Never, fr: &s.frame}}
 	for p, tile := range start {
 		c := s.frame.cell[p]
 		l := s.frame.label[tile]
 		st.board[c] = l
 		st.pos[l] = c
 	}
+	st.start = st.board
 	st.init()
 	return st
 }
@@ -214,14 +196,11 @@ func (st *walk) poll() bool {
 		st.rep.Add(st.nodes - st.published)
 		st.published = st.nodes
 	}
-	if st.best != nil && st.item > st.best.Load() {
-		st.cut = true
+	if st.cut != nil && st.cut.Gone() {
+		st.cutOff = true
 	}
-	return st.aborted || st.cut
+	return st.aborted || st.cutOff
 }
-
-// never is the collectAt of a search that records no frontier.
-const never = 1 << 30
 
 // The steps of the node protocol (docs/SEARCH.md) that every loop takes alike: a node
 // is first asked whether it is a frontier node (atFrontier, then collect), else expanded
@@ -229,7 +208,17 @@ const never = 1 << 30
 // computed.
 
 // atFrontier reports whether the node at depth g is a frontier node of a split pass.
-func (st *walk) atFrontier(g int) bool { return g >= st.collectAt && st.collectHere(g) }
+func (st *walk) atFrontier(g int) bool {
+	return g >= st.collectAt && (!st.cut.Choosy() || st.cut.Here(st.callerPath(g)))
+}
+
+// callerPath returns the path to the node at depth g in the caller's directions.
+func (st *walk) callerPath(g int) []board.Dir {
+	for i, d := range st.path[:g] {
+		st.dirs[i] = board.Dir(st.fr.dirMap[d])
+	}
+	return st.dirs[:g]
+}
 
 // expand counts the current node as expanded and reports whether the search must stop
 // (polling every pollEvery expansions).
@@ -247,39 +236,23 @@ func (st *walk) generate() bool {
 	return true
 }
 
-// collectHere reports whether a node at depth g (at least collectAt) is a frontier node:
-// unless refine asks to go deeper, which stops two moves above the bound.
-func (st *walk) collectHere(g int) bool {
-	if st.replay != nil {
-		_, ok := st.replay.index[string(st.path[:g])]
-		return ok
-	}
-	return st.refine == nil || g+2 >= st.bound || !st.refine(st.path[:g])
-}
-
-// collect records the current node, at depth g and of value h, as a frontier item of a
-// split pass, and returns the loops' (found, value) for it: (false, h). The board's blank
-// cell is set (dfs keeps only the board, and not the blank's cell). A catalogue's node
-// gives its partition sums, so that the worker that searches below it starts from its
-// lookups, not from scratch (a table in the bit encoding would walk to its goal for every
-// lookup). In a replay (driver.go) it returns the subtree's result instead.
+// collect meets the current node, at depth g and of value h, as a frontier node of a split
+// pass (passes.Cut.Meet), and returns the loops' (found, value) for it: (false, h) when it
+// is recorded or counted (its board, blank, state and, a catalogue's, partition sums sum
+// into the payload: encode); in a replay, its subtree's solution or value.
 func (st *walk) collect(g int, blank uint8, state uint32, h int, sum *[maxParts]int16) (bool, int) {
-	if st.replay != nil {
-		return st.replay.reach(st, g, h)
+	payload, r, stop := st.cut.Meet(st.callerPath(g), h, st.Work())
+	switch {
+	case stop:
+		return true, h
+	case r != nil && r.Moves != nil:
+		st.depth = st.fr.own(r.Moves, st.path[:])
+		return true, h
+	case r != nil:
+		return false, max(h, r.Value)
+	case payload != nil:
+		st.encode(payload, blank, state, sum)
 	}
-	if st.counting {
-		st.counted++
-		st.countedPaths += g
-		return false, h
-	}
-	if sum != nil {
-		st.frontier.cats.add(&st.cat, sum)
-	}
-	f := &st.frontier
-	f.nodes = append(f.nodes, frontierNode{board: st.board, g: uint8(g), h: uint8(h), blank: blank, state: state,
-		path: uint32(len(f.paths)), before: Work{Nodes: st.nodes - st.tryStart.Nodes, Expanded: st.expanded - st.tryStart.Expanded}})
-	f.nodes[len(f.nodes)-1].board[blank] = 0
-	f.paths = append(f.paths, st.path[:g]...)
 	return false, h
 }
 

@@ -26,7 +26,7 @@ func ExampleRunner() {
 	if err != nil {
 		panic(err)
 	}
-	workers, subtrees := solver.Workers(2), 0
+	workers, subtrees := passes.Workers(2), 0
 	counting := passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 		subtrees += len(b.Paths)
 		return workers.SearchSubtrees(ctx, b)

@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkDeeper measures the CPU's part of a set's subtrees given up on the GPU
-// (ida.Deeper): k24-01 with 6-6-6-6, every subtree of its pass of bound 93 (281,685, as a
+// (passes.Deeper): k24-01 with 6-6-6-6, every subtree of its pass of bound 93 (281,685, as a
 // GPU pass asks for 270,336) split into 4 parts or more, and each one's result made from its
 // parts' (each part's result its own value and no work: the replays' cost, not the
 // search's). Needs TILEKIT_BENCH_TABLES.
@@ -41,7 +41,7 @@ func BenchmarkDeeper(b *testing.B) {
 							which[i] = i
 						}
 						begin := time.Now()
-						d, err := fast.Deeper(ctx, batch, which, 4)
+						d, err := passes.Deepen(ctx, batch, which, 4)
 						require.NoError(b, err)
 						split += time.Since(begin)
 						sub := make([]passes.SubtreeResult, len(d.Batch.Paths))

@@ -331,7 +331,7 @@ func (s *Solver) Close() error {
 // CPU.
 func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*passes.Result, *DeviceUse, error) {
 	workers := max(s.opt.Workers, 1)
-	local := s.fast.Workers(workers)
+	local := passes.Workers(workers)
 	var engine *gpu.Engine
 	var unusable error // gpu: the device could not be opened for a pass sent to it
 	var st gpu.Stats   // this search's launches (the engine's are every search's)

@@ -249,7 +249,7 @@ func TestGPUSubtrees(t *testing.T) {
 // their large subtrees are split further: with the tuning's large=1 (a subtree expected
 // above the mean is split), the GPU passes hand out more subtrees than by default; and a
 // thread gives up a subtree beyond giveup=N nodes, which the engine splits further
-// (ida.Deeper) and searches in another launch. The solutions and serial counts stay the
+// (passes.Deeper) and searches in another launch. The solutions and serial counts stay the
 // CPU's.
 func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	lib := fakeGPU(t)

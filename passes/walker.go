@@ -1,0 +1,172 @@
+package passes
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/tilekit/tilekit/board"
+)
+
+// A Walker is one goroutine's walk of an engine's pass (package ida's), its bound set. The
+// driver's collections, parallel searches and replays steer it through a Cut: where it
+// stops at a frontier instead of expanding, and what it does there. Its work adds up over
+// its walks.
+type Walker interface {
+	// Walk walks the pass from the start (f nil) or below subtree i of f, under c (nil:
+	// no frontier), and reports whether it found the goal (Moves) and the node's value as
+	// BPMX left it. ok is false when it stopped early: cancelled or out of nodes
+	// (Aborted), or cut off (Cut's).
+	Walk(f *Frontier, i int, c *Cut) (found bool, value int, ok bool)
+	// Work is the walker's work in its walks so far.
+	Work() Work
+	// Aborted says that a walk was cancelled or ran out of nodes: the walker walks no more.
+	Aborted() bool
+	// Moves is the solution of the last walk that found the goal, from the start, in the
+	// caller's directions.
+	Moves() []board.Dir
+}
+
+// A Crew is an engine's walkers of the pass its own walk is in, on goroutines of their own.
+type Crew interface {
+	// Walkers returns n walkers of the pass, sharing what is left of its node limit.
+	Walkers(n int) []Walker
+	// Gather adds the walkers' work to the crew's, and takes back the limit they left.
+	Gather(ws []Walker)
+}
+
+// An Engine walks below the nodes its walks met (Frontier.Engine): a Deeper's parts, or a
+// runner of this process (Workers).
+type Engine interface {
+	// Walkers returns n walkers (at least one) of b's pass, sharing a limit of b.MaxNodes
+	// (0: none), that stop when ctx is done.
+	Walkers(ctx context.Context, b *Batch, n int) []Walker
+	// Threads is how many goroutines the engine's own searches take.
+	Threads() int
+}
+
+// Never is the depth of a Cut without a frontier.
+const Never = 1 << 30
+
+// A Cut steers a walk (Walker.Walk). The walk's nodes at depth At and deeper for which
+// Here holds are frontier nodes: not expanded but met (Meet), which records them into a
+// frontier, counts them, or in a replay gives each its subtree's result. A walk of a
+// subtree of a parallel search is cut off once an earlier subtree has a solution (Gone).
+type Cut struct {
+	At int
+
+	bound   int
+	refine  func([]board.Dir) bool // asked of a node whether to go on below it
+	into    *Frontier              // where Meet records (nil: counts)
+	counted span
+	replay  *replay
+	start   Work // the walker's work when the walk began
+	item    int64
+	best    *atomic.Int64
+}
+
+// Choosy says whether Here must be asked of a node at depth At or deeper (else it holds).
+func (c *Cut) Choosy() bool { return c.refine != nil || c.replay != nil }
+
+// Here reports whether the node whose path from the start is path (at depth At or deeper)
+// is a frontier node: in a replay, one of its subtrees; else unless refine asks to go on
+// below it, which stops two moves above the bound.
+func (c *Cut) Here(path []board.Dir) bool {
+	if c.replay != nil {
+		_, ok := c.replay.index[string(path)]
+		return ok
+	}
+	return c.refine == nil || len(path)+2 >= c.bound || !c.refine(path)
+}
+
+// Meet meets a frontier node whose path from the start is path and whose value is h, the
+// walker's work being work: it returns the room for the node's payload, which the walk
+// fills, when it records; in a replay the subtree's result, which the walk takes in place
+// of its search (its solution, else its value), or stop when the replay went wrong (the
+// walk then unwinds as if it had found the goal). Counting, it returns nothing.
+func (c *Cut) Meet(path []board.Dir, h int, work Work) (payload []byte, r *SubtreeResult, stop bool) {
+	switch {
+	case c.replay != nil:
+		r = c.replay.reach(path)
+		return nil, r, r == nil
+	case c.into == nil:
+		c.counted.nodes++
+		c.counted.paths += len(path)
+		return nil, nil, false
+	}
+	moves, payload := c.into.add(len(path), h, since(work, c.start))
+	copy(moves, path)
+	return payload, nil, false
+}
+
+// Gone reports whether the walk is of a subtree that no longer matters: one after the
+// first with a solution so far, in a parallel search (Search).
+func (c *Cut) Gone() bool { return c.best != nil && c.item > c.best.Load() }
+
+// walk has w walk below subtree i of f (f nil: from the start) under c, c.start set to
+// w's work before, and returns what it reports with the work of the walk.
+func walk(w Walker, f *Frontier, i int, c *Cut) (found bool, value int, ok bool, work Work) {
+	c.start = w.Work()
+	found, value, ok = w.Walk(f, i, c)
+	return found, value, ok, since(w.Work(), c.start)
+}
+
+// replay is a walk of the top of a pass, or of a subtree, again, with its subtrees'
+// results in place of their searches (Replay, Deeper.Results).
+type replay struct {
+	index   map[string]int // a subtree's path to its place in results
+	results []SubtreeResult
+	work    Work // the work of the subtrees that the walk reached
+	found   int  // the subtree whose solution it took, or -1
+	err     error
+}
+
+// replayOf returns the replay of f's subtrees from to to (exclusive) with their results,
+// and the cut of its walk.
+func replayOf(f *Frontier, from, to int, results []SubtreeResult) (*replay, *Cut) {
+	rp := &replay{index: make(map[string]int, to-from), results: results, found: -1}
+	c := &Cut{At: Never, replay: rp}
+	for i := from; i < to; i++ {
+		rp.index[string(f.Path(i))] = i
+		c.At = min(c.At, f.G(i))
+	}
+	return rp, c
+}
+
+// reach is the replay at the frontier node of path: its subtree's result, or nil when that
+// is not to be had (err says why).
+func (rp *replay) reach(path []board.Dir) *SubtreeResult {
+	i, ok := rp.index[string(path)]
+	if !ok { // Here said it was one
+		rp.err = fmt.Errorf("passes: internal error: a replay met a node that is no subtree")
+		return nil
+	}
+	r := &rp.results[i]
+	if !r.Searched && r.Moves == nil {
+		rp.err = fmt.Errorf("%w: subtree %d, which the serial search reaches, is not searched", ErrRunner, i)
+		return nil
+	}
+	rp.work.Add(r.Work)
+	if r.Moves != nil {
+		rp.found = i
+	}
+	return r
+}
+
+// Replay walks the top of the pass again with w (a walker whose work is its own, without a
+// node limit), taking at each of f's subtrees its result in place of its search: its
+// work, its solution, and its value as BPMX raised it, which the walk then propagates as
+// the serial search does. It returns the serial search's work in the pass and the subtree
+// whose solution it found (-1: none), for a Tree's Replay.
+func Replay(w Walker, f *Frontier, results []SubtreeResult) (Work, int, error) {
+	rp, c := replayOf(f, 0, f.Len(), results)
+	found, _, _, work := walk(w, nil, 0, c)
+	if rp.err != nil {
+		return Work{}, -1, rp.err
+	}
+	if found != (rp.found >= 0) {
+		return Work{}, -1, fmt.Errorf("passes: internal error: the replay of a split pass found %v, its subtrees %d", found, rp.found)
+	}
+	work.Add(rp.work)
+	return work, rp.found, nil
+}
