@@ -270,7 +270,7 @@ func (r *run) record(e instance.Entry, o *Outcome) (report.Record, error) {
 		rec.Device = &d
 	}
 	if rec.Optimal {
-		rec.Trust = "as reported by 1 worker"
+		rec.Trust = report.TrustReported(1)
 	}
 	return rec, nil
 }

@@ -95,7 +95,7 @@ func (r *run) auditWhole(ctx context.Context, e instance.Entry, rec report.Recor
 		return bad, err
 	}
 	if rec.Optimal {
-		rec.Trust = "audited"
+		rec.Trust = report.TrustAudited
 	}
 	return rec, nil
 }
@@ -285,7 +285,7 @@ func (r *run) auditProof(bound int) {
 func (r *run) trust(moves int, units []report.UnitRecord) string {
 	p := r.proof
 	if p == nil || p.b.Bound != moves-2 {
-		return "proven here" // the coordinator searched the pass that proves it
+		return report.TrustProven // the coordinator searched the pass that proves it
 	}
 	if p.audited {
 		for i := range units {
@@ -293,7 +293,7 @@ func (r *run) trust(moves int, units []report.UnitRecord) string {
 				units[i].Audited = true
 			}
 		}
-		return "audited"
+		return report.TrustAudited
 	}
 	workers := map[string]bool{}
 	r.mu.Lock()
@@ -303,7 +303,7 @@ func (r *run) trust(moves int, units []report.UnitRecord) string {
 		}
 	}
 	r.mu.Unlock()
-	return fmt.Sprintf("as reported by %s", format.Count(len(workers), "worker"))
+	return report.TrustReported(len(workers))
 }
 
 // gather reads a decided pass's outcomes: each subtree's result, the first subtree in

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/tablefile"
 )
@@ -255,4 +256,24 @@ func InstallAutomaton(ctx context.Context, size board.Size, depth int, dir strin
 		return "", nil, err
 	}
 	return path, t, Write(ctx, path, t)
+}
+
+// AutomataSummary says, for people (pdbgen build --help), how the duplicate-path automata
+// are built, installed and taken: their depths, and the sizes of the embedded file and of
+// each board's in memory and on disk.
+func AutomataSummary() string {
+	small, big := board.Size4x4, board.Size5x5
+	embedded := "?"
+	if b, err := Embedded(AutomatonFile(small, prune.DefaultDepth(small))); err == nil {
+		embedded = format.Bytes(int64(len(b)))
+	}
+	return fmt.Sprintf(`With --pruning, only the automaton that prunes duplicate paths on --board (Taylor & Korf
+1993): a breadth-first search over strings of blank moves up to --pruning-depth (default:
+%d on 4x4, %d on 5x5) finds the strings that reach a position an earlier string reaches,
+compiled into the automaton the searches step with each move (4x4: a second, 0.2 MB in
+memory, a %s file, embedded in solve15; 5x5: about 1.5 min and 2.8 GB to build, 69 MB
+in memory, a 28 MB file; with it depth %d, which the page takes: 3 MB in memory, a 1.1 MB
+file). A search takes the deepest automaton installed, and builds a shallower one in
+memory when none is (depth %d on 5x5, seconds); installed, it loads in milliseconds.`,
+		prune.InstallDepth(small), prune.InstallDepth(big), embedded, prune.DefaultDepth(big), prune.DefaultDepth(big))
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,12 +20,37 @@ import (
 type Config struct {
 	Plan     *Plan
 	PlanPath string
-	Root     string // the repository's root: the plan's instances and references are read from it
-	Prepared string // what gpu/prepare.sh made: tables/ carried; built/ holds the tables built here
-	Out      string // the logs, each process's output, summary.json and summary.md
-	Binary   string // the solve15 whose searches are checked (the one running the check)
-	Cores    int
+	Root     string    // the repository's root, where the plan's instances and references are read (default: the working directory)
+	Prepared string    // what gpu/prepare.sh made: tables/ carried; built/ holds the tables built here
+	Out      string    // the logs, each process's output, summary.json and summary.md
+	Binary   string    // the solve15 whose searches are checked (default: the one running the check)
+	Cores    int       // this machine's (default: all)
 	Log      io.Writer // progress, a line a process
+}
+
+// complete fills in cfg's defaults, and makes its directories absolute (the steps' processes
+// run elsewhere).
+func (cfg *Config) complete() error {
+	var err error
+	if cfg.Root == "" {
+		if cfg.Root, err = os.Getwd(); err != nil {
+			return err
+		}
+	}
+	if cfg.Binary == "" {
+		if cfg.Binary, err = os.Executable(); err != nil {
+			return err
+		}
+	}
+	if cfg.Cores == 0 {
+		cfg.Cores = runtime.NumCPU()
+	}
+	for _, dir := range []*string{&cfg.Prepared, &cfg.Out} {
+		if *dir, err = filepath.Abs(*dir); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checker is one run of a plan.
@@ -42,6 +68,9 @@ type checker struct {
 // and summary.md under Out, and returns the summary, whose Passed is false when any row
 // failed.
 func Check(ctx context.Context, cfg Config) (*Summary, error) {
+	if err := cfg.complete(); err != nil {
+		return nil, err
+	}
 	c := &checker{cfg: cfg, figures: map[string]*figure{}}
 	in, err := c.inspect()
 	if err != nil {

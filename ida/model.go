@@ -187,15 +187,10 @@ func (m *Model) Seeds(b *passes.Batch) []Seed {
 	n := f.Len()
 	ex, hm, z, sum := make([]uint8, n*nl), make([]uint8, n*nl), make([]zindex.State, n*nl), make([]int16, n*np)
 	out := make([]Seed, n)
-	var c catState
 	for i := range out {
-		decodeSeed(f.Payload(i), nl, np, &c)
 		l, s := i*nl, i*np
-		copy(ex[l:], c.ex[:nl])
-		copy(hm[l:], c.hm[:nl])
-		copy(z[l:], c.z[:nl])
-		copy(sum[s:], c.sum[:np])
 		out[i] = Seed{Ex: ex[l : l+nl : l+nl], Hm: hm[l : l+nl : l+nl], Z: z[l : l+nl : l+nl], Sum: sum[s : s+np : s+np]}
+		decodeLookups(f.Payload(i), out[i].Ex, out[i].Hm, out[i].Z, out[i].Sum)
 	}
 	return out
 }

@@ -59,14 +59,21 @@ func (st *walk) encode(p []byte, blank uint8, state uint32, sum *[maxParts]int16
 // partitions.
 func decodeSeed(p []byte, nl, np int, c *catState) {
 	*c = catState{}
+	decodeLookups(p, c.ex[:nl], c.hm[:nl], c.z[:nl], c.sum[:np])
+}
+
+// decodeLookups reads the catalogue lookups of payload p (encode) into ex, hm, z (one each
+// a lookup) and sum (one a partition).
+func decodeLookups(p []byte, ex, hm []uint8, z []zindex.State, sum []int16) {
+	nl := len(ex)
 	q := p[payCat:]
-	copy(c.ex[:nl], q)
-	copy(c.hm[:nl], q[nl:])
-	for k := range nl {
-		c.z[k] = zindex.State(binary.LittleEndian.Uint64(q[2*nl+8*k:]))
+	copy(ex, q)
+	copy(hm, q[nl:])
+	for k := range z {
+		z[k] = zindex.State(binary.LittleEndian.Uint64(q[2*nl+8*k:]))
 	}
-	for k := range np {
-		c.sum[k] = int16(binary.LittleEndian.Uint16(q[10*nl+2*k:]))
+	for k := range sum {
+		sum[k] = int16(binary.LittleEndian.Uint16(q[10*nl+2*k:]))
 	}
 }
 

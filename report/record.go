@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/tilekit/tilekit/board"
@@ -53,8 +54,9 @@ type Record struct {
 	Worker string       `json:"worker,omitempty"`
 	Units  []UnitRecord `json:"units,omitempty"`
 	// Trust says what an optimal solution of solve15 cluster rests on: "proven here" (the
-	// coordinator searched the pass that proves it), "audited" (it searched that pass
-	// again, and agreed) or "as reported by N workers".
+	// coordinator searched the pass that proves it: TrustProven), "audited" (it searched
+	// that pass again, and agreed: TrustAudited) or "as reported by N workers"
+	// (TrustReported).
 	Trust string `json:"trust,omitempty"`
 	// Device is what a GPU did, when one searched (solve15 --device).
 	Device *solve.DeviceUse `json:"device,omitempty"`
@@ -169,9 +171,26 @@ func (r *Record) WriteText(w io.Writer) {
 		format.Thousands(r.Nodes), format.Thousands(r.Expanded), format.Thousands(uint64(r.PeakStored)), r.Seconds, r.NodesPerSecond/1e6, r.H0)
 }
 
+// The trusts of an optimal answer of solve15 cluster (Record.Trust) that rests on a search
+// of the coordinator's.
+const (
+	TrustProven  = "proven here"
+	TrustAudited = "audited"
+)
+
+// reportedBy begins the trust of an answer that rests on its workers' word.
+const reportedBy = "as reported by "
+
+// TrustReported is the trust of an optimal answer that rests on the word of n workers.
+func TrustReported(n int) string { return reportedBy + format.Count(n, "worker") }
+
+// Reported says whether the record's optimality rests on its workers' word alone.
+func (r *Record) Reported() bool { return strings.HasPrefix(r.Trust, reportedBy) }
+
 // A Summary counts the records of a batch.
 type Summary struct {
 	Solved, NotOptimal, Unsolved, Mismatched, Invalid int
+	Reported                                          int // of Solved, those whose optimality rests on workers' word (Record.Reported)
 	Nodes                                             uint64
 	Search                                            time.Duration // the searches' time, added up
 }
@@ -189,6 +208,9 @@ func (s *Summary) Add(r *Record, known int) {
 		s.NotOptimal++
 	default:
 		s.Solved++
+		if r.Reported() {
+			s.Reported++
+		}
 	}
 	s.Nodes += r.Nodes
 	s.Search += time.Duration(r.Seconds * float64(time.Second))

@@ -98,3 +98,26 @@ func TestReadRecords(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "more than 100 bytes")
 }
+
+// A summary counts each record once by its outcome, and of the optimal answers those that
+// rest on their workers' word.
+func TestSummaryCounts(t *testing.T) {
+	var s Summary
+	for _, c := range []struct {
+		rec   Record
+		known int
+	}{
+		{Record{Solved: true, Optimal: true, Length: 10, Nodes: 5, Trust: TrustProven}, 10},
+		{Record{Solved: true, Optimal: true, Length: 12, Trust: TrustReported(2)}, -1},
+		{Record{Solved: true, Optimal: true, Length: 12, Trust: TrustAudited}, -1},
+		{Record{Solved: true, Optimal: true, Length: 14, Trust: TrustReported(1)}, 12}, // contradicts: a mismatch
+		{Record{Solved: true, Length: 20, Nodes: 7}, -1},
+		{Record{Nodes: 1}, -1},
+	} {
+		s.Add(&c.rec, c.known)
+	}
+	assert.Equal(t, Summary{Solved: 3, Reported: 1, Mismatched: 1, NotOptimal: 1, Unsolved: 1, Nodes: 13}, s)
+	assert.Equal(t, "as reported by 2 workers", TrustReported(2))
+	assert.True(t, (&Record{Trust: TrustReported(1)}).Reported())
+	assert.False(t, (&Record{Trust: TrustAudited}).Reported())
+}

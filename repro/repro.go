@@ -19,6 +19,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,6 +58,24 @@ func (o Options) scaled(n int) int {
 // Experiments names the reproductions that Run knows, in order. Run knows "scale" too,
 // which simulates recorded runs rather than running anything (Options.Records).
 var Experiments = []string{"eight", "walks", "bastar", "table4"}
+
+// Names returns the experiments that args name, in their order: any that Run knows, or
+// all (Experiments). Its errors (no name, a name Run does not know) are the caller's
+// usage.
+func Names(args []string) ([]string, error) {
+	if len(args) == 1 && args[0] == "all" {
+		return Experiments, nil
+	}
+	if len(args) == 0 {
+		return nil, fmt.Errorf("name an experiment: %s or all", strings.Join(Experiments, ", "))
+	}
+	for _, name := range args {
+		if !slices.Contains(Experiments, name) && name != "scale" && name != "korf24" {
+			return nil, fmt.Errorf("unknown experiment %q (%s or all)", name, strings.Join(Experiments, ", "))
+		}
+	}
+	return args, nil
+}
 
 // An experiment is what every reproduction returns.
 type experiment interface {

@@ -64,3 +64,17 @@ func TestWalksAndBAStarQuick(t *testing.T) {
 	assert.Equal(t, 4, total)
 	require.NoError(t, b.Plot(filepath.Join(t.TempDir(), "b.svg")))
 }
+
+// Names takes all, or names Run knows, and refuses none or another.
+func TestNames(t *testing.T) {
+	got, err := Names([]string{"all"})
+	require.NoError(t, err)
+	assert.Equal(t, Experiments, got)
+	got, err = Names([]string{"scale", "eight"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"scale", "eight"}, got)
+	_, err = Names(nil)
+	assert.ErrorContains(t, err, "name an experiment")
+	_, err = Names([]string{"eight", "nine"})
+	assert.ErrorContains(t, err, `unknown experiment "nine"`)
+}

@@ -17,17 +17,6 @@ func auditCommand() *cli.Command {
 		Name:      "audit",
 		Usage:     "measure a heuristic against exact distances: admissible? consistent? how close?",
 		UsageText: "pdbgen audit --board WxH [--goal GOAL] --heuristic NAME [--json] [--sample N [--walk K]]",
-		Description: `Computes the exact distance of every state by breadth-first search (all 181,440
-states of the 8-puzzle; boards of up to 10 cells), or, for larger boards, solves
---sample N random states with an optimal IDA*, and reports for the heuristic: states
-checked, states where it overestimates and by how much at most, moves that change it
-by more than one (inconsistency), mean h against the mean distance, and a few
-counter-examples. Heuristics: ` + strings.Join(heuristic.Names(heuristic.General), ", ") + `.
-
-Examples:
-  pdbgen audit --board 3x3 --heuristic chebyshev2
-  pdbgen audit --board 3x3 --goal "2 5 4 8 0 7 1 6 3" --heuristic md --json
-  pdbgen audit --board 4x4 --heuristic hh --sample 20 --walk 40`,
 		Flags: []cli.Flag{
 			cmdline.BoardFlag("3x3"), cmdline.GoalFlag("blank-last"),
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Usage: "heuristic to audit (required)"},

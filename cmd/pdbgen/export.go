@@ -16,15 +16,6 @@ func exportCommand() *cli.Command {
 		Name:      "export",
 		Usage:     "write a table as plain bytes for other languages",
 		UsageText: "pdbgen export --format raw TABLE OUT",
-		Description: `Writes the values of TABLE to OUT, one byte per entry (the exact distance; 255 for
-placements no solvable state has) in the table's index order, and OUT.json, a sidecar
-with the board, goal, pattern tiles, index scheme and its formula, entry count and the
-SHA-256 of the bytes (docs/FORMAT.md, "Raw export"). A packed table is decoded through
-its mirror. examples/c/pdbread.c and examples/python/pdbread.py read the result.
-
-Examples:
-  pdbgen export --format raw data/pdb-4x4-1-5-6-9-10-13.tbl /tmp/663a.raw
-  python3 examples/python/pdbread.py /tmp/663a.raw "1 4 2 3 13 6 7 8 5 10 11 0 9 14 15 12"`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "raw", Usage: "the export format: raw (the only one)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the sidecar as JSON"},

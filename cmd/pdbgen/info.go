@@ -16,18 +16,7 @@ func infoCommand() *cli.Command {
 		Name:      "info",
 		Usage:     "describe table files",
 		UsageText: "pdbgen info [--json] FILE...",
-		Description: `Reads each table file, checks its integrity (header and checksums), and prints
-its header and the histogram of its values. With --json, one JSON object per
-file and line, with the keys kind, width, height, goal, entries, histogram
-(element d = number of entries whose value is d), max, mean, and for pattern
-databases tiles and blank_in_index. For a packed (half-excess) table every entry is
-decoded, through its mirror, to count the values (a second or so per 100 million
-entries); stored_histogram then counts the stored nibbles.
-
-Examples:
-  pdbgen info data/pdb-1-2-5-6+blank.tbl
-  pdbgen info --json data/*.tbl`,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON, one object per line"}},
+		Flags:     []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON, one object per line"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cmdline.Usagef("info needs at least one FILE")

@@ -19,38 +19,6 @@ func verifyCommand() *cli.Command {
 		Name:      "verify",
 		Usage:     "prove table files right, or say exactly what is wrong",
 		UsageText: "pdbgen verify [--json] [--deep] [--instances FILE] FILE...\n   pdbgen verify [--json] [--deep] --embedded",
-		Description: `Checks each table file and prints one line per file: OK, or each failed check with
-its first counter-examples. The checks:
-  integrity      magic, version, header consistency, decoded length, checksums
-  exactness      every entry is the exact distance: a Bellman certificate (with the
-                 blank in the index it works on zero-cost groups, so passing is a
-                 proof); for tables without the blank (Korf & Felner's, whose values
-                 are admissible but not consistent, so that no such certificate
-                 exists) a recomputation compared entry by entry: about one build's
-                 time (3 minutes for the 7-8 set)
-  published      the figures of the literature (24,964 WD patterns, largest 35;
-                 PDB entry counts)
-  symmetry       mirrored uses agree with direct builds (a sample; all with --deep)
-  admissibility  with --deep and --instances: no entry above a known optimal length
-  rebuild        a rebuild, compared entry by entry: always for the sets' tables
-                 without the blank, tables in bits and automata (their exactness
-                 check is a rebuild); with --deep or --rebuild for the others
-A check that must rebuild a table first says what the rebuild needs, and fails without
-starting it when that is more than the memory available (--max-memory allows more).
-A skipped check says why. The exit status is 0 only when every file passes. A file
-that passes and is not a table pdbgen builds gets a record beside it, FILE.verified,
-so that solve15 accepts it (it refuses tables whose values it cannot vouch for).
-
---instances FILE reads instances with known optimal lengths (Korf's format: 16 numbers
-and the length); their goal is --instances-goal (blank-first, as in Korf's file).
-Instances of the 180-degree-turned goal are turned onto the table's goal.
-
-Examples:
-  pdbgen verify data/*.tbl
-  pdbgen verify --embedded
-  pdbgen verify --deep --instances instances/korf100.txt data/pdb-1-2-5-6+blank.tbl
-  pdbgen verify ~/.cache/tilekit/tables/*.tbl     # the installed sets
-  pdbgen verify --json downloaded.tbl | jq '.checks[] | select(.status == "fail")'`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON report per file and line"},
 			&cli.BoolFlag{Name: "deep", Usage: "also compare mirrors fully, check admissibility and rebuild"},

@@ -15,15 +15,6 @@ func wdCommand() *cli.Command {
 		Name:      "wd",
 		Usage:     "build a walking-distance table",
 		UsageText: "pdbgen wd [--board WxH] [--goal GOAL] --out FILE",
-		Description: `Builds the walking-distance table of the goal's rows by breadth-first search from
-the goal pattern (Takahashi's walking distance) and writes it as a table file. On square boards
-with the blank's goal on the main diagonal (both named goals) the same table serves
-the columns. The 4x4 table has 24,964 patterns and a largest distance of 35.
-
-Examples:
-  pdbgen wd --goal blank-last --out wd-blank-last.tbl
-  pdbgen wd --goal blank-first --out wd-blank-first.tbl
-  pdbgen wd --board 3x3 --goal "1 2 3 4 5 6 7 8 0" --out wd-3x3.tbl`,
 		Flags: []cli.Flag{
 			cmdline.BoardFlag("4x4"), cmdline.GoalFlag("blank-last"),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "file to write (required)"},

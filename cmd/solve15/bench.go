@@ -20,31 +20,6 @@ func benchCommand() *cli.Command {
 		Name:      "bench",
 		Usage:     "solve Korf's 100 with each heuristic and report nodes, time and optimality",
 		UsageText: "solve15 bench [--heuristic LIST] [--workers N] [--device D] [-f FILE --goal GOAL] [--markdown FILE] [--json]",
-		Description: `Solves every instance of Korf's 100 (built in; or -f FILE with --goal) with each
-listed heuristic, and prints one line per instance and a total per heuristic: nodes
-generated, seconds, nodes per second, and whether every length equals the known
-optimum. --markdown writes the totals as a table for docs/RESULTS.md.
-
-With --workers 1 (the default) instances run one after another on one core, so the
-per-instance times are comparable; with --workers N they run N at a time and the
-total is wall time. --device gpu searches the large passes on a GPU (md and the sets
-that are not zero-aware so far; solve15 device checks it), auto on the GPU when it is
-faster.
-
-Examples:
-  solve15 bench --heuristic max,pdb
-  solve15 bench --heuristic max --workers 2
-  solve15 bench --heuristic md,lc,wd,pdb,max --markdown /tmp/korf.md
-  solve15 bench --heuristic 7-8/regular,7-8/reflected,7-8/dual,7-8/all
-  solve15 bench --heuristic 7-8 -f instances/hard80.txt --goal blank-last
-  solve15 bench --heuristic 7-8 --random 1000 --seed 1
-  solve15 bench --heuristic 7-8@parent,7-8@automaton
-  solve15 bench --heuristic md@parent --device gpu
-
-A heuristic may name its lookups after a slash (sets only): regular, reflected,
-dual or all (the default is the recommended one). It may name the fast search's pruning
-after an at sign: 7-8@parent (the move back alone, as published node counts assume) or
-7-8@automaton (the default), so that one run compares both.`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "heuristic", Aliases: []string{"H"}, Value: "auto", Usage: "comma-separated heuristics, or all; auto is the strongest available, as solve15 takes it"},
 			cmdline.WorkersFlag(1, 1, "instances solved in parallel"),

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -13,7 +12,6 @@ import (
 	"github.com/tilekit/tilekit/cluster"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/instance"
-	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
@@ -28,49 +26,6 @@ func clusterCommand() *cli.Command {
 		Name:      "cluster",
 		Usage:     "solve over many machines: hand the work out through NATS JetStream",
 		UsageText: "solve15 cluster [flags] STATE... | -f FILE",
-		Description: `Takes the states, flags and output of solve15, hands the work out as units on a
-NATS JetStream work queue, and prints each result in input order as soon as it and
-all before it are done. A batch is shared out an instance a unit; a single instance
-is shared out as the subtrees of its large IDA* passes, and its solution is the one
-solve15 finds.
-
-With no flags it starts a NATS server with JetStream inside the process, listening
-on 127.0.0.1 only, with its store under --store (kept: a coordinator restarted on
-the same store and input hands out only what is not done), and runs workers on all
-cores here. Workers on other machines join with 'solve15 worker --nats URL' once
---listen makes the server reachable (it then needs --token, or TILEKIT_NATS_TOKEN):
-each worker connects with the token, or with a key of its own that 'solve15 cluster
-key NAME' makes from it, and may then read only its own deliveries and publish only
-under its name. --nats uses an existing NATS server instead; see docs/GUIDE.md for
-its users and TLS.
-
-A unit whose worker goes silent for --ack-wait, or drops it, is handed to another;
-one handed out --max-deliver times without a result is reported failed, with the
-reason. Workers refuse units whose tables differ from the coordinator's.
-
-The coordinator checks its workers: every solution replays, and one claimed optimal
-must not pass a state twice. A split instance's pass that proves its solution
-optimal (the last that finds nothing) is searched again here in full, and --audit
-of the other subtree results and of the whole instances, at random. Each optimal
-answer says what it rests on: "proven here", "audited", or "as reported by N
-workers". With workers you do not trust, give --audit 1: every result is then
-searched again here.
-
---device gpu (or auto) has the workers in this process search whole instances on the
-GPU; the coordinator plans and audits on the CPU.
-
-On a terminal a status line shows units done, queued and in flight, the workers
-results came from, nodes and rate; elsewhere -v prints it as a line a minute. --json records carry the worker of each instance, or each
-unit's work (bound, path, nodes, worker) for a split instance.
-
-Exit status: as solve15's; 1 too when units failed.
-
-Examples:
-  solve15 cluster --goal blank-first -f instances/korf100.txt
-  solve15 cluster --board 5x5 --goal blank-first "$(sed -n 2p instances/korf24.txt)"
-  solve15 cluster --listen 0.0.0.0:4222 --token s3cret -f many.txt     # then, elsewhere:
-  TILEKIT_NATS_TOKEN=s3cret solve15 worker --nats nats://coordinator:4222
-  solve15 cluster key --token s3cret alice    # a key for a worker you do not trust with the token`,
 		Flags: append(append(searchFlags(), cmdline.DeviceFlags()...),
 			&cli.StringFlag{Name: "store", Usage: "the embedded server's JetStream `DIR` (default: tilekit/cluster in the user's cache directory)"},
 			&cli.StringFlag{Name: "listen", Usage: "the embedded server's address, `HOST:PORT` (default: 127.0.0.1 on a free port)"},
@@ -101,15 +56,7 @@ func keyCommand() *cli.Command {
 		Name:      "key",
 		Usage:     "print each worker's key, made from the cluster's token",
 		UsageText: "solve15 cluster key --token TOKEN NAME...",
-		Description: `A worker given its key connects under its name only: the server then lets it read
-only its own deliveries and publish results only under its name, so that the names in
-results are the workers' own. A worker given the token itself may take any name: give
-the token to your own machines only, and a key to every other.
-
-Examples:
-  TILEKIT_NATS_TOKEN=s3cret solve15 cluster key alice bob     # on the coordinator's machine
-  TILEKIT_NATS_KEY=KEY solve15 worker --name alice --nats nats://coordinator:4222   # on alice's`,
-		Flags: []cli.Flag{tokenFlag, &cli.BoolFlag{Name: "json", Usage: "a JSON object a name: {\"name\": ..., \"key\": ...}"}},
+		Flags:     []cli.Flag{tokenFlag, &cli.BoolFlag{Name: "json", Usage: "a JSON object a name: {\"name\": ..., \"key\": ...}"}},
 		Action: func(c *cli.Context) error {
 			token := c.String("token")
 			if token == "" {
@@ -197,13 +144,7 @@ func clusterAction(c *cli.Context) error {
 	if out.Status().Shows() {
 		coord.Status = func(st cluster.Status) { out.Status().Set(st.String()) }
 	}
-	reported := 0
-	sum, err := coord.Run(c.Context, conn.Conn, entries, func(e instance.Entry, rec report.Record, err error) {
-		if rec.Solved && strings.HasPrefix(rec.Trust, "as reported by") {
-			reported++
-		}
-		out.Add(e, rec, err)
-	})
+	sum, err := coord.Run(c.Context, conn.Conn, entries, out.Add)
 	if err := stop(); err != nil {
 		return err
 	}
@@ -215,13 +156,7 @@ func clusterAction(c *cli.Context) error {
 	}
 	// A failed unit is a failure (exit 1), not an instance out of its limits (exit 4):
 	// Finish tells them apart.
-	err = out.Finish(sum, in)
-	if reported > 0 && !c.Bool("json") && !c.Bool("quiet") {
-		// The summary's "solved optimally" rests, for these, on a worker's word.
-		fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: %s optimal as reported by its worker, not checked here (--audit solves a share again)\n",
-			format.Count(reported, "answer is", "answers are"))
-	}
-	return err
+	return out.Finish(sum, in)
 }
 
 // connect reaches the NATS server of --nats, or starts the embedded one of --store and
@@ -249,26 +184,6 @@ func workerCommand() *cli.Command {
 		Name:      "worker",
 		Usage:     "search units handed out by 'solve15 cluster'",
 		UsageText: "solve15 worker --nats URL [--tables DIR] [--workers N]",
-		Description: `Connects to the NATS server of a 'solve15 cluster' run, takes one unit at a time per
-thread, searches it with the tables of this machine and publishes the result, which
-the coordinator acknowledges; it says it is still working on long units, so they are
-not handed to another worker meanwhile. A unit whose tables differ from the
-coordinator's (their fingerprints travel with each unit) is refused, with the reason.
-It runs until interrupted; a unit being searched then goes back to the queue.
-
-With --device gpu the worker searches whole instances on this machine's GPU, two at a
-time unless --workers says otherwise (one's CPU work beside the other's GPU pass); the
-subtrees of a split instance are searched on its CPU.
-
-The worker connects under its name (--name) with its key (--key, or TILEKIT_NATS_KEY;
-'solve15 cluster key NAME' prints it where the token is), or with the cluster's token;
-the server lets it read only its own deliveries and publish only under its name.
-
-Build the tables the coordinator uses first (pdbgen build --set ...).
-
-Examples:
-  TILEKIT_NATS_KEY=KEY solve15 worker --name alice --nats nats://coordinator:4222
-  TILEKIT_NATS_TOKEN=s3cret solve15 worker --nats nats://coordinator:4222 --workers 8`,
 		Flags: append([]cli.Flag{natsFlag, tokenFlag,
 			&cli.StringFlag{Name: "tables", Usage: "read the tables from `DIR` instead of the usual places"},
 			cmdline.WorkersFlag(cmdline.AllCores, 1, "units searched at once"),

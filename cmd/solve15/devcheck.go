@@ -3,9 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/urfave/cli/v2"
 
@@ -33,29 +31,6 @@ func deviceCheckCommand() *cli.Command {
 		Name:      "check",
 		Usage:     "the device check: every headline figure of the GPU in one run, each answer compared with a reference",
 		UsageText: "solve15 device check [--plan FILE] [--prepared DIR] [--out DIR] [--json]",
-		Description: `Runs the plan's steps in order, each search in a process of its own with a hard time
-limit, from the repository's root (the plan's instances and references are read from
-there): the self-test against the CPU, batches on the GPU against committed CPU records,
-instances on the GPU beside every core and one core of this machine, the kernels'
-registers and local memory. Every step ends in a row with the answers it compared; a
-step with no answer through the GPU, an answer or serial count that differs, a missing
-reference or a process that failed is a FAIL. $OUT/summary.json holds the rows, the
-targets of the GPU issues beside what was measured, and each GPU answer's time split;
-summary.md the same as tables, also printed at the end.
-
-Before it uses the card, the check refuses to start (exit status 2, naming each path)
-when the plan's carried tables are missing from --prepared or not accepted by this
-binary, or an instances file or reference is missing or empty. Tables the plan builds on
-the card are built into --prepared's built/ beside the self-test, once.
-
-gpu/check.sh is the entry point on a GPU machine: it unpacks the binary gpu/prepare.sh
-built and runs this command with it.
-
-Exit status: 0 every row passed; 1 a row failed; 2 the check would not start.
-
-Examples:
-  solve15 device check
-  solve15 device check --plan gpu/plans/fake.json --prepared /tmp/prep --out /tmp/out`,
 		Flags: append(planFlags(),
 			&cli.StringFlag{Name: "out", Value: defaultOut, Usage: "where the logs, records and summary go (`DIR`)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON instead of tables"},
@@ -65,16 +40,8 @@ Examples:
 			if err != nil {
 				return err
 			}
-			exe, err := os.Executable()
-			if err != nil {
-				return err
-			}
-			root, err := os.Getwd()
-			if err != nil {
-				return err
-			}
-			sum, err := gpucheck.Check(c.Context, gpucheck.Config{Plan: plan, PlanPath: c.String("plan"), Root: root,
-				Prepared: abs(c.String("prepared")), Out: abs(c.String("out")), Binary: exe, Cores: runtime.NumCPU(), Log: c.App.ErrWriter})
+			sum, err := gpucheck.Check(c.Context, gpucheck.Config{Plan: plan, PlanPath: c.String("plan"),
+				Prepared: c.String("prepared"), Out: c.String("out"), Log: c.App.ErrWriter})
 			var refused *gpucheck.Refused
 			if errors.As(err, &refused) {
 				return &cmdline.ExitError{Code: 2, Err: err}
@@ -104,15 +71,7 @@ func devicePrepareCommand() *cli.Command {
 		Name:      "prepare",
 		Usage:     "build the tables a device check's plan carries to the GPU machine",
 		UsageText: "solve15 device prepare [--plan FILE] [--prepared DIR]",
-		Description: `Builds into DIR/tables the plan's carried tables that are not there already and
-accepted (those built on the card are left to the check), and checks that they and
-the gzipped binary in DIR/bin fit what a device call carries beside the repository
-(64 MiB). gpu/prepare.sh runs it after building the binaries.
-
-Examples:
-  solve15 device prepare
-  solve15 device prepare --plan gpu/plans/fake.json --prepared /tmp/prep`,
-		Flags: planFlags(),
+		Flags:     planFlags(),
 		Action: func(c *cli.Context) error {
 			plan, err := readPlan(c)
 			if err != nil {
@@ -139,11 +98,4 @@ func readPlan(c *cli.Context) (*gpucheck.Plan, error) {
 		return nil, &cmdline.ExitError{Code: 2, Err: err}
 	}
 	return plan, nil
-}
-
-func abs(path string) string {
-	if a, err := filepath.Abs(path); err == nil {
-		return a
-	}
-	return path
 }

@@ -13,31 +13,9 @@ import (
 
 func deviceCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "device",
-		Usage:     "show the GPU, check its driver and kernel, and test it against the CPU",
-		UsageText: "solve15 device [--gpu N] [--json] [--seconds S] [--fault]\n   solve15 device check | prepare [flags]",
-		Description: `Opens the GPU that --device gpu would use: loads the NVIDIA driver (libcuda.so.1;
-no CUDA toolkit is needed), shows the card, its compute capability, memory and the
-driver's CUDA version, and has the driver compile the kernel (its PTX needs driver R520
-or later, and compute capability 7.5 or later). Then a self-test solves a fixed list of
-positions of the 4x4 and 5x5 boards with the Manhattan distance, and of 4x4 with a small
-catalogue of zero-aware tables in the bit encoding (small-t's kind of search), on the GPU
-and on one CPU goroutine, and compares the solutions and the serial node counts: they
-must be equal, and every position must have passes searched on the GPU. It takes a few
-seconds; --seconds is the most it may take (it then fails, saying how far it got).
---fault also runs a kernel that faults, in a process of its own (the driver keeps a
-failed kernel's error for the rest of a process), checks that it is reported, and that
-the device opened again here searches right.
-
-Exit status: 0 the GPU works and agrees with the CPU; 1 no usable GPU, or a
-disagreement (said on standard error).
-
-The device check (solve15 device check, see its help) measures every headline figure of
-the GPU in one run; solve15 device prepare builds the tables it takes along.
-
-Examples:
-  solve15 device
-  solve15 device --gpu 1 --json`,
+		Name:        "device",
+		Usage:       "show the GPU, check its driver and kernel, and test it against the CPU",
+		UsageText:   "solve15 device [--gpu N] [--json] [--seconds S] [--fault]\n   solve15 device check | prepare [flags]",
 		Subcommands: []*cli.Command{deviceCheckCommand(), devicePrepareCommand()},
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "gpu", Usage: "which GPU (`N`, from 0)"},

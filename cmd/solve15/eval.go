@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
-	"github.com/tilekit/tilekit/heuristic"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/report"
@@ -19,15 +18,6 @@ func evalCommand() *cli.Command {
 		Name:      "eval",
 		Usage:     "print every heuristic's value for states",
 		UsageText: "solve15 eval [--board WxH] [--goal GOAL] [--json] STATE... | -f FILE",
-		Description: `Prints, for each state, the value of every heuristic of the general search that
-applies to the board and goal, and on 4x4 the two halves of walking distance, wd_rows
-and wd_cols:
-` + heuristic.Table() + `
-
-Examples:
-  solve15 eval "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12"
-  solve15 eval --goal blank-first --json -f instances/korf100.txt
-  solve15 eval --board 3x3 "8 6 7 2 5 4 3 0 1"`,
 		Flags: append(solveFlags(),
 			&cli.StringFlag{Name: "file", Aliases: []string{"f"}, Usage: "read states from `FILE` (- for standard input)"}),
 		Action: evalAction,

@@ -142,7 +142,9 @@ func TestDocFigures(t *testing.T) {
 	pdbgenSource := ""
 	files, err := filepath.Glob("../pdbgen/*.go")
 	require.NoError(t, err)
-	for _, f := range files {
+	texts, err := filepath.Glob("../pdbgen/help/*.txt") // its help
+	require.NoError(t, err)
+	for _, f := range append(files, texts...) {
 		if !strings.HasSuffix(f, "_test.go") {
 			b, err := os.ReadFile(f)
 			require.NoError(t, err)

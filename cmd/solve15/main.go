@@ -7,7 +7,7 @@
 package main
 
 import (
-	"fmt"
+	"embed"
 	"os"
 	"time"
 
@@ -21,6 +21,11 @@ import (
 
 func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
 
+// help holds the commands' long help (cmdline.Describe).
+//
+//go:embed help/*.txt
+var help embed.FS
+
 func newApp() *cli.App {
 	app := cmdline.NewApp("solve15", "solve sliding-tile puzzles (8, 15, 24) optimally")
 	app.UsageText = `solve15 [flags] STATE...
@@ -31,54 +36,12 @@ func newApp() *cli.App {
    solve15 worker --nats URL [flags]
    solve15 device [check | prepare] [flags]
    solve15 repro | serve | site [flags]`
-	app.Description = `Finds a shortest solution of each 15-puzzle with IDA* and prints it as blank
-directions (U, D, L, R: where the blank goes) and as the tiles that slide. Every
-solution is replayed on its start before it is printed.
-
-With --board WxH (2x2 to 5x5; 3x3 is the 8-puzzle) the states are of that board.
-IDA* runs a specialised solver (tens of millions of nodes a second) with these
-heuristics: %s.
-Every other combination runs the general search of package search. A solution is marked optimal only when the
-algorithm is optimal (not bastar) and the heuristic admissible (not %s).
-
-A STATE is W*H numbers (16 on 4x4), 0 for the blank, row by row, separated by
-spaces or commas; / (or a lone -) may separate rows, and must then separate rows of
-the board's width. Numbers are plain decimals: no signs, no leading zeros. Quote
-each state, or give the 16 numbers of one state as separate arguments. In a file,
-each line is a state, optionally with an id before it and the known optimal length
-after it (then checked); # starts a comment. Korf's 100 (instances/korf100.txt) reads as it is.
-
-Tables. The default on 4x4 is the strongest additive set available: the 7-8 set once
-'pdbgen build --set 7-8' has installed it, else the 6-6-3 set embedded in this
-binary (walking distance and the IDA15 databases are embedded too). Installed sets
-are looked for in $TILEKIT_TABLES (directories separated by ':'), then in the user's
-cache directory; --tables DIR looks in DIR alone (and reads the default tables from
-it when it holds them). -v says which heuristic, lookups and tables a run uses.
-%s
-
-A line that is not a state is reported (file:line and why) and skipped; with --json
-it is also an object {"line", "board", "goal", "error"}. On a terminal, a status line shows
-the search's bound, nodes and rate.
-
-Exit status: 0 all solved; 1 failure (a known optimum contradicted, a table that
-fails its checks, a search that failed: a GPU kernel's fault); 2 bad usage; 3 some input lines invalid, or no states at all (the
-others are still solved); 4 some instances not solved within --timeout or
---max-nodes; 130 interrupted (SIGINT or SIGTERM).
-
-Examples:
-  solve15 "1 4 2 3 / 13 6 7 8 / 5 10 11 0 / 9 14 15 12"
-  solve15 --goal blank-first 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
-  solve15 --goal blank-first --workers 2 -f instances/korf100.txt
-  solve15 --goal blank-first --workers 2 "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4"
-  solve15 --json --goal blank-first -f instances/korf100.txt | jq .length
-  solve15 --board 3x3 --algo astar --heuristic chebyshev2 "8 6 7 2 5 4 3 0 1"
-  solve15 --algo bastar --goal blank-first -f instances/korf100.txt
-  echo "5 1 2 4 9 6 3 8 13 10 7 11 0 14 15 12" | solve15 --timeout 10s -f -`
-	app.Description = fmt.Sprintf(app.Description, heuristic.FastSummary(), heuristic.Inadmissible(), data.InstalledSummary())
 	app.Flags = append(append(searchFlags(), cmdline.DeviceFlags()...),
 		cmdline.WorkersFlag(cmdline.AllCores, 1, "instances solved in parallel; a single instance is searched by this many goroutines, and so is each of a batch on --device gpu (two at a time) unless --workers is given"))
 	app.Action = solveAction
 	app.Commands = append([]*cli.Command{evalCommand(), benchCommand(), clusterCommand(), workerCommand(), deviceCommand(), reproCommand(), serveCommand(), siteCommand()}, cmdline.ShellCommands("solve15")...)
+	cmdline.Describe(app, help, map[string]string{"fast": heuristic.FastSummary(), "inadmissible": heuristic.Inadmissible(),
+		"installed": data.InstalledSummary(), "heuristics": heuristic.Table()})
 	cmdline.Prepare(app)
 	return app
 }

@@ -16,14 +16,6 @@ func serveCommand() *cli.Command {
 		Name:      "serve",
 		Usage:     "serve a page to play the puzzle, shuffle it and watch the solvers",
 		UsageText: "solve15 serve [--addr HOST:PORT] [--max-jobs N] [--timeout DURATION]",
-		Description: `Serves the page and its JSON API (see the README) from this binary: no build step,
-nothing fetched from elsewhere. Searches run here, each with a time limit; the page
-shows the current IDA* bound while one runs, and Stop cancels it. Ctrl-C stops the
-server.
-
-Examples:
-  solve15 serve                          # then open http://127.0.0.1:8080/
-  solve15 serve --addr :9000 --max-jobs 2`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "address to listen on"},
 			&cli.IntFlag{Name: "max-jobs", Value: 4, Usage: "searches running at once"},
