@@ -103,7 +103,7 @@ func (t *tree) Frontier(want int, refine func([]board.Dir) bool) (passes.Subtree
 
 func (t *tree) Local(s passes.Subtrees) []passes.SubtreeResult {
 	ws := t.st.Walkers(t.s.Threads())
-	results := passes.Search(ws, s.(*passes.Frontier))
+	results := passes.Share(ws, s.(*passes.Frontier))
 	t.st.Gather(ws)
 	return results
 }

@@ -56,6 +56,7 @@ func Collect(top Walker, crew Crew, f *Frontier, o Collection) (*Frontier, Work)
 // collectDepth is Collect without refine.
 func collectDepth(top Walker, crew Crew, f *Frontier, o Collection) (*Frontier, Work) {
 	var last Work
+	f.reset()
 	parallel := o.Workers > 1 && crew != nil
 	widest, at, narrower := 0, 0, 0 // the widest depth so far, and the depths since narrower
 	for d := 1; d < o.Bound; d++ {

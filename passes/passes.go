@@ -3,8 +3,15 @@
 // process's workers, the units of a cluster, a GPU. It keeps the serial search's solution
 // and node counts whatever the runner, replaying the top of a pass where a subtree's
 // search raised its root's value (BPMX, Felner et al. 2011); docs/SEARCH.md is the
-// protocol. The engine that walks the tree (package ida) is a Tree; the runners and the
-// policy that splits (package solve) are the callers'.
+// protocol. The engine that walks the tree (package ida) is a Tree, each of its walks a
+// Walker; the runners and the policy that splits (package solve) are the callers'.
+//
+// What every split pass needs of the walks is here too, so that an engine only walks: the
+// frontier (Frontier), its depth chosen by the tries of its walk and collected on several
+// goroutines below a shallower one (Collect); the subtrees walked on this process's
+// goroutines, in order, up to the first solution (Share, Workers); the top walked again
+// with the subtrees' results (Replay); and subtrees split further into parts of their own
+// (Deepen). A Cut steers each walk at its frontier.
 package passes
 
 import (

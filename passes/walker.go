@@ -100,7 +100,7 @@ func (c *Cut) Meet(path []board.Dir, h int, work Work) (payload []byte, r *Subtr
 }
 
 // Gone reports whether the walk is of a subtree that no longer matters: one after the
-// first with a solution so far, in a parallel search (Search).
+// first with a solution so far, in a parallel search (Share).
 func (c *Cut) Gone() bool { return c.best != nil && c.item > c.best.Load() }
 
 // walk has w walk below subtree i of f (f nil: from the start) under c, c.start set to

@@ -119,7 +119,7 @@ func toyNodes(f *Frontier) []string {
 
 // Collect takes the shallowest depth with the nodes wanted; on several walkers below a
 // shallower depth it collects the same frontier, with the same work before each node;
-// refine splits the nodes it asks for; Search finds the first solution in serial order
+// refine splits the nodes it asks for; Share finds the first solution in serial order
 // with the serial counts up to it; Replay gives those counts again; and a subtree split
 // further (Deepen) gives the subtree's own result.
 func TestWalkersSplitAPass(t *testing.T) {
@@ -164,7 +164,7 @@ func TestWalkersSplitAPass(t *testing.T) {
 	found, _, ok := whole.Walk(nil, 0, nil)
 	require.True(t, found && ok)
 	require.Equal(t, toyGoal, whole.Moves())
-	results := Search(e.Walkers(context.Background(), &Batch{Bound: bound}, 3), f)
+	results := Share(e.Walkers(context.Background(), &Batch{Bound: bound}, 3), f)
 	first := slices.IndexFunc(results, func(r SubtreeResult) bool { return r.Moves != nil })
 	require.GreaterOrEqual(t, first, 0)
 	assert.Equal(t, toyGoal, results[first].Moves)
