@@ -639,7 +639,7 @@ func TestTokenGivesAWorkersRights(t *testing.T) {
 	for _, subject := range []string{unitsSubject + "x", cancelSubject + "x", maxDeliveries, "$JS.API.STREAM.PURGE." + unitsStream,
 		"$JS.ACK." + unitsStream + "." + workersName + ".1.1.1.1.0", resultSubject + "x.local", progressSubject + "x.local",
 		"$JS.API.STREAM.MSG.GET." + unitsStream, "$JS.API.CONSUMER.CREATE." + unitsStream} {
-		_, err := mallory.Request(subject, []byte("{}"), time.Second)
+		_, err := mallory.Request(subject, []byte("{}"), 100*time.Millisecond) // refused: no answer comes
 		assert.Error(t, err, subject)
 		refused(subject)
 	}

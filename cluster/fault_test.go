@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -51,17 +52,14 @@ func TestWorkerAndCoordinatorKilled(t *testing.T) {
 		t.Skip("builds the binary and runs processes")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "solve15")
-	build := exec.Command("go", "build", "-o", bin, "github.com/tilekit/tilekit/cmd/solve15")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := solve15Binary(t)
 	input := filepath.Join(dir, "in.txt")
 	require.NoError(t, os.WriteFile(input, []byte(faultInstances), 0o644))
 	common := []string{"--json", "--goal", "blank-first", "--heuristic", "wd", "-f", input}
 
 	// What one process says.
 	want := map[int]record{}
-	out, err = exec.Command(bin, append([]string{"--workers", "2"}, common...)...).Output()
+	out, err := exec.Command(bin, append([]string{"--workers", "2"}, common...)...).Output()
 	require.NoError(t, err)
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		var r record
@@ -251,15 +249,32 @@ func TestLiarAgainstTheBinary(t *testing.T) {
 	}
 }
 
+// solve15 builds the binary the tests run, once, into the tests' home (hermetic.Main
+// removes it when they end).
+var solve15 = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(os.Getenv("HOME"), "solve15")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/tilekit/tilekit/cmd/solve15").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building solve15: %v: %s", err, out)
+	}
+	return bin, nil
+})
+
+// solve15Binary returns solve15's path, built for the tests.
+func solve15Binary(t *testing.T) string {
+	t.Helper()
+	bin, err := solve15()
+	require.NoError(t, err)
+	return bin
+}
+
 // tokenCluster builds solve15 and starts "solve15 cluster --json --goal blank-first" with
 // args, its embedded server on loopback with the token s3cret, and connects to it as the
 // worker mallory with its key (made by 'solve15 cluster key'), as a worker would.
 func tokenCluster(t *testing.T, ctx context.Context, args ...string) (*exec.Cmd, *nats.Conn, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "solve15")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/tilekit/tilekit/cmd/solve15").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	bin := solve15Binary(t)
 	port := freePort(t)
 	cmd := exec.CommandContext(ctx, bin, append([]string{"cluster", "--listen", fmt.Sprintf("127.0.0.1:%d", port),
 		"--store", filepath.Join(dir, "store"), "--token", "s3cret", "--json", "--goal", "blank-first"}, args...)...)
