@@ -339,9 +339,7 @@ func TestFiveByFiveWithNothingInstalled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds solve15")
 	}
-	exe := filepath.Join(t.TempDir(), "solve15")
-	out, err := exec.Command("go", "build", "-o", exe, ".").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	exe := builtSolve15(t)
 	solve := func(args ...string) (string, string, int) {
 		cmd := exec.Command(exe, append([]string{"--board", "5x5", "--goal", "blank-first"}, args...)...)
 		cmd.Env = append(os.Environ(), "TILEKIT_TABLES="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir())

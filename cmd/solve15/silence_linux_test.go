@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 )
 
 // maxSilentCPU is the most CPU time a command of the README may spend before its first
@@ -31,15 +31,13 @@ func TestNoSilentStretch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds solve15 and pdbgen")
 	}
-	bin := t.TempDir()
-	for _, cmd := range []string{"solve15", "pdbgen"} {
-		out, err := exec.Command("go", "build", "-o", filepath.Join(bin, cmd), "../"+cmd).CombinedOutput()
-		require.NoError(t, err, "%s", out)
-	}
+	bin := filepath.Dir(builtSolve15(t)) // pdbgen beside it
+	out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "pdbgen"), "../pdbgen").CombinedOutput()
+	require.NoError(t, err, "%s", out)
 	commands := readmeCommands(t)
 	require.GreaterOrEqual(t, len(commands), 10, "the README's commands")
 	for _, line := range commands {
-		args := shellWords(line)
+		args := cmdline.ShellWords(line)
 		for i, a := range args {
 			args[i] = strings.ReplaceAll(a, "/tmp/site", t.TempDir())
 		}
@@ -77,19 +75,6 @@ func readmeCommands(t *testing.T) []string {
 		out = append(out, strings.TrimSpace(line))
 	}
 	return out
-}
-
-// shellWords splits a command line as the shell does, for the README's simple quoting.
-func shellWords(line string) []string {
-	var words []string
-	for _, m := range regexp.MustCompile(`"([^"]*)"|(\S+)`).FindAllStringSubmatch(line, -1) {
-		if m[2] != "" {
-			words = append(words, m[2])
-		} else {
-			words = append(words, m[1])
-		}
-	}
-	return words
 }
 
 // firstOutput starts cmd on a new pseudo-terminal, waits for its first output (or its

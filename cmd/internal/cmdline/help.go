@@ -114,7 +114,7 @@ func examples(desc, app string) [][]string {
 			continue // an argument the shell computes
 		}
 		for _, cmd := range strings.FieldsFunc(line, func(r rune) bool { return r == '|' || r == '&' || r == ';' }) {
-			words := shellWords(cmd)
+			words := ShellWords(cmd)
 			for len(words) > 0 && strings.Contains(words[0], "=") { // the environment
 				words = words[1:]
 			}
@@ -126,9 +126,9 @@ func examples(desc, app string) [][]string {
 	return out
 }
 
-// shellWords splits a command line into words as a shell does without expansions: quotes
+// ShellWords splits a command line into words as a shell does without expansions: quotes
 // group, and are removed.
-func shellWords(line string) []string {
+func ShellWords(line string) []string {
 	var words []string
 	var cur strings.Builder
 	in, quote := false, rune(0)
