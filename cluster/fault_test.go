@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,6 +20,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tilekit/tilekit/internal/hermetic"
 )
 
 // record is the part of solve15's JSON that must not depend on how the work was shared.
@@ -52,7 +52,7 @@ func TestWorkerAndCoordinatorKilled(t *testing.T) {
 		t.Skip("builds the binary and runs processes")
 	}
 	dir := t.TempDir()
-	bin := solve15Binary(t)
+	bin := hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/solve15")
 	input := filepath.Join(dir, "in.txt")
 	require.NoError(t, os.WriteFile(input, []byte(faultInstances), 0o644))
 	common := []string{"--json", "--goal", "blank-first", "--heuristic", "wd", "-f", input}
@@ -249,32 +249,13 @@ func TestLiarAgainstTheBinary(t *testing.T) {
 	}
 }
 
-// solve15 builds the binary the tests run, once, into the tests' home (hermetic.Main
-// removes it when they end).
-var solve15 = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(os.Getenv("HOME"), "solve15")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/tilekit/tilekit/cmd/solve15").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("building solve15: %v: %s", err, out)
-	}
-	return bin, nil
-})
-
-// solve15Binary returns solve15's path, built for the tests.
-func solve15Binary(t *testing.T) string {
-	t.Helper()
-	bin, err := solve15()
-	require.NoError(t, err)
-	return bin
-}
-
 // tokenCluster builds solve15 and starts "solve15 cluster --json --goal blank-first" with
 // args, its embedded server on loopback with the token s3cret, and connects to it as the
 // worker mallory with its key (made by 'solve15 cluster key'), as a worker would.
 func tokenCluster(t *testing.T, ctx context.Context, args ...string) (*exec.Cmd, *nats.Conn, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
-	bin := solve15Binary(t)
+	bin := hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/solve15")
 	port := freePort(t)
 	cmd := exec.CommandContext(ctx, bin, append([]string{"cluster", "--listen", fmt.Sprintf("127.0.0.1:%d", port),
 		"--store", filepath.Join(dir, "store"), "--token", "s3cret", "--json", "--goal", "blank-first"}, args...)...)

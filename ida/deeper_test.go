@@ -117,6 +117,14 @@ func TestDeeperIsTheSubtreesSearch(t *testing.T) {
 	}
 }
 
+// splitFromTheFifthPass splits every pass from the fifth into at least 8 subtrees.
+func splitFromTheFifthPass(p passes.PassPlan) (int, func([]board.Dir) bool) {
+	if len(p.Passes) < 4 {
+		return 0, nil
+	}
+	return 8, nil
+}
+
 // Deeper refuses what it cannot split, and a result for each part.
 func TestDeeperRefuses(t *testing.T) {
 	korf := corpus.Korf100()
@@ -124,12 +132,7 @@ func TestDeeperRefuses(t *testing.T) {
 	require.NoError(t, err)
 	var b *passes.Batch
 	_, err = s.Run(context.Background(), korf[0].Start, passes.Plan{
-		Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
-			if len(p.Passes) < 4 {
-				return 0, nil
-			}
-			return 8, nil
-		},
+		Split: splitFromTheFifthPass,
 		Runner: passes.RunnerFunc(func(ctx context.Context, got *passes.Batch) ([]passes.SubtreeResult, error) {
 			b = got
 			return nil, context.Canceled
@@ -163,12 +166,7 @@ func TestBatchDidReportsProgress(t *testing.T) {
 	require.NoError(t, err)
 	var before, after int
 	_, err = s.Run(context.Background(), korf[0].Start, passes.Plan{
-		Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
-			if len(p.Passes) < 4 {
-				return 0, nil
-			}
-			return 8, nil
-		},
+		Split: splitFromTheFifthPass,
 		Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 			before = len(got)
 			b.Did(1000)

@@ -136,7 +136,7 @@ func (t *tree) Abort() { t.st.aborted = true }
 
 // frontierOf returns the frontier of a batch that this package's walks met, or nil.
 func frontierOf(b *passes.Batch) *passes.Frontier {
-	if f, ok := b.Nodes().(*passes.Frontier); ok {
+	if f := b.Frontier(); f != nil {
 		if _, ours := f.Engine().(*Solver); ours {
 			return f
 		}

@@ -241,7 +241,14 @@ func (st *walk) generate() bool {
 // is recorded or counted (its board, blank, state and, a catalogue's, partition sums sum
 // into the payload: encode); in a replay, its subtree's solution or value.
 func (st *walk) collect(g int, blank uint8, state uint32, h int, sum *[maxParts]int16) (bool, int) {
-	payload, r, stop := st.cut.Meet(st.callerPath(g), h, st.Work())
+	if st.cut.Count(g) {
+		return false, h
+	}
+	path := st.dirs[:g] // made by atFrontier, for Here
+	if !st.cut.Choosy() {
+		path = st.callerPath(g)
+	}
+	payload, r, stop := st.cut.Meet(path, h, st.Work())
 	switch {
 	case stop:
 		return true, h

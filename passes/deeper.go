@@ -148,7 +148,7 @@ func (d *Deeper) result(ctx context.Context, w Walker, k int, parts []SubtreeRes
 // eachOf calls f for k from 0 to n-1 on the engine's workers (each), each a walker of b's
 // pass without a node limit, and returns ctx's error if one of them was aborted.
 func eachOf(ctx context.Context, b *Batch, n int, f func(w Walker, k int)) error {
-	e := b.nodes.(*Frontier).engine
+	e := b.Frontier().engine
 	unlimited := *b
 	unlimited.MaxNodes = 0
 	if !each(e.Walkers(ctx, &unlimited, min(max(e.Threads(), 1), max(n, 1))), n, f) {

@@ -71,13 +71,13 @@ type Batch struct {
 	// MaxNodes is how many nodes the runner may generate (0: no limit).
 	MaxNodes uint64
 
-	nodes Subtrees  // the engine's, which its own runners read (Nodes)
+	nodes Subtrees  // the engine's, which its own runners read (Frontier)
 	rep   *Reporter // the search's progress, which Did feeds
 	base  uint64    // the search's nodes before the batch
 }
 
 // NewBatch makes the batch of an engine's subtrees: their paths and values from nodes,
-// which the engine's own runners read back (Nodes).
+// which the engine's own runners read back (Frontier).
 func NewBatch(start board.State, bound int, maxNodes uint64, nodes Subtrees) *Batch {
 	b := &Batch{Start: start, Bound: bound, MaxNodes: maxNodes, nodes: nodes, Paths: nodes.Paths(), H: make([]int, nodes.Len())}
 	for i := range b.H {
@@ -86,9 +86,14 @@ func NewBatch(start board.State, bound int, maxNodes uint64, nodes Subtrees) *Ba
 	return b
 }
 
-// Nodes returns the engine's subtrees the batch was made of (NewBatch), nil for a batch
-// made otherwise.
-func (b *Batch) Nodes() Subtrees { return b.nodes }
+// Frontier returns the engine's frontier the batch was made of (NewBatch), nil for a batch
+// made otherwise, or of subtrees that are no engine's Frontier.
+func (b *Batch) Frontier() *Frontier {
+	if f, ok := b.nodes.(*Frontier); ok && f.engine != nil {
+		return f
+	}
+	return nil
+}
 
 // Did tells the search that the runner has generated nodes nodes below the batch so far,
 // for its progress: a runner whose searches do not report as they go (the GPU's) calls it

@@ -69,9 +69,9 @@ func Workers(n int) Runner {
 	})
 }
 
-// frontierOf returns the frontier of an engine that b was made of, or an error.
+// frontierOf returns b's Frontier, or an error.
 func frontierOf(b *Batch) (*Frontier, error) {
-	if f, ok := b.nodes.(*Frontier); ok && f.engine != nil {
+	if f := b.Frontier(); f != nil {
 		return f, nil
 	}
 	return nil, fmt.Errorf("%w: a batch whose subtrees no engine of this process met", ErrRunner)

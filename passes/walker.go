@@ -79,19 +79,29 @@ func (c *Cut) Here(path []board.Dir) bool {
 	return c.refine == nil || len(path)+2 >= c.bound || !c.refine(path)
 }
 
+// Count counts a frontier node at depth g and reports true when the walk only counts its
+// frontier nodes (a try of Collect's below a shallower frontier); otherwise the node is to
+// be met (Meet). A walk asks it first to spare making the node's path for Meet.
+func (c *Cut) Count(g int) bool {
+	if c.into != nil || c.replay != nil {
+		return false
+	}
+	c.counted.nodes++
+	c.counted.paths += g
+	return true
+}
+
 // Meet meets a frontier node whose path from the start is path and whose value is h, the
 // walker's work being work: it returns the room for the node's payload, which the walk
 // fills, when it records; in a replay the subtree's result, which the walk takes in place
 // of its search (its solution, else its value), or stop when the replay went wrong (the
-// walk then unwinds as if it had found the goal). Counting, it returns nothing.
+// walk then unwinds as if it had found the goal). Counting (Count), it returns nothing.
 func (c *Cut) Meet(path []board.Dir, h int, work Work) (payload []byte, r *SubtreeResult, stop bool) {
 	switch {
 	case c.replay != nil:
 		r = c.replay.reach(path)
 		return nil, r, r == nil
-	case c.into == nil:
-		c.counted.nodes++
-		c.counted.paths += len(path)
+	case c.Count(len(path)):
 		return nil, nil, false
 	}
 	moves, payload := c.into.add(len(path), h, since(work, c.start))

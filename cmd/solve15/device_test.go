@@ -11,6 +11,7 @@ import (
 
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/internal/fakegpu"
+	"github.com/tilekit/tilekit/internal/hermetic"
 )
 
 // solve15 device --fault on the fake driver, which keeps a failed kernel's error for the
@@ -21,7 +22,7 @@ func TestDeviceFault(t *testing.T) {
 		t.Skip("builds solve15")
 	}
 	lib := fakegpu.Build(t)
-	exe := builtSolve15(t)
+	exe := hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/solve15")
 	cmd := exec.Command(exe, "device", "--fault", "--seconds", "0")
 	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Dir(lib), "TK_FAKE_CUDA=")
 	out, err := cmd.CombinedOutput()

@@ -16,6 +16,7 @@ import (
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/internal/hermetic"
 )
 
 // run runs solve15 in-process with the given standard input.
@@ -339,7 +340,7 @@ func TestFiveByFiveWithNothingInstalled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds solve15")
 	}
-	exe := builtSolve15(t)
+	exe := hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/solve15")
 	solve := func(args ...string) (string, string, int) {
 		cmd := exec.Command(exe, append([]string{"--board", "5x5", "--goal", "blank-first"}, args...)...)
 		cmd.Env = append(os.Environ(), "TILEKIT_TABLES="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir())

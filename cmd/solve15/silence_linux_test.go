@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
+	"github.com/tilekit/tilekit/internal/hermetic"
 )
 
 // maxSilentCPU is the most CPU time a command of the README may spend before its first
@@ -31,9 +32,8 @@ func TestNoSilentStretch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds solve15 and pdbgen")
 	}
-	bin := filepath.Dir(builtSolve15(t)) // pdbgen beside it
-	out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "pdbgen"), "../pdbgen").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/pdbgen")
+	bin := filepath.Dir(hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/solve15")) // both there
 	commands := readmeCommands(t)
 	require.GreaterOrEqual(t, len(commands), 10, "the README's commands")
 	for _, line := range commands {

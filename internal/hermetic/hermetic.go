@@ -5,7 +5,10 @@ package hermetic
 
 import (
 	"os"
+	"os/exec"
+	"path"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/tilekit/tilekit/data"
@@ -31,6 +34,9 @@ func HideTables(dir string) {
 	os.Setenv("HOME", dir)
 }
 
+// home is Main's directory, the tests' home, removed when they end.
+var home string
+
 // Main runs a package's tests with the installed tables hidden; call it from TestMain.
 func Main(m *testing.M) {
 	dir, err := os.MkdirTemp("", "no-tables")
@@ -38,7 +44,38 @@ func Main(m *testing.M) {
 		panic(err)
 	}
 	HideTables(dir)
+	home = dir
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// binaries are the commands built so far by Binary, by package.
+var binaries struct {
+	sync.Mutex
+	paths map[string]string
+}
+
+// Binary returns the path of the command of package pkg (an import path), built once a
+// test run into the tests' home (Main's, which removes it when they end), for tests that
+// run it as a process.
+func Binary(t testing.TB, pkg string) string {
+	t.Helper()
+	binaries.Lock()
+	defer binaries.Unlock()
+	if bin, ok := binaries.paths[pkg]; ok {
+		return bin
+	}
+	if home == "" {
+		t.Fatal("hermetic.Binary needs the package's TestMain to call hermetic.Main")
+	}
+	bin := filepath.Join(home, "bin", path.Base(pkg))
+	if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+		t.Fatalf("building %s: %v\n%s", pkg, err, out)
+	}
+	if binaries.paths == nil {
+		binaries.paths = map[string]string{}
+	}
+	binaries.paths[pkg] = bin
+	return bin
 }
