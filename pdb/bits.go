@@ -73,24 +73,13 @@ func (t *Packed) ToBits(ctx context.Context, workers int) (*Packed, error) {
 }
 
 // ZeroAwareBits builds the zero-aware table of p in the bit encoding, straight from the
-// search's values (ToBits of ZeroAware's table gives the same bits, decoding every entry).
+// search's layers (ToBits of ZeroAware's table gives the same bits, decoding every entry).
+// It takes two bits an entry while it searches, beside the table's one.
 func ZeroAwareBits(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
-	_, values, err := zeroValues(ctx, p, opt)
-	if err != nil {
-		return nil, err
+	if p.blank {
+		return nil, fmt.Errorf("pdb: %s has the blank in its index; a zero-aware table has regions instead", p.Name())
 	}
-	bitmap := make([]byte, (len(values)+7)/8)
-	parallelRanges(opt.Workers, len(bitmap), func(lo, hi int) {
-		for b := lo; b < hi; b++ {
-			var x byte
-			for j, v := range values[8*b : min(8*b+8, len(values))] {
-				x |= bitOf(int(v)) << j
-			}
-			bitmap[b] = x
-		}
-	})
-	collect(len(values))
-	return NewBitTable(p, bitmap)
+	return zeroBits(ctx, p, opt)
 }
 
 // NewBitTable makes a zero-aware table in the bit encoding from its bitmap.

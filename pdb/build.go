@@ -121,18 +121,18 @@ func BuildFile(ctx context.Context, p *Pattern, packed bool, opt Options) (*tabl
 	if packed && p.BlankInIndex() {
 		return nil, errors.New("pdb: packed storage is for tables without the blank in the index")
 	}
+	if packed {
+		pk, err := additivePacked(ctx, p, opt)
+		if err != nil {
+			return nil, err
+		}
+		return pk.File()
+	}
 	t, err := Build(ctx, p, opt)
 	if err != nil {
 		return nil, err
 	}
-	if !packed {
-		return t.File()
-	}
-	pk, err := Pack(ctx, t)
-	if err != nil {
-		return nil, err
-	}
-	return pk.File()
+	return t.File()
 }
 
 // BuildBytes estimates the most memory Build takes for p, in bytes, so that a caller can

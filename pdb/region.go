@@ -41,6 +41,23 @@ type geometry struct {
 // at most 8 regions (on 4x4, eight tiles on one colour of the checkerboard).
 const maxRegions = 8
 
+var (
+	geometriesMu sync.Mutex
+	geometries   = map[board.Size]*geometry{}
+)
+
+// newGeometryCached shares the (1 MB) region tables of a board size.
+func newGeometryCached(size board.Size) *geometry {
+	geometriesMu.Lock()
+	defer geometriesMu.Unlock()
+	g := geometries[size]
+	if g == nil {
+		g = newGeometry(size)
+		geometries[size] = g
+	}
+	return g
+}
+
 func newGeometry(size board.Size) *geometry {
 	g := &geometry{n: size.Cells(), w: size.W, full: 1<<size.Cells() - 1}
 	for c := 0; c < g.n; c++ {

@@ -443,8 +443,7 @@ func (s SetSpec) BuildTableBits(ctx context.Context, t int, opt Options) (*Packe
 	return ZeroAwareBits(ctx, p, opt)
 }
 
-// BuildTable builds table t of the set and packs it; the full table is dropped once
-// packed.
+// BuildTable builds table t of the set, packed.
 func (s SetSpec) BuildTable(ctx context.Context, t int, opt Options) (*Packed, error) {
 	p, err := s.Pattern(t)
 	if err != nil {
@@ -453,13 +452,7 @@ func (s SetSpec) BuildTable(ctx context.Context, t int, opt Options) (*Packed, e
 	if s.ZeroAware {
 		return ZeroAware(ctx, p, opt)
 	}
-	full, err := Build(ctx, p, opt)
-	if err != nil {
-		return nil, err
-	}
-	packed, err := Pack(ctx, full)
-	collect(len(full.Entries))
-	return packed, err
+	return additivePacked(ctx, p, opt)
 }
 
 // Digest identifies the set's values to another machine: the SHA-256 of its tables'

@@ -60,6 +60,9 @@ type Scheme struct {
 	// leaves two regions (none when one), or manyRegions when it leaves more (then
 	// region has the answer).
 	mapInfo []uint64
+	nbr     [board.MaxCells]uint32 // the cells next to each cell
+	dark    uint32                 // the cells of odd row + column
+	orders  orders                 // the order's tables (blocks.go)
 }
 
 // manyRegions marks, in mapInfo's high word, a map of more than two regions.
@@ -80,8 +83,8 @@ func For(size board.Size, k int) (*Scheme, error) {
 		return nil, err
 	}
 	n := size.Cells()
-	if k < 1 || k > 8 || k > n-2 {
-		return nil, fmt.Errorf("zindex: %d tiles on a %s board: a zero-aware table takes 1 to %d tiles", k, size, min(8, n-2))
+	if k < 1 || k > 8 || k > n-1 {
+		return nil, fmt.Errorf("zindex: %d tiles on a %s board: a zero-aware table takes 1 to %d tiles", k, size, min(8, n-1))
 	}
 	key := [3]int{size.W, size.H, k}
 	schemesMu.Lock()
@@ -107,12 +110,15 @@ func For(size board.Size, k int) (*Scheme, error) {
 	s.first = make([]uint32, maps+1)
 	s.region = make([]uint8, maps*n)
 	s.mapInfo = make([]uint64, maps)
-	var nbr [board.MaxCells]uint32
+	nbr := &s.nbr
 	for c := 0; c < n; c++ {
 		for _, d := range board.Dirs {
 			if q := size.Step(c, d); q >= 0 {
 				nbr[c] |= 1 << q
 			}
+		}
+		if (size.Row(c)+size.Col(c))%2 == 1 {
+			s.dark |= 1 << c
 		}
 	}
 	full := uint32(1)<<n - 1
@@ -168,9 +174,6 @@ func For(size board.Size, k int) (*Scheme, error) {
 		mask = next | ((mask^next)>>2)/low
 	}
 	s.first[maps] = uint32(total)
-	if total*uint64(s.fact) >= 1<<32 {
-		return nil, fmt.Errorf("zindex: %d tiles on a %s board make %d zero-aware entries, more than 2^32", k, size, total*uint64(s.fact))
-	}
 	schemes[key] = s
 	return s, nil
 }
@@ -211,15 +214,22 @@ func (s *Scheme) Order(cells []uint8, mask uint32) uint32 {
 }
 
 // Index returns the index of the state with tile i on cells[i] and the blank in region
-// region of their map.
-func (s *Scheme) Index(cells []uint8, region int) uint32 {
+// region of their map. Index, IndexMask, IndexBlank, Unrank and IndexOf take indices of
+// 32 bits, for schemes of at most 2^32 entries (Small); Index64 and Unrank64 any.
+func (s *Scheme) Index(cells []uint8, region int) uint32 { return uint32(s.Index64(cells, region)) }
+
+// Index64 is Index for any scheme.
+func (s *Scheme) Index64(cells []uint8, region int) uint64 {
 	var mask uint32
 	for i := 0; i < s.k; i++ {
 		mask |= 1 << cells[i]
 	}
 	m := s.Map(mask)
-	return (s.first[m]+uint32(region))*s.fact + s.Order(cells, mask)
+	return uint64(s.first[m]+uint32(region))*uint64(s.fact) + uint64(s.Order(cells, mask))
 }
+
+// Small reports whether the scheme's indices fit in 32 bits.
+func (s *Scheme) Small() bool { return s.Entries() <= 1<<32 }
 
 // IndexMask is IndexBlank with the occupied cells' mask already known.
 func (s *Scheme) IndexMask(cells []uint8, mask uint32, blank int) uint32 {
@@ -240,7 +250,12 @@ func (s *Scheme) IndexBlank(cells []uint8, blank int) uint32 {
 // Unrank returns the state of index idx: the tiles' cells (into cells), the map, and the
 // blank's region.
 func (s *Scheme) Unrank(idx uint32, cells []uint8) (m uint32, region int) {
-	slot, order := idx/s.fact, idx%s.fact
+	return s.Unrank64(uint64(idx), cells)
+}
+
+// Unrank64 is Unrank for any scheme.
+func (s *Scheme) Unrank64(idx uint64, cells []uint8) (m uint32, region int) {
+	slot, order := uint32(idx/uint64(s.fact)), uint32(idx%uint64(s.fact))
 	// The map: the last m with first[m] <= slot.
 	lo, hi := 0, len(s.first)-2
 	for lo < hi {
@@ -253,40 +268,16 @@ func (s *Scheme) Unrank(idx uint32, cells []uint8) (m uint32, region int) {
 	}
 	m = uint32(lo)
 	region = int(slot - s.first[m])
-	// The occupied cells, in increasing order, from the rank (greedy, largest first).
+	// The occupied cells, in increasing order, then the order's places among them.
 	var occ [8]uint8
-	r := m
-	c := s.n - 1
-	for j := s.k; j >= 1; j-- {
-		for s.binom[c][j] > r {
-			c--
-		}
-		occ[j-1] = uint8(c)
-		r -= s.binom[c][j]
-		c--
+	mask := s.Mask(m)
+	for j := 0; mask != 0; j, mask = j+1, mask&(mask-1) {
+		occ[j] = uint8(bits.TrailingZeros32(mask))
 	}
-	// The order's digits pick the places.
-	var digits [8]uint32
-	for i := s.k - 1; i >= 0; i-- {
-		radix := uint32(s.k - i)
-		digits[i] = order % radix
-		order /= radix
-	}
-	var used uint32
+	var p [8]uint8
+	s.unrankOrder(order, p[:s.k])
 	for i := 0; i < s.k; i++ {
-		// The digits[i]-th unused place.
-		d := digits[i]
-		p := 0
-		for ; ; p++ {
-			if used&(1<<p) == 0 {
-				if d == 0 {
-					break
-				}
-				d--
-			}
-		}
-		used |= 1 << p
-		cells[i] = occ[p]
+		cells[i] = occ[p[i]]
 	}
 	return m, region
 }

@@ -17,13 +17,12 @@ func TestPublishedCounts(t *testing.T) {
 	for _, c := range []struct {
 		k    int
 		want int64
-	}{{6, 181_008_000}, {7, 4_066_655_040}} {
+	}{{6, 181_008_000}, {7, 4_066_655_040}, {8, 87_358_400_640}} {
 		s, err := For(board.Size{W: 5, H: 5}, c.k)
 		require.NoError(t, err)
 		assert.Equal(t, c.want, s.Entries(), "%d tiles", c.k)
+		assert.Equal(t, c.k < 8, s.Small(), "%d tiles", c.k)
 	}
-	_, err := For(board.Size{W: 5, H: 5}, 8)
-	assert.ErrorContains(t, err, "more than 2^32")
 }
 
 // Every (placement, region) of small boards has its own index, and the indices fill
