@@ -21,8 +21,9 @@ type BuildOptions struct {
 	// Step, if set, hears of the steps after a set's table is built, which take a minute or
 	// two for the 7-8 set: "packing", then "compressing, writing and reading back".
 	Step func(file, step string)
-	// Wrote is told of each file once the whole install is written, read back and in place.
-	Wrote func(path string, t *tablefile.Table) error
+	// Wrote is told of each file once the whole install is written, read back and in place,
+	// with its description (tablefile.Describe; the tables themselves are not kept).
+	Wrote func(path string, info tablefile.Info) error
 	// Bits stores a zero-aware set's tables in the bit encoding (pdb.ZeroAwareBits): a
 	// quarter of the half-excess size, under the same file names.
 	Bits bool
@@ -53,7 +54,8 @@ func stage(ctx context.Context, path string, t *tablefile.Table) (*atomicfile.St
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
-	back, err := tablefile.Read(s.Path())
+	// Checked frame by frame, without a second copy of the entries in memory.
+	back, err := tablefile.Check(s.Path())
 	if err == nil && back.DecodedSHA != t.DecodedSHA {
 		err = errors.New("its entries differ from those written")
 	}
@@ -245,7 +247,7 @@ type group struct {
 	opt    BuildOptions
 	paths  []string
 	staged []*atomicfile.Staged
-	tables []*tablefile.Table
+	infos  []tablefile.Info
 }
 
 func (g *group) add(ctx context.Context, path string, t *tablefile.Table) error {
@@ -253,7 +255,8 @@ func (g *group) add(ctx context.Context, path string, t *tablefile.Table) error 
 	if err != nil {
 		return err
 	}
-	g.paths, g.staged, g.tables = append(g.paths, path), append(g.staged, s), append(g.tables, t)
+	// Described now, so that the table's entries need not be kept until the end.
+	g.paths, g.staged, g.infos = append(g.paths, path), append(g.staged, s), append(g.infos, tablefile.Describe(path, t))
 	return nil
 }
 
@@ -278,7 +281,11 @@ func (g *group) finish(ctx context.Context, err error) error {
 	}
 	for i, path := range g.paths {
 		if g.opt.Wrote != nil {
-			if err := g.opt.Wrote(path, g.tables[i]); err != nil {
+			info := g.infos[i]
+			if st, err := os.Stat(path); err == nil {
+				info.FileBytes = st.Size()
+			}
+			if err := g.opt.Wrote(path, info); err != nil {
 				return err
 			}
 		}

@@ -25,7 +25,7 @@ func TestInstallSet(t *testing.T) {
 	layers := 0
 	got, err := InstallSet(context.Background(), pdb.Set555, dir, BuildOptions{
 		Progress: func(string, bfs.Layer) { layers++ },
-		Wrote: func(path string, _ *tablefile.Table) error {
+		Wrote: func(path string, _ tablefile.Info) error {
 			wrote = append(wrote, filepath.Base(path))
 			return nil
 		}})

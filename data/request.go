@@ -9,6 +9,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
+	"github.com/tilekit/tilekit/tablefile"
 )
 
 // A Request is what one install builds (pdbgen build): the default tables; a named set; a
@@ -107,7 +108,7 @@ func Install(ctx context.Context, r Request, dir string, opt BuildOptions, autom
 				return err
 			}
 			if opt.Wrote != nil {
-				if err := opt.Wrote(path, t); err != nil {
+				if err := opt.Wrote(path, tablefile.Describe(path, t)); err != nil {
 					return err
 				}
 			}

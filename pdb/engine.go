@@ -256,6 +256,8 @@ func zeroNibbles(ctx context.Context, p *Pattern, opt Options) (*Packed, error) 
 			nibbles[i/2] |= e << (4 * (i & 1))
 		})
 	})
+	zg = nil
+	collect(len(nibbles))
 	if err != nil {
 		return nil, err
 	}
@@ -283,6 +285,8 @@ func zeroBits(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
 			bitmap[i>>3] |= 1 << (i & 7)
 		})
 	})
+	zg = nil
+	collect(8 * len(bitmap))
 	if err != nil {
 		return nil, err
 	}
@@ -384,6 +388,8 @@ func additiveValues(ctx context.Context, p *Pattern, opt Options) ([]uint8, erro
 	_, err = zg.run(ctx, opt, func(w, b, depth int, fresh []uint64) {
 		pl.emit(&views[w], b, fresh, func(rank uint32, _ *slotView, _ uint32) { entries[rank] = uint8(depth) })
 	})
+	zg, pl = nil, nil
+	collect(len(entries))
 	if err != nil {
 		return nil, err
 	}
@@ -421,6 +427,8 @@ func additivePacked(ctx context.Context, p *Pattern, opt Options) (*Packed, erro
 			half[rank] = e
 		})
 	})
+	zg, pl = nil, nil
+	collect(len(half))
 	if err != nil {
 		return nil, err
 	}

@@ -42,8 +42,8 @@ func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 			return nil, fmt.Errorf("tablefile: header says %d entries, table has %d", h.Entries, len(t.Entries))
 		}
 	}
-	data := t.decoded()
-	if sha256.Sum256(data) != h.DecodedSHA {
+	parts := t.parts()
+	if t.decodedSHA() != h.DecodedSHA {
 		return nil, fmt.Errorf("tablefile: entries do not match the header's checksum")
 	}
 	if h.Version != Version {
@@ -52,7 +52,7 @@ func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 	if err := h.Check(); err != nil {
 		return nil, err
 	}
-	payload, err := compress(ctx, data, int(h.FrameBytes))
+	payload, err := compress(ctx, parts, int(h.FrameBytes))
 	if err != nil {
 		return nil, err
 	}
@@ -69,13 +69,18 @@ func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// compress cuts data into frames of frameBytes bytes and compresses each as one
-// single-segment zstd frame (its content size recorded, its window the whole frame).
-func compress(ctx context.Context, data []byte, frameBytes int) ([]byte, error) {
-	n := max(1, (len(data)+frameBytes-1)/frameBytes)
+// compress cuts the concatenated parts into frames of frameBytes bytes and compresses
+// each as one single-segment zstd frame (its content size recorded, its window the whole
+// frame).
+func compress(ctx context.Context, parts [][]byte, frameBytes int) ([]byte, error) {
+	size := 0
+	for _, p := range parts {
+		size += len(p)
+	}
+	n := max(1, (size+frameBytes-1)/frameBytes)
 	frames := make([][]byte, n)
 	err := parallel(ctx, n, newEncoder, func(enc *zstd.Encoder) { enc.Close() }, func(enc *zstd.Encoder, i int) error {
-		frames[i] = enc.EncodeAll(data[i*frameBytes:min((i+1)*frameBytes, len(data))], nil)
+		frames[i] = enc.EncodeAll(span(parts, i*frameBytes, min((i+1)*frameBytes, size)), nil)
 		return nil
 	})
 	if err != nil {
@@ -189,6 +194,67 @@ func Read(path string) (*Table, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return t, nil
+}
+
+// Check reads the table file at path and checks it as Read does (header, sizes, the layout
+// of the zstd frames, every checksum) without keeping its entries: the frames are decoded
+// one at a time into one frame's memory and hashed in order. It returns the header.
+func Check(path string) (*Header, error) {
+	f, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h, err := check(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
+}
+
+func check(r io.Reader) (*Header, error) {
+	br := bufio.NewReader(r)
+	h, err := DecodeHeader(br)
+	if err != nil {
+		return nil, err
+	}
+	payload, err := readPayload(br, h.PayloadBytes)
+	if err != nil {
+		return nil, err
+	}
+	if h.Version >= 2 {
+		if sum := sum256(payload); sum != h.PayloadSHA {
+			return nil, fmt.Errorf("%w: payload-sha256 is %x, the payload hashes to %x", ErrChecksum, h.PayloadSHA, sum)
+		}
+	}
+	spans, frameSize, err := frameSpans(h, payload)
+	if err != nil {
+		return nil, err
+	}
+	dec, err := newDecoder(frameSize)()
+	if err != nil {
+		return nil, err
+	}
+	defer dec.Close()
+	total := h.DecodedBytes()
+	buf := make([]byte, 0, min(frameSize, total))
+	sum := sha256.New()
+	for i, sp := range spans {
+		want := min(frameSize, total-int64(i)*frameSize)
+		got, err := dec.DecodeAll(payload[sp.start:sp.end], buf[:0])
+		if err != nil {
+			return nil, fmt.Errorf("%w: frame %d: zstd: %v", ErrPayload, i+1, err)
+		}
+		if int64(len(got)) != want {
+			return nil, fmt.Errorf("%w: frame %d decodes to %d bytes, want %d", ErrPayload, i+1, len(got), want)
+		}
+		sum.Write(got)
+	}
+	var got [32]byte
+	if sum.Sum(got[:0]); got != h.DecodedSHA {
+		return nil, fmt.Errorf("%w: decoded-sha256 is %x, the decoded payload hashes to %x", ErrChecksum, h.DecodedSHA, got)
+	}
+	return h, nil
 }
 
 // ReadHeader reads and checks only the header of the table file at path.
@@ -322,30 +388,14 @@ func readPayload(r io.Reader, n int64) ([]byte, error) {
 // decodes them, in parallel, into one buffer of the decoded size.
 func decompress(h *Header, payload []byte) ([]byte, error) {
 	total := h.DecodedBytes()
-	nframes := h.frames()
-	frameSize := h.FrameBytes
-	if h.Version < 2 {
-		frameSize = total
-	}
-	type span struct{ start, end int }
-	spans := make([]span, 0, nframes)
-	off := 0
-	for i := int64(0); i < nframes; i++ {
-		want := min(frameSize, total-i*frameSize)
-		end, err := walkFrame(payload, off, uint64(want))
-		if err != nil {
-			return nil, fmt.Errorf("%w: frame %d of %d at payload byte %d: %v", ErrPayload, i+1, nframes, off, err)
-		}
-		spans = append(spans, span{off, end})
-		off = end
-	}
-	if off != len(payload) {
-		return nil, fmt.Errorf("%w: %d bytes after the last zstd frame", ErrPayload, len(payload)-off)
+	spans, frameSize, err := frameSpans(h, payload)
+	if err != nil {
+		return nil, err
 	}
 	// The frames are what the header claims and all present: allocate the decoded size
 	// (in huge pages where the system has them: searches read tables at random).
 	out := sysmem.Table(int(total))
-	err := parallel(context.Background(), len(spans), newDecoder(frameSize), func(dec *zstd.Decoder) { dec.Close() }, func(dec *zstd.Decoder, i int) error {
+	err = parallel(context.Background(), len(spans), newDecoder(frameSize), func(dec *zstd.Decoder) { dec.Close() }, func(dec *zstd.Decoder, i int) error {
 		lo := int64(i) * frameSize
 		hi := min(lo+frameSize, total)
 		got, err := dec.DecodeAll(payload[spans[i].start:spans[i].end], out[lo:lo:hi])
@@ -361,6 +411,36 @@ func decompress(h *Header, payload []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// frameSpan is where a frame lies in the payload.
+type frameSpan struct{ start, end int }
+
+// frameSpans checks that the payload is exactly the frames the header implies, each a
+// single-segment zstd frame of the right content size with nothing between them, and
+// returns where they are and the decoded size of each but the last.
+func frameSpans(h *Header, payload []byte) ([]frameSpan, int64, error) {
+	total := h.DecodedBytes()
+	nframes := h.frames()
+	frameSize := h.FrameBytes
+	if h.Version < 2 {
+		frameSize = total
+	}
+	spans := make([]frameSpan, 0, nframes)
+	off := 0
+	for i := int64(0); i < nframes; i++ {
+		want := min(frameSize, total-i*frameSize)
+		end, err := walkFrame(payload, off, uint64(want))
+		if err != nil {
+			return nil, 0, fmt.Errorf("%w: frame %d of %d at payload byte %d: %v", ErrPayload, i+1, nframes, off, err)
+		}
+		spans = append(spans, frameSpan{off, end})
+		off = end
+	}
+	if off != len(payload) {
+		return nil, 0, fmt.Errorf("%w: %d bytes after the last zstd frame", ErrPayload, len(payload)-off)
+	}
+	return spans, frameSize, nil
 }
 
 // walkFrame checks the zstd frame at payload[off:] (RFC 8878, section 3.1.1): a plain

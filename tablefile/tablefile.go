@@ -40,6 +40,7 @@
 package tablefile
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -247,7 +248,7 @@ func NewHalfExcessIndex(goal board.Goal, tiles []int, index string, nibbles []by
 	if err := t.checkPacked(); err != nil {
 		return nil, err
 	}
-	t.DecodedSHA = sha256.Sum256(t.decoded())
+	t.DecodedSHA = t.decodedSHA()
 	return t, nil
 }
 
@@ -291,27 +292,68 @@ func NewBitmap(goal board.Goal, tiles []int, bitmap []byte) (*Table, error) {
 
 // decoded returns the decoded payload of the table.
 func (t *Table) decoded() []byte {
-	if t.Encoding == EncodingBit {
-		return t.Bitmap
+	parts := t.parts()
+	if len(parts) == 1 {
+		return parts[0]
 	}
-	if t.Encoding == EncodingU32 {
+	return bytes.Join(parts, nil)
+}
+
+// parts returns the decoded payload in pieces: the entries as they are held, and for a
+// half-excess table with escapes, the escape list's bytes after the nibbles (so that
+// writing a table never copies its nibbles).
+func (t *Table) parts() [][]byte {
+	switch t.Encoding {
+	case EncodingBit:
+		return [][]byte{t.Bitmap}
+	case EncodingU32:
 		raw := make([]byte, 4*len(t.Words))
 		for i, w := range t.Words {
 			binary.LittleEndian.PutUint32(raw[4*i:], w)
 		}
-		return raw
+		return [][]byte{raw}
+	case EncodingHalfExcess:
+		if len(t.Escapes) == 0 {
+			return [][]byte{t.Nibbles}
+		}
+		tail := make([]byte, 0, escapeBytes*len(t.Escapes))
+		for _, e := range t.Escapes {
+			tail = binary.LittleEndian.AppendUint32(tail, e.Index)
+			tail = append(tail, e.Value)
+		}
+		return [][]byte{t.Nibbles, tail}
 	}
-	if t.Encoding != EncodingHalfExcess {
-		return t.Entries
+	return [][]byte{t.Entries}
+}
+
+// decodedSHA is the SHA-256 of the decoded payload.
+func (t *Table) decodedSHA() [32]byte {
+	h := sha256.New()
+	for _, p := range t.parts() {
+		h.Write(p)
 	}
-	if len(t.Escapes) == 0 {
-		return t.Nibbles
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// span returns bytes [lo, hi) of the concatenated parts: a slice of one part where it
+// lies in one, else a copy.
+func span(parts [][]byte, lo, hi int) []byte {
+	off := 0
+	for _, p := range parts {
+		if lo >= off && hi <= off+len(p) {
+			return p[lo-off : hi-off]
+		}
+		off += len(p)
 	}
-	out := make([]byte, len(t.Nibbles), len(t.Nibbles)+escapeBytes*len(t.Escapes))
-	copy(out, t.Nibbles)
-	for _, e := range t.Escapes {
-		out = binary.LittleEndian.AppendUint32(out, e.Index)
-		out = append(out, e.Value)
+	out := make([]byte, 0, hi-lo)
+	off = 0
+	for _, p := range parts {
+		if a, b := max(lo-off, 0), min(hi-off, len(p)); a < b {
+			out = append(out, p[a:b]...)
+		}
+		off += len(p)
 	}
 	return out
 }

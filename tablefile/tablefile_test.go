@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -479,4 +480,50 @@ func TestWordsOf(t *testing.T) {
 		raw[0] = 9
 		assert.Equal(t, uint32(0x03020109), aligned[0], "shares the bytes")
 	}
+}
+
+// Check accepts what Read accepts and refuses what it refuses, without the entries: a
+// table with escapes, and the same file damaged in its payload.
+func TestCheckLikeRead(t *testing.T) {
+	goal := board.BlankLast(board.Size4x4)
+	nibbles := make([]byte, PDBEntries(16, 5, false)/2)
+	rng := rand.New(rand.NewPCG(5, 5))
+	for i := range nibbles {
+		nibbles[i] = byte(rng.IntN(256)) & 0x77
+	}
+	nibbles[5] = 0xF0 | nibbles[5]&0x0F
+	tab, err := NewHalfExcess(goal, []int{1, 2, 3, 4, 5}, nibbles, []Escape{{Index: 11, Value: 40}}, "none")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "t.tbl")
+	require.NoError(t, Write(context.Background(), path, tab))
+	h, err := Check(path)
+	require.NoError(t, err)
+	assert.Equal(t, tab.DecodedSHA, h.DecodedSHA)
+	back, err := Read(path)
+	require.NoError(t, err)
+	assert.Equal(t, tab.Nibbles, back.Nibbles)
+	assert.Equal(t, tab.Escapes, back.Escapes)
+
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	raw[len(raw)-10] ^= 0xFF
+	require.NoError(t, os.WriteFile(path, raw, 0o644))
+	_, errCheck := Check(path)
+	_, errRead := Read(path)
+	require.Error(t, errCheck)
+	require.Error(t, errRead)
+}
+
+// span reads the concatenated parts: within a part without a copy, across parts by one.
+func TestSpan(t *testing.T) {
+	parts := [][]byte{[]byte("abcdef"), []byte("gh"), []byte("ijk")}
+	all := []byte("abcdefghijk")
+	for lo := 0; lo <= len(all); lo++ {
+		for hi := lo; hi <= len(all); hi++ {
+			require.Equal(t, string(all[lo:hi]), string(span(parts, lo, hi)), "%d:%d", lo, hi)
+		}
+	}
+	got := span(parts, 1, 4)
+	assert.Same(t, &parts[0][1], &got[0], "within one part: no copy")
 }

@@ -129,9 +129,9 @@ func buildAction(c *cli.Context) error {
 			progress.Update(file, l.Reached, l.Total, fmt.Sprintf("distance %d, %.0fs", l.Depth, since()))
 		},
 		Step: func(file, step string) { progress.Update(file, 1, 1, fmt.Sprintf("%s, %.0fs", step, since())) },
-		Wrote: func(path string, t *tablefile.Table) error {
+		Wrote: func(path string, info tablefile.Info) error {
 			progress.Done()
-			return cmdline.Wrote(c, path, t, -1)
+			return cmdline.WroteInfo(c, path, info)
 		}}
 	if r.Automata && !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "building the %s automaton...\n", r.Board)

@@ -46,12 +46,18 @@ func WriteTable(c *cli.Context, path string, f *tablefile.Table) error {
 // Wrote says that f was written to path, in size bytes (-1: the file's size): on standard
 // output, or on standard error when the table went there.
 func Wrote(c *cli.Context, path string, f *tablefile.Table, size int64) error {
-	info, w := tablefile.Describe(path, f), c.App.Writer
-	if path == "-" {
-		w = c.App.ErrWriter
-	}
+	info := tablefile.Describe(path, f)
 	if size >= 0 {
 		info.FileBytes = size
+	}
+	return WroteInfo(c, path, info)
+}
+
+// WroteInfo is Wrote of a table already described.
+func WroteInfo(c *cli.Context, path string, info tablefile.Info) error {
+	w := c.App.Writer
+	if path == "-" {
+		w = c.App.ErrWriter
 	}
 	if c.Bool("json") {
 		return JSONTo(w, info)
