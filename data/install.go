@@ -9,6 +9,7 @@ import (
 
 	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/internal/atomicfile"
+	"github.com/tilekit/tilekit/internal/sysmem"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/tablefile"
 )
@@ -36,7 +37,7 @@ func Write(ctx context.Context, path string, t *tablefile.Table) error {
 	if err := CheckTargets(path); err != nil { // before the compression
 		return err
 	}
-	s, err := stage(ctx, path, t)
+	s, err := stage(ctx, path, t, 0)
 	if err != nil {
 		return err
 	}
@@ -45,8 +46,8 @@ func Write(ctx context.Context, path string, t *tablefile.Table) error {
 
 // stage writes t beside path, reads it back and checks it, without putting it in place.
 // Its callers have checked the target (CheckTargets) before their work.
-func stage(ctx context.Context, path string, t *tablefile.Table) (*atomicfile.Staged, error) {
-	b, err := t.Marshal(ctx)
+func stage(ctx context.Context, path string, t *tablefile.Table, workers int) (*atomicfile.Staged, error) {
+	b, err := t.MarshalOn(ctx, workers)
 	if err != nil {
 		return nil, err
 	}
@@ -150,6 +151,9 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 	if err := spec.Check(); err != nil {
 		return "", err
 	}
+	if err := CheckMemory("the "+spec.Name+" set", SetBytes(spec, opt.Bits, opt.Workers)); err != nil {
+		return "", err
+	}
 	if err := prepare(dir, paths); err != nil {
 		return "", err
 	}
@@ -251,7 +255,7 @@ type group struct {
 }
 
 func (g *group) add(ctx context.Context, path string, t *tablefile.Table) error {
-	s, err := stage(ctx, path, t)
+	s, err := stage(ctx, path, t, g.opt.Workers)
 	if err != nil {
 		return err
 	}
@@ -289,6 +293,46 @@ func (g *group) finish(ctx context.Context, err error) error {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// ErrMemory is matched by the error of a build refused because it would not fit the memory
+// available: it is refused before it starts, with its estimate.
+var ErrMemory = errors.New("not enough memory")
+
+// BuildBytes estimates the most memory building p's table in form f (zeroAware: its
+// zero-aware table) and writing it on workers goroutines takes: the search with the table,
+// or the table with the file's compression, whichever is more.
+func BuildBytes(p *pdb.Pattern, f pdb.Form, zeroAware bool, workers int) int64 {
+	table := p.TableBytes(f, zeroAware)
+	return max(p.BuildBytes(f, zeroAware), table+tablefile.MarshalBytes(table, workers))
+}
+
+// SetBytes estimates the most memory InstallSet takes for spec (bits: in the bit
+// encoding): its tables are built one after the other, so its largest table's.
+func SetBytes(spec pdb.SetSpec, bits bool, workers int) int64 {
+	f := pdb.HalfExcess
+	if bits {
+		f = pdb.Bit
+	}
+	var need int64
+	for t := range spec.Tables {
+		if p, err := spec.Pattern(t); err == nil {
+			need = max(need, BuildBytes(p, f, spec.ZeroAware, workers))
+		}
+	}
+	return need
+}
+
+// CheckMemory refuses, with ErrMemory, to build what when it needs about need bytes and
+// less is available now (sysmem.Available: the least of the machine's available memory,
+// the cgroup's limit and ulimit -v's): better a refusal with the figures at once than
+// death from the system half-way.
+func CheckMemory(what string, need int64) error {
+	if avail := sysmem.Available(); avail > 0 && need > avail {
+		return fmt.Errorf("%w: building %s needs about %s, and %s is available (the least of the machine's free memory, the cgroup's limit and ulimit -v)",
+			ErrMemory, what, sysmem.Format(need), sysmem.Format(avail))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/tablefile"
+	"github.com/tilekit/tilekit/zindex"
 )
 
 // A Table is a pattern database: Entries[i] is the value of the abstract state of index i.
@@ -135,11 +136,79 @@ func BuildFile(ctx context.Context, p *Pattern, packed bool, opt Options) (*tabl
 	return t.File()
 }
 
-// BuildBytes estimates the most memory Build takes for p, in bytes, so that a caller can
-// refuse work the machine cannot hold: four bytes per abstract state (for tables without
-// the blank, the search's seen, next and frontier bytes and the entries; with the blank,
-// the engine's byte per state, the entries and its frontier lists), plus the map of the
-// free cells' regions and a margin.
-func (p *Pattern) BuildBytes() int64 {
-	return 4*int64(p.Len()) + int64(1)<<p.goal.Size().Cells()/8 + 64<<20
+// BuildZeroAwareFile builds the zero-aware table of p as a table file: in half-excess
+// nibbles, or in the bit encoding.
+func BuildZeroAwareFile(ctx context.Context, p *Pattern, bits bool, opt Options) (*tablefile.Table, error) {
+	build := ZeroAware
+	if bits {
+		build = ZeroAwareBits
+	}
+	t, err := build(ctx, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	return t.File()
+}
+
+// A Form is what a build makes of a pattern's distances.
+type Form int
+
+const (
+	// Bytes is a byte an entry: Build.
+	Bytes Form = iota
+	// HalfExcess is half the excess over the Manhattan distance in 4 bits: BuildTable,
+	// BuildFile packed, ZeroAware (zero-aware patterns).
+	HalfExcess
+	// Bit is one bit an entry, (distance / 2) mod 2: ZeroAwareBits.
+	Bit
+)
+
+// BuildBytes estimates the most memory building p's table in form f takes, in bytes, the
+// table included, so that a caller can refuse work the machine cannot hold. With the blank
+// in the index it is the 0-1 search's (a byte an entry for the table and its frontiers,
+// four in all); without it, the block search's two bits a (placement, region) state, its
+// graph, and the table: a byte a placement and a bit a placement that says which are
+// done (Korf & Felner's, Bytes and HalfExcess alike: the nibbles are packed in place), or
+// for zero-aware tables (zeroAware) half a byte or a bit a state.
+func (p *Pattern) BuildBytes(f Form, zeroAware bool) int64 {
+	const margin = 64 << 20
+	if p.blank {
+		return 4*int64(p.Len()) + margin
+	}
+	z, err := zindex.For(p.goal.Size(), p.m)
+	if err != nil {
+		return 4*int64(p.Len()) + margin
+	}
+	need := bfs.BlockBytes(z.Slots(), z.Fact()) + graphBytes(z) + margin
+	switch {
+	case !zeroAware:
+		need += int64(p.Len()) + int64(z.Maps())*int64(z.Fact())/8
+	case f == Bit:
+		need += z.Entries() / 8
+	default:
+		need += z.Entries() / 2
+	}
+	return need
+}
+
+// TableBytes is the memory the table built in form f takes once built (zeroAware: p's
+// zero-aware table); Korf & Felner's packed nibbles keep the byte a placement they were
+// packed in.
+func (p *Pattern) TableBytes(f Form, zeroAware bool) int64 {
+	n := int64(p.Len())
+	if !zeroAware && !p.blank {
+		return n
+	}
+	if zeroAware {
+		if z, err := zindex.For(p.goal.Size(), p.m); err == nil {
+			n = z.Entries()
+		}
+	}
+	switch f {
+	case Bit:
+		return n / 8
+	case HalfExcess:
+		return n / 2
+	}
+	return n
 }

@@ -22,7 +22,31 @@ import (
 // wrote (payload size and checksums). The bytes depend only on the table: frames are
 // compressed independently, at a fixed level, on all cores. It stops early with ctx's
 // error when ctx is cancelled.
-func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
+func (t *Table) Marshal(ctx context.Context) ([]byte, error) { return t.MarshalOn(ctx, 0) }
+
+// EncoderBytes is about the memory one goroutine's encoder takes while it compresses a
+// frame at the format's level (75 MB measured on a 16 MB frame).
+const EncoderBytes = 80 << 20
+
+// MarshalBytes estimates the memory MarshalOn takes on workers goroutines beside the
+// table itself, for a table of decoded bytes: an encoder each, and the compressed bytes
+// twice (the frames, then the file), at most a quarter of the decoded bytes for the tables
+// pdbgen builds.
+func MarshalBytes(decoded int64, workers int) int64 {
+	frames := max(1, (decoded+FrameBytes-1)/FrameBytes)
+	return min(int64(compressWorkers(workers)), frames)*EncoderBytes + decoded/2
+}
+
+func compressWorkers(workers int) int {
+	if workers <= 0 || workers > runtime.GOMAXPROCS(0) {
+		return runtime.GOMAXPROCS(0)
+	}
+	return workers
+}
+
+// MarshalOn is Marshal on at most workers goroutines (0: all cores), each with an
+// encoder (EncoderBytes).
+func (t *Table) MarshalOn(ctx context.Context, workers int) ([]byte, error) {
 	h := t.Header
 	switch h.Encoding {
 	case EncodingHalfExcess:
@@ -52,7 +76,7 @@ func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 	if err := h.Check(); err != nil {
 		return nil, err
 	}
-	payload, err := compress(ctx, parts, int(h.FrameBytes))
+	payload, err := compress(ctx, parts, int(h.FrameBytes), compressWorkers(workers))
 	if err != nil {
 		return nil, err
 	}
@@ -72,14 +96,14 @@ func (t *Table) Marshal(ctx context.Context) ([]byte, error) {
 // compress cuts the concatenated parts into frames of frameBytes bytes and compresses
 // each as one single-segment zstd frame (its content size recorded, its window the whole
 // frame).
-func compress(ctx context.Context, parts [][]byte, frameBytes int) ([]byte, error) {
+func compress(ctx context.Context, parts [][]byte, frameBytes, workers int) ([]byte, error) {
 	size := 0
 	for _, p := range parts {
 		size += len(p)
 	}
 	n := max(1, (size+frameBytes-1)/frameBytes)
 	frames := make([][]byte, n)
-	err := parallel(ctx, n, newEncoder, func(enc *zstd.Encoder) { enc.Close() }, func(enc *zstd.Encoder, i int) error {
+	err := parallel(ctx, n, workers, newEncoder, func(enc *zstd.Encoder) { enc.Close() }, func(enc *zstd.Encoder, i int) error {
 		frames[i] = enc.EncodeAll(span(parts, i*frameBytes, min((i+1)*frameBytes, size)), nil)
 		return nil
 	})
@@ -89,12 +113,12 @@ func compress(ctx context.Context, parts [][]byte, frameBytes int) ([]byte, erro
 	return bytes.Join(frames, nil), nil
 }
 
-// parallel runs fn(codec, i) for i in [0, n) on all cores, each goroutine with its own
+// parallel runs fn(codec, i) for i in [0, n) on workers goroutines, each with its own
 // codec made by open (and closed by close), until one fails or ctx is done. The encoder and
 // the decoder are made by separate functions so that a program that only reads tables
 // (the page's WebAssembly) does not link the encoder.
-func parallel[C any](ctx context.Context, n int, open func() (C, error), close func(C), fn func(codec C, i int) error) error {
-	workers := min(n, runtime.GOMAXPROCS(0))
+func parallel[C any](ctx context.Context, n, workers int, open func() (C, error), close func(C), fn func(codec C, i int) error) error {
+	workers = min(n, workers)
 	errs := make([]error, n)
 	var next sync.Mutex
 	i := 0
@@ -395,7 +419,7 @@ func decompress(h *Header, payload []byte) ([]byte, error) {
 	// The frames are what the header claims and all present: allocate the decoded size
 	// (in huge pages where the system has them: searches read tables at random).
 	out := sysmem.Table(int(total))
-	err = parallel(context.Background(), len(spans), newDecoder(frameSize), func(dec *zstd.Decoder) { dec.Close() }, func(dec *zstd.Decoder, i int) error {
+	err = parallel(context.Background(), len(spans), runtime.GOMAXPROCS(0), newDecoder(frameSize), func(dec *zstd.Decoder) { dec.Close() }, func(dec *zstd.Decoder, i int) error {
 		lo := int64(i) * frameSize
 		hi := min(lo+frameSize, total)
 		got, err := dec.DecodeAll(payload[spans[i].start:spans[i].end], out[lo:lo:hi])

@@ -56,7 +56,7 @@ func (v *additiveTable) value(i uint32, cells []uint8) int {
 }
 
 func (v *additiveTable) exactness(ctx context.Context, opt Options) Check {
-	if c := opt.afford(Exactness, v.p, int64(v.p.Len())/2); c != nil {
+	if c := opt.afford(Exactness, v.p, pdb.Bytes, false, int64(v.p.Len())/2); c != nil {
 		return *c
 	}
 	fresh, err := opt.build(ctx, Exactness, v.p)

@@ -30,8 +30,7 @@ func newBitTable(f *tablefile.Table) (*bitTable, error) {
 }
 
 func (v *bitTable) exactness(ctx context.Context, opt Options) Check {
-	// The build takes a placement search's memory and a byte an entry (pdb.ZeroAware).
-	if c := opt.afford(Exactness, v.p, int64(v.t.Entries())); c != nil {
+	if c := opt.afford(Exactness, v.p, pdb.Bit, true, 0); c != nil {
 		return *c
 	}
 	fresh, err := pdb.ZeroAwareBits(ctx, v.p, pdb.Options{Workers: opt.workers()})

@@ -253,7 +253,7 @@ func (v *pdbTable) rebuild(ctx context.Context, opt Options) Check {
 	if !opt.Deep && !opt.Rebuild {
 		return skip(Rebuild, "deep mode only")
 	}
-	if c := opt.afford(Rebuild, v.t.Pattern, 0); c != nil {
+	if c := opt.afford(Rebuild, v.t.Pattern, pdb.Bytes, false, 0); c != nil {
 		return *c
 	}
 	fresh, err := opt.build(ctx, Rebuild, v.t.Pattern)

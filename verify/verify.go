@@ -148,14 +148,15 @@ func (o Options) build(ctx context.Context, check string, p *pdb.Pattern) (*pdb.
 	return pdb.Build(ctx, p, po)
 }
 
-// afford returns a failed check named name when rebuilding p (and extra bytes beside it)
-// needs more memory than the options allow, or nil.
-func (o Options) afford(name string, p *pdb.Pattern, extra int64) *Check {
+// afford returns a failed check named name when rebuilding p in form f (zeroAware: its
+// zero-aware table), and extra bytes beside it, needs more memory than the options allow,
+// or nil.
+func (o Options) afford(name string, p *pdb.Pattern, f pdb.Form, zeroAware bool, extra int64) *Check {
 	limit := o.MaxMemory
 	if limit == 0 {
 		limit = sysmem.Available()
 	}
-	need := p.BuildBytes() + extra
+	need := p.BuildBytes(f, zeroAware) + extra
 	if limit <= 0 || need <= limit {
 		return nil
 	}

@@ -120,6 +120,9 @@ func (v *zeroTable) rebuild(ctx context.Context, opt Options) Check {
 	if !opt.Deep && !opt.Rebuild {
 		return skip(Rebuild, "the distance equation proves the table; --deep or --rebuild also rebuilds it")
 	}
+	if c := opt.afford(Rebuild, v.p, pdb.HalfExcess, true, 0); c != nil {
+		return *c
+	}
 	fresh, err := pdb.ZeroAware(ctx, v.t.Pattern, pdb.Options{Workers: opt.workers()})
 	if err != nil {
 		return Check{Name: Rebuild, Status: Fail, Detail: "rebuilding: " + err.Error()}

@@ -22,11 +22,13 @@ func pdbCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "pdb",
 		Usage:     "build one pattern database",
-		UsageText: "pdbgen pdb --tiles T1,T2,... [--blank] [--board WxH] [--goal GOAL] --out FILE",
+		UsageText: "pdbgen pdb --tiles T1,T2,... [--blank | --packed | --zero-aware [--bits]] [--board WxH] [--goal GOAL] --out FILE",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "tiles", Usage: "pattern tiles, in index order (required)"},
 			&cli.BoolFlag{Name: "blank", Usage: "put the blank's cell in the index"},
 			&cli.BoolFlag{Name: "packed", Usage: "without --blank: store half the excess over the Manhattan distance in 4 bits"},
+			&cli.BoolFlag{Name: "zero-aware", Aliases: []string{"z"}, Usage: "an entry for each region of free cells the blank may be in (Clausecker & Reinefeld), in half-excess nibbles"},
+			&cli.BoolFlag{Name: "bits", Usage: "with --zero-aware: one bit an entry, (distance / 2) mod 2"},
 			cmdline.BoardFlag("4x4"), cmdline.GoalFlag("blank-last"),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "file to write (required)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON"},
@@ -51,10 +53,31 @@ func pdbCommand() *cli.Command {
 			if err != nil {
 				return cmdline.Usagef("%v", err)
 			}
-			if c.Bool("packed") && p.BlankInIndex() {
+			zero, bits := c.Bool("zero-aware"), c.Bool("bits")
+			switch {
+			case c.Bool("packed") && p.BlankInIndex():
 				return cmdline.Usagef("--packed is for tables without --blank")
+			case zero && p.BlankInIndex():
+				return cmdline.Usagef("--zero-aware tables have the blank's region in their index, not its cell: drop --blank")
+			case zero && c.Bool("packed"):
+				return cmdline.Usagef("--zero-aware tables are always packed: drop --packed")
+			case bits && !zero:
+				return cmdline.Usagef("--bits is for --zero-aware tables: a bit an entry needs neighbours that differ by exactly one")
+			}
+			form := pdb.Bytes
+			switch {
+			case bits:
+				form = pdb.Bit
+			case zero || c.Bool("packed"):
+				form = pdb.HalfExcess
+			}
+			if err := data.CheckMemory(p.Name(), data.BuildBytes(p, form, zero, c.Int("workers"))); err != nil {
+				return err
 			}
 			return buildOne(c, p.Name(), func(opt bfs.Options) (*tablefile.Table, error) {
+				if zero {
+					return pdb.BuildZeroAwareFile(c.Context, p, bits, opt)
+				}
 				return pdb.BuildFile(c.Context, p, c.Bool("packed"), opt)
 			})
 		},
