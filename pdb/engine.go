@@ -11,6 +11,7 @@ import (
 	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/par"
+	"github.com/tilekit/tilekit/internal/sysmem"
 	"github.com/tilekit/tilekit/zindex"
 )
 
@@ -241,7 +242,7 @@ func zeroNibbles(ctx context.Context, p *Pattern, opt Options) (*Packed, error) 
 	}
 	k := p.m
 	places := zg.z.Places()
-	nibbles := make([]byte, (zg.z.Entries()+1)/2)
+	nibbles := sysmem.Table(int((zg.z.Entries() + 1) / 2))
 	esc := newEscapeList(opt.Workers)
 	views := make([]slotView, len(esc.by))
 	_, err = zg.run(ctx, opt, func(w, b, depth int, fresh []uint64) {
@@ -274,7 +275,7 @@ func zeroBits(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
 	if !zg.z.Small() {
 		return nil, fmt.Errorf("pdb: %s: %d zero-aware entries, more than a table file holds (2^32)", p.Name(), zg.z.Entries())
 	}
-	bitmap := make([]byte, (zg.z.Entries()+7)/8)
+	bitmap := sysmem.Table(int((zg.z.Entries() + 7) / 8))
 	_, err = zg.run(ctx, opt, func(w, b, depth int, fresh []uint64) {
 		if bitOf(depth) == 0 {
 			return
@@ -378,7 +379,7 @@ func additiveValues(ctx context.Context, p *Pattern, opt Options) ([]uint8, erro
 		return nil, err
 	}
 	pl := newPlacements(zg, nil)
-	entries := make([]uint8, p.Len())
+	entries := sysmem.Table(p.Len())
 	parallelRanges(opt.Workers, len(entries), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			entries[i] = Unreachable
@@ -412,7 +413,7 @@ func additivePacked(ctx context.Context, p *Pattern, opt Options) (*Packed, erro
 	}
 	pl := newPlacements(zg, mirror)
 	k := p.m
-	half := make([]byte, p.Len()+1)
+	half := sysmem.Table(p.Len() + 1)
 	esc := newEscapeList(opt.Workers)
 	views := make([]slotView, len(esc.by))
 	_, err = zg.run(ctx, opt, func(w, b, depth int, fresh []uint64) {

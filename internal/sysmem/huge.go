@@ -25,3 +25,12 @@ func Table(n int) []byte {
 	adviseHuge(buf[off : off+span])
 	return buf[off : off+n : off+n]
 }
+
+// Words is Table for n 64-bit words.
+func Words(n int) []uint64 {
+	if n == 0 {
+		return nil
+	}
+	b := Table(8 * n)
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), n)
+}
