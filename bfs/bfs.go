@@ -1,8 +1,15 @@
-// Package bfs runs parallel breadth-first searches over ranked state spaces: the states are
-// the integers 0..n-1, the result is a flat array holding every state's distance from a set
-// of goal states, and moves cost 0 or 1 (a 0-1 BFS).
+// Package bfs runs parallel breadth-first searches over ranked state spaces, with results
+// identical for any number of workers. It has two engines:
 //
-// The search goes layer by layer. Layer d starts with the states first reached at distance
+//   - Run, a 0-1 search: the states are the integers 0..n-1, the result is a flat array
+//     holding every state's distance from a set of goal states, and moves cost 0 or 1
+//     (the pattern databases with the blank in their index, IDA15's);
+//   - RunBlocks, a search over a graph cut into blocks, whose every edge joins two blocks
+//     entry by entry through a permutation (the pattern databases without the blank,
+//     zero-aware or not: blocks.go), two bits an entry, expanded from the frontier or
+//     from the unreached (Beamer et al. 2012), its layers handed to the caller.
+//
+// Run goes layer by layer. Layer d starts with the states first reached at distance
 // d; then
 //
 //  1. zero-cost moves spread d through the layer, in rounds, until no new state is

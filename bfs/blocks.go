@@ -225,18 +225,18 @@ func runBlocks(ctx context.Context, g *BlockGraph, goals []int64, emit Emit, opt
 }
 
 type blockSearch struct {
-	g       *BlockGraph
-	width   int      // words a block
-	words   []uint64 // two bits an entry
+	g     *BlockGraph
+	width int      // words a block
+	words []uint64 // two bits an entry
 	// Per block: the entries reached in its side's last layer, the entries not reached,
 	// and whether the layer being made reached any.
 	fresh, open, touched []uint32
-	last    uint64   // the valid bits of a block's last word
-	side    int      // the side of the goals, and of every even layer
-	workers int
-	emit    Emit
-	took    func(depth, worker, unit int)
-	dir     direction
+	last                 uint64 // the valid bits of a block's last word
+	side                 int    // the side of the goals, and of every even layer
+	workers              int
+	emit                 Emit
+	took                 func(depth, worker, unit int)
+	dir                  direction
 }
 
 func (g *BlockGraph) sideOf(b int) int { return int(g.Side[b>>6] >> (b & 63) & 1) }

@@ -3,7 +3,7 @@ package pdb
 import (
 	"context"
 	"fmt"
-	"runtime"
+	"runtime/debug"
 )
 
 // This file builds the no-blank ("additive") pattern databases of Korf & Felner (2002).
@@ -26,11 +26,13 @@ func buildAdditive(ctx context.Context, p *Pattern, opt Options) ([]uint8, error
 	return additiveValues(ctx, p, opt)
 }
 
-// collect runs the garbage collector after a large table's step (its search, its
-// packing), when what that step alone needed is garbage, so that the next step's arrays
-// reuse its memory: left to the pacer, the heap would grow to twice the live bytes first.
+// collect runs the garbage collector after a large table's search, when what the search
+// alone needed is garbage, and returns that memory to the system, so that the next step
+// (the file's compression, the next table) starts from the table alone: left to the
+// pacer, the heap would grow to twice the live bytes first, and the freed pages would
+// stay resident.
 func collect(entries int) {
 	if entries >= 1<<26 {
-		runtime.GC()
+		debug.FreeOSMemory()
 	}
 }

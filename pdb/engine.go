@@ -58,6 +58,9 @@ func newZGraph(p *Pattern, workers int) (*zgraph, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// What a previous table left (its search, its file) is garbage by now: collected
+	// before this one's arrays are made, so that the two never add up.
+	collect(int(z.Entries()))
 	zg := &zgraph{p: p, z: z}
 	maps, slots := z.Maps(), z.Slots()
 	zg.masks = make([]uint32, maps)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -103,6 +104,8 @@ func compress(ctx context.Context, parts [][]byte, frameBytes, workers int) ([]b
 	}
 	n := max(1, (size+frameBytes-1)/frameBytes)
 	frames := make([][]byte, n)
+	tightGC.enter()
+	defer tightGC.leave()
 	err := parallel(ctx, n, workers, newEncoder, func(enc *zstd.Encoder) { enc.Close() }, func(enc *zstd.Encoder, i int) error {
 		frames[i] = enc.EncodeAll(span(parts, i*frameBytes, min((i+1)*frameBytes, size)), nil)
 		return nil
@@ -111,6 +114,35 @@ func compress(ctx context.Context, parts [][]byte, frameBytes, workers int) ([]b
 		return nil, err
 	}
 	return bytes.Join(frames, nil), nil
+}
+
+// tightGC lowers the collector's target while tables are compressed: each encoder leaves
+// tens of megabytes of garbage a frame, and at the default target (the heap may double
+// its live bytes before a collection) a large table's compression would hold twice its
+// memory; at a quarter, a collection comes sooner, and the heap is mostly the table's
+// bytes, which a collection does not scan.
+var tightGC gcTarget
+
+type gcTarget struct {
+	mu    sync.Mutex
+	users int
+	old   int
+}
+
+func (g *gcTarget) enter() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.users++; g.users == 1 {
+		g.old = debug.SetGCPercent(25)
+	}
+}
+
+func (g *gcTarget) leave() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.users--; g.users == 0 {
+		debug.SetGCPercent(g.old)
+	}
 }
 
 // parallel runs fn(codec, i) for i in [0, n) on workers goroutines, each with its own
