@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
@@ -202,9 +201,7 @@ func each(fresh []uint64, fn func(o int)) {
 
 // escapeList collects escapes on several goroutines.
 type escapeList struct {
-	mu   sync.Mutex
-	by   [][]Escape // by worker
-	done []Escape
+	by [][]Escape // by worker
 }
 
 func newEscapeList(workers int) *escapeList {

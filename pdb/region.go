@@ -8,16 +8,14 @@ import (
 )
 
 // geometry answers questions about the free cells of a placement: which connected regions
-// they form, in a fixed order. Cells are bits of a uint32 (row-major, bit 0 the top left).
+// they form, in a fixed order (zindex's). Cells are bits of a uint32 (row-major, bit 0 the
+// top left). The lookups through a symmetry (Mirror, a set's layout checks) ask it.
 //
 // The regions of a set of free cells are numbered by their smallest cell: region 0 holds
-// the smallest free cell, region 1 the smallest free cell not in region 0, and so on. A
-// no-blank pattern database search tells the blank's whereabouts by this number, because
-// the blank moves inside its region at no cost (Korf & Felner 2002).
+// the smallest free cell, region 1 the smallest free cell not in region 0, and so on.
 //
-// Boards of at most 16 cells use two precomputed tables (512 KB and 1 MB): the number of
-// each cell's region and the cells of each region, by free-cell mask. Larger boards
-// flood-fill.
+// Boards of at most 16 cells use a precomputed table (512 KB): the number of each cell's
+// region, by free-cell mask. Larger boards flood-fill.
 type geometry struct {
 	n, w  int
 	full  uint32
@@ -26,14 +24,8 @@ type geometry struct {
 	right uint32                 // cells not in the rightmost column
 
 	// Boards of at most 16 cells: ord[free] holds the region number of every cell, three
-	// bits each (cell c at bit 3c); masks[free] the region masks in order (0-terminated).
-	ord   []uint64
-	masks [][maxRegions]uint16
-
-	// Larger boards: one bit per free-cell mask, set when the mask is connected, for the
-	// masks of one popcount at a time (see connectedFor).
-	connMu sync.Mutex
-	conn   map[int][]uint64
+	// bits each (cell c at bit 3c).
+	ord []uint64
 }
 
 // maxRegions bounds the regions a placement's free cells may form for the tables this
@@ -105,36 +97,6 @@ func (g *geometry) regions(free uint32, out *[maxRegions]uint32) int {
 	return k
 }
 
-// connectedFor returns the bitmap of connected masks with the given number of free cells
-// (177,100 masks of 19 cells out of 25: 4 MB, built in milliseconds).
-func (g *geometry) connectedFor(count int) []uint64 {
-	g.connMu.Lock()
-	defer g.connMu.Unlock()
-	if bm, ok := g.conn[count]; ok {
-		return bm
-	}
-	if g.conn == nil {
-		g.conn = map[int][]uint64{}
-	}
-	bm := make([]uint64, (uint64(1)<<g.n+63)/64)
-	if count > 0 && count <= g.n {
-		// Every mask of count bits, in increasing order (Gosper's hack).
-		for m := uint32(1)<<count - 1; m <= g.full; {
-			if g.flood(m&-m, m) == m {
-				bm[m>>6] |= 1 << (m & 63)
-			}
-			low := m & -m
-			r := m + low
-			m = r | ((m^r)>>2)/low
-			if r == 0 || r > g.full {
-				break
-			}
-		}
-	}
-	g.conn[count] = bm
-	return bm
-}
-
 // region returns the number of the region of cell c (which must be free).
 func (g *geometry) region(free uint32, c int) int {
 	if g.ord != nil {
@@ -148,25 +110,13 @@ func (g *geometry) region(free uint32, c int) int {
 	return k
 }
 
-// regionMask returns the cells of region k of free.
-func (g *geometry) regionMask(free uint32, k int) uint32 {
-	if g.masks != nil {
-		return uint32(g.masks[free][k])
-	}
-	var out [maxRegions]uint32
-	g.regions(free, &out)
-	return out[k]
-}
-
 func (g *geometry) tabulate() {
 	size := 1 << g.n
 	g.ord = make([]uint64, size)
-	g.masks = make([][maxRegions]uint16, size)
 	for free := 0; free < size; free++ {
 		var rs [maxRegions]uint32
 		k := g.regions(uint32(free), &rs)
 		for i := 0; i < min(k, maxRegions); i++ {
-			g.masks[free][i] = uint16(rs[i])
 			for m := rs[i]; m != 0; m &= m - 1 {
 				g.ord[free] |= uint64(i) << (3 * bits.TrailingZeros32(m))
 			}

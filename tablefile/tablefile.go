@@ -40,7 +40,6 @@
 package tablefile
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -290,14 +289,6 @@ func NewBitmap(goal board.Goal, tiles []int, bitmap []byte) (*Table, error) {
 	return t, nil
 }
 
-// decoded returns the decoded payload of the table.
-func (t *Table) decoded() []byte {
-	parts := t.parts()
-	if len(parts) == 1 {
-		return parts[0]
-	}
-	return bytes.Join(parts, nil)
-}
 
 // parts returns the decoded payload in pieces: the entries as they are held, and for a
 // half-excess table with escapes, the escape list's bytes after the nibbles (so that
