@@ -136,6 +136,16 @@ func BuildFile(ctx context.Context, p *Pattern, packed bool, opt Options) (*tabl
 	return t.File()
 }
 
+// BuildPacked builds Korf & Felner's table of p (without the blank in its index) packed
+// into half excesses, storing one entry of each mirror pair where p is its own mirror
+// image: Pack of Build's table, without the table of bytes.
+func BuildPacked(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
+	if p.blank {
+		return nil, errors.New("pdb: packed storage is for tables without the blank in the index")
+	}
+	return additivePacked(ctx, p, opt)
+}
+
 // BuildZeroAwareFile builds the zero-aware table of p as a table file: in half-excess
 // nibbles, or in the bit encoding.
 func BuildZeroAwareFile(ctx context.Context, p *Pattern, bits bool, opt Options) (*tablefile.Table, error) {

@@ -33,7 +33,7 @@ func (v *bitTable) exactness(ctx context.Context, opt Options) Check {
 	if c := opt.afford(Exactness, v.p, pdb.Bit, true, 0); c != nil {
 		return *c
 	}
-	fresh, err := pdb.ZeroAwareBits(ctx, v.p, pdb.Options{Workers: opt.workers()})
+	fresh, err := pdb.ZeroAwareBits(ctx, v.p, opt.pdbOptions(Exactness))
 	if err != nil {
 		return Check{Name: Exactness, Status: Fail, Detail: "rebuilding: " + err.Error()}
 	}

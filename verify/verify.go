@@ -141,11 +141,17 @@ type Options struct {
 
 // build rebuilds p for the named check, reporting its progress.
 func (o Options) build(ctx context.Context, check string, p *pdb.Pattern) (*pdb.Table, error) {
+	return pdb.Build(ctx, p, o.pdbOptions(check))
+}
+
+// pdbOptions are the options of a rebuild for the named check: the workers, and the
+// progress of its layers.
+func (o Options) pdbOptions(check string) pdb.Options {
 	po := pdb.Options{Workers: o.workers()}
 	if o.Progress != nil {
 		po.Progress = func(l bfs.Layer) { o.Progress(check, l.Reached, l.Total, fmt.Sprintf("distance %d", l.Depth)) }
 	}
-	return pdb.Build(ctx, p, po)
+	return po
 }
 
 // afford returns a failed check named name when rebuilding p in form f (zeroAware: its

@@ -123,7 +123,7 @@ func (v *zeroTable) rebuild(ctx context.Context, opt Options) Check {
 	if c := opt.afford(Rebuild, v.p, pdb.HalfExcess, true, 0); c != nil {
 		return *c
 	}
-	fresh, err := pdb.ZeroAware(ctx, v.t.Pattern, pdb.Options{Workers: opt.workers()})
+	fresh, err := pdb.ZeroAware(ctx, v.t.Pattern, opt.pdbOptions(Rebuild))
 	if err != nil {
 		return Check{Name: Rebuild, Status: Fail, Detail: "rebuilding: " + err.Error()}
 	}
