@@ -289,7 +289,6 @@ func NewBitmap(goal board.Goal, tiles []int, bitmap []byte) (*Table, error) {
 	return t, nil
 }
 
-
 // parts returns the decoded payload in pieces: the entries as they are held, and for a
 // half-excess table with escapes, the escape list's bytes after the nibbles (so that
 // writing a table never copies its nibbles).
