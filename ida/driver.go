@@ -3,16 +3,15 @@ package ida
 import (
 	"cmp"
 	"context"
-	"math"
 	"sync/atomic"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/passes"
 )
 
-// The engine's part of the pass driver (package passes): a walk of the start as a
-// passes.Tree, and the subtrees of a split pass as passes.Subtrees. docs/SEARCH.md is the
-// protocol every runner keeps.
+// The engine's part of the pass driver (package passes): a walk of the start is a
+// passes.Search (split.go), which passes.Run drives. docs/SEARCH.md is the protocol every
+// runner keeps.
 
 // Solve searches for a shortest solution of start, splitting its passes as Options.Workers
 // asks. It returns the result, with an error when the search was cancelled (ctx's error)
@@ -40,7 +39,12 @@ func (s *Solver) Run(ctx context.Context, start board.State, plan passes.Plan) (
 	if plan.Split == nil {
 		plan.Split = s.workersPlan
 	}
-	return passes.Run(ctx, &tree{s: s, st: st}, s.goal, start, plan, st.rep)
+	res, err := passes.Run(ctx, st, s.goal, start, plan, passes.Setup{H: st.h(), Frontier: passes.NewFrontier(s.stride(), s),
+		Workers: s.Threads(), MaxNodes: s.opt.MaxNodes, Reporter: st.rep, From: s.opt.frontierFrom, Raised: s.opt.raised})
+	if res != nil {
+		res.Cuts = st.cuts
+	}
+	return res, err
 }
 
 // itemsPerWorker is how many subtrees a parallel pass aims to give each worker, so that
@@ -64,75 +68,6 @@ func (s *Solver) workersPlan(p passes.PassPlan) (int, func([]board.Dir) bool) {
 	}
 	return itemsPerWorker * workers, nil
 }
-
-// collection is how the solver's frontiers are collected, in the pass of bound.
-func (s *Solver) collection(bound, want int, refine func([]board.Dir) bool) passes.Collection {
-	return passes.Collection{Bound: bound, Want: want, Refine: refine, Workers: s.Threads(), From: s.opt.frontierFrom, Raised: s.opt.raised}
-}
-
-// tree is a walk of one start as the driver has it (passes.Tree), and the frontier its
-// split passes reuse.
-type tree struct {
-	s  *Solver
-	st *walk
-	f  *passes.Frontier
-}
-
-func (t *tree) H() int { return t.st.h() }
-
-func (t *tree) Begin(bound int) {
-	t.st.bound, t.st.published = bound, t.st.nodes
-}
-
-func (t *tree) Whole() bool {
-	found, _, _ := t.st.Walk(nil, 0, nil)
-	return found
-}
-
-func (t *tree) Frontier(want int, refine func([]board.Dir) bool) (passes.Subtrees, Work) {
-	if t.f == nil {
-		t.f = passes.NewFrontier(t.s.stride(), t.s)
-	}
-	f, top := passes.Collect(t.st, t.st, t.f, t.s.collection(t.st.bound, want, refine))
-	t.f = f
-	if t.st.aborted || f.Len() == 0 {
-		return nil, top
-	}
-	return f, top
-}
-
-func (t *tree) Local(s passes.Subtrees) []passes.SubtreeResult {
-	ws := t.st.Walkers(t.s.Threads())
-	results := passes.Share(ws, s.(*passes.Frontier))
-	t.st.Gather(ws)
-	return results
-}
-
-func (t *tree) Replay(s passes.Subtrees, results []passes.SubtreeResult) (Work, int, error) {
-	return passes.Replay(t.st.apart(), s.(*passes.Frontier), results)
-}
-
-func (t *tree) Take(moves []board.Dir) { t.st.depth = t.s.frame.own(moves, t.st.path[:]) }
-
-func (t *tree) Solution() []board.Dir { return t.st.Moves() }
-
-func (t *tree) Add(w Work) { t.st.nodes, t.st.expanded = t.st.nodes+w.Nodes, t.st.expanded+w.Expanded }
-
-func (t *tree) Work() Work { return t.st.Work() }
-
-func (t *tree) Cuts() uint64 { return t.st.cuts }
-
-func (t *tree) Left() (uint64, bool) {
-	st := t.st
-	if st.nodeCap == math.MaxUint64 {
-		return 0, false
-	}
-	return st.nodeCap - min(st.nodes, st.nodeCap), true
-}
-
-func (t *tree) Aborted() bool { return t.st.aborted }
-
-func (t *tree) Abort() { t.st.aborted = true }
 
 // frontierOf returns the frontier of a batch that this package's walks met, or nil.
 func frontierOf(b *passes.Batch) *passes.Frontier {

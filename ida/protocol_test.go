@@ -158,37 +158,25 @@ func TestWorkedExample(t *testing.T) {
 	assert.Equal(t, all, refPasses)
 
 	last := all[len(all)-1]
-	paths, top, err := s.Frontier(context.Background(), start, last.Bound, 4, nil)
-	require.NoError(t, err)
 	var names []string
-	for _, p := range paths {
-		names = append(names, board.FormatDirs(p))
-	}
-	assert.Equal(t, []string{"UU", "UR", "RU", "RR"}, names, "the frontier at depth 2, in serial order")
-	sum, first := top, -1
-	for i, p := range paths {
-		r, err := s.SearchBelow(context.Background(), start, p, last.Bound)
-		require.NoError(t, err)
-		if first < 0 {
-			sum.Add(r.Work)
-		}
-		if r.Moves != nil && first < 0 {
-			first = i
-			assert.Equal(t, moves, board.FormatDirs(r.Moves))
-		}
-	}
-	// The top's work here is all of it; the serial search stops in the top where it meets
-	// the solving subtree: the nodes the top generates after it are not the serial's.
-	assert.GreaterOrEqual(t, sum.Nodes, last.Nodes)
 	plan := passes.Plan{Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
 		if p.Bound == last.Bound {
 			return 4, nil
 		}
 		return 0, nil
-	}, Runner: inOrder(s)}
+	}, Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+		for _, p := range b.Paths {
+			names = append(names, board.FormatDirs(p))
+		}
+		return inOrder(s).SearchSubtrees(ctx, b)
+	})}
 	split, err := s.Run(context.Background(), start, plan)
 	require.NoError(t, err)
+	assert.Equal(t, []string{"UU", "UR", "RU", "RR"}, names, "the frontier at depth 2, in serial order")
 	assert.Equal(t, moves, board.FormatDirs(split.Moves))
+	// The top's work here is all of it; the serial search stops in the top where it meets
+	// the solving subtree: the nodes the top generates after it are not the serial's.
+	assert.GreaterOrEqual(t, split.Nodes, res.Nodes)
 	assert.Equal(t, Work{Nodes: res.Nodes, Expanded: res.Expanded}, split.Serial, "the serial counts of a split search")
 }
 

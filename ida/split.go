@@ -11,9 +11,9 @@ import (
 	"github.com/tilekit/tilekit/zindex"
 )
 
-// The engine's part in split passes (package passes): a walk is a passes.Walker, its
-// copies on other goroutines a passes.Crew, and the Solver the passes.Engine of the
-// frontiers its walks meet. A frontier node's payload is its board, blank, automaton state
+// The engine's part in split passes (package passes): a walk is a passes.Search (a
+// passes.Walker with its copies on other goroutines and a copy apart for replays), and the
+// Solver the passes.Engine of the frontiers its walks meet. A frontier node's payload is its board, blank, automaton state
 // and, under a catalogue, its lookups, so that the walk below it starts from them rather
 // than from scratch (a table in the bit encoding would walk to its goal for every lookup).
 
@@ -133,8 +133,11 @@ func (st *walk) Aborted() bool { return st.aborted }
 // Moves is the last solution found, in the caller's directions.
 func (st *walk) Moves() []board.Dir { return st.fr.caller(st.path[:st.depth]) }
 
-// Walkers returns n copies of st for the parallel parts of its pass (passes.Crew): counts
-// of their own, sharing st's node budget (what is left of it, or none).
+// Begin starts the pass of bound (passes.Search).
+func (st *walk) Begin(bound int) { st.bound, st.published = bound, st.nodes }
+
+// Walkers returns n copies of st for the parallel parts of its pass (passes.Search):
+// counts of their own, sharing st's node budget (what is left of it, or none).
 func (st *walk) Walkers(n int) []passes.Walker {
 	budget := new(atomic.Int64)
 	budget.Store(math.MaxInt64)
@@ -150,9 +153,13 @@ func (st *walk) Walkers(n int) []passes.Walker {
 	return ws
 }
 
-// Gather adds the work of st's Walkers to st's counts, and gives st back the budget they
-// left.
-func (st *walk) Gather(ws []passes.Walker) {
+// Gather adds the work of st's Walkers, and outside work, to st's counts, and gives st back
+// the budget they left (passes.Search).
+func (st *walk) Gather(ws []passes.Walker, outside Work) {
+	st.nodes, st.expanded = st.nodes+outside.Nodes, st.expanded+outside.Expanded
+	if len(ws) == 0 {
+		return
+	}
 	var unused uint64
 	for k, w := range ws {
 		c := w.(*walk)
@@ -178,8 +185,10 @@ func (st *walk) copy() *walk {
 	return &c
 }
 
-// apart returns a walk of st's pass whose work is its own, without a node limit or
-// progress, that stops for nothing (a replay's).
+// Apart returns a walk of st's pass whose work is its own, without a node limit or
+// progress, that stops for nothing: a replay's (passes.Search).
+func (st *walk) Apart() passes.Walker { return st.apart() }
+
 func (st *walk) apart() *walk {
 	c := st.copy()
 	c.setBudget(0)

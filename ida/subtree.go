@@ -28,37 +28,6 @@ func (s *Solver) H0(start board.State) (int, error) {
 	return s.newWalk(start).h(), nil
 }
 
-// Frontier returns the nodes of the pass with the given bound at the shallowest depth
-// (below the bound) where there are at least want of them, as paths from start (blank
-// directions, in the order the serial search meets them), and the work of the top of the
-// tree down to them. A solution of the pass has bound moves, so none lies above the
-// frontier. With fewer than want nodes at every depth below the bound it returns the
-// deepest frontier; with none (the pass is empty below its root) it returns none.
-//
-// refine, if not nil, is asked of each frontier node (given its path from start) whether
-// to split it further: the search then goes on below it and takes the nodes one move
-// deeper instead, asking again (down to two moves above the bound). The frontier stays in
-// the serial search's order. A coordinator uses it to split the subtrees that were large
-// in the pass before.
-func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want int, refine func(path []board.Dir) bool) ([][]board.Dir, Work, error) {
-	if err := s.goal.Check(start); err != nil {
-		return nil, Work{}, err
-	}
-	st := s.newWalk(start)
-	var stop atomic.Bool
-	st.stop, st.ctx = &stop, ctx
-	st.setBudget(0)
-	st.bound = bound
-	if st.h() == 0 || st.h() > bound {
-		return nil, Work{}, nil
-	}
-	f, w := passes.Collect(st, st, passes.NewFrontier(s.stride(), s), s.collection(bound, want, refine))
-	if st.aborted {
-		return nil, w, ctx.Err()
-	}
-	return f.Paths(), w, nil
-}
-
 // ErrPath is returned for a path that is not a frontier path of the start: a move off the
 // board, or one that the pruning automaton prunes (the move back, or a duplicate path).
 var ErrPath = errors.New("ida: not a path of the search")

@@ -12,6 +12,7 @@ import (
 	"github.com/tilekit/tilekit/data"
 	. "github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 )
@@ -57,19 +58,46 @@ func TestSubtreesMakeThePass(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, want.H0, h0)
 			require.Greater(t, len(want.Passes), 1, "a test of more than one pass")
+			// Every pass split into at least 50 subtrees, searched one after another with
+			// SearchBelow (as a cluster's workers do); every other pass, the subtrees whose path
+			// starts with an even direction split further: a frontier of mixed depths.
+			var split []*passes.SplitPass
+			plan := passes.Plan{
+				Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
+					if len(p.Passes)%2 == 1 {
+						return 50, func(p []board.Dir) bool { return p[0]%2 == 0 && len(p) < 8 }
+					}
+					return 50, nil
+				},
+				Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+					out := make([]passes.SubtreeResult, len(b.Paths))
+					for i, p := range b.Paths {
+						r, err := s.SearchBelow(ctx, c.start, p, b.Bound)
+						require.NoError(t, err)
+						require.True(t, r.Searched)
+						if r.Moves != nil {
+							assert.Equal(t, p, r.Moves[:len(p)], "a solution below a path starts with it")
+						}
+						out[i] = r
+					}
+					return out, nil
+				}),
+				OnPass: func(_ passes.Pass, sp *passes.SplitPass) { split = append(split, sp) },
+			}
+			got, err := s.Run(context.Background(), c.start, plan)
+			require.NoError(t, err)
+			assert.Equal(t, want.Moves, got.Moves, "the serial search's solution")
+			assert.Equal(t, want.Serial, got.Serial)
+			require.Len(t, split, len(want.Passes))
 			for i, pass := range want.Passes {
-				// Every other pass, split the subtrees whose path starts with an even
-				// direction further: a frontier of mixed depths.
-				var refine func([]board.Dir) bool
-				if i%2 == 1 {
-					refine = func(p []board.Dir) bool { return p[0]%2 == 0 && len(p) < 8 }
+				sp := split[i]
+				if sp == nil {
+					continue // the pass ended above any frontier (or was the first)
 				}
-				paths, top, err := s.Frontier(context.Background(), c.start, pass.Bound, 50, refine)
-				require.NoError(t, err)
-				if refine != nil {
+				if i%2 == 1 {
 					// The refined subtrees lie deeper than the others.
 					minOdd, maxEven := 1000, 0
-					for _, p := range paths {
+					for _, p := range sp.Paths {
 						if p[0]%2 == 1 {
 							minOdd = min(minOdd, len(p))
 						} else {
@@ -80,31 +108,20 @@ func TestSubtreesMakeThePass(t *testing.T) {
 						assert.Greater(t, maxEven, minOdd, "pass %d", pass.Bound)
 					}
 				}
-				sum := top
-				var first []board.Dir
-				for _, p := range paths {
-					r, err := s.SearchBelow(context.Background(), c.start, p, pass.Bound)
-					require.NoError(t, err)
-					require.True(t, r.Searched)
-					sum.Add(r.Work)
-					if r.Moves != nil && first == nil {
-						first = r.Moves
-						assert.Equal(t, p, r.Moves[:len(p)], "a solution below a path starts with it")
+				// The top and the subtrees up to the solution (none but in the last pass)
+				// make the serial pass.
+				assert.Equal(t, pass.Work(), sp.Serial, "pass %d", pass.Bound)
+				last := i == len(want.Passes)-1
+				for _, r := range sp.Results {
+					if !last {
+						assert.Nil(t, r.Moves, "pass %d has no solution", pass.Bound)
 					}
 				}
-				last := i == len(want.Passes)-1
-				if !last {
-					assert.Equal(t, pass.Work(), sum, "pass %d", pass.Bound)
-					assert.Nil(t, first, "pass %d has no solution", pass.Bound)
-					continue
-				}
-				require.NotNil(t, first)
-				assert.Equal(t, want.Moves, first, "the serial search's solution")
-				whole, err := s.SearchBelow(context.Background(), c.start, nil, pass.Bound)
-				require.NoError(t, err)
-				assert.Equal(t, want.Moves, whole.Moves)
-				assert.Equal(t, pass.Work(), whole.Work, "the whole last pass")
 			}
+			whole, err := s.SearchBelow(context.Background(), c.start, nil, want.Passes[len(want.Passes)-1].Bound)
+			require.NoError(t, err)
+			assert.Equal(t, want.Moves, whole.Moves)
+			assert.Equal(t, want.Passes[len(want.Passes)-1].Work(), whole.Work, "the whole last pass")
 		})
 	}
 }

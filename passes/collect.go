@@ -7,8 +7,8 @@ import (
 	"github.com/tilekit/tilekit/board"
 )
 
-// A Collection says how Collect chooses a pass's frontier.
-type Collection struct {
+// A collection says how collect chooses a pass's frontier.
+type collection struct {
 	Bound int // the pass's
 	Want  int // the subtrees wanted, at least
 	// Refine, if set, is asked of each node of the chosen depth (given its path from the
@@ -23,41 +23,42 @@ type Collection struct {
 	Raised *atomic.Int64
 }
 
-// parallelFrom is Collection.From's default.
-const parallelFrom = 64
+// collectFrom is collection.From's default.
+const collectFrom = 64
 
-// Collect walks the top of the pass with top down to the shallowest depth below the bound
+// collect walks the top of the pass with s down to the shallowest depth below the bound
 // that holds at least o.Want frontier nodes (or, when none does, the widest: once two
 // depths in a row hold fewer nodes than the widest so far, the tree is taken to narrow
 // towards the bound), and returns them in the serial order with the work of that last,
-// deciding, walk. Every other try counts in top's work too. It stops early when top is
+// deciding, walk. Every other try counts in s's work too. It stops early when s is
 // aborted. The frontier is f, emptied first, or one that takes its place (f's memory is
-// reused by the engine's next collection into the one returned).
+// reused by the next collection into the one returned).
 //
 // With more than one worker, once a depth holds o.From nodes a worker, the deeper depths
-// are tried on crew's walkers below that depth's nodes (collectBelow).
+// are tried on s's walkers below that depth's nodes (collectBelow).
 //
 // With o.Refine set, the depth is chosen by the nodes there, as without it; then the nodes
 // of that depth are collected again, each split further where refine asks.
-func Collect(top Walker, crew Crew, f *Frontier, o Collection) (*Frontier, Work) {
+func collect(s Search, f *Frontier, o collection) (*Frontier, Work) {
 	if o.From <= 0 {
-		o.From = parallelFrom
+		o.From = collectFrom
 	}
-	f, last := collectDepth(top, crew, f, o)
-	if o.Refine == nil || top.Aborted() || len(f.nodes) == 0 {
+	f, last := collectDepth(s, f, o)
+	if o.Refine == nil || s.Aborted() || len(f.nodes) == 0 {
 		return f, last
 	}
 	depth := f.G(0)
 	f.reset()
-	_, _, _, last = walk(top, nil, 0, &Cut{At: depth, into: f, refine: o.Refine, bound: o.Bound})
+	_, _, _, last = walk(s, nil, 0, &Cut{At: depth, into: f, refine: o.Refine, bound: o.Bound})
 	return f, last
 }
 
-// collectDepth is Collect without refine.
-func collectDepth(top Walker, crew Crew, f *Frontier, o Collection) (*Frontier, Work) {
+// collectDepth is collect without refine.
+func collectDepth(s Search, f *Frontier, o collection) (*Frontier, Work) {
+	top := Walker(s)
 	var last Work
 	f.reset()
-	parallel := o.Workers > 1 && crew != nil
+	parallel := o.Workers > 1
 	widest, at, narrower := 0, 0, 0 // the widest depth so far, and the depths since narrower
 	for d := 1; d < o.Bound; d++ {
 		// Room for the next depth's nodes (a few times this one's), so that they are not
@@ -80,7 +81,7 @@ func collectDepth(top Walker, crew Crew, f *Frontier, o Collection) (*Frontier, 
 		}
 		if parallel && len(f.nodes) >= o.From*o.Workers {
 			parallel = false
-			below, w, ok := collectBelow(crew, f, last, d, o, widest, at, narrower)
+			below, w, ok := collectBelow(s, f, last, d, o, widest, at, narrower)
 			if top.Aborted() {
 				break
 			}
@@ -104,14 +105,14 @@ func collectDepth(top Walker, crew Crew, f *Frontier, o Collection) (*Frontier, 
 // (BPMX) so far that it cuts the node's parent: the serial walk would have seen the raised
 // value above the node, and cut its later siblings. ok is false when one did, or a walk
 // was aborted.
-func collectBelow(crew Crew, top *Frontier, w0 Work, d0 int, o Collection, widest, at, narrower int) (*Frontier, Work, bool) {
+func collectBelow(s Search, top *Frontier, w0 Work, d0 int, o collection, widest, at, narrower int) (*Frontier, Work, bool) {
 	n := len(top.nodes)
-	ws := crew.Walkers(o.Workers)
-	defer crew.Gather(ws)
+	ws := s.Walkers(o.Workers)
+	defer s.Gather(ws, Work{})
 	// run walks below every node of top down to depth d, counting, or into the places that
 	// off gives each node's nodes, and returns what lies below each node.
-	run := func(d int, into *Frontier, off []span, room []share) ([]share, bool) {
-		shares := make([]share, n)
+	run := func(d int, into *Frontier, off []span, room []portion) ([]portion, bool) {
+		shares := make([]portion, n)
 		if !each(ws, n, func(w Walker, i int) {
 			c := &Cut{At: d}
 			if into != nil {
@@ -135,7 +136,7 @@ func collectBelow(crew Crew, top *Frontier, w0 Work, d0 int, o Collection, wides
 	}
 
 	// Count each depth's nodes until one is chosen.
-	var chosen, atShares []share // the depth's, and the widest's when deeper than d0
+	var chosen, atShares []portion // the depth's, and the widest's when deeper than d0
 	d := d0 + 1
 	for ; d < o.Bound; d++ {
 		shares, ok := run(d, nil, nil, nil)
@@ -194,10 +195,10 @@ func collectBelow(crew Crew, top *Frontier, w0 Work, d0 int, o Collection, wides
 	return into, w, true
 }
 
-// share is what lies below one node of a frontier at a deeper depth: its nodes there,
+// portion is what lies below one node of a frontier at a deeper depth: its nodes there,
 // their moves, the work of reaching them, and whether the walk raised the node's value
 // so far that it cuts the node's parent.
-type share struct {
+type portion struct {
 	span
 	work   Work
 	raised bool
@@ -205,12 +206,12 @@ type share struct {
 
 // below walks below node i of top (shallower than c.At) under c (collectBelow): counting
 // its nodes at c.At, or recording them into c's window.
-func below(w Walker, top *Frontier, i int, c *Cut, o Collection) share {
+func below(w Walker, top *Frontier, i int, c *Cut, o collection) portion {
 	_, value, _, work := walk(w, top, i, c)
 	// A raise matters to the top only where it cuts the node's parent (g-1 + v-1 > bound):
 	// short of that the parent stays within the bound, and nothing above is cut
 	// (docs/SEARCH.md, section 6), as the driver's replay reasons.
-	sh := share{span: c.counted, work: work, raised: top.G(i)+value > o.Bound+2}
+	sh := portion{span: c.counted, work: work, raised: top.G(i)+value > o.Bound+2}
 	if value > top.H(i) && !sh.raised && o.Raised != nil {
 		o.Raised.Add(1)
 	}

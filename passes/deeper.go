@@ -70,7 +70,7 @@ func Deepen(ctx context.Context, b *Batch, which []int, parts int) (*Deeper, err
 		d.parts.append(each[k])
 		each[k] = nil
 	}
-	d.Batch = NewBatch(b.Start, b.Bound, b.MaxNodes, d.parts)
+	d.Batch = newBatch(b.Start, b.Bound, b.MaxNodes, d.parts)
 	return d, nil
 }
 
@@ -91,7 +91,7 @@ func (d *Deeper) Results(ctx context.Context, parts []SubtreeResult) ([]SubtreeR
 	}
 	for j := range parts {
 		if parts[j].Moves != nil {
-			if err := CheckSolution(parts[j].Moves, b.Paths[j], b.Bound); err != nil {
+			if err := checkSolution(parts[j].Moves, b.Paths[j], b.Bound); err != nil {
 				return nil, fmt.Errorf("%w: part %d: %v", ErrRunner, j, err)
 			}
 		}

@@ -11,7 +11,7 @@ import (
 // (Node), and what the engine keeps of the root to search below it (its payload: Stride
 // bytes a node, the engine's encoding of its board, automaton state and lookups). Its
 // arrays are flat and hold no pointers, so that a frontier of a million nodes is a few
-// allocations the collector need not scan. It is a Subtrees.
+// allocations the collector need not scan.
 type Frontier struct {
 	nodes   []node
 	paths   []board.Dir // the nodes' paths, each node.g moves from node.path on
@@ -51,9 +51,9 @@ func (f *Frontier) Payload(i int) []byte {
 	return f.payload[i*f.stride : (i+1)*f.stride : (i+1)*f.stride]
 }
 
-// Paths returns a copy of every subtree's path (Path), in order, in one allocation (f's
+// paths2 returns a copy of every subtree's path (Path), in order, in one allocation (f's
 // own are overwritten when f is reused).
-func (f *Frontier) Paths() [][]board.Dir {
+func (f *Frontier) pathsCopy() [][]board.Dir {
 	all := slices.Clone(f.paths)
 	out := make([][]board.Dir, len(f.nodes))
 	for i := range out {
@@ -63,10 +63,12 @@ func (f *Frontier) Paths() [][]board.Dir {
 	return out
 }
 
-// H, G and Before are subtree i's value, depth and the work before it (Subtrees).
-func (f *Frontier) H(i int) int       { return int(f.nodes[i].h) }
-func (f *Frontier) G(i int) int       { return int(f.nodes[i].g) }
-func (f *Frontier) Before(i int) Work { return f.nodes[i].before }
+// H and G are subtree i's value and depth.
+func (f *Frontier) H(i int) int { return int(f.nodes[i].h) }
+func (f *Frontier) G(i int) int { return int(f.nodes[i].g) }
+
+// before is the work of the walk that met subtree i, from its start to the subtree.
+func (f *Frontier) before(i int) Work { return f.nodes[i].before }
 
 // add appends a node, and returns the room for its path (g moves) and its payload.
 func (f *Frontier) add(g, h int, before Work) ([]board.Dir, []byte) {

@@ -71,26 +71,26 @@ type Batch struct {
 	// MaxNodes is how many nodes the runner may generate (0: no limit).
 	MaxNodes uint64
 
-	nodes Subtrees  // the engine's, which its own runners read (Frontier)
+	nodes *Frontier // the engine's, which its own runners read (Frontier)
 	rep   *Reporter // the search's progress, which Did feeds
 	base  uint64    // the search's nodes before the batch
 }
 
-// NewBatch makes the batch of an engine's subtrees: their paths and values from nodes,
-// which the engine's own runners read back (Frontier).
-func NewBatch(start board.State, bound int, maxNodes uint64, nodes Subtrees) *Batch {
-	b := &Batch{Start: start, Bound: bound, MaxNodes: maxNodes, nodes: nodes, Paths: nodes.Paths(), H: make([]int, nodes.Len())}
+// newBatch makes the batch of an engine's frontier: its paths and values, and the
+// frontier, which the engine's own runners read back (Frontier).
+func newBatch(start board.State, bound int, maxNodes uint64, f *Frontier) *Batch {
+	b := &Batch{Start: start, Bound: bound, MaxNodes: maxNodes, nodes: f, Paths: f.pathsCopy(), H: make([]int, f.Len())}
 	for i := range b.H {
-		b.H[i] = nodes.H(i)
+		b.H[i] = f.H(i)
 	}
 	return b
 }
 
-// Frontier returns the engine's frontier the batch was made of (NewBatch), nil for a batch
-// made otherwise, or of subtrees that are no engine's Frontier.
+// Frontier returns the engine's frontier the batch was made of, nil for a batch made
+// otherwise (by a caller of Runner).
 func (b *Batch) Frontier() *Frontier {
-	if f, ok := b.nodes.(*Frontier); ok && f.engine != nil {
-		return f
+	if b.nodes != nil && b.nodes.engine != nil {
+		return b.nodes
 	}
 	return nil
 }

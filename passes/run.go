@@ -9,72 +9,34 @@ import (
 	"github.com/tilekit/tilekit/board"
 )
 
-// A Tree is an engine's search of one start, pass after pass (package ida's), as the
-// driver (Run) has it walk the tree: a pass whole, or its top down to a frontier, the
-// subtrees below it on the engine's own workers, and the top again with the subtrees'
-// results. The engine keeps the node protocol (docs/SEARCH.md) and counts all its work.
-type Tree interface {
-	// H is the start's heuristic value.
-	H() int
-	// Begin starts the pass of bound: the calls up to the next Begin are of that pass.
-	Begin(bound int)
-	// Whole searches the pass whole and reports whether it found the goal (Solution).
-	Whole() bool
-	// Frontier walks the top of the pass down to a frontier of at least want subtrees, as
-	// it chooses (refine, if set, asked of each node whether to split it further), and
-	// returns them in serial order (none when the pass ends above any frontier, or the
-	// search was aborted) with the work of the walk that decided them.
-	Frontier(want int, refine func(path []board.Dir) bool) (Subtrees, Work)
-	// Local searches the subtrees on the engine's own workers, up to the first with a
-	// solution, counting their work as its own.
-	Local(s Subtrees) []SubtreeResult
-	// Replay walks the top of the pass again, taking at each subtree its result in place of
-	// its search (its work, solution and value as BPMX left it), and returns the serial
-	// search's work in the pass and the subtree whose solution it took (-1: none).
-	Replay(s Subtrees, results []SubtreeResult) (Work, int, error)
-	// Take makes moves (from the start, the caller's directions, checked) the solution.
-	Take(moves []board.Dir)
-	// Solution is the solution found, from the start.
-	Solution() []board.Dir
-	// Add counts work done elsewhere (an outside runner's) as the tree's.
-	Add(w Work)
-	Work() Work
-	Cuts() uint64
-	// Left is the nodes left to the search's node limit; false when it has none.
-	Left() (uint64, bool)
-	Aborted() bool
-	Abort()
-}
-
-// Subtrees are an engine's split pass's frontier, in serial order.
-type Subtrees interface {
-	Len() int
-	Paths() [][]board.Dir // the caller's directions from the start
-	H(i int) int          // the value of subtree i's root, as the search met it
-	G(i int) int          // its depth
-	Before(i int) Work    // the work of the walk that collected it, from its start to the subtree
-}
-
-// Run searches t for a shortest solution of start to goal, pass after pass from t's
-// heuristic value, each searched whole or split as plan says (a nil plan.Split: every
-// pass whole; a nil plan.Runner: the engine's own workers), telling rep of each pass. It
-// returns the result, with an error when the search was cancelled (ctx's error) or hit
-// the node limit (ErrNodeLimit); the result then carries the lower bound proven so far.
-// The solution and the serial counts (Result.Serial) are the serial search's whatever
-// the plan; Nodes and Expanded count all the work done. The solution is replayed on start
-// before it is returned; a mismatch is reported as an internal error. An error of the
-// runner that is neither a cancellation nor the node limit ends the search with it.
-func Run(ctx context.Context, t Tree, goal board.Goal, start board.State, plan Plan, rep *Reporter) (*Result, error) {
+// Run searches s for a shortest solution of start to goal, pass after pass from the
+// start's value (o.H), each searched whole or split as plan says (a nil plan.Split: every
+// pass whole; a nil plan.Runner: the engine's own walkers, o.Workers of them), telling
+// o.Reporter of each pass. It returns the result, with an error when the search was
+// cancelled (ctx's error) or hit the node limit (ErrNodeLimit); the result then carries
+// the lower bound proven so far. The solution and the serial counts (Result.Serial) are
+// the serial search's whatever the plan; Nodes and Expanded count all the work done. The
+// solution is replayed on start before it is returned; a mismatch is reported as an
+// internal error. An error of the runner that is neither a cancellation nor the node
+// limit ends the search with it. Result.Cuts is the engine's to fill.
+func Run(ctx context.Context, s Search, goal board.Goal, start board.State, plan Plan, o Setup) (*Result, error) {
 	begin := time.Now()
-	res := &Result{Start: start.Clone(), H0: t.H()}
+	if o.Frontier == nil {
+		o.Frontier = NewFrontier(0, nil)
+	}
+	if o.Reporter == nil {
+		o.Reporter = NewReporter(nil, 0)
+	}
+	d := &driver{s: s, o: o, start: start, runner: plan.Runner}
+	res := &Result{Start: start.Clone(), H0: o.H}
 	var err error
 	var last *SplitPass
 	for b := res.H0; ; b += 2 {
 		res.LowerBound = b
-		t.Begin(b)
-		before := t.Work()
-		rep.pass(b, before.Nodes)
-		var found bool
+		s.Begin(b)
+		before := s.Work()
+		o.Reporter.pass(b, before.Nodes)
+		var moves []board.Dir
 		var serial Work
 		var sp *SplitPass
 		want, refine := 0, (func([]board.Dir) bool)(nil)
@@ -82,13 +44,15 @@ func Run(ctx context.Context, t Tree, goal board.Goal, start board.State, plan P
 			want, refine = plan.Split(PassPlan{Bound: b, Passes: res.Passes, LastSplit: last})
 		}
 		if want > 0 {
-			found, serial, sp, err = splitPass(ctx, t, start, b, plan.Runner, want, refine, rep)
+			moves, serial, sp, err = d.split(ctx, b, want, refine)
 		} else {
-			found = t.Whole()
-			serial = since(t.Work(), before)
+			if found, _, _ := s.Walk(nil, 0, nil); found {
+				moves = s.Moves()
+			}
+			serial = since(s.Work(), before)
 		}
 		res.Serial.Add(serial)
-		w := since(t.Work(), before)
+		w := since(s.Work(), before)
 		pass := Pass{Bound: b, Nodes: w.Nodes, Expanded: w.Expanded}
 		res.Passes = append(res.Passes, pass)
 		if sp != nil {
@@ -100,20 +64,20 @@ func Run(ctx context.Context, t Tree, goal board.Goal, start board.State, plan P
 		if err != nil {
 			break
 		}
-		if t.Aborted() {
+		if s.Aborted() || d.stopped {
 			err = ctx.Err()
 			if err == nil {
 				err = ErrNodeLimit
 			}
 			break
 		}
-		if found {
-			res.Solved, res.Optimal, res.Moves = true, true, t.Solution()
+		if moves != nil {
+			res.Solved, res.Optimal, res.Moves = true, true, moves
 			break
 		}
 	}
-	w := t.Work()
-	res.Nodes, res.Expanded, res.Cuts = w.Nodes, w.Expanded, t.Cuts()
+	w := s.Work()
+	res.Nodes, res.Expanded = w.Nodes, w.Expanded
 	res.Elapsed = time.Since(begin)
 	if res.Solved {
 		end, rerr := goal.Size().Replay(start, res.Moves)
@@ -127,66 +91,80 @@ func Run(ctx context.Context, t Tree, goal board.Goal, start board.State, plan P
 	return res, err
 }
 
+// driver is Run's state across its passes.
+type driver struct {
+	s       Search
+	o       Setup
+	start   board.State
+	runner  Runner
+	stopped bool // a runner stopped at the node limit or by cancellation
+}
+
 // since is the work from before to now.
 func since(now, before Work) Work {
 	return Work{Nodes: now.Nodes - before.Nodes, Expanded: now.Expanded - before.Expanded}
 }
 
-// splitPass runs the pass of bound split at a frontier of at least want subtrees,
-// searched by r (nil: the engine's workers), and reports whether it found the goal and the
-// serial search's work in the pass. It leaves t as the serial pass would: the first
-// solution in serial order, and its work counting all the work done (the top of the tree,
-// every try at a frontier, and every subtree searched).
+// split runs the pass of bound split at a frontier of at least want subtrees, searched by
+// the runner (nil: the engine's walkers), and returns the pass's first solution in serial
+// order (nil: none) and the serial search's work in the pass. The search's work counts all
+// the work done: the top of the tree, every try at a frontier, and every subtree searched.
 //
-//  1. The top of the tree is searched serially down to the shallowest depth that yields
+//  1. The top of the tree is walked serially down to the shallowest depth that yields
 //     want nodes (no solution lies above: a solution of a pass has exactly bound moves,
-//     and the frontier lies above the bound).
+//     and the frontier lies above the bound): collect.
 //  2. The runner searches below every frontier node up to the first with a solution.
 //  3. The serial work is the top's down to that node and the subtrees' up to it. Where a
 //     subtree's search raised its root's value (BPMX), the serial search would have used
 //     the raised value in the top of the tree, and may have cut later siblings there: the
-//     top is then searched again with the subtrees' results in place of their searches,
-//     which gives the serial counts exactly (replay).
-func splitPass(ctx context.Context, t Tree, start board.State, bound int, r Runner, want int, refine func([]board.Dir) bool, rep *Reporter) (bool, Work, *SplitPass, error) {
-	items, top := t.Frontier(want, refine)
-	if t.Aborted() || items == nil || items.Len() == 0 {
+//     top is then walked again with the subtrees' results in place of their searches,
+//     which gives the serial counts exactly (replayTop).
+func (d *driver) split(ctx context.Context, bound, want int, refine func([]board.Dir) bool) ([]board.Dir, Work, *SplitPass, error) {
+	s := d.s
+	f, top := collect(s, d.o.Frontier, collection{Bound: bound, Want: want, Refine: refine, Workers: d.o.Workers, From: d.o.From, Raised: d.o.Raised})
+	d.o.Frontier = f // its memory for the next pass's
+	if s.Aborted() || f.Len() == 0 {
 		// Aborted, or the pass ended above any frontier: then the top was the pass.
-		return false, top, nil, nil
+		return nil, top, nil, nil
 	}
-	n := items.Len()
-	b := NewBatch(start, bound, 0, items)
-	b.rep, b.base = rep, t.Work().Nodes
+	n := f.Len()
+	b := newBatch(d.start, bound, 0, f)
+	b.rep, b.base = d.o.Reporter, s.Work().Nodes
 	var results []SubtreeResult
 	var err error
-	if r == nil {
-		results = t.Local(items)
+	if d.runner == nil {
+		ws := s.Walkers(max(d.o.Workers, 1))
+		results = share(ws, f)
+		s.Gather(ws, Work{})
 	} else {
-		if left, limited := t.Left(); limited {
-			b.MaxNodes = max(left, 1)
+		if d.o.MaxNodes > 0 {
+			b.MaxNodes = max(d.o.MaxNodes-min(s.Work().Nodes, d.o.MaxNodes), 1)
 		}
-		results, err = r.SearchSubtrees(ctx, b)
+		results, err = d.runner.SearchSubtrees(ctx, b)
 		switch {
 		case err == nil && len(results) != n:
 			err = fmt.Errorf("%w: %d results for %d subtrees", ErrRunner, len(results), n)
 		case errors.Is(err, ErrNodeLimit) || ctx.Err() != nil:
-			t.Abort()
+			d.stopped = true
 			err = nil
 		}
-		for i := range results { // the engine's workers count their own
-			t.Add(results[i].Work)
+		var outside Work // the engine's own walkers count theirs
+		for i := range results {
+			outside.Add(results[i].Work)
 		}
+		s.Gather(nil, outside)
 	}
 	sp := &SplitPass{Bound: bound, Paths: b.Paths, Results: results}
-	if err != nil || t.Aborted() {
-		return false, top, sp, err
+	if err != nil || s.Aborted() || d.stopped {
+		return nil, top, sp, err
 	}
 
-	// Every solution checked, so that the engine takes any it reaches as it is (the replay
-	// may reach one after the first, where a raised value cut that).
+	// Every solution checked, so that the replay takes any it reaches as it is (it may
+	// reach one after the first, where a raised value cut that).
 	for i := range results {
 		if moves := results[i].Moves; moves != nil {
-			if err := CheckSolution(moves, b.Paths[i], bound); err != nil {
-				return false, top, sp, fmt.Errorf("%w: subtree %d (%s): %v", ErrRunner, i, board.FormatDirs(b.Paths[i]), err)
+			if err := checkSolution(moves, b.Paths[i], bound); err != nil {
+				return nil, top, sp, fmt.Errorf("%w: subtree %d (%s): %v", ErrRunner, i, board.FormatDirs(b.Paths[i]), err)
 			}
 		}
 	}
@@ -199,7 +177,7 @@ func splitPass(ctx context.Context, t Tree, start board.State, bound int, r Runn
 	first, raised := -1, false
 	for i := range results {
 		res := &results[i]
-		if items.G(i)+res.Value > bound+2 {
+		if f.G(i)+res.Value > bound+2 {
 			raised = true
 		}
 		if res.Moves != nil {
@@ -207,14 +185,14 @@ func splitPass(ctx context.Context, t Tree, start board.State, bound int, r Runn
 			break
 		}
 		if !res.Searched {
-			return false, top, sp, fmt.Errorf("%w: subtree %d of %d (%s) is not searched, and no subtree before it has a solution", ErrRunner, i, len(results), board.FormatDirs(b.Paths[i]))
+			return nil, top, sp, fmt.Errorf("%w: subtree %d of %d (%s) is not searched, and no subtree before it has a solution", ErrRunner, i, len(results), board.FormatDirs(b.Paths[i]))
 		}
 	}
 	var serial Work
 	if raised {
 		var found int
-		if serial, found, err = t.Replay(items, results); err != nil {
-			return false, top, sp, err
+		if serial, found, err = replayTop(s.Apart(), f, results); err != nil {
+			return nil, top, sp, err
 		}
 		first, sp.Replayed = found, true
 	} else {
@@ -222,7 +200,7 @@ func splitPass(ctx context.Context, t Tree, start board.State, bound int, r Runn
 		serial = top
 		if first >= 0 {
 			last = first
-			serial = items.Before(first)
+			serial = f.before(first)
 		}
 		for i := 0; i <= last; i++ {
 			serial.Add(results[i].Work)
@@ -230,15 +208,14 @@ func splitPass(ctx context.Context, t Tree, start board.State, bound int, r Runn
 	}
 	sp.Serial = serial
 	if first < 0 {
-		return false, serial, sp, nil
+		return nil, serial, sp, nil
 	}
-	t.Take(results[first].Moves)
-	return true, serial, sp, nil
+	return results[first].Moves, serial, sp, nil
 }
 
-// CheckSolution checks a runner's solution below a subtree whose path from the start is
+// checkSolution checks a runner's solution below a subtree whose path from the start is
 // prefix, in the pass of bound: bound moves, each a direction, beginning with prefix.
-func CheckSolution(moves, prefix []board.Dir, bound int) error {
+func checkSolution(moves, prefix []board.Dir, bound int) error {
 	if len(moves) != bound {
 		return fmt.Errorf("a solution of %d moves in the pass of bound %d", len(moves), bound)
 	}

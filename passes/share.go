@@ -7,13 +7,13 @@ import (
 	"sync/atomic"
 )
 
-// Share walks below every subtree of f with the walkers, one goroutine each, and returns
+// share walks below every subtree of f with the walkers, one goroutine each, and returns
 // each subtree's result, as a Runner does. The walkers take the subtrees in serial order;
 // once a subtree has a solution, the walks of those after it are cut off (their results
 // hold the work done, not Searched), and those before it end. A walker that is aborted
 // stops; the others soon do too when the cause (cancellation, a shared node limit) is
 // theirs as well.
-func Share(ws []Walker, f *Frontier) []SubtreeResult {
+func share(ws []Walker, f *Frontier) []SubtreeResult {
 	results := make([]SubtreeResult, f.Len())
 	var next, best atomic.Int64 // the next subtree to take; the first with a solution so far
 	best.Store(math.MaxInt64)
@@ -41,8 +41,8 @@ func Share(ws []Walker, f *Frontier) []SubtreeResult {
 }
 
 // Workers returns a runner that searches a batch's subtrees on n goroutines of this
-// process (0: as many as the engine's workers) through the engine whose walks met them
-// (Share), as the driver's split passes without a runner are searched: for a plan whose
+// process (0: as many as the engine's workers) through the engine whose walks met them,
+// as the driver's split passes without a runner are searched: for a plan whose
 // runner chooses, pass by pass, between them and another (a GPU). It refuses batches
 // whose subtrees are no engine's Frontier.
 func Workers(n int) Runner {
@@ -56,7 +56,7 @@ func Workers(n int) Runner {
 			threads = f.engine.Threads()
 		}
 		ws := f.engine.Walkers(ctx, b, threads)
-		results := Share(ws, f)
+		results := share(ws, f)
 		for _, w := range ws {
 			if w.Aborted() {
 				if err := ctx.Err(); err != nil {

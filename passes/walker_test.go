@@ -41,10 +41,13 @@ type toyWalker struct {
 func (w *toyWalker) Work() Work         { return w.work }
 func (w *toyWalker) Aborted() bool      { return w.aborted }
 func (w *toyWalker) Moves() []board.Dir { return w.moves }
+func (w *toyWalker) Begin(bound int)  { w.bound = bound }
+func (w *toyWalker) Apart() Walker    { return &toyWalker{bound: w.bound} }
 func (w *toyWalker) Walkers(n int) []Walker {
 	return (&toyEngine{}).Walkers(context.Background(), &Batch{Bound: w.bound}, n)
 }
-func (w *toyWalker) Gather(ws []Walker) {
+func (w *toyWalker) Gather(ws []Walker, outside Work) {
+	w.work.Add(outside)
 	for _, o := range ws {
 		w.work.Add(o.Work())
 	}
@@ -117,42 +120,40 @@ func toyNodes(f *Frontier) []string {
 	return out
 }
 
-// Collect takes the shallowest depth with the nodes wanted; on several walkers below a
+// collect takes the shallowest depth with the nodes wanted; on several walkers below a
 // shallower depth it collects the same frontier, with the same work before each node;
-// refine splits the nodes it asks for; Share finds the first solution in serial order
-// with the serial counts up to it; Replay gives those counts again; and a subtree split
-// further (Deepen) gives the subtree's own result.
+// refine splits the nodes it asks for; share finds the first solution in serial order
+// with the serial counts up to it; replayTop gives those counts again; and a subtree
+// split further (Deepen) gives the subtree's own result.
 func TestWalkersSplitAPass(t *testing.T) {
 	const bound = 7 // toyGoal's length: the pass that finds it
 	e := &toyEngine{threads: 3}
-	serial := func(f *Frontier, o Collection) (*Frontier, Work) {
-		top := &toyWalker{bound: bound}
-		return Collect(top, top, f, o)
+	serial := func(f *Frontier, o collection) (*Frontier, Work) {
+		return collect(&toyWalker{bound: bound}, f, o)
 	}
 
 	// 4 nodes at depth 1, 12 at 2, 36 at 3: 30 wanted is depth 3.
-	f, top := serial(NewFrontier(1, e), Collection{Bound: bound, Want: 30})
+	f, top := serial(NewFrontier(1, e), collection{Bound: bound, Want: 30})
 	require.Equal(t, 36, f.Len())
 	assert.Equal(t, "UUU:31", toyNodes(f)[0])
 	assert.Equal(t, Work{Nodes: 4 + 12 + 36, Expanded: 1 + 4 + 12}, top)
 	for i := 1; i < f.Len(); i++ {
-		assert.Less(t, f.Before(i-1).Nodes, f.Before(i).Nodes, "serial order")
+		assert.Less(t, f.before(i-1).Nodes, f.before(i).Nodes, "serial order")
 	}
 
 	// The same frontier on two walkers, below the 4 nodes of depth 1.
 	for _, want := range []int{30, 100, 1 << 20} {
-		one, w1 := serial(NewFrontier(1, e), Collection{Bound: bound, Want: want})
-		top := &toyWalker{bound: bound}
-		two, w2 := Collect(top, top, NewFrontier(1, e), Collection{Bound: bound, Want: want, Workers: 2, From: 1})
+		one, w1 := serial(NewFrontier(1, e), collection{Bound: bound, Want: want})
+		two, w2 := collect(&toyWalker{bound: bound}, NewFrontier(1, e), collection{Bound: bound, Want: want, Workers: 2, From: 1})
 		assert.Equal(t, toyNodes(one), toyNodes(two), "want %d", want)
 		assert.Equal(t, w1, w2, "want %d", want)
 		for i := range one.Len() {
-			assert.Equal(t, one.Before(i), two.Before(i), "want %d, node %d", want, i)
+			assert.Equal(t, one.before(i), two.before(i), "want %d, node %d", want, i)
 		}
 	}
 
 	// Refined: the 9 nodes of depth 3 whose last move is U split one move deeper.
-	up, _ := serial(NewFrontier(1, e), Collection{Bound: bound, Want: 30, Refine: func(p []board.Dir) bool {
+	up, _ := serial(NewFrontier(1, e), collection{Bound: bound, Want: 30, Refine: func(p []board.Dir) bool {
 		require.GreaterOrEqual(t, len(p), 3, "refine asked of the chosen depth and below only")
 		return len(p) == 3 && p[2] == board.Up
 	}})
@@ -164,27 +165,27 @@ func TestWalkersSplitAPass(t *testing.T) {
 	found, _, ok := whole.Walk(nil, 0, nil)
 	require.True(t, found && ok)
 	require.Equal(t, toyGoal, whole.Moves())
-	results := Share(e.Walkers(context.Background(), &Batch{Bound: bound}, 3), f)
+	results := share(e.Walkers(context.Background(), &Batch{Bound: bound}, 3), f)
 	first := slices.IndexFunc(results, func(r SubtreeResult) bool { return r.Moves != nil })
 	require.GreaterOrEqual(t, first, 0)
 	assert.Equal(t, toyGoal, results[first].Moves)
 	assert.Equal(t, "RDD", board.FormatDirs(f.Path(first)))
-	sum := f.Before(first)
+	sum := f.before(first)
 	for i := 0; i <= first; i++ {
 		require.True(t, results[i].Searched, "subtree %d", i)
 		sum.Add(results[i].Work)
 	}
 	assert.Equal(t, whole.Work(), sum, "the serial counts up to the solution")
-	replayed, at, err := Replay(&toyWalker{bound: bound}, f, results)
+	replayed, at, err := replayTop(&toyWalker{bound: bound}, f, results)
 	require.NoError(t, err)
 	assert.Equal(t, first, at)
 	assert.Equal(t, whole.Work(), replayed)
 	results[first-1].Searched = false
-	_, _, err = Replay(&toyWalker{bound: bound}, f, results)
+	_, _, err = replayTop(&toyWalker{bound: bound}, f, results)
 	assert.ErrorIs(t, err, ErrRunner, "a subtree before the solution unsearched")
 
 	// The solution's subtree split into parts, searched apart: its own result.
-	b := NewBatch(nil, bound, 0, f)
+	b := newBatch(nil, bound, 0, f)
 	d, err := Deepen(context.Background(), b, []int{first}, 4)
 	require.NoError(t, err)
 	assert.Equal(t, 9, len(d.Batch.Paths), "RDD's nodes two moves below: 3 + 3 + 3")

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/tally"
 )
@@ -23,21 +22,6 @@ func (s *Solver) H0(start board.State) (int, error) {
 		return 0, err
 	}
 	return s.h.Eval(start), nil
-}
-
-// Frontier returns the subtrees of IDA*'s pass with the given bound, at least want of them
-// when the tree has that many below the bound, as paths from start in the order of the
-// serial search, and the work of finding them. Searched in that order with SearchBelow,
-// they make up the pass: the same nodes and the same first solution.
-//
-// refine, if not nil, is asked of each frontier node whether to split it further (see
-// ida.Solver.Frontier).
-func (s *Solver) Frontier(ctx context.Context, start board.State, bound, want int, refine func(path []board.Dir) bool) ([][]board.Dir, ida.Work, error) {
-	if s.fast == nil {
-		return nil, ida.Work{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
-	}
-	paths, w, err := s.fast.Frontier(ctx, start, bound, want, refine)
-	return paths, w, err
 }
 
 // SearchBelow searches IDA*'s pass with the given bound below path (nil: the whole pass)

@@ -3,9 +3,9 @@ package solve
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -161,47 +161,36 @@ func benchK24(b *testing.B, tables bool) (board.Goal, board.State, string) {
 	return goal, start, dir
 }
 
-// BenchmarkFrontier measures the frontiers of k24-01's passes of bounds 91 and 95 with
-// 6-6-6-6 and small-t (from $TILEKIT_BENCH_TABLES: skipped without it), asked for 65,536
-// and 262,144 subtrees as a GPU pass asks (at bound 91, no depth holds 262,144: the widest
-// is taken).
-func BenchmarkFrontier(b *testing.B) {
-	goal, start, dir := benchK24(b, true)
-	for _, h := range []string{"6-6-6-6", "small-t"} {
-		for _, workers := range []int{1, 2} {
-			s, err := New(context.Background(), goal, Options{Heuristic: h, Tables: dir, Workers: workers})
-			if err != nil {
-				b.Logf("%s: %v", h, err)
-				continue
-			}
-			for _, c := range []struct{ bound, want int }{{95, 1 << 16}, {95, 1 << 18}, {91, 1 << 18}} {
-				b.Run(fmt.Sprintf("%s/bound=%d/want=%d/workers=%d", h, c.bound, c.want, workers), func(b *testing.B) {
-					n := 0
-					for b.Loop() {
-						paths, _, err := s.Frontier(context.Background(), start, c.bound, c.want, nil)
-						require.NoError(b, err)
-						n = len(paths)
-					}
-					b.ReportMetric(float64(n), "subtrees")
-				})
-			}
-		}
-	}
-}
-
-// k24Frontiers returns the frontiers of k24-01's passes of bounds h0 + 8 (about 276,000
-// subtrees, each given made-up work) and h0 + 10 (about 341,000) with md: the last split
-// pass and the next, for the benchmarks of their order.
+// k24Frontiers returns two frontiers of k24-01 as a GPU pass meets them, for the
+// benchmarks of their order: every path of the blank that does not undo its last move,
+// 13 moves deep (about 230,000) and 14 (about 600,000), in the serial search's order
+// (the moves U, D, L, R), the first given made-up work.
 func k24Frontiers(b *testing.B) (last, next [][]board.Dir, each []SubtreeResult) {
 	goal, start, _ := benchK24(b, false)
-	s, err := New(context.Background(), goal, Options{Heuristic: "md", Workers: 1})
-	require.NoError(b, err)
-	h0, err := s.H0(start)
-	require.NoError(b, err)
-	last, _, err = s.Frontier(context.Background(), start, h0+8, 1<<18, nil)
-	require.NoError(b, err)
-	next, _, err = s.Frontier(context.Background(), start, h0+10, 1<<18, nil)
-	require.NoError(b, err)
+	size := goal.Size()
+	paths := func(depth int) [][]board.Dir {
+		var out [][]board.Dir
+		var path []board.Dir
+		var walk func(cell int)
+		walk = func(cell int) {
+			if len(path) == depth {
+				out = append(out, slices.Clone(path))
+				return
+			}
+			for _, d := range board.Dirs {
+				next := size.Step(cell, d)
+				if next < 0 || len(path) > 0 && d == path[len(path)-1]^1 {
+					continue
+				}
+				path = append(path, d)
+				walk(next)
+				path = path[:len(path)-1]
+			}
+		}
+		walk(start.Blank())
+		return out
+	}
+	last, next = paths(13), paths(14)
 	each = make([]SubtreeResult, len(last))
 	for i := range each {
 		each[i].Work.Nodes = uint64(i%97 + 1)

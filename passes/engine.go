@@ -8,6 +8,45 @@ import (
 	"github.com/tilekit/tilekit/board"
 )
 
+// This file is the engine's side of the driver: what an engine (package ida) gives Run to
+// walk its tree, and the Cut through which the driver steers each walk at a frontier. The
+// driver calls the engine; the engine calls the driver back only through that Cut, while
+// it walks. The runners' side is protocol.go.
+
+// A Search is an engine's search of one start, as Run drives it: its own walk of each pass
+// (the Walker), copies of that walk on other goroutines that share its node limit, and a
+// walk apart, for replays. Everything else a split pass does (the frontier's collection,
+// the subtrees on the engine's goroutines, the replay) is the driver's, made of walks.
+type Search interface {
+	Walker
+	// Begin starts the pass of bound: the walks up to the next Begin are of that pass.
+	Begin(bound int)
+	// Walkers returns n walkers of the pass, for goroutines of their own, sharing what is
+	// left of the search's node limit.
+	Walkers(n int) []Walker
+	// Gather adds the walkers' work, and outside work (a runner's, elsewhere), to the
+	// search's, and takes back what the walkers left of the node limit.
+	Gather(ws []Walker, outside Work)
+	// Apart returns a walker of the pass whose work is its own, without a node limit or
+	// progress, that stops for nothing: a replay's.
+	Apart() Walker
+}
+
+// Setup is what Run needs of an engine's search beside its walks.
+type Setup struct {
+	H        int       // the start's heuristic value: the first pass's bound
+	Frontier *Frontier // an empty frontier of the engine's nodes (NewFrontier), which split passes fill
+	Workers  int       // the engine's goroutines: for a split pass's subtrees and collection
+	MaxNodes uint64    // the search's node limit (0: none)
+	Reporter *Reporter // the search's progress
+	// From and Raised tune the collection of frontiers, for tests: once a depth holds From
+	// nodes a worker (0: 64), the deeper depths are tried on the workers below its nodes;
+	// Raised, if set, counts the nodes of such a depth whose value rose below them short
+	// of cutting their parent.
+	From   int
+	Raised *atomic.Int64
+}
+
 // A Walker is one goroutine's walk of an engine's pass (package ida's), its bound set. The
 // driver's collections, parallel searches and replays steer it through a Cut: where it
 // stops at a frontier instead of expanding, and what it does there. Its work adds up over
@@ -25,14 +64,6 @@ type Walker interface {
 	// Moves is the solution of the last walk that found the goal, from the start, in the
 	// caller's directions.
 	Moves() []board.Dir
-}
-
-// A Crew is an engine's walkers of the pass its own walk is in, on goroutines of their own.
-type Crew interface {
-	// Walkers returns n walkers of the pass, sharing what is left of its node limit.
-	Walkers(n int) []Walker
-	// Gather adds the walkers' work to the crew's, and takes back the limit they left.
-	Gather(ws []Walker)
 }
 
 // An Engine walks below the nodes its walks met (Frontier.Engine): a Deeper's parts, or a
@@ -122,7 +153,7 @@ func walk(w Walker, f *Frontier, i int, c *Cut) (found bool, value int, ok bool,
 }
 
 // replay is a walk of the top of a pass, or of a subtree, again, with its subtrees'
-// results in place of their searches (Replay, Deeper.Results).
+// results in place of their searches (replayTop, Deeper.Results).
 type replay struct {
 	index   map[string]int // a subtree's path to its place in results
 	results []SubtreeResult
@@ -163,12 +194,12 @@ func (rp *replay) reach(path []board.Dir) *SubtreeResult {
 	return r
 }
 
-// Replay walks the top of the pass again with w (a walker whose work is its own, without a
-// node limit), taking at each of f's subtrees its result in place of its search: its
+// replayTop walks the top of the pass again with w (a walker whose work is its own, without
+// a node limit), taking at each of f's subtrees its result in place of its search: its
 // work, its solution, and its value as BPMX raised it, which the walk then propagates as
 // the serial search does. It returns the serial search's work in the pass and the subtree
-// whose solution it found (-1: none), for a Tree's Replay.
-func Replay(w Walker, f *Frontier, results []SubtreeResult) (Work, int, error) {
+// whose solution it found (-1: none).
+func replayTop(w Walker, f *Frontier, results []SubtreeResult) (Work, int, error) {
 	rp, c := replayOf(f, 0, f.Len(), results)
 	found, _, _, work := walk(w, nil, 0, c)
 	if rp.err != nil {
