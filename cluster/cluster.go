@@ -39,9 +39,9 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
-	"github.com/tilekit/tilekit/tally"
 )
 
 // Names on the NATS server.
@@ -263,7 +263,7 @@ type Outcome struct {
 	Record *report.Record `json:"record,omitempty"` // a whole instance
 	Moves  string         `json:"moves,omitempty"`  // a subtree's solution, from the start
 	Found  bool           `json:"found,omitempty"`
-	Work   tally.Work     `json:"work"`
+	Work   passes.Work    `json:"work"`
 	// Value is the subtree root's value as its search left it (BPMX may raise it): the
 	// serial search uses it above the subtree.
 	Value   int     `json:"value,omitempty"`

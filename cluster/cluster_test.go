@@ -25,10 +25,10 @@ import (
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/fakegpu"
 	"github.com/tilekit/tilekit/internal/hermetic"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
-	"github.com/tilekit/tilekit/tally"
 )
 
 func TestMain(m *testing.M) { hermetic.Main(m) }
@@ -560,7 +560,7 @@ func TestOutcomeText(t *testing.T) {
 		o    Outcome
 		want string
 	}{
-		{Outcome{Record: rec, Work: tally.Work{Nodes: 1234567}, Seconds: 1.5}, "unit j.3 (k24-40): 82 moves (optimal); 1,234,567 nodes, 1.50s"},
+		{Outcome{Record: rec, Work: passes.Work{Nodes: 1234567}, Seconds: 1.5}, "unit j.3 (k24-40): 82 moves (optimal); 1,234,567 nodes, 1.50s"},
 		{Outcome{Found: true}, "unit j.3 (k24-40): a solution; 0 nodes, 0.00s"},
 		{Outcome{}, "unit j.3 (k24-40): no solution below its path; 0 nodes, 0.00s"},
 		{Outcome{Failed: true, Error: "tables differ"}, "unit j.3 (k24-40): failed: tables differ; 0 nodes, 0.00s"},
@@ -706,7 +706,7 @@ func TestGuideConfigurationRuns(t *testing.T) {
 // solution" and made-up work.
 func mallory(t *testing.T, nc *nats.Conn) {
 	fakeWorker(t, nc, func(context.Context, *task, string) *Outcome {
-		return &Outcome{Worker: "mallory", Work: tally.Work{Nodes: 12345, Expanded: 6789}}
+		return &Outcome{Worker: "mallory", Work: passes.Work{Nodes: 12345, Expanded: 6789}}
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
@@ -132,7 +133,7 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.S
 		r.mu.Lock()
 		r.stopInstance = stop
 		r.mu.Unlock()
-		res, err := c.Solver.SolveSplit(ictx, e.In.State, opt, func(ctx context.Context, b *solve.Batch) ([]solve.SubtreeResult, error) {
+		res, err := c.Solver.SolveSplit(ictx, e.In.State, opt, func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
 			results, done, err := r.pass(ctx, i, e.In, b)
 			units = append(units, done...)
 			return results, err
@@ -160,7 +161,7 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.S
 // are done; or the node limit (b.MaxNodes), once the units' nodes pass it. The units still
 // queued then go, and those being searched are told to stop. It returns each subtree's
 // result (zero for those not searched) and the units' records.
-func (r *run) pass(ctx context.Context, index int, in *instance.Instance, b *solve.Batch) ([]solve.SubtreeResult, []report.UnitRecord, error) {
+func (r *run) pass(ctx context.Context, index int, in *instance.Instance, b *passes.Batch) ([]passes.SubtreeResult, []report.UnitRecord, error) {
 	r.mu.Lock()
 	r.bound = b.Bound
 	r.mu.Unlock()
@@ -228,7 +229,7 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, b *sol
 		return results, done, err
 	}
 	if overLimit {
-		return results, done, solve.ErrNodeLimit
+		return results, done, passes.ErrNodeLimit
 	}
 	upto := len(ids) - 1
 	if first >= 0 {
@@ -248,7 +249,7 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, b *sol
 
 // proofPass is a split pass that found nothing, and its subtrees audited.
 type proofPass struct {
-	b       *solve.Batch
+	b       *passes.Batch
 	units   []Unit
 	ids     []string
 	picked  map[int]bool
@@ -309,18 +310,18 @@ func (r *run) trust(moves int, units []report.UnitRecord) string {
 // gather reads a decided pass's outcomes: each subtree's result, the first subtree in
 // order with a solution (not failed's; -1: none), and the units' records; failed, if
 // set, is the unit that fails the pass.
-func (r *run) gather(ids []string, units []Unit, b *solve.Batch, failed *Outcome) ([]solve.SubtreeResult, int, []report.UnitRecord, error) {
+func (r *run) gather(ids []string, units []Unit, b *passes.Batch, failed *Outcome) ([]passes.SubtreeResult, int, []report.UnitRecord, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var done []report.UnitRecord
-	results := make([]solve.SubtreeResult, len(ids))
+	results := make([]passes.SubtreeResult, len(ids))
 	first := -1
 	for k, id := range ids {
 		o := r.got[id]
 		if o == nil || o.Failed {
 			continue
 		}
-		results[k] = solve.SubtreeResult{Searched: true, Work: o.Work, Value: o.Value}
+		results[k] = passes.SubtreeResult{Searched: true, Work: o.Work, Value: o.Value}
 		done = append(done, report.UnitRecord{Bound: b.Bound, Seq: k, Path: units[k].Path, Nodes: o.Work.Nodes,
 			Expanded: o.Work.Expanded, Seconds: o.Seconds, Worker: o.Worker})
 		if o.Found && (failed == nil || failed.Unit != o.Unit) {
@@ -343,7 +344,7 @@ func (r *run) gather(ids []string, units []Unit, b *solve.Batch, failed *Outcome
 // checkFound checks a subtree's solution before it is believed: a solution of the unit's
 // pass has the pass's bound in moves, starts with the unit's path and replays from the
 // start to the goal. A solution that does not is the worker's fault.
-func (r *run) checkFound(o *Outcome, u Unit, b *solve.Batch) error {
+func (r *run) checkFound(o *Outcome, u Unit, b *passes.Batch) error {
 	moves, err := board.ParseDirs(o.Moves)
 	if err == nil {
 		var end board.State
@@ -367,7 +368,7 @@ func (r *run) checkFound(o *Outcome, u Unit, b *solve.Batch) error {
 type audit struct {
 	unit Unit
 	of   Outcome
-	b    *solve.Batch
+	b    *passes.Batch
 	path []board.Dir
 }
 
@@ -382,7 +383,7 @@ var ErrAudit = fmt.Errorf("%w: an audit found a worker's result wrong", ErrFaile
 // decision rests on), each with probability Audit once the results are in (so that no
 // worker knows beforehand which of its results will be checked), and has the auditor
 // search those subtrees again, in the background.
-func (r *run) chooseAudits(units []Unit, ids []string, upto int, b *solve.Batch) map[int]bool {
+func (r *run) chooseAudits(units []Unit, ids []string, upto int, b *passes.Batch) map[int]bool {
 	if r.auditor == nil {
 		return nil
 	}

@@ -18,9 +18,9 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
-	"github.com/tilekit/tilekit/tally"
 )
 
 // Worker takes units from the queue and searches them.
@@ -425,7 +425,7 @@ func (w *Worker) search(ctx context.Context, t *task, progress func(bound int, n
 			return nil, err
 		}
 		rec := report.NewRecord(s.Goal(), start, res, err)
-		return &Outcome{Record: &rec, Work: tally.Work{Nodes: res.Nodes, Expanded: res.Expanded}}, nil
+		return &Outcome{Record: &rec, Work: passes.Work{Nodes: res.Nodes, Expanded: res.Expanded}}, nil
 	}
 	res, err := s.SearchBelow(ctx, start, t.path, u.Bound)
 	if err != nil {

@@ -143,7 +143,7 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 		})
 		require.NoError(t, err)
 		assert.Equal(t, want.Moves, got.Moves)
-		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+		assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 		// Handed out last first, the same.
 		got, err = s.Run(context.Background(), start, passes.Plan{
 			Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
@@ -162,7 +162,7 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 		})
 		require.NoError(t, err)
 		assert.Equal(t, want.Moves, got.Moves)
-		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+		assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 		// An order that does not name every subtree is refused.
 		_, err = s.Run(context.Background(), start, passes.Plan{
 			Split: splitInto(200),
@@ -221,7 +221,7 @@ func TestSearchesTakeTurns(t *testing.T) {
 		want, err := s.Solve(context.Background(), start)
 		require.NoError(t, err)
 		assert.Equal(t, want.Moves, results[i].Moves)
-		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, results[i].Serial)
+		assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, results[i].Serial)
 		assert.Positive(t, tallies[i].Launches)
 		assert.Positive(t, tallies[i].Nodes)
 		sum.add(tallies[i])
@@ -392,7 +392,7 @@ func TestSetEngineGivesUp(t *testing.T) {
 		})
 		require.NoError(t, err)
 		assert.Equal(t, want.Moves, got.Moves, tune)
-		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, tune)
+		assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, tune)
 		st := e.Stats()
 		assert.Positive(t, st.GivenUp, tune)
 		assert.Greater(t, st.Launches, st.Passes, tune)
@@ -600,5 +600,5 @@ func assertIDAs(t *testing.T, s *ida.Solver, e *Engine, start board.State, subtr
 	})
 	require.NoError(t, err)
 	assert.Equal(t, want.Moves, got.Moves, "%v", start)
-	assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "%v", start)
+	assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "%v", start)
 }

@@ -137,7 +137,7 @@ func TestGrownFrontierIsIDAs(t *testing.T) {
 				for i := 0; i < len(top) && i < 12; i++ {
 					r, err := s.SearchBelow(context.Background(), c.start, topPaths[i], bound)
 					require.NoError(t, err)
-					assert.Equal(t, r.Work, ida.Work{Nodes: l.gen[i], Expanded: l.exp[i]}, "ordered %v: subtree %d", ordered, i)
+					assert.Equal(t, r.Work, passes.Work{Nodes: l.gen[i], Expanded: l.exp[i]}, "ordered %v: subtree %d", ordered, i)
 				}
 			}
 		})
@@ -172,7 +172,7 @@ func TestGrowthStops(t *testing.T) {
 	for i := range top {
 		r, err := s.SearchBelow(context.Background(), start, topPaths[i], bound)
 		require.NoError(t, err)
-		require.Equal(t, r.Work, ida.Work{Nodes: l.gen[i], Expanded: l.exp[i]}, "subtree %d", i)
+		require.Equal(t, r.Work, passes.Work{Nodes: l.gen[i], Expanded: l.exp[i]}, "subtree %d", i)
 	}
 	// A node limit within the growth stops it, and the launch.
 	h = &hostRunner{t: t, bin: bin, s: s, m: m, threads: 32, budget: 3, after: 8, grow: 40000}

@@ -415,7 +415,7 @@ func emulatedScheme(t *testing.T, bin string, goal board.Goal, opt ida.Options, 
 	got, err := s.Run(context.Background(), start, plan)
 	require.NoError(t, err)
 	assert.Equal(t, want.Moves, got.Moves)
-	assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+	assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 	assert.Positive(t, checked)
 	assert.Equal(t, 1, solving, "the last pass's solving subtree")
 }
@@ -444,7 +444,7 @@ func TestRacingThreadsAreIDA(t *testing.T) {
 			}, OnPass: func(passes.Pass, *passes.SplitPass) { donated += h.donated }})
 			require.NoError(t, err)
 			assert.Equal(t, want.Moves, got.Moves)
-			assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "%s %s", goal.Name(), start)
+			assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial, "%s %s", goal.Name(), start)
 		}
 	}
 	assert.Positive(t, donated, "threads donated work")
@@ -531,7 +531,7 @@ func TestEmulatedOrderIsIDAs(t *testing.T) {
 			require.Less(t, best, len(b.Paths))
 			r, err := s.SearchBelow(context.Background(), start, b.Paths[best], b.Bound)
 			require.NoError(t, err)
-			if (ida.Work{Nodes: h.first.gen[best], Expanded: h.first.exp[best]}) != r.Work {
+			if (passes.Work{Nodes: h.first.gen[best], Expanded: h.first.exp[best]}) != r.Work {
 				differ++
 			}
 		}
@@ -649,7 +649,7 @@ func TestEmulatedSetIsIDA(t *testing.T) {
 			})
 			require.NoError(t, err)
 			assert.Equal(t, want.Moves, got.Moves)
-			assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+			assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 			assert.Positive(t, checked)
 			donated += h.donated
 			spoiled += h.raised
@@ -765,7 +765,7 @@ func TestRaisedSubtreesOfNoParts(t *testing.T) {
 			require.NoError(t, err)
 			assert.Positive(t, marked)
 			assert.Equal(t, want.Moves, got.Moves)
-			assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+			assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 		})
 	}
 }
@@ -837,7 +837,7 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 					checked++
 				}
 				if best := h.first.best; best < len(sp.Paths) {
-					if (ida.Work{Nodes: h.first.gen[best], Expanded: h.first.exp[best]}) != sp.Results[best].Work {
+					if (passes.Work{Nodes: h.first.gen[best], Expanded: h.first.exp[best]}) != sp.Results[best].Work {
 						differ++
 					}
 				}
@@ -845,7 +845,7 @@ func TestEmulatedCatalogueIsIDA(t *testing.T) {
 		})
 		require.NoError(t, err)
 		assert.Equal(t, want.Moves, got.Moves)
-		assert.Equal(t, ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
+		assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, got.Serial)
 		assert.Positive(t, checked)
 		assert.GreaterOrEqual(t, split, 2)
 		if grow > 0 {

@@ -161,7 +161,7 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 	r.b.Did(r.used) // for Options.Progress: the launch's work
 	if l.stopped {
 		for j, it := range items {
-			it.lv.out[it.i].Work.Add(ida.Work{Nodes: l.gen[j], Expanded: l.exp[j]})
+			it.lv.out[it.i].Work.Add(passes.Work{Nodes: l.gen[j], Expanded: l.exp[j]})
 		}
 		if err := r.ctx.Err(); err != nil {
 			return err
@@ -175,7 +175,7 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 		switch {
 		case j > l.best:
 			// After the first solution: its work is the GPU's, and it is left.
-			res.Work.Add(ida.Work{Nodes: l.gen[j], Expanded: l.exp[j]})
+			res.Work.Add(passes.Work{Nodes: l.gen[j], Expanded: l.exp[j]})
 			continue
 		case j == l.best && l.value != nil && l.value[j] < 0:
 			// The first solution, below a subtree searched otherwise than the serial
@@ -206,7 +206,7 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 			r.spoiled(l.value[j])
 			lv.state[i] = gaveUp
 		default:
-			*res = passes.SubtreeResult{Searched: true, Work: ida.Work{Nodes: l.gen[j], Expanded: l.exp[j]}}
+			*res = passes.SubtreeResult{Searched: true, Work: passes.Work{Nodes: l.gen[j], Expanded: l.exp[j]}}
 			if l.value != nil {
 				res.Value = int(l.value[j])
 			}

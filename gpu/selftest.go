@@ -169,7 +169,7 @@ func check(ctx context.Context, s *ida.Solver, e *Engine, start board.State) (Ch
 	switch {
 	case board.FormatDirs(got.Moves) != board.FormatDirs(want.Moves):
 		c.Problem = fmt.Sprintf("the GPU's solution %s, the CPU's %s", board.FormatDirs(got.Moves), board.FormatDirs(want.Moves))
-	case got.Serial != ida.Work{Nodes: want.Nodes, Expanded: want.Expanded}:
+	case got.Serial != passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}:
 		c.Problem = fmt.Sprintf("serial counts %d generated, %d expanded through the GPU; %d and %d on the CPU", got.Serial.Nodes, got.Serial.Expanded, want.Nodes, want.Expanded)
 	case c.Passes == 0:
 		c.Problem = "no pass went to the GPU"

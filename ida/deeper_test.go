@@ -108,7 +108,7 @@ func TestDeeperIsTheSubtreesSearch(t *testing.T) {
 			got, err := s.Run(context.Background(), start, passes.Plan{Split: split, Runner: deeperRunner(t, s, inOrder(s), 16, true, &seen)})
 			require.NoError(t, err)
 			assert.Equal(t, serial.Moves, got.Moves)
-			assert.Equal(t, Work{Nodes: serial.Nodes, Expanded: serial.Expanded}, got.Serial)
+			assert.Equal(t, passes.Work{Nodes: serial.Nodes, Expanded: serial.Expanded}, got.Serial)
 			assert.NotZero(t, seen.solved, "a chosen subtree holds the solution")
 			if c.raises {
 				assert.NotZero(t, seen.raised, "a chosen subtree's value raised by BPMX")

@@ -280,7 +280,7 @@ func TestParallelSameSolution(t *testing.T) {
 			b, err := par.Solve(context.Background(), s)
 			require.NoError(t, err)
 			require.Equal(t, a.Moves, b.Moves, "%v on %v", h, s)
-			require.Equal(t, Work{Nodes: a.Nodes, Expanded: a.Expanded}, a.Serial)
+			require.Equal(t, passes.Work{Nodes: a.Nodes, Expanded: a.Expanded}, a.Serial)
 			require.Equal(t, a.Serial, b.Serial, "%v on %v: the serial count of a parallel search", h, s)
 			require.Equal(t, a.LowerBound, b.LowerBound)
 			require.Len(t, b.Passes, len(a.Passes))

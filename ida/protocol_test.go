@@ -177,7 +177,7 @@ func TestWorkedExample(t *testing.T) {
 	// The top's work here is all of it; the serial search stops in the top where it meets
 	// the solving subtree: the nodes the top generates after it are not the serial's.
 	assert.GreaterOrEqual(t, split.Nodes, res.Nodes)
-	assert.Equal(t, Work{Nodes: res.Nodes, Expanded: res.Expanded}, split.Serial, "the serial counts of a split search")
+	assert.Equal(t, passes.Work{Nodes: res.Nodes, Expanded: res.Expanded}, split.Serial, "the serial counts of a split search")
 }
 
 // inOrder is a runner that searches a batch's subtrees here, one after another, up to the
@@ -275,7 +275,7 @@ func TestSplitKeepsBPMXCuts(t *testing.T) {
 				}})
 				require.NoError(t, err)
 				assert.Equal(t, serial.Moves, got.Moves)
-				assert.Equal(t, Work{Nodes: serial.Nodes, Expanded: serial.Expanded}, got.Serial, "%s, frontier %d above the bound", lookups, back)
+				assert.Equal(t, passes.Work{Nodes: serial.Nodes, Expanded: serial.Expanded}, got.Serial, "%s, frontier %d above the bound", lookups, back)
 			}
 		}
 		assert.NotZero(t, replayed, "some subtree raised its root's value so far that it cut its parent")

@@ -125,7 +125,7 @@ func (st *walk) Walk(f *passes.Frontier, i int, c *passes.Cut) (found bool, valu
 }
 
 // Work is the walk's work so far.
-func (st *walk) Work() Work { return Work{Nodes: st.nodes, Expanded: st.expanded} }
+func (st *walk) Work() passes.Work { return passes.Work{Nodes: st.nodes, Expanded: st.expanded} }
 
 // Aborted says that the walk was cancelled or ran out of nodes.
 func (st *walk) Aborted() bool { return st.aborted }
@@ -155,7 +155,7 @@ func (st *walk) Walkers(n int) []passes.Walker {
 
 // Gather adds the work of st's Walkers, and outside work, to st's counts, and gives st back
 // the budget they left (passes.Search).
-func (st *walk) Gather(ws []passes.Walker, outside Work) {
+func (st *walk) Gather(ws []passes.Walker, outside passes.Work) {
 	st.nodes, st.expanded = st.nodes+outside.Nodes, st.expanded+outside.Expanded
 	if len(ws) == 0 {
 		return

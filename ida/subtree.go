@@ -9,7 +9,6 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/prune"
-	"github.com/tilekit/tilekit/tally"
 )
 
 // Subtrees of a pass, for a search shared out among processes or machines: the top of a
@@ -17,8 +16,6 @@ import (
 // (Reinefeld & Schnecke's AIDA*, 1994). A pass searched as its frontier's subtrees, in
 // order, generates the same nodes as the whole pass and finds the same first solution.
 
-// Work counts the nodes of a search or of a part of one (package tally, the wire form).
-type Work = tally.Work
 
 // H0 returns the heuristic value of start, the bound of the first pass.
 func (s *Solver) H0(start board.State) (int, error) {
@@ -77,7 +74,7 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	} else {
 		found, value = st.below(g, st.valueBelow(), blank, state)
 	}
-	r := passes.SubtreeResult{Work: Work{Nodes: st.nodes, Expanded: st.expanded}, Value: value}
+	r := passes.SubtreeResult{Work: passes.Work{Nodes: st.nodes, Expanded: st.expanded}, Value: value}
 	if st.aborted {
 		if err := ctx.Err(); err != nil {
 			return r, err

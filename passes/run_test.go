@@ -140,4 +140,6 @@ func TestCheckSolution(t *testing.T) {
 }
 
 // toySetup is the toy tree's setup: its start's value, and its frontier of one byte a node.
-func toySetup() Setup { return Setup{H: 1, Frontier: NewFrontier(1, &toyEngine{threads: 2}), Workers: 2} }
+func toySetup() Setup {
+	return Setup{H: 1, Frontier: NewFrontier(1, &toyEngine{threads: 2}), Workers: 2}
+}

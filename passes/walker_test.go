@@ -41,8 +41,8 @@ type toyWalker struct {
 func (w *toyWalker) Work() Work         { return w.work }
 func (w *toyWalker) Aborted() bool      { return w.aborted }
 func (w *toyWalker) Moves() []board.Dir { return w.moves }
-func (w *toyWalker) Begin(bound int)  { w.bound = bound }
-func (w *toyWalker) Apart() Walker    { return &toyWalker{bound: w.bound} }
+func (w *toyWalker) Begin(bound int)    { w.bound = bound }
+func (w *toyWalker) Apart() Walker      { return &toyWalker{bound: w.bound} }
 func (w *toyWalker) Walkers(n int) []Walker {
 	return (&toyEngine{}).Walkers(context.Background(), &Batch{Bound: w.bound}, n)
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/solve"
-	"github.com/tilekit/tilekit/tally"
 )
 
 // Record is the JSON form of one solve: what solve15 --json prints per instance, what the
@@ -42,13 +42,13 @@ type Record struct {
 	Nodes        uint64 `json:"nodes"`                   // generated
 	Expanded     uint64 `json:"expanded"`
 	// What one worker would have counted, when several searched one instance.
-	SerialNodes    uint64       `json:"serial_nodes,omitempty"`
-	SerialExpanded uint64       `json:"serial_expanded,omitempty"`
-	PeakStored     int          `json:"peak_stored"`
-	Seconds        float64      `json:"seconds"`
-	NodesPerSecond float64      `json:"nodes_per_second"`
-	Passes         []tally.Pass `json:"passes,omitempty"`
-	Error          string       `json:"error,omitempty"`
+	SerialNodes    uint64        `json:"serial_nodes,omitempty"`
+	SerialExpanded uint64        `json:"serial_expanded,omitempty"`
+	PeakStored     int           `json:"peak_stored"`
+	Seconds        float64       `json:"seconds"`
+	NodesPerSecond float64       `json:"nodes_per_second"`
+	Passes         []passes.Pass `json:"passes,omitempty"`
+	Error          string        `json:"error,omitempty"`
 	// A search shared out (solve15 cluster): the worker that solved the whole instance,
 	// or the units of its split passes.
 	Worker string       `json:"worker,omitempty"`
@@ -91,11 +91,11 @@ func NewBadLine(goal board.Goal, e instance.Entry) BadLine {
 
 // SerialWork returns the nodes generated and expanded as one worker counts them: a search
 // shared by several (or a GPU) counts them apart from its own work.
-func (rec Record) SerialWork() tally.Work {
+func (rec Record) SerialWork() passes.Work {
 	if rec.SerialExpanded > 0 || rec.SerialNodes > 0 {
-		return tally.Work{Nodes: rec.SerialNodes, Expanded: rec.SerialExpanded}
+		return passes.Work{Nodes: rec.SerialNodes, Expanded: rec.SerialExpanded}
 	}
-	return tally.Work{Nodes: rec.Nodes, Expanded: rec.Expanded}
+	return passes.Work{Nodes: rec.Nodes, Expanded: rec.Expanded}
 }
 
 // NewRecord describes a search of start for goal: its result (nil when the search did not

@@ -11,8 +11,8 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/corpus"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/solve"
-	"github.com/tilekit/tilekit/tally"
 )
 
 // TestRecordCheck: a record of a real solve checks; each forgery of it is caught.
@@ -72,8 +72,8 @@ func TestRecordCheck(t *testing.T) {
 // A record's serial work is one worker's count: the serial counts of a search shared out,
 // else its own.
 func TestSerialWork(t *testing.T) {
-	assert.Equal(t, tally.Work{Nodes: 8, Expanded: 4}, Record{Nodes: 10, Expanded: 5, SerialNodes: 8, SerialExpanded: 4}.SerialWork())
-	assert.Equal(t, tally.Work{Nodes: 10, Expanded: 5}, Record{Nodes: 10, Expanded: 5}.SerialWork())
+	assert.Equal(t, passes.Work{Nodes: 8, Expanded: 4}, Record{Nodes: 10, Expanded: 5, SerialNodes: 8, SerialExpanded: 4}.SerialWork())
+	assert.Equal(t, passes.Work{Nodes: 10, Expanded: 5}, Record{Nodes: 10, Expanded: 5}.SerialWork())
 }
 
 // ReadRecords keeps the records of a stream, passes over other objects, and names the

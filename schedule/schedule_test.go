@@ -5,8 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/report"
-	"github.com/tilekit/tilekit/tally"
 )
 
 func TestMakespan(t *testing.T) {
@@ -32,7 +32,7 @@ func TestMakespan(t *testing.T) {
 // the units' time but not the serial part.
 func TestSimulate(t *testing.T) {
 	rec := report.Record{
-		Passes: []tally.Pass{{Bound: 10, Nodes: 100}, {Bound: 12, Nodes: 1100}},
+		Passes: []passes.Pass{{Bound: 10, Nodes: 100}, {Bound: 12, Nodes: 1100}},
 		Units: []report.UnitRecord{
 			{Bound: 12, Nodes: 250, Seconds: 2.5}, {Bound: 12, Nodes: 250, Seconds: 2.5},
 			{Bound: 12, Nodes: 250, Seconds: 2.5}, {Bound: 12, Nodes: 250, Seconds: 2.5},

@@ -16,7 +16,6 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/gpu"
-	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/fakegpu"
 	"github.com/tilekit/tilekit/passes"
@@ -173,7 +172,7 @@ func TestHintsOfManySubtrees(t *testing.T) {
 func TestHints(t *testing.T) {
 	dirs := func(s string) []board.Dir { d, err := board.ParseDirs(s); require.NoError(t, err); return d }
 	last := &passes.SplitPass{Paths: [][]board.Dir{dirs("U"), dirs("L"), dirs("R")},
-		Results: []passes.SubtreeResult{{Work: ida.Work{Nodes: 10}}, {Work: ida.Work{Nodes: 1000}}, {Work: ida.Work{Nodes: 100}}}}
+		Results: []passes.SubtreeResult{{Work: passes.Work{Nodes: 10}}, {Work: passes.Work{Nodes: 1000}}, {Work: passes.Work{Nodes: 100}}}}
 	history := []passes.Pass{{Bound: 40, Nodes: 1000}, {Bound: 42, Nodes: 5000}}
 	b := &passes.Batch{Paths: [][]board.Dir{dirs("UL"), dirs("UR"), dirs("LU"), dirs("LD"), dirs("RU"), dirs("DD")}}
 	sch := hints(b, passEstimate(last, history), 5000, 0)

@@ -42,10 +42,6 @@ import (
 // is not installed): the caller's mistake, not a failure of the search.
 var ErrOptions = errors.New("solve: options do not fit")
 
-// ErrNodeLimit reports a search stopped by Options.MaxNodes (passes.ErrNodeLimit); a runner of
-// split passes returns it once it has generated the nodes its batch allows.
-var ErrNodeLimit = passes.ErrNodeLimit
-
 // ErrDeviceFault reports a search whose GPU kernel failed (gpu.ErrLaunch): the NVIDIA
 // driver keeps the fault for the whole process, so its GPU serves no more searches.
 var ErrDeviceFault = gpu.ErrLaunch
@@ -374,7 +370,7 @@ func (s *Solver) fastResult(res *passes.Result) *Result {
 		LowerBound: res.LowerBound, H0: res.H0, Nodes: res.Nodes, Expanded: res.Expanded,
 		PeakStored: res.LowerBound + 1, Elapsed: res.Elapsed, Algorithm: "idastar", Heuristic: s.heuristic,
 		Lookups: s.lookups, Tables: s.tables, Pruning: s.pruning, Tiles: []int{}}
-	if res.Serial != (ida.Work{Nodes: res.Nodes, Expanded: res.Expanded}) {
+	if res.Serial != (passes.Work{Nodes: res.Nodes, Expanded: res.Expanded}) {
 		out.SerialNodes, out.SerialExpanded = res.Serial.Nodes, res.Serial.Expanded
 	}
 	out.Passes = res.Passes

@@ -6,7 +6,6 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/passes"
-	"github.com/tilekit/tilekit/tally"
 )
 
 // Splits reports whether the solver can share one search out as subtrees (Frontier,
@@ -28,21 +27,12 @@ func (s *Solver) H0(start board.State) (int, error) {
 // and returns what it found: the first solution there (from start), or nil, the work, and
 // the value BPMX left on the path's node. The solver's progress report and node limit
 // apply.
-func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) (SubtreeResult, error) {
+func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []board.Dir, bound int) (passes.SubtreeResult, error) {
 	if s.fast == nil {
-		return SubtreeResult{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
+		return passes.SubtreeResult{}, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
 	}
 	return s.fast.SearchBelow(ctx, start, path, bound)
 }
-
-// A split pass's subtrees and their results are ida's: named here so that the packages
-// that search subtrees (cluster) speak to solve alone.
-type (
-	// Batch is a split pass's subtrees (passes.Batch).
-	Batch = passes.Batch
-	// SubtreeResult is what the search below one subtree found (passes.SubtreeResult).
-	SubtreeResult = passes.SubtreeResult
-)
 
 // SplitOptions configure SolveSplit: the policy that says which passes are split, and
 // how finely.
@@ -57,7 +47,7 @@ type SplitOptions struct {
 	// split; smaller passes are searched here, whole.
 	SplitFrom uint64
 	// Pass, if set, hears of each pass: its bound, whether it was split, and its work.
-	Pass func(bound int, split bool, w tally.Work)
+	Pass func(bound int, split bool, w passes.Work)
 	// MaxUnitNodes, if set, is the size (in nodes) above which a subtree is split further:
 	// one whose path had more than MaxUnitNodes / growth nodes below it in the pass before
 	// (growth: the last pass's nodes over the one's before) is replaced by the subtrees one
@@ -72,7 +62,7 @@ type SplitOptions struct {
 // serial counts are the serial search's, whatever the order search searched in; the
 // result's Nodes are all the work done. Options.MaxNodes counts every node, search's too:
 // it is told how many it may generate (Batch.MaxNodes).
-func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOptions, search func(context.Context, *Batch) ([]SubtreeResult, error)) (*Result, error) {
+func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOptions, search func(context.Context, *passes.Batch) ([]passes.SubtreeResult, error)) (*Result, error) {
 	if s.fast == nil {
 		return nil, badOptions("%s with %s cannot be split into subtrees", s.algo, s.heuristic)
 	}
@@ -138,7 +128,7 @@ type pathNode struct {
 // subtreeSizes makes the tree of the subtrees' paths, with each subtree's work. (One slice
 // of nodes, room for three a path: a frontier's paths share their first moves, and the
 // tree of 276,000 of k24-01's holds 775,000 nodes.)
-func subtreeSizes(paths [][]board.Dir, each []SubtreeResult) *pathTree {
+func subtreeSizes(paths [][]board.Dir, each []passes.SubtreeResult) *pathTree {
 	t := &pathTree{at: make([]pathNode, 1, 3*len(paths)+1)}
 	for i, p := range paths {
 		cur := int32(0)

@@ -14,14 +14,13 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/passes"
-	"github.com/tilekit/tilekit/tally"
 )
 
 // searchInOrder searches a split pass's subtrees here, one after another, up to the first
 // solution: the serial search's work.
-func searchInOrder(s *Solver) func(context.Context, *Batch) ([]SubtreeResult, error) {
-	return func(ctx context.Context, b *Batch) ([]SubtreeResult, error) {
-		out := make([]SubtreeResult, len(b.Paths))
+func searchInOrder(s *Solver) func(context.Context, *passes.Batch) ([]passes.SubtreeResult, error) {
+	return func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+		out := make([]passes.SubtreeResult, len(b.Paths))
 		for i, p := range b.Paths {
 			r, err := s.SearchBelow(ctx, b.Start, p, b.Bound)
 			out[i] = r
@@ -54,7 +53,7 @@ func TestSolveSplitIsSolve(t *testing.T) {
 			require.NoError(t, err)
 			var split []int
 			got, err := s.SolveSplit(context.Background(), start, SplitOptions{Subtrees: 40, SplitFrom: 1000, MaxUnitNodes: 300,
-				Pass: func(b int, sp bool, _ tally.Work) {
+				Pass: func(b int, sp bool, _ passes.Work) {
 					if sp {
 						split = append(split, b)
 					}
@@ -92,7 +91,7 @@ func TestSolveSplitErrors(t *testing.T) {
 	lost := errors.New("workers lost")
 	asked := 0
 	res, err := s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
-		func(_ context.Context, b *Batch) ([]SubtreeResult, error) { asked = b.Bound; return nil, lost })
+		func(_ context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) { asked = b.Bound; return nil, lost })
 	assert.ErrorIs(t, err, lost)
 	assert.False(t, res.Solved)
 	assert.NotZero(t, asked)
@@ -100,13 +99,13 @@ func TestSolveSplitErrors(t *testing.T) {
 
 	// A runner that leaves a subtree unsearched before any solution breaks its contract.
 	_, err = s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
-		func(_ context.Context, b *Batch) ([]SubtreeResult, error) {
-			return make([]SubtreeResult, len(b.Paths)), nil
+		func(_ context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+			return make([]passes.SubtreeResult, len(b.Paths)), nil
 		})
 	assert.ErrorIs(t, err, passes.ErrRunner)
 	// And so does one with too few results.
 	_, err = s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
-		func(_ context.Context, b *Batch) ([]SubtreeResult, error) { return nil, nil })
+		func(_ context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) { return nil, nil })
 	assert.ErrorIs(t, err, passes.ErrRunner)
 
 	g, err := New(context.Background(), board.BlankLast(board.Size{W: 3, H: 3}), Options{})
@@ -122,7 +121,7 @@ func TestSolveSplitErrors(t *testing.T) {
 func TestEstimate(t *testing.T) {
 	u, d, l, r := board.Up, board.Down, board.Left, board.Right
 	paths := [][]board.Dir{{u, l}, {u, r}, {d}}
-	each := []SubtreeResult{{Work: tally.Work{Nodes: 10}}, {Work: tally.Work{Nodes: 20}}, {Work: tally.Work{Nodes: 40}}}
+	each := []passes.SubtreeResult{{Work: passes.Work{Nodes: 10}}, {Work: passes.Work{Nodes: 20}}, {Work: passes.Work{Nodes: 40}}}
 	est := estimate(subtreeSizes(paths, each), 200, 100) // the passes grow by 2
 	require.NotNil(t, est)
 	for _, c := range []struct {
@@ -165,7 +164,7 @@ func benchK24(b *testing.B, tables bool) (board.Goal, board.State, string) {
 // benchmarks of their order: every path of the blank that does not undo its last move,
 // 13 moves deep (about 230,000) and 14 (about 600,000), in the serial search's order
 // (the moves U, D, L, R), the first given made-up work.
-func k24Frontiers(b *testing.B) (last, next [][]board.Dir, each []SubtreeResult) {
+func k24Frontiers(b *testing.B) (last, next [][]board.Dir, each []passes.SubtreeResult) {
 	goal, start, _ := benchK24(b, false)
 	size := goal.Size()
 	paths := func(depth int) [][]board.Dir {
@@ -191,7 +190,7 @@ func k24Frontiers(b *testing.B) (last, next [][]board.Dir, each []SubtreeResult)
 		return out
 	}
 	last, next = paths(13), paths(14)
-	each = make([]SubtreeResult, len(last))
+	each = make([]passes.SubtreeResult, len(last))
 	for i := range each {
 		each[i].Work.Nodes = uint64(i%97 + 1)
 	}

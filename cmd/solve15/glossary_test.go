@@ -9,10 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/repro"
 	"github.com/tilekit/tilekit/solve"
-	"github.com/tilekit/tilekit/tally"
 )
 
 // jsonKeys returns the JSON keys of a struct type's fields, and of the structs it holds.
@@ -43,7 +43,7 @@ func TestGlossary(t *testing.T) {
 	require.NoError(t, err)
 	glossary := string(b)
 	keys := map[string]bool{"default": true} // eval's
-	for _, v := range []any{report.Record{}, report.BadLine{}, report.UnitRecord{}, solve.DeviceUse{}, tally.Pass{},
+	for _, v := range []any{report.Record{}, report.BadLine{}, report.UnitRecord{}, solve.DeviceUse{}, passes.Pass{},
 		repro.BenchRun{}, repro.BenchTotal{}} {
 		jsonKeys(reflect.TypeOf(v), keys)
 	}

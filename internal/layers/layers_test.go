@@ -133,7 +133,7 @@ func TestTheDiagramIsTheImports(t *testing.T) {
 }
 
 // The records and the cluster speak to the engines through solve and the wire types of
-// package tally: neither imports an engine itself, so that a record or a unit of work is
+// package passes (Work, Pass, the runners' protocol): neither imports an engine itself, so that a record or a unit of work is
 // read without one, and a new engine changes neither.
 func TestNoEngineForTheWireTypes(t *testing.T) {
 	graph := imports(t)
@@ -142,7 +142,7 @@ func TestNoEngineForTheWireTypes(t *testing.T) {
 		require.True(t, ok, "no package %s", pkg)
 		for _, imp := range imps {
 			for _, engine := range []string{"ida", "search", "gpu"} {
-				assert.NotEqual(t, engine, imp, "%s imports the engine %s: take its types from tally or solve", pkg, engine)
+				assert.NotEqual(t, engine, imp, "%s imports the engine %s: take its types from passes or solve", pkg, engine)
 			}
 		}
 	}

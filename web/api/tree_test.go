@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/report"
-	"github.com/tilekit/tilekit/tally"
 )
 
 // viaJSON is what a JavaScript program gets of v from the server: its JSON, parsed.
@@ -33,7 +33,7 @@ func TestTreeIsJSON(t *testing.T) {
 		Solved: true, Optimal: true, Length: 2, Moves: "LU", Tiles: []int{1, 2}, H0: 2,
 		LowerBound: 2, KnownOptimal: &known, Nodes: 1 << 40, Expanded: 7, SerialNodes: 9,
 		SerialExpanded: 8, PeakStored: 3, Seconds: 0.25, NodesPerSecond: 1e6,
-		Passes: []tally.Pass{{}}, Error: "none", Worker: "w1",
+		Passes: []passes.Pass{{}}, Error: "none", Worker: "w1",
 		Units: []report.UnitRecord{{Bound: 4, Seq: 1, Path: "UL", Nodes: 5, Expanded: 2}},
 	}
 	for _, v := range []any{

@@ -14,6 +14,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/prune"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/search"
@@ -140,7 +141,7 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 // --max-states, an interruption) or with no solution to find: exit 4 or 130, not a
 // failure (exit 1).
 func limited(err error) bool {
-	for _, e := range []error{context.DeadlineExceeded, context.Canceled, solve.ErrNodeLimit,
+	for _, e := range []error{context.DeadlineExceeded, context.Canceled, passes.ErrNodeLimit,
 		search.ErrMemory, search.ErrExpansions, search.ErrNodes, search.ErrNoSolution} {
 		if errors.Is(err, e) {
 			return true

@@ -20,14 +20,32 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/tally"
 )
 
-// Work counts the nodes of a search or of a part of one (package tally, the wire form).
-type Work = tally.Work
+// Work counts the nodes of a search, or of a part of one: what records (package report),
+// units of work (package cluster) and engines share. A node is generated when its parent
+// makes it (before the bound tests it) and expanded when its own children are generated;
+// docs/SEARCH.md says exactly when, for every engine.
+type Work struct {
+	Nodes    uint64 `json:"nodes"`    // nodes generated
+	Expanded uint64 `json:"expanded"` // nodes whose children were generated
+}
 
-// Pass is the work of one IDA* iteration (package tally, the wire form).
-type Pass = tally.Pass
+// Add adds o to w.
+func (w *Work) Add(o Work) {
+	w.Nodes += o.Nodes
+	w.Expanded += o.Expanded
+}
+
+// Pass is the work of one IDA* pass (iteration) with its bound on f = g + h.
+type Pass struct {
+	Bound    int    `json:"bound"`
+	Nodes    uint64 `json:"nodes"`    // nodes generated
+	Expanded uint64 `json:"expanded"` // nodes whose children were generated
+}
+
+// Work returns the pass's counts.
+func (p Pass) Work() Work { return Work{Nodes: p.Nodes, Expanded: p.Expanded} }
 
 // ErrNodeLimit reports a search stopped by its node limit.
 var ErrNodeLimit = errors.New("passes: node limit reached")
