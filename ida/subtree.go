@@ -16,7 +16,6 @@ import (
 // (Reinefeld & Schnecke's AIDA*, 1994). A pass searched as its frontier's subtrees, in
 // order, generates the same nodes as the whole pass and finds the same first solution.
 
-
 // H0 returns the heuristic value of start, the bound of the first pass.
 func (s *Solver) H0(start board.State) (int, error) {
 	if err := s.goal.Check(start); err != nil {

@@ -91,7 +91,10 @@ func TestSolveSplitErrors(t *testing.T) {
 	lost := errors.New("workers lost")
 	asked := 0
 	res, err := s.SolveSplit(context.Background(), korf[0].Start, SplitOptions{Subtrees: 8},
-		func(_ context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) { asked = b.Bound; return nil, lost })
+		func(_ context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+			asked = b.Bound
+			return nil, lost
+		})
 	assert.ErrorIs(t, err, lost)
 	assert.False(t, res.Solved)
 	assert.NotZero(t, asked)
