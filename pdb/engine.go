@@ -231,14 +231,21 @@ func halfExcess(v, md int) (byte, bool) {
 	return byte(e), false
 }
 
+// newZeroGraph is newZGraph for a zero-aware table, which a file holds only below 2^32
+// entries.
+func newZeroGraph(p *Pattern, workers int) (*zgraph, error) {
+	zg, err := newZGraph(p, workers)
+	if err == nil && !zg.z.Small() {
+		return nil, fmt.Errorf("pdb: %s: %d zero-aware entries, more than a table file holds (2^32)", p.Name(), zg.z.Entries())
+	}
+	return zg, err
+}
+
 // zeroNibbles builds a zero-aware table in half-excess nibbles.
 func zeroNibbles(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
-	zg, err := newZGraph(p, opt.Workers)
+	zg, err := newZeroGraph(p, opt.Workers)
 	if err != nil {
 		return nil, err
-	}
-	if !zg.z.Small() {
-		return nil, fmt.Errorf("pdb: %s: %d zero-aware entries, more than a table file holds (2^32)", p.Name(), zg.z.Entries())
 	}
 	k := p.m
 	places := zg.z.Places()
@@ -268,12 +275,9 @@ func zeroNibbles(ctx context.Context, p *Pattern, opt Options) (*Packed, error) 
 // zeroBits builds a zero-aware table in the bit encoding: only the layers whose bit is 1
 // write anything.
 func zeroBits(ctx context.Context, p *Pattern, opt Options) (*Packed, error) {
-	zg, err := newZGraph(p, opt.Workers)
+	zg, err := newZeroGraph(p, opt.Workers)
 	if err != nil {
 		return nil, err
-	}
-	if !zg.z.Small() {
-		return nil, fmt.Errorf("pdb: %s: %d zero-aware entries, more than a table file holds (2^32)", p.Name(), zg.z.Entries())
 	}
 	bitmap := sysmem.Table(int((zg.z.Entries() + 7) / 8))
 	_, err = zg.run(ctx, opt, func(w, b, depth int, fresh []uint64) {

@@ -269,19 +269,9 @@ func Check(path string) (*Header, error) {
 }
 
 func check(r io.Reader) (*Header, error) {
-	br := bufio.NewReader(r)
-	h, err := DecodeHeader(br)
+	h, payload, err := readChecked(r)
 	if err != nil {
 		return nil, err
-	}
-	payload, err := readPayload(br, h.PayloadBytes)
-	if err != nil {
-		return nil, err
-	}
-	if h.Version >= 2 {
-		if sum := sum256(payload); sum != h.PayloadSHA {
-			return nil, fmt.Errorf("%w: payload-sha256 is %x, the payload hashes to %x", ErrChecksum, h.PayloadSHA, sum)
-		}
 	}
 	spans, frameSize, err := frameSpans(h, payload)
 	if err != nil {
@@ -384,19 +374,9 @@ func sum256(b []byte) [32]byte {
 // Decode reads a whole table from r and checks it: header, sizes, the layout of the zstd
 // frames and every checksum.
 func Decode(r io.Reader) (*Table, error) {
-	br := bufio.NewReader(r)
-	h, err := DecodeHeader(br)
+	h, payload, err := readChecked(r)
 	if err != nil {
 		return nil, err
-	}
-	payload, err := readPayload(br, h.PayloadBytes)
-	if err != nil {
-		return nil, err
-	}
-	if h.Version >= 2 {
-		if sum := sum256(payload); sum != h.PayloadSHA {
-			return nil, fmt.Errorf("%w: payload-sha256 is %x, the payload hashes to %x", ErrChecksum, h.PayloadSHA, sum)
-		}
 	}
 	decoded, err := decompress(h, payload)
 	if err != nil {
@@ -414,6 +394,25 @@ func Decode(r io.Reader) (*Table, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// readChecked reads a table file's header and its payload, whose checksum it checks.
+func readChecked(r io.Reader) (*Header, []byte, error) {
+	br := bufio.NewReader(r)
+	h, err := DecodeHeader(br)
+	if err != nil {
+		return nil, nil, err
+	}
+	payload, err := readPayload(br, h.PayloadBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if h.Version >= 2 {
+		if sum := sum256(payload); sum != h.PayloadSHA {
+			return nil, nil, fmt.Errorf("%w: payload-sha256 is %x, the payload hashes to %x", ErrChecksum, h.PayloadSHA, sum)
+		}
+	}
+	return h, payload, nil
 }
 
 // readPayload reads exactly n bytes and checks that nothing follows. Memory grows with
