@@ -28,7 +28,7 @@ func TestCatalogueIsSetWithReflection(t *testing.T) {
 	korf := corpus.Korf100()
 	plain, err := New(korf[0].Goal, Options{Set: set, Lookups: Reflected})
 	require.NoError(t, err)
-	for _, l := range []Lookups{Recommended, Regular, Reflected} {
+	for _, l := range []Lookups{recommendedLookups, Regular, Reflected} {
 		c, err := New(korf[0].Goal, Options{Set: cat, Lookups: l})
 		require.NoError(t, err)
 		if l == Regular {

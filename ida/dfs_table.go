@@ -82,7 +82,7 @@ func (st *walk) dfs(g, h int, blank uint8, state uint32) bool {
 func (st *walk) move(tile, blank, q, dir uint8) {
 	t := st.t
 	switch st.kind {
-	case LC:
+	case hLC:
 		st.md += int(t.md[tile][blank]) - int(t.md[tile][q])
 		// A vertical move changes the codes of two rows and of the tile's column, whose
 		// order of tiles it keeps; a horizontal one two columns and the tile's row.
@@ -97,10 +97,10 @@ func (st *walk) move(tile, blank, q, dir uint8) {
 		lines[b] += in[tile][blank]
 		cross[c] += across[tile][blank] - across[tile][q]
 		st.lc += int(t.lcLine[lines[a]]) + int(t.lcLine[lines[b]]) - int(t.lcLine[oa]) - int(t.lcLine[ob])
-	case WD, Max:
+	case hWD, hMax:
 		st.wdRow, st.wdCol = t.wdStep(st.wdRow, st.wdCol, dir, tile)
 	}
-	if st.kind == PDB || st.kind == Max {
+	if st.kind == hPDB || st.kind == hMax {
 		k := int(t.patOf[tile])
 		old := st.part[k]
 		st.part[k] = st.lookup(k)

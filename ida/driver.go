@@ -39,7 +39,7 @@ func (s *Solver) Run(ctx context.Context, start board.State, plan passes.Plan) (
 	if plan.Split == nil {
 		plan.Split = s.workersPlan
 	}
-	res, err := passes.Run(ctx, st, s.goal, start, plan, passes.Setup{H: st.h(), Frontier: passes.NewFrontier(s.stride(), s),
+	res, err := passes.Run(ctx, st, s.goal, start, plan, passes.Setup{H: st.h(), Engine: s, Stride: s.stride(),
 		Workers: s.Threads(), MaxNodes: s.opt.MaxNodes, Reporter: st.rep, From: s.opt.frontierFrom, Raised: s.opt.raised})
 	if res != nil {
 		res.Cuts = st.cuts

@@ -20,7 +20,11 @@ func ExampleSolver_Solve() {
 	if err != nil {
 		panic(err)
 	}
-	solver, err := ida.New(goal, ida.Options{Heuristic: ida.Max, WD: tables.WDLast, IDA15: tables.IDA15})
+	h, err := ida.ParseHeuristic("max") // the larger of walking distance and IDA15's tables
+	if err != nil {
+		panic(err)
+	}
+	solver, err := ida.New(goal, ida.Options{Heuristic: h, WD: tables.WDLast, IDA15: tables.IDA15})
 	if err != nil {
 		panic(err)
 	}

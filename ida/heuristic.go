@@ -17,31 +17,21 @@ type Heuristic uint8
 
 // The heuristics.
 const (
-	MD       Heuristic = iota // Manhattan distance (any board)
-	LC                        // Manhattan distance plus linear conflicts, admissible form (4x4)
-	WD                        // walking distance, rows plus columns (4x4; Options.WD)
-	PDB                       // IDA15's additive pattern databases (4x4; Options.IDA15)
-	Max                       // the larger of PDB and WD (4x4; Options.WD and Options.IDA15)
-	Additive                  // an additive set or a catalogue of them: Options.Set
-)
-
-// Needs says which of Options' tables a heuristic takes.
-type Needs uint8
-
-// The tables.
-const (
-	NeedsWD    Needs = 1 << iota // Options.WD (built when nil)
-	NeedsIDA15                   // Options.IDA15
-	NeedsSet                     // Options.Set
+	MD   Heuristic = iota // Manhattan distance (any board)
+	hLC                   // Manhattan distance plus linear conflicts, admissible form (4x4)
+	hWD                   // walking distance, rows plus columns (4x4; Options.WD)
+	hPDB                  // IDA15's additive pattern databases (4x4; Options.IDA15)
+	hMax                  // the larger of hPDB and hWD (4x4; Options.WD and Options.IDA15)
+	hSet                  // an additive set or a catalogue of them: Options.Set
 )
 
 // A Kind is a heuristic the solver computes: its name (package heuristic's), the boards it
-// serves, and the tables it needs.
+// serves, and the tables it takes: Options.WD (built when nil), Options.IDA15, Options.Set.
 type Kind struct {
-	Heuristic Heuristic
-	Name      string
-	Boards    []board.Size
-	Needs     Needs
+	Heuristic      Heuristic
+	Name           string
+	Boards         []board.Size
+	WD, IDA15, Set bool
 }
 
 var (
@@ -53,11 +43,11 @@ var (
 // its update in a loop (dfs_table.go: a component of search and its step); the test
 // TestRegistryIsTheEngines holds package heuristic's registry to this table.
 var kinds = []Kind{
-	{MD, "md", both, 0},
-	{LC, "lc", only4x4, 0},
-	{WD, "wd", only4x4, NeedsWD},
-	{PDB, "pdb", only4x4, NeedsIDA15},
-	{Max, "max", only4x4, NeedsWD | NeedsIDA15},
+	{Heuristic: MD, Name: "md", Boards: both},
+	{Heuristic: hLC, Name: "lc", Boards: only4x4},
+	{Heuristic: hWD, Name: "wd", Boards: only4x4, WD: true},
+	{Heuristic: hPDB, Name: "pdb", Boards: only4x4, IDA15: true},
+	{Heuristic: hMax, Name: "max", Boards: only4x4, WD: true, IDA15: true},
 }
 
 // Kinds returns the heuristics the solver computes: the table above, then each set of
@@ -65,7 +55,7 @@ var kinds = []Kind{
 func Kinds() []Kind {
 	out := slices.Clone(kinds)
 	for _, s := range pdb.Sets {
-		out = append(out, Kind{Additive, s.Name, []board.Size{s.Size()}, NeedsSet})
+		out = append(out, Kind{Heuristic: hSet, Name: s.Name, Boards: []board.Size{s.Size()}, Set: true})
 	}
 	return out
 }
@@ -86,22 +76,23 @@ func (h Heuristic) String() string {
 	if int(h) < len(kinds) {
 		return kinds[h].Name
 	}
-	if h == Additive {
+	if h == hSet {
 		return "set"
 	}
 	return fmt.Sprintf("heuristic(%d)", uint8(h))
 }
 
-// Needs returns the tables the heuristic takes.
-func (h Heuristic) Needs() Needs {
+// Kind returns the heuristic's kind: its name and the tables it takes (for Additive, any
+// set's: named "set", on no board in particular).
+func (h Heuristic) Kind() Kind {
 	if int(h) < len(kinds) {
-		return kinds[h].Needs
+		return kinds[h]
 	}
-	return NeedsSet
+	return Kind{Heuristic: h, Name: h.String(), Set: true}
 }
 
 // Lookups chooses which of a set's lookups a search takes the maximum of. The zero value
-// is the recommended choice (Recommended).
+// is the recommended choice.
 type Lookups uint8
 
 // The lookups: the state itself is always looked up; Reflected adds the state reflected
@@ -109,14 +100,14 @@ type Lookups uint8
 // al. 2007), and both together the reflected dual too. Dual values are inconsistent, so
 // with Dual the search propagates them with BPMX.
 const (
-	Recommended Lookups = 0
-	Regular     Lookups = 1
-	Reflected   Lookups = 1 | 2
-	Dual        Lookups = 1 | 4
-	All         Lookups = 1 | 2 | 4
+	recommendedLookups Lookups = 0
+	Regular            Lookups = 1
+	Reflected          Lookups = 1 | 2
+	Dual               Lookups = 1 | 4
+	All                Lookups = 1 | 2 | 4
 )
 
-// recommended is what Recommended stands for (docs/RESULTS.md has the measurements).
+// recommended is what the zero value stands for (docs/RESULTS.md has the measurements).
 const recommended = Reflected
 
 // String describes the lookups taken: "regular", "regular+reflected", "regular+dual" or
@@ -142,7 +133,7 @@ func (l Lookups) reflectedString() string {
 }
 
 func (l Lookups) resolve() Lookups {
-	if l == Recommended {
+	if l == recommendedLookups {
 		return recommended
 	}
 	return l | Regular
@@ -155,7 +146,7 @@ func (l Lookups) dual() bool { return l.resolve()&4 != 0 }
 func ParseLookups(name string) (Lookups, error) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
 	case "", "recommended":
-		return Recommended, nil
+		return recommendedLookups, nil
 	case "regular":
 		return Regular, nil
 	case "reflected":
@@ -165,5 +156,5 @@ func ParseLookups(name string) (Lookups, error) {
 	case "all":
 		return All, nil
 	}
-	return Recommended, fmt.Errorf("unknown lookups %q (choose from regular, reflected, dual, all)", name)
+	return recommendedLookups, fmt.Errorf("unknown lookups %q (choose from regular, reflected, dual, all)", name)
 }

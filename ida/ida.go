@@ -79,7 +79,7 @@ func badOptions(format string, args ...any) error {
 type Options struct {
 	Heuristic Heuristic // MD (the zero value), LC, WD, PDB or Max; ignored when Set is given
 	Set       *pdb.Set  // an additive set's tables: the heuristic is then the set
-	Lookups   Lookups   // for a set: which lookups (zero: Recommended)
+	Lookups   Lookups   // for a set: which lookups (zero: the recommended ones)
 	WithWD    bool      // for a set on 4x4: also take the maximum with walking distance
 	// WD is the walking-distance table of the rows of the 4x4 blank-last goal, for WD, Max
 	// and WithWD on goals with the blank's home in a corner; nil to build it (milliseconds).
@@ -103,7 +103,7 @@ type Options struct {
 
 	// The split search's switches, which the package's tests set (export_test.go), not
 	// package variables: a pass after one of splitFrom nodes is split among the workers
-	// (0: parallelFrom), and passes.Collection's From and Raised (frontierFrom, raised).
+	// (0: parallelFrom), and passes.Setup's From and Raised (frontierFrom, raised).
 	splitFrom    uint64
 	frontierFrom int
 	raised       *atomic.Int64
@@ -133,7 +133,7 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	}
 	f := newFrame(goal)
 	if opt.Set != nil {
-		opt.Heuristic = Additive
+		opt.Heuristic = hSet
 		if !f.canonical {
 			return nil, ErrGoal
 		}
@@ -145,8 +145,8 @@ func New(goal board.Goal, opt Options) (*Solver, error) {
 	} else if !slices.Contains(kinds[opt.Heuristic].Boards, size) {
 		return nil, badOptions("ida: %v is not computed on %s", opt.Heuristic, size)
 	}
-	wantWD := opt.Heuristic.Needs()&NeedsWD != 0 || opt.Set != nil && opt.WithWD && size == board.Size4x4
-	wantPDB := opt.Heuristic.Needs()&NeedsIDA15 != 0
+	wantWD := opt.Heuristic.Kind().WD || opt.Set != nil && opt.WithWD && size == board.Size4x4
+	wantPDB := opt.Heuristic.Kind().IDA15
 	if wantPDB && opt.IDA15 == nil {
 		return nil, badOptions("ida: pdb and max need the IDA15 tables (Options.IDA15)")
 	}

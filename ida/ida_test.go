@@ -26,7 +26,7 @@ func solver(t testing.TB, goal board.Goal, h Heuristic) *Solver {
 }
 
 // heuristics lists the heuristics other than the sets.
-var heuristics = []Heuristic{MD, LC, WD, PDB, Max}
+var heuristics = []Heuristic{MD, hLC, hWD, hPDB, hMax}
 
 // withTables gives opt the embedded walking-distance and IDA15 tables.
 func withTables(t testing.TB, opt Options) Options {
@@ -61,7 +61,7 @@ func TestSmallCorpus(t *testing.T) {
 // A fast subset of Korf's 100 (the full run is the benchmark).
 func TestKorfSubset(t *testing.T) {
 	korf := corpus.Korf100()
-	for _, h := range []Heuristic{PDB, Max} {
+	for _, h := range []Heuristic{hPDB, hMax} {
 		s := solver(t, korf[0].Goal, h)
 		for _, i := range []int{0, 8, 11, 12, 15, 20, 41, 54, 78, 99} {
 			in := korf[i]
@@ -121,7 +121,7 @@ func TestEvalAgainstReferences(t *testing.T) {
 func TestIncrementalUpdates(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	for _, goal := range []board.Goal{board.BlankLast(board.Size4x4), board.BlankFirst(board.Size4x4), cornerGoal(t)} {
-		for _, h := range []Heuristic{LC, WD, PDB, Max} {
+		for _, h := range []Heuristic{hLC, hWD, hPDB, hMax} {
 			s := solver(t, goal, h)
 			for i := 0; i < 20; i++ {
 				start, _ := goal.RandomWalk(30, rng)
@@ -151,7 +151,7 @@ func TestHeuristicsAgree(t *testing.T) {
 			want := -1
 			for _, h := range heuristics {
 				s, err := New(goal, withTables(t, Options{Heuristic: h}))
-				if goal.Equal(odd) && h.Needs()&NeedsIDA15 != 0 {
+				if goal.Equal(odd) && h.Kind().IDA15 {
 					assert.ErrorIs(t, err, ErrGoal)
 					continue
 				}
@@ -187,7 +187,7 @@ func TestCancelAndLimit(t *testing.T) {
 		limit   uint64
 		workers int
 	}{{1, 1}, {1, 2}, {100_000, 1}, {100_000, 2}, {3_000_000, 2}} {
-		for _, h := range []Heuristic{MD, Max} {
+		for _, h := range []Heuristic{MD, hMax} {
 			limited, err := New(hard.Goal, withTables(t, Options{Heuristic: h, MaxNodes: tc.limit, Workers: tc.workers}))
 			require.NoError(t, err)
 			res, err = limited.Solve(context.Background(), hard.Start)
@@ -209,7 +209,7 @@ func TestProgressTicks(t *testing.T) {
 	var calls, bounds int
 	var busy atomic.Bool
 	last, lastNodes := -1, uint64(0)
-	s, err := New(in.Goal, Options{Heuristic: LC, Workers: 2, ProgressEvery: time.Millisecond,
+	s, err := New(in.Goal, Options{Heuristic: hLC, Workers: 2, ProgressEvery: time.Millisecond,
 		Progress: func(bound int, nodes uint64) {
 			require.False(t, busy.Swap(true), "overlapping calls")
 			defer busy.Store(false)
@@ -236,9 +236,9 @@ func TestBadInput(t *testing.T) {
 	unsolvable, _ := board.Parse(board.Size4x4, "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0")
 	_, err = s.Solve(context.Background(), unsolvable)
 	assert.ErrorIs(t, err, board.ErrUnsolvable)
-	_, err = New(board.BlankLast(board.Size4x4), Options{Heuristic: PDB})
+	_, err = New(board.BlankLast(board.Size4x4), Options{Heuristic: hPDB})
 	assert.ErrorIs(t, err, ErrOptions, "pdb without its tables")
-	_, err = New(board.BlankFirst(board.Size5x5), Options{Heuristic: LC})
+	_, err = New(board.BlankFirst(board.Size5x5), Options{Heuristic: hLC})
 	assert.ErrorIs(t, err, ErrOptions, "lc on 5x5")
 }
 
@@ -266,7 +266,7 @@ func TestParallelSameSolution(t *testing.T) {
 		par, err := New(korf[0].Goal, SplitSmallTrees(withTables(t, Options{Heuristic: h, Workers: 3})))
 		require.NoError(t, err)
 		var starts []board.State
-		if h == MD || h == LC || h == WD {
+		if h == MD || h == hLC || h == hWD {
 			for i := 0; i < 4; i++ {
 				s, _ := korf[0].Goal.RandomWalk(40, rng)
 				starts = append(starts, s)
@@ -297,7 +297,7 @@ func TestParallelLimits(t *testing.T) {
 	assert.False(t, res.Solved)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	s, err = New(hard.Goal, withTables(t, Options{Heuristic: Max, Workers: 2}))
+	s, err = New(hard.Goal, withTables(t, Options{Heuristic: hMax, Workers: 2}))
 	require.NoError(t, err)
 	res, err = s.Solve(ctx, hard.Start)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)

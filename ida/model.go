@@ -13,9 +13,9 @@ import (
 
 // The limits of a set's model (SetModel).
 const (
-	MaxModelLookups = 64 // distinct lookups
-	MaxModelParts   = 32 // partitions, with their reflections
-	MaxModelTouch   = 16 // distinct lookups that hold one tile
+	maxModelLookups = 64 // distinct lookups
+	maxModelParts   = 32 // partitions, with their reflections
+	maxModelTouch   = 16 // distinct lookups that hold one tile
 )
 
 // SetModel is an additive set of tables, or a catalogue, as the search reads it: h = md + 2
@@ -34,8 +34,8 @@ type SetModel struct {
 	Eager   bool
 	// Of[t][p] is the lookup of partition p that holds tile t; Touch[t][:NTouch[t]] the
 	// distinct lookups that hold it.
-	Of     [maxCells][MaxModelParts]uint8
-	Touch  [maxCells][MaxModelTouch]uint8
+	Of     [maxCells][maxModelParts]uint8
+	Touch  [maxCells][maxModelTouch]uint8
 	NTouch [maxCells]uint8
 }
 
@@ -61,15 +61,14 @@ type Model struct {
 	Pruning []uint32
 }
 
-// ErrNoModel is matched by the error of Model for a solver whose heuristic has no model
-// yet: another implementation cannot search it.
-var ErrNoModel = errors.New("ida: no model of this heuristic for another implementation")
+// errNoModel is in the error of Model for a solver whose heuristic has no model yet:
+// another implementation cannot search it.
+var errNoModel = errors.New("ida: no model of this heuristic for another implementation")
 
 // Model returns the solver's model: for the Manhattan distance; for a set of tables in
 // nibbles that are not zero-aware; and for a set or a catalogue of zero-aware tables, in
 // nibbles or in the bit encoding; with the move order's lookups (regular, reflected), not
-// dual, not maxed with walking distance. Other heuristics give an error matching
-// ErrNoModel.
+// dual, not maxed with walking distance. Other heuristics give an error that says so.
 func (s *Solver) Model() (*Model, error) {
 	t := s.t
 	var set *SetModel
@@ -77,14 +76,14 @@ func (s *Solver) Model() (*Model, error) {
 	case t.cat != nil:
 		var err error
 		if set, err = t.cat.model(); err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrNoModel, s.describe(), err)
+			return nil, fmt.Errorf("%w: %s: %v", errNoModel, s.describe(), err)
 		}
 	case s.opt.Heuristic != MD:
-		return nil, fmt.Errorf("%w: %s", ErrNoModel, s.describe())
+		return nil, fmt.Errorf("%w: %s", errNoModel, s.describe())
 	}
 	m := &Model{Heuristic: MD, Set: set, Size: t.size, NMoves: t.nmoves, MD: t.md, Pruning: t.fsm}
 	if set != nil {
-		m.Heuristic = Additive
+		m.Heuristic = hSet
 	}
 	for c := 0; c < t.n; c++ {
 		for i := 0; i < int(t.nmoves[c]); i++ {
@@ -136,8 +135,8 @@ func (s *catTables) model() (*SetModel, error) {
 		return nil, fmt.Errorf("dual lookups")
 	case s.wd:
 		return nil, fmt.Errorf("maxed with walking distance")
-	case s.nl > MaxModelLookups || s.np > MaxModelParts:
-		return nil, fmt.Errorf("%d lookups in %d partitions (at most %d in %d)", s.nl, s.np, MaxModelLookups, MaxModelParts)
+	case s.nl > maxModelLookups || s.np > maxModelParts:
+		return nil, fmt.Errorf("%d lookups in %d partitions (at most %d in %d)", s.nl, s.np, maxModelLookups, maxModelParts)
 	case !s.eager && !s.zero:
 		return nil, fmt.Errorf("a catalogue of tables that are not zero-aware")
 	}
@@ -153,8 +152,8 @@ func (s *catTables) model() (*SetModel, error) {
 		m.Lookups = append(m.Lookups, *l)
 	}
 	for t := range maxCells {
-		if int(s.ntouch[t]) > MaxModelTouch {
-			return nil, fmt.Errorf("tile %d in %d lookups (at most %d)", t, s.ntouch[t], MaxModelTouch)
+		if int(s.ntouch[t]) > maxModelTouch {
+			return nil, fmt.Errorf("tile %d in %d lookups (at most %d)", t, s.ntouch[t], maxModelTouch)
 		}
 		m.NTouch[t] = s.ntouch[t]
 		copy(m.Touch[t][:], s.touch[t][:s.ntouch[t]])
@@ -181,10 +180,10 @@ func (m *Model) Seeds(b *passes.Batch) []Seed {
 		return nil
 	}
 	nl, np := len(m.Set.Lookups), m.Set.Parts
-	if f.Stride() != payCat+nl*10+np*2 {
+	n := f.Len()
+	if n > 0 && len(f.Payload(0)) != payCat+nl*10+np*2 {
 		return nil
 	}
-	n := f.Len()
 	ex, hm, z, sum := make([]uint8, n*nl), make([]uint8, n*nl), make([]zindex.State, n*nl), make([]int16, n*np)
 	out := make([]Seed, n)
 	for i := range out {

@@ -51,10 +51,10 @@ func TestPruningEveryLoop(t *testing.T) {
 		fsm    *prune.Automaton
 	}{
 		{"md", fiveGoal, fiveStarts[:1], Options{Heuristic: MD}, five},
-		{"lc", korf[0].Goal, []board.State{easy}, withTables(t, Options{Heuristic: LC}), four},
-		{"wd", korf[0].Goal, []board.State{easy}, withTables(t, Options{Heuristic: WD}), four},
-		{"pdb", korf[0].Goal, []board.State{easy}, withTables(t, Options{Heuristic: PDB}), four},
-		{"max", korf[0].Goal, fourStarts, withTables(t, Options{Heuristic: Max}), four},
+		{"lc", korf[0].Goal, []board.State{easy}, withTables(t, Options{Heuristic: hLC}), four},
+		{"wd", korf[0].Goal, []board.State{easy}, withTables(t, Options{Heuristic: hWD}), four},
+		{"pdb", korf[0].Goal, []board.State{easy}, withTables(t, Options{Heuristic: hPDB}), four},
+		{"max", korf[0].Goal, fourStarts, withTables(t, Options{Heuristic: hMax}), four},
 		{"5-5-5", korf[0].Goal, fourStarts, Options{Set: testSet555(t)}, four},
 		{"5-5-5 blank-last", board.BlankLast(board.Size4x4), []board.State{board.Rotate180(korf[4].Start)}, Options{Set: testSet555(t)}, four},
 		{"catalogue", korf[0].Goal, fourStarts, Options{Set: catSet}, four},

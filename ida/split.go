@@ -105,7 +105,7 @@ func (st *walk) setBoard(b []uint8) {
 
 // Walk walks the pass from the start (f nil) or below node i of f under c (passes.Walker).
 func (st *walk) Walk(f *passes.Frontier, i int, c *passes.Cut) (found bool, value int, ok bool) {
-	st.cut, st.cutOff, st.collectAt = c, false, passes.Never
+	st.cut, st.cutOff, st.collectAt = c, false, never
 	if c != nil {
 		st.collectAt = c.At
 	}
@@ -120,7 +120,7 @@ func (st *walk) Walk(f *passes.Frontier, i int, c *passes.Cut) (found bool, valu
 		blank, state := st.place(f, i)
 		found, value = st.below(f.G(i), f.H(i), blank, state)
 	}
-	st.cut, st.collectAt = nil, passes.Never
+	st.cut, st.collectAt = nil, never
 	return found, value, !st.aborted && !st.cutOff
 }
 

@@ -24,9 +24,9 @@ func (s *Solver) H0(start board.State) (int, error) {
 	return s.newWalk(start).h(), nil
 }
 
-// ErrPath is returned for a path that is not a frontier path of the start: a move off the
+// errPath is in the error for a path that is not a frontier path of the start: a move off the
 // board, or one that the pruning automaton prunes (the move back, or a duplicate path).
-var ErrPath = errors.New("ida: not a path of the search")
+var errPath = errors.New("ida: not a path of the search")
 
 // SearchBelow searches the pass with the given bound below the node that path (blank
 // directions from start) leads to, as the serial pass would, and returns what it found:
@@ -39,7 +39,7 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 		return passes.SubtreeResult{}, err
 	}
 	if len(path) >= bound || bound >= len(walk{}.path) {
-		return passes.SubtreeResult{}, fmt.Errorf("%w: %d moves at bound %d", ErrPath, len(path), bound)
+		return passes.SubtreeResult{}, fmt.Errorf("%w: %d moves at bound %d", errPath, len(path), bound)
 	}
 	st := s.newWalk(start)
 	blank, state := st.pos[0], st.t.fsmStart[st.pos[0]]
@@ -52,7 +52,7 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 			}
 		}
 		if e > board.Right || mv == nil || st.t.fsm[state*4+uint32(d)] == prune.Pruned {
-			return passes.SubtreeResult{}, fmt.Errorf("%w: move %d (%s) of %s", ErrPath, i+1, e, board.FormatDirs(path))
+			return passes.SubtreeResult{}, fmt.Errorf("%w: move %d (%s) of %s", errPath, i+1, e, board.FormatDirs(path))
 		}
 		tile := st.board[mv.cell]
 		st.board[blank], st.pos[tile] = tile, blank

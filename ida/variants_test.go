@@ -12,7 +12,7 @@ import (
 
 // TestEveryLoopVariant runs every way of computing one heuristic, the zero-aware 5-5-5
 // set, on the same positions: its tables in nibbles and in bits (catalogue.go), searched
-// serially and split among workers (passes.Share). Each must find the same solution with
+// serially and split among workers (the driver's own walkers). Each must find the same solution with
 // the same serial counts, to the node, as the tables in nibbles searched serially.
 func TestEveryLoopVariant(t *testing.T) {
 	plain, err := pdb.NewSet(context.Background(), pdb.ZeroAwareOf(pdb.Set555, ""), 0)

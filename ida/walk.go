@@ -60,7 +60,7 @@ type walk struct {
 }
 
 // split is a walk's part in a split pass (split.go), apart from its search: at depth
-// collectAt (passes.Never: not at all) and deeper, the nodes that cut asks for are frontier
+// collectAt (never: not at all) and deeper, the nodes that cut asks for are frontier
 // nodes, which it meets instead of expanding them; cutOff is set once cut says that the
 // walk's subtree no longer matters.
 type split struct {
@@ -76,6 +76,9 @@ type split struct {
 // budgetChunk is how many nodes a worker of a parallel pass takes from the shared budget at
 // a time: a node limit is honoured to within this many nodes per worker.
 const budgetChunk = 1024
+
+// never is the depth of collectAt without a frontier: deeper than any walk goes.
+const never = 1 << 30
 
 // setBudget sets the node limit of a serial search (0: none).
 func (st *walk) setBudget(maxNodes uint64) {
@@ -106,7 +109,7 @@ func (st *walk) overBudget() bool {
 
 // newWalk returns a walk of start's tree that records no frontier.
 func (s *Solver) newWalk(start board.State) *walk {
-	st := &walk{t: s.t, kind: s.opt.Heuristic, split: split{collectAt: passes.Never, fr: &s.frame}}
+	st := &walk{t: s.t, kind: s.opt.Heuristic, split: split{collectAt: never, fr: &s.frame}}
 	for p, tile := range start {
 		c := s.frame.cell[p]
 		l := s.frame.label[tile]
@@ -171,13 +174,13 @@ func (st *walk) h() int {
 	switch st.kind {
 	case MD:
 		return st.md
-	case LC:
+	case hLC:
 		return st.md + st.lc
-	case WD:
+	case hWD:
 		return st.wd()
-	case PDB:
+	case hPDB:
 		return st.pdbSum
-	case Max:
+	case hMax:
 		return max(st.pdbSum, st.wd())
 	}
 	return st.catH()

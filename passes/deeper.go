@@ -64,7 +64,7 @@ func Deepen(ctx context.Context, b *Batch, which []int, parts int) (*Deeper, err
 		total.paths += len(each[k].paths)
 	}
 	d.first[len(which)] = total.nodes
-	d.parts = NewFrontier(from.stride, from.engine)
+	d.parts = newFrontier(from.stride, from.engine)
 	d.parts.reserve(total.nodes, total.paths)
 	for k := range each {
 		d.parts.append(each[k])
@@ -171,7 +171,7 @@ func stopped(ctx context.Context) error {
 func partsOf(w Walker, top *Frontier, i, parts, bound int) *Frontier {
 	d := top.G(i) + max(bits.Len(uint(parts-1)), 1)
 	if d >= bound {
-		return NewFrontier(top.stride, top.engine)
+		return newFrontier(top.stride, top.engine)
 	}
 	got := partsAt(w, top, i, d)
 	for len(got.nodes) < parts && d+1 < bound && !w.Aborted() {
@@ -187,7 +187,7 @@ func partsOf(w Walker, top *Frontier, i, parts, bound int) *Frontier {
 // partsAt returns the nodes below node i of top at depth d, as the walk below it meets
 // them.
 func partsAt(w Walker, top *Frontier, i, d int) *Frontier {
-	f := NewFrontier(top.stride, top.engine)
+	f := newFrontier(top.stride, top.engine)
 	walk(w, top, i, &Cut{At: d, into: f})
 	return f
 }

@@ -34,8 +34,12 @@ type Search interface {
 
 // Setup is what Run needs of an engine's search beside its walks.
 type Setup struct {
-	H        int       // the start's heuristic value: the first pass's bound
-	Frontier *Frontier // an empty frontier of the engine's nodes (NewFrontier), which split passes fill
+	H int // the start's heuristic value: the first pass's bound
+	// Engine walks below the frontier nodes of the search's walks (for a runner of this
+	// process, Workers, and Deepen), whose payloads are Stride bytes each (what the walk
+	// keeps of a node to walk below it).
+	Engine   Engine
+	Stride   int
 	Workers  int       // the engine's goroutines: for a split pass's subtrees and collection
 	MaxNodes uint64    // the search's node limit (0: none)
 	Reporter *Reporter // the search's progress
@@ -76,8 +80,8 @@ type Engine interface {
 	Threads() int
 }
 
-// Never is the depth of a Cut without a frontier.
-const Never = 1 << 30
+// never is the depth of a Cut without a frontier.
+const never = 1 << 30
 
 // A Cut steers a walk (Walker.Walk). The walk's nodes at depth At and deeper for which
 // Here holds are frontier nodes: not expanded but met (Meet), which records them into a
@@ -166,7 +170,7 @@ type replay struct {
 // and the cut of its walk.
 func replayOf(f *Frontier, from, to int, results []SubtreeResult) (*replay, *Cut) {
 	rp := &replay{index: make(map[string]int, to-from), results: results, found: -1}
-	c := &Cut{At: Never, replay: rp}
+	c := &Cut{At: never, replay: rp}
 	for i := from; i < to; i++ {
 		rp.index[string(f.Path(i))] = i
 		c.At = min(c.At, f.G(i))

@@ -27,15 +27,12 @@ type node struct {
 	before Work   // the work of the walk that met it, from that walk's start to the node
 }
 
-// NewFrontier returns an empty frontier of the engine's nodes, stride bytes each.
-func NewFrontier(stride int, e Engine) *Frontier { return &Frontier{stride: stride, engine: e} }
+// newFrontier returns an empty frontier of the engine's nodes, stride bytes each.
+func newFrontier(stride int, e Engine) *Frontier { return &Frontier{stride: stride, engine: e} }
 
 // Engine is the engine whose walks met the nodes, which walks below them (Deepen,
 // Workers); nil for a frontier made otherwise.
 func (f *Frontier) Engine() Engine { return f.engine }
-
-// Stride is the size of a node's payload.
-func (f *Frontier) Stride() int { return f.stride }
 
 // Len returns the number of subtrees.
 func (f *Frontier) Len() int { return len(f.nodes) }

@@ -31,9 +31,9 @@ func (r *Reporter) Add(n uint64) {
 	r.report(false)
 }
 
-// AtLeast raises the count to n (a smaller n changes nothing), and calls the callback if
+// atLeast raises the count to n (a smaller n changes nothing), and calls the callback if
 // it is due.
-func (r *Reporter) AtLeast(n uint64) {
+func (r *Reporter) atLeast(n uint64) {
 	for {
 		old := r.live.Load()
 		if old >= n || r.live.CompareAndSwap(old, n) {

@@ -118,7 +118,7 @@ func (b *Batch) Frontier() *Frontier {
 // as its work grows. It may be called from any goroutine.
 func (b *Batch) Did(nodes uint64) {
 	if b.rep != nil {
-		b.rep.AtLeast(b.base + nodes)
+		b.rep.atLeast(b.base + nodes)
 	}
 }
 

@@ -21,13 +21,10 @@ import (
 // limit ends the search with it. Result.Cuts is the engine's to fill.
 func Run(ctx context.Context, s Search, goal board.Goal, start board.State, plan Plan, o Setup) (*Result, error) {
 	begin := time.Now()
-	if o.Frontier == nil {
-		o.Frontier = NewFrontier(0, nil)
-	}
 	if o.Reporter == nil {
 		o.Reporter = NewReporter(nil, 0)
 	}
-	d := &driver{s: s, o: o, start: start, runner: plan.Runner}
+	d := &driver{s: s, o: o, start: start, runner: plan.Runner, f: newFrontier(o.Stride, o.Engine)}
 	res := &Result{Start: start.Clone(), H0: o.H}
 	var err error
 	var last *SplitPass
@@ -97,7 +94,8 @@ type driver struct {
 	o       Setup
 	start   board.State
 	runner  Runner
-	stopped bool // a runner stopped at the node limit or by cancellation
+	f       *Frontier // the split passes' frontier, its memory reused from pass to pass
+	stopped bool      // a runner stopped at the node limit or by cancellation
 }
 
 // since is the work from before to now.
@@ -121,8 +119,8 @@ func since(now, before Work) Work {
 //     which gives the serial counts exactly (replayTop).
 func (d *driver) split(ctx context.Context, bound, want int, refine func([]board.Dir) bool) ([]board.Dir, Work, *SplitPass, error) {
 	s := d.s
-	f, top := collect(s, d.o.Frontier, collection{Bound: bound, Want: want, Refine: refine, Workers: d.o.Workers, From: d.o.From, Raised: d.o.Raised})
-	d.o.Frontier = f // its memory for the next pass's
+	f, top := collect(s, d.f, collection{Bound: bound, Want: want, Refine: refine, Workers: d.o.Workers, From: d.o.From, Raised: d.o.Raised})
+	d.f = f
 	if s.Aborted() || f.Len() == 0 {
 		// Aborted, or the pass ended above any frontier: then the top was the pass.
 		return nil, top, nil, nil

@@ -103,7 +103,7 @@ func TestRun(t *testing.T) {
 		assert.Equal(t, uint64(1000-before.Nodes-4), b.MaxNodes)
 		return []SubtreeResult{searched(50)}, ErrNodeLimit
 	})
-	res, err = Run(ctx, &toyWalker{}, goal, start, Plan{Split: split, Runner: limited}, Setup{H: 1, MaxNodes: 1000, Frontier: NewFrontier(1, &toyEngine{})})
+	res, err = Run(ctx, &toyWalker{}, goal, start, Plan{Split: split, Runner: limited}, Setup{H: 1, MaxNodes: 1000, Stride: 1, Engine: &toyEngine{}})
 	assert.ErrorIs(t, err, ErrNodeLimit)
 	assert.Equal(t, bound, res.LowerBound)
 	assert.False(t, res.Solved)
@@ -141,5 +141,5 @@ func TestCheckSolution(t *testing.T) {
 
 // toySetup is the toy tree's setup: its start's value, and its frontier of one byte a node.
 func toySetup() Setup {
-	return Setup{H: 1, Frontier: NewFrontier(1, &toyEngine{threads: 2}), Workers: 2}
+	return Setup{H: 1, Stride: 1, Engine: &toyEngine{threads: 2}, Workers: 2}
 }

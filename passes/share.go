@@ -23,7 +23,7 @@ func share(ws []Walker, f *Frontier) []SubtreeResult {
 			if i >= int64(len(results)) || i > best.Load() {
 				return
 			}
-			found, value, ok, work := walk(w, f, int(i), &Cut{At: Never, item: i, best: &best})
+			found, value, ok, work := walk(w, f, int(i), &Cut{At: never, item: i, best: &best})
 			r := &results[i]
 			r.Work = work
 			if !ok {

@@ -133,7 +133,7 @@ func TestWalkersSplitAPass(t *testing.T) {
 	}
 
 	// 4 nodes at depth 1, 12 at 2, 36 at 3: 30 wanted is depth 3.
-	f, top := serial(NewFrontier(1, e), collection{Bound: bound, Want: 30})
+	f, top := serial(newFrontier(1, e), collection{Bound: bound, Want: 30})
 	require.Equal(t, 36, f.Len())
 	assert.Equal(t, "UUU:31", toyNodes(f)[0])
 	assert.Equal(t, Work{Nodes: 4 + 12 + 36, Expanded: 1 + 4 + 12}, top)
@@ -143,8 +143,8 @@ func TestWalkersSplitAPass(t *testing.T) {
 
 	// The same frontier on two walkers, below the 4 nodes of depth 1.
 	for _, want := range []int{30, 100, 1 << 20} {
-		one, w1 := serial(NewFrontier(1, e), collection{Bound: bound, Want: want})
-		two, w2 := collect(&toyWalker{bound: bound}, NewFrontier(1, e), collection{Bound: bound, Want: want, Workers: 2, From: 1})
+		one, w1 := serial(newFrontier(1, e), collection{Bound: bound, Want: want})
+		two, w2 := collect(&toyWalker{bound: bound}, newFrontier(1, e), collection{Bound: bound, Want: want, Workers: 2, From: 1})
 		assert.Equal(t, toyNodes(one), toyNodes(two), "want %d", want)
 		assert.Equal(t, w1, w2, "want %d", want)
 		for i := range one.Len() {
@@ -153,7 +153,7 @@ func TestWalkersSplitAPass(t *testing.T) {
 	}
 
 	// Refined: the 9 nodes of depth 3 whose last move is U split one move deeper.
-	up, _ := serial(NewFrontier(1, e), collection{Bound: bound, Want: 30, Refine: func(p []board.Dir) bool {
+	up, _ := serial(newFrontier(1, e), collection{Bound: bound, Want: 30, Refine: func(p []board.Dir) bool {
 		require.GreaterOrEqual(t, len(p), 3, "refine asked of the chosen depth and below only")
 		return len(p) == 3 && p[2] == board.Up
 	}})

@@ -30,7 +30,7 @@ func TestRegistryIsTheEngines(t *testing.T) {
 		fast++
 		require.True(t, ok, "%s: the registry gives it to the engine, which has no such kind", info.Name)
 		assert.Equal(t, info.FastBoards, k.Boards, info.Name)
-		assert.Equal(t, info.Set, k.Needs&ida.NeedsSet != 0, info.Name)
+		assert.Equal(t, info.Set, k.Set, info.Name)
 		h, err := ida.ParseHeuristic(info.Name)
 		require.NoError(t, err)
 		assert.Equal(t, k.Heuristic, h, info.Name)

@@ -153,7 +153,8 @@ func (p *plan) choose(goal board.Goal, opt Options) error {
 			return optionsError{err.Error()}
 		}
 	}
-	p.defaults = p.kind.Needs()&(ida.NeedsWD|ida.NeedsIDA15) != 0 || p.set != nil && opt.WithWD && size == board.Size4x4
+	k := p.kind.Kind()
+	p.defaults = k.WD || k.IDA15 || p.set != nil && opt.WithWD && size == board.Size4x4
 	return nil
 }
 
