@@ -42,7 +42,7 @@ func BenchmarkProofAudit(b *testing.B) {
 		for i := range 2 {
 			startWorker(b, nc, &Worker{Name: fmt.Sprint("w", i), Threads: 1, Local: true})
 		}
-		c := &Coordinator{Solver: s, Split: true, SplitFrom: 20_000, UnitNodes: 20_000, Subtrees: 256, TrustProof: trust}
+		c := &Coordinator{Solver: s, Split: true, Rule: solve.SplitOptions{SplitFrom: 20_000, UnitNodes: 20_000, Subtrees: 256}, TrustProof: trust}
 		trusts := map[string]int{}
 		begin := cpuTime()
 		_, err := c.Run(context.Background(), nc, in, func(e instance.Entry, rec report.Record, err error) {

@@ -128,7 +128,7 @@ func TestSplitInstance(t *testing.T) {
 	start := korf[2].Start
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
-	recs, _, _ := collect(t, nc, &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}, entries(goal, start))
+	recs, _, _ := collect(t, nc, &Coordinator{Solver: s, Split: true, Rule: solve.SplitOptions{SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}}, entries(goal, start))
 	require.Len(t, recs, 1)
 	rec := recs[0]
 	assert.True(t, rec.Solved && rec.Optimal)
@@ -380,7 +380,7 @@ func TestForgedSubtreeSolutionIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
-	c := &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}
+	c := &Coordinator{Solver: s, Split: true, Rule: solve.SplitOptions{SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}}
 	start := korf[2].Start
 	in := entries(goal, start)
 	js, err := jetstream.New(nc)
@@ -625,7 +625,7 @@ func TestTokenGivesAWorkersRights(t *testing.T) {
 		assert.True(t, rec.Solved && rec.Optimal)
 		assert.Equal(t, "local", rec.Worker)
 	}
-	split := &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 20000, Subtrees: 64}
+	split := &Coordinator{Solver: s, Split: true, Rule: solve.SplitOptions{SplitFrom: 1000, UnitNodes: 20000, Subtrees: 64}}
 	recs, errs, _ = collect(t, conn.Conn, split, entries(goal, korf[2].Start))
 	require.NoError(t, stop())
 	require.NoError(t, errs[0])
@@ -762,7 +762,7 @@ func TestAudit(t *testing.T) {
 	require.NoError(t, err)
 	start := korf[2].Start
 	split := func() *Coordinator {
-		return &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64, Audit: 1}
+		return &Coordinator{Solver: s, Split: true, Rule: solve.SplitOptions{SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}, Audit: 1}
 	}
 
 	_, nc := testServer(t, "")

@@ -26,14 +26,13 @@ type Coordinator struct {
 	Timeout time.Duration // the most one instance may take (whole instances only)
 	// Split shares each instance's large passes out as subtrees, rather than whole
 	// instances: for one instance too large for one machine.
-	Split     bool
-	Subtrees  int    // the most subtrees of a split pass (0: 16,384)
-	UnitNodes uint64 // the size a subtree should have, in nodes (0: 1 million)
-	SplitFrom uint64 // passes after one of this many nodes are split (0: 1 million)
-	// MaxUnitNodes: a subtree expected above this many nodes (from the pass before) is
-	// split further (0: 4 x UnitNodes).
-	MaxUnitNodes uint64
-	Queue        Queue // the queue's settings (zero: DefaultQueue)
+	Split bool
+	// Rule is the rule of the split passes (solve.SplitOptions): its zero fields take the
+	// cluster's defaults (SplitOptions.ClusterDefaults: at most 16,384 subtrees of about a
+	// million nodes, passes after a million split, subtrees expected above four times the
+	// unit split further).
+	Rule  solve.SplitOptions
+	Queue Queue // the queue's settings (zero: DefaultQueue)
 	// Audit is the fraction of a split instance's subtree results, chosen at random once
 	// they are in, that the coordinator searches again itself (0: none; 1: all), while
 	// the workers go on. A subtree's search is deterministic, so the two must agree on the
@@ -215,7 +214,7 @@ func (c *Coordinator) job(entries []instance.Entry, opt solve.Options) Job {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	enc.Encode(j)
-	enc.Encode([]any{c.Split, c.Subtrees, c.UnitNodes, c.SplitFrom})
+	enc.Encode([]any{c.Split, c.Rule.Subtrees, c.Rule.UnitNodes, c.Rule.SplitFrom})
 	for _, e := range entries {
 		if e.In != nil {
 			enc.Encode([]any{e.In.ID, e.In.State.String()})

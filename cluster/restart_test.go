@@ -197,7 +197,7 @@ func TestDroppedSubtreesAreHandedOutAgain(t *testing.T) {
 	start := korf[2].Start
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
-	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Queue: q, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}, entries(goal, start))
+	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Queue: q, Split: true, Rule: solve.SplitOptions{SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}}, entries(goal, start))
 	require.Len(t, recs, 1)
 	require.NoError(t, errs[0])
 	assert.Equal(t, board.FormatDirs(want.Moves), recs[0].Moves)
@@ -234,7 +234,7 @@ func TestHiddenSolutionsAreCaught(t *testing.T) {
 	require.NoError(t, err)
 	start, opt := korf[2].Start, korf[2].Optimal
 	split := func() *Coordinator {
-		return &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64, Audit: DefaultAudit}
+		return &Coordinator{Solver: s, Split: true, Rule: solve.SplitOptions{SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}, Audit: DefaultAudit}
 	}
 
 	_, nc := testServer(t, "")
@@ -282,7 +282,7 @@ func TestSplitBatchWithTheSameBounds(t *testing.T) {
 	start := korf[2].Start
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
-	c := &Coordinator{Solver: s, Split: true, SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64, Queue: Queue{AckWait: 5 * time.Second, MaxDeliver: 3}}
+	c := &Coordinator{Solver: s, Split: true, Rule: solve.SplitOptions{SplitFrom: 1000, UnitNodes: 2000, Subtrees: 64}, Queue: Queue{AckWait: 5 * time.Second, MaxDeliver: 3}}
 	recs, errs, _ := collect(t, nc, c, entries(goal, start, start))
 	require.Len(t, recs, 2)
 	for k := range recs {
@@ -588,7 +588,7 @@ func TestGPUWorker(t *testing.T) {
 	assert.Positive(t, rec.Device.Passes)
 	assert.Equal(t, "gpu", rec.Worker)
 
-	split := &Coordinator{Solver: s, Split: true, SplitFrom: 100_000, UnitNodes: 200_000, Subtrees: 64}
+	split := &Coordinator{Solver: s, Split: true, Rule: solve.SplitOptions{SplitFrom: 100_000, UnitNodes: 200_000, Subtrees: 64}}
 	recs, errs, _ = collect(t, nc, split, entries(goal, start))
 	require.NoError(t, errs[0])
 	assert.Equal(t, board.FormatDirs(want.Moves), recs[0].Moves)

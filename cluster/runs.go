@@ -14,7 +14,6 @@ import (
 	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/passes"
 	"github.com/tilekit/tilekit/report"
-	"github.com/tilekit/tilekit/solve"
 )
 
 // A coordinator's runs of instances: whole ones, and split ones pass by pass (their units,
@@ -104,19 +103,7 @@ func (r *run) auditWhole(ctx context.Context, e instance.Entry, rec report.Recor
 // split solves each instance by IDA*, its large passes shared out as subtrees.
 func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.Summary, each func(instance.Entry, report.Record, error)) error {
 	c := r.c
-	opt := solve.SplitOptions{Subtrees: c.Subtrees, UnitNodes: c.UnitNodes, SplitFrom: c.SplitFrom, MaxUnitNodes: c.MaxUnitNodes}
-	if opt.Subtrees == 0 {
-		opt.Subtrees = 16384
-	}
-	if opt.UnitNodes == 0 {
-		opt.UnitNodes = 1_000_000
-	}
-	if opt.SplitFrom == 0 {
-		opt.SplitFrom = 1_000_000
-	}
-	if opt.MaxUnitNodes == 0 {
-		opt.MaxUnitNodes = 4 * opt.UnitNodes
-	}
+	opt := c.Rule.ClusterDefaults()
 	for i, e := range entries {
 		if e.In == nil {
 			each(e, sum.Entry(r.goal, e, report.Record{}), e.Err)

@@ -128,9 +128,9 @@ func TestBitTables(t *testing.T) {
 	for _, set := range []*pdb.Set{cat, plain} {
 		bits := toBits(t, set)
 		for _, workers := range []int{1, 2} {
-			want, err := New(g, Options{Set: set, Workers: workers})
+			want, err := New(g, WithWorkersSplit(Options{Set: set, Workers: workers}))
 			require.NoError(t, err)
-			got, err := New(g, Options{Set: bits, Workers: workers})
+			got, err := New(g, WithWorkersSplit(Options{Set: bits, Workers: workers}))
 			require.NoError(t, err)
 			assert.Equal(t, want.Lookups(), got.Lookups(), set.Name)
 			for i := 0; i < 3; i++ {

@@ -1,7 +1,6 @@
 package ida
 
 import (
-	"cmp"
 	"context"
 	"sync/atomic"
 
@@ -23,8 +22,7 @@ func (s *Solver) Solve(ctx context.Context, start board.State) (*passes.Result, 
 }
 
 // Run searches for a shortest solution of start as Solve does, its passes split and searched
-// as plan says (passes.Run; a nil plan.Split: split the passes past 100,000 nodes among
-// Options.Workers).
+// as plan says (passes.Run; a nil plan.Split: Options.Split's rule).
 func (s *Solver) Run(ctx context.Context, start board.State, plan passes.Plan) (*passes.Result, error) {
 	if err := s.goal.Check(start); err != nil {
 		return nil, err
@@ -37,7 +35,7 @@ func (s *Solver) Run(ctx context.Context, start board.State, plan passes.Plan) (
 	st.rep = passes.NewReporter(s.opt.Progress, s.opt.ProgressEvery)
 	st.setBudget(s.opt.MaxNodes)
 	if plan.Split == nil {
-		plan.Split = s.workersPlan
+		plan.Split = s.opt.Split
 	}
 	res, err := passes.Run(ctx, st, s.goal, start, plan, passes.Setup{H: st.h(), Engine: s, Stride: s.stride(),
 		Workers: s.Threads(), MaxNodes: s.opt.MaxNodes, Reporter: st.rep, From: s.opt.frontierFrom, Raised: s.opt.raised})
@@ -45,28 +43,6 @@ func (s *Solver) Run(ctx context.Context, start board.State, plan passes.Plan) (
 		res.Cuts = st.cuts
 	}
 	return res, err
-}
-
-// itemsPerWorker is how many subtrees a parallel pass aims to give each worker, so that
-// subtrees of very different sizes even out, and so that in the last pass little work is
-// spent after the solution's subtree (with 256 rather than 32, the 24-puzzle's k24-38
-// took 12% fewer nodes on two workers; 1,024 did worse again).
-const itemsPerWorker = 256
-
-// parallelFrom is the size of pass (in nodes) after which passes are split among workers
-// (Options.splitFrom, for the tests, sets another).
-const parallelFrom = 100_000
-
-// workersPlan is the plan of Solve: with several workers, a pass past
-// parallelFrom nodes (judged by the pass before: a pass is a few times the last) is split
-// into itemsPerWorker subtrees a worker; a small tree is not worth splitting, since
-// finding enough subtrees in it would search it again and again.
-func (s *Solver) workersPlan(p passes.PassPlan) (int, func([]board.Dir) bool) {
-	workers := s.Threads()
-	if workers < 2 || p.Bound <= 8 || len(p.Passes) == 0 || p.Passes[len(p.Passes)-1].Nodes < cmp.Or(s.opt.splitFrom, parallelFrom) {
-		return 0, nil
-	}
-	return itemsPerWorker * workers, nil
 }
 
 // frontierOf returns the frontier of a batch that this package's walks met, or nil.

@@ -54,7 +54,7 @@ func TestWidestFrontier(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		opt  Options
-	}{{"md", Options{Heuristic: MD}}, {"5-5-5 zero-aware, bits", Options{Set: bits, Workers: 2}}} {
+	}{{"md", Options{Heuristic: MD}}, {"5-5-5 zero-aware, bits", WithWorkersSplit(Options{Set: bits, Workers: 2})}} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := New(korf[0].Goal, c.opt)
 			require.NoError(t, err)

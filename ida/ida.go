@@ -44,6 +44,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tilekit/tilekit/passes"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -100,11 +101,13 @@ type Options struct {
 	// Workers is the number of goroutines searching each instance (0 or 1: one). The
 	// solution is the same for any number; node counts then vary from run to run.
 	Workers int
+	// Split says which passes are split among the workers, and how finely, when Run's plan
+	// says nothing (passes.Plan.Split); nil: every pass whole. The rule is the caller's
+	// (package solve's, solve/split.go).
+	Split func(passes.PassPlan) (want int, refine func(path []board.Dir) bool)
 
-	// The split search's switches, which the package's tests set (export_test.go), not
-	// package variables: a pass after one of splitFrom nodes is split among the workers
-	// (0: parallelFrom), and passes.Setup's From and Raised (frontierFrom, raised).
-	splitFrom    uint64
+	// The collection's switches, which the package's tests set, not package variables:
+	// passes.Setup's From and Raised (frontierFrom, raised).
 	frontierFrom int
 	raised       *atomic.Int64
 }

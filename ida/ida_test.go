@@ -209,7 +209,7 @@ func TestProgressTicks(t *testing.T) {
 	var calls, bounds int
 	var busy atomic.Bool
 	last, lastNodes := -1, uint64(0)
-	s, err := New(in.Goal, Options{Heuristic: hLC, Workers: 2, ProgressEvery: time.Millisecond,
+	s, err := New(in.Goal, WithWorkersSplit(Options{Heuristic: hLC, Workers: 2, ProgressEvery: time.Millisecond,
 		Progress: func(bound int, nodes uint64) {
 			require.False(t, busy.Swap(true), "overlapping calls")
 			defer busy.Store(false)
@@ -220,7 +220,7 @@ func TestProgressTicks(t *testing.T) {
 			}
 			assert.GreaterOrEqual(t, nodes, lastNodes)
 			lastNodes = nodes
-		}})
+		}}))
 	require.NoError(t, err)
 	res, err := s.Solve(context.Background(), in.Start)
 	require.NoError(t, err)
@@ -290,14 +290,14 @@ func TestParallelSameSolution(t *testing.T) {
 
 func TestParallelLimits(t *testing.T) {
 	hard := corpus.Korf100()[87]
-	s, err := New(hard.Goal, withTables(t, Options{Heuristic: MD, Workers: 2, MaxNodes: 5_000_000}))
+	s, err := New(hard.Goal, WithWorkersSplit(withTables(t, Options{Heuristic: MD, Workers: 2, MaxNodes: 5_000_000})))
 	require.NoError(t, err)
 	res, err := s.Solve(context.Background(), hard.Start)
 	assert.ErrorIs(t, err, passes.ErrNodeLimit)
 	assert.False(t, res.Solved)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	s, err = New(hard.Goal, withTables(t, Options{Heuristic: hMax, Workers: 2}))
+	s, err = New(hard.Goal, WithWorkersSplit(withTables(t, Options{Heuristic: hMax, Workers: 2})))
 	require.NoError(t, err)
 	res, err = s.Solve(ctx, hard.Start)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)

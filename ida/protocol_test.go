@@ -231,7 +231,7 @@ func TestSplitKeepsBPMXCuts(t *testing.T) {
 	korf := corpus.Korf100()
 	start := korf[2].Start
 	for _, lookups := range []Lookups{Reflected} {
-		s, err := New(korf[0].Goal, Options{Set: set, Lookups: lookups, Workers: 2})
+		s, err := New(korf[0].Goal, WithWorkersSplit(Options{Set: set, Lookups: lookups, Workers: 2}))
 		require.NoError(t, err)
 		one, err := New(korf[0].Goal, Options{Set: set, Lookups: lookups})
 		require.NoError(t, err)

@@ -64,8 +64,9 @@ func TestPruningEveryLoop(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var parentNodes, fsmNodes uint64
 			for _, workers := range []int{1, 2} {
-				opt := SplitSmallTrees(c.opt)
+				opt := c.opt
 				opt.Workers = workers
+				opt = SplitSmallTrees(opt)
 				parent, err := New(c.goal, opt)
 				require.NoError(t, err)
 				opt.Pruning = c.fsm

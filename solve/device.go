@@ -376,8 +376,8 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*passes.
 					return want, splitLarge(est, p.Passes, want, s.dev.Tune.Large)
 				}
 			}
-			if workers > 1 && p.Bound > 8 && last >= 100_000 {
-				return 256 * workers, nil // as Solve splits among its workers
+			if split := workersRule(workers); split != nil {
+				return split(p) // as Solve splits among its workers
 			}
 			return 0, nil
 		},

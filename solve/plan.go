@@ -211,7 +211,7 @@ func (s *Solver) load(ctx context.Context, p plan) (*loaded, error) {
 func (s *Solver) buildFast(p plan, l *loaded) error {
 	s.heuristic, s.tables = p.heuristic, "embedded"
 	opt := ida.Options{Heuristic: p.kind, Lookups: p.lookups, WithWD: s.opt.WithWD, MaxNodes: s.opt.MaxNodes,
-		Workers: s.opt.Workers, Set: l.set, Pruning: l.fsm}
+		Workers: s.opt.Workers, Split: workersRule(s.opt.Workers), Set: l.set, Pruning: l.fsm}
 	if set := l.set; set != nil {
 		for _, t := range set.Tables {
 			s.digests = append(s.digests, t.Digest)

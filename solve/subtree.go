@@ -34,28 +34,6 @@ func (s *Solver) SearchBelow(ctx context.Context, start board.State, path []boar
 	return s.fast.SearchBelow(ctx, start, path, bound)
 }
 
-// SplitOptions configure SolveSplit: the policy that says which passes are split, and
-// how finely.
-type SplitOptions struct {
-	// Subtrees is the most subtrees a split pass aims at (at least 1).
-	Subtrees int
-	// UnitNodes, if set, is the size (in nodes) a subtree should have: a pass expected to
-	// be n nodes (the last one's times its growth) aims at n/UnitNodes subtrees, between 2
-	// and Subtrees. 0: always Subtrees.
-	UnitNodes uint64
-	// SplitFrom is the size (in generated nodes) of the previous pass from which passes are
-	// split; smaller passes are searched here, whole.
-	SplitFrom uint64
-	// Pass, if set, hears of each pass: its bound, whether it was split, and its work.
-	Pass func(bound int, split bool, w passes.Work)
-	// MaxUnitNodes, if set, is the size (in nodes) above which a subtree is split further:
-	// one whose path had more than MaxUnitNodes / growth nodes below it in the pass before
-	// (growth: the last pass's nodes over the one's before) is replaced by the subtrees one
-	// move deeper, each taken as the parent's share (divided by the branching factor, 2)
-	// until it is small enough.
-	MaxUnitNodes uint64
-}
-
 // SolveSplit solves start by IDA* as Solve does, through the pass driver, with each pass
 // past opt.SplitFrom nodes split into subtrees that search searches (in other goroutines,
 // processes or machines; see passes.Runner for what it must search). The solution and the
@@ -78,37 +56,6 @@ func (s *Solver) SolveSplit(ctx context.Context, start board.State, opt SplitOpt
 		return nil, err
 	}
 	return s.fastResult(res), err
-}
-
-// split is the plan's policy: a pass is split once the last was SplitFrom nodes, into
-// want subtrees, the large ones of the last split pass split further.
-func (opt SplitOptions) split(p passes.PassPlan) (int, func([]board.Dir) bool) {
-	var last, before uint64
-	if n := len(p.Passes); n > 0 {
-		last = p.Passes[n-1].Nodes
-		if n > 1 {
-			before = p.Passes[n-2].Nodes
-		}
-	}
-	if last < opt.SplitFrom || p.Bound <= 2 {
-		return 0, nil
-	}
-	var prev *pathTree
-	if sp := p.LastSplit; sp != nil {
-		prev = subtreeSizes(sp.Paths, sp.Results)
-	}
-	return opt.want(last, before), opt.refine(estimate(prev, last, before))
-}
-
-// want is how many subtrees a split pass aims at, after passes of last and before nodes.
-func (opt SplitOptions) want(last, before uint64) int {
-	most := max(opt.Subtrees, 1)
-	if opt.UnitNodes == 0 || before == 0 {
-		return most
-	}
-	growth := float64(last) / float64(before)
-	n := float64(last) * max(growth, 1) / float64(opt.UnitNodes)
-	return int(min(max(n, 2), float64(most)))
 }
 
 // pathTree is what the last split pass found below each path: the tree of its subtrees'
@@ -176,14 +123,4 @@ func estimate(prev *pathTree, last, before uint64) func([]board.Dir) float64 {
 		}
 		return 0
 	}
-}
-
-// refine returns the frontier's refinement: split a path further when its subtree is
-// expected above MaxUnitNodes (nil: no refinement).
-func (opt SplitOptions) refine(est func([]board.Dir) float64) func([]board.Dir) bool {
-	if opt.MaxUnitNodes == 0 || est == nil {
-		return nil
-	}
-	limit := float64(opt.MaxUnitNodes)
-	return func(path []board.Dir) bool { return est(path) > limit }
 }

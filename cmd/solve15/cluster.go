@@ -135,7 +135,7 @@ func clusterAction(c *cli.Context) error {
 		}
 	}
 	coord := &cluster.Coordinator{Solver: s, Timeout: c.Duration("timeout"),
-		Split: c.Bool("split") || in.Single(), Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes"),
+		Split: c.Bool("split") || in.Single(), Rule: solve.SplitOptions{Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes")},
 		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver"), MaxHold: c.Duration("max-hold")}, Audit: c.Float64("audit"), TrustProof: c.Bool("trust-proof"), KeepFailed: c.Bool("keep-failed")}
 	if c.Bool("verbose") {
 		// Off a terminal too, a log shows the run going on.
