@@ -354,7 +354,7 @@ func TestSetEngineGivesUp(t *testing.T) {
 	s, err := ida.New(korf[0].Goal, ida.Options{Set: set})
 	require.NoError(t, err)
 	for _, tune := range []string{"giveup=300,chunk=8,parts=2", "giveup=100,chunk=60", "giveup=100,parts=16"} {
-		knobs, err := ParseTune(tune)
+		knobs, err := ParseTune(tune, nil)
 		require.NoError(t, err)
 		dv, err := Open(Options{Library: lib, Tune: knobs})
 		require.NoError(t, err)
@@ -443,40 +443,52 @@ func TestTune(t *testing.T) {
 	for _, tc := range []struct {
 		text string
 		want Tune
+		more map[string]uint32 // the knobs given to more
 		err  string
 	}{
-		{"", Tune{}, ""},
-		{"donate=512", Tune{DonateAfter: 512}, ""},
-		{" wait=1000 , poll=64,donate=16", Tune{DonateAfter: 16, PollEvery: 64, WaitMax: 1000}, ""},
-		{"turn=64", Tune{Turn: 64}, ""},
-		{"subtrees=65536,turn=8", Tune{Turn: 8, Subtrees: 65536}, ""},
-		{"large=4", Tune{Large: 4}, ""},
-		{"giveup=2,large=16", Tune{Large: 16, GiveUp: 2}, ""},
-		{"chunk=1,giveup=9", Tune{GiveUp: 9, Chunk: 1}, ""},
-		{"parts=3,partgiveup=70", Tune{Parts: 3, PartGiveUp: 70}, ""},
-		{"nodonate=1,giveup=5", Tune{GiveUp: 5, NoDonate: 1}, ""},
-		{"window=1024", Tune{Window: 1024}, ""},
-		{"per=4096,least=65536,subtrees=262144", Tune{Subtrees: 262144, LeastSubtrees: 65536, SubtreeNodes: 4096}, ""},
-		{"donate=0", Tune{}, "not KNOB=N"},
-		{"donate", Tune{}, "not KNOB=N"},
-		{"speed=9", Tune{}, `no knob "speed"`},
-		{"poll=-1", Tune{}, "not KNOB=N"},
-		{"roots=1,keep=9,from=1000000", Tune{Roots: 1, Keep: 9, From: 1000000}, ""},
-		{strings.Repeat("a", 100000), Tune{}, `"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa... (100000 bytes)"`},
+		{"", Tune{}, nil, ""},
+		{"donate=512", Tune{DonateAfter: 512}, nil, ""},
+		{" wait=1000 , poll=64,donate=16", Tune{DonateAfter: 16, PollEvery: 64, WaitMax: 1000}, nil, ""},
+		{"turn=64", Tune{Turn: 64}, nil, ""},
+		{"subtrees=65536,turn=8", Tune{Turn: 8}, map[string]uint32{"subtrees": 65536}, ""},
+		{"large=4", Tune{}, map[string]uint32{"large": 4}, ""},
+		{"giveup=2,large=16", Tune{GiveUp: 2}, map[string]uint32{"large": 16}, ""},
+		{"chunk=1,giveup=9", Tune{GiveUp: 9, Chunk: 1}, nil, ""},
+		{"parts=3,partgiveup=70", Tune{Parts: 3, PartGiveUp: 70}, nil, ""},
+		{"nodonate=1,giveup=5", Tune{GiveUp: 5, NoDonate: 1}, nil, ""},
+		{"window=1024", Tune{}, map[string]uint32{"window": 1024}, ""},
+		{"per=4096,least=65536,subtrees=262144", Tune{}, map[string]uint32{"per": 4096, "least": 65536, "subtrees": 262144}, ""},
+		{"donate=0", Tune{}, nil, "not KNOB=N"},
+		{"donate", Tune{}, nil, "not KNOB=N"},
+		{"speed=9", Tune{}, nil, `no knob "speed"`},
+		{"poll=-1", Tune{}, nil, "not KNOB=N"},
+		{"roots=1,keep=9,from=1000000", Tune{Roots: 1, Keep: 9}, map[string]uint32{"from": 1000000}, ""},
+		{strings.Repeat("a", 100000), Tune{}, nil, `"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa... (100000 bytes)"`},
 	} {
-		got, err := ParseTune(tc.text)
+		got := map[string]uint32{}
+		more := map[string]func(uint32){}
+		for _, k := range []string{"subtrees", "least", "per", "large", "window", "from"} {
+			more[k] = func(n uint32) { got[k] = n }
+		}
+		tune, err := ParseTune(tc.text, more)
 		if tc.err != "" {
 			assert.ErrorContains(t, err, tc.err, tc.text)
 			assert.Less(t, len(err.Error()), 400, "what it refuses, quoted in part")
 			continue
 		}
 		require.NoError(t, err, tc.text)
-		assert.Equal(t, tc.want, got, tc.text)
+		assert.Equal(t, tc.want, tune, tc.text)
+		if tc.more == nil {
+			tc.more = map[string]uint32{}
+		}
+		assert.Equal(t, tc.more, got, tc.text)
 	}
+	_, err := ParseTune("from=9", nil)
+	assert.ErrorContains(t, err, `no knob "from"`, "another package's knob, where it is not given")
 
 	lib := fakeDriver(t)
 	t.Setenv("TK_FAKE_CUDA", "")
-	knobs, err := ParseTune("donate=16,poll=8,wait=1000,turn=3")
+	knobs, err := ParseTune("donate=16,poll=8,wait=1000,turn=3", nil)
 	require.NoError(t, err)
 	dv, err := Open(Options{Library: lib, Tune: knobs})
 	require.NoError(t, err)

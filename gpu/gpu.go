@@ -72,6 +72,7 @@ package gpu
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -131,8 +132,9 @@ type Options struct {
 }
 
 // Tune is the scheduler's knobs, for measuring on a card (a step's tune in the device
-// check's plan). Zero fields take the defaults. Subtrees, LeastSubtrees, SubtreeNodes,
-// Large and Window are package solve's split rule, which its Options carry with the rest.
+// check's plan). Zero fields take the defaults. How a pass is split for the GPU is package
+// solve's rule (solve.SplitOptions), whose knobs $TILEKIT_GPU_TUNE names beside these
+// (ParseTune's more).
 type Tune struct {
 	// DonateAfter is how many nodes a thread expands below a root before it donates
 	// (then again after as many more; default 8).
@@ -148,31 +150,11 @@ type Tune struct {
 	// for some (default 32): a warp's threads take turns together, so that none sleeps
 	// while others search.
 	Turn uint32
-	// Subtrees is the most subtrees a pass on the GPU is split into (default: the
-	// solver's, 65,536): the CPU makes them before the launch.
-	Subtrees uint32
-	// LeastSubtrees is the fewest subtrees a pass on the GPU is split into, where its
-	// last pass had eight times as many nodes (default: the solver's, 4,096).
-	LeastSubtrees uint32
-	// SubtreeNodes is how many nodes a pass on the GPU is expected to take for each
-	// subtree it is split into, between LeastSubtrees and Subtrees (default: the
-	// solver's, 1,048,576; per=4096,least=65536,subtrees=262144 is the rule before
-	// 7c76ca0).
-	SubtreeNodes uint32
-	// Large is how many times the mean a subtree is expected to be before a pass on the GPU
-	// splits it further, where the threads do not donate (a set's, NoDonate; default: none,
-	// for the threads give up what proves large: GiveUp).
-	Large uint32
 	// GiveUp is how many nodes a thread generates below a subtree before it gives the
 	// subtree up (default: never; where a set's threads do not donate, NoDonate, 4 times a
 	// thread's share of the pass's expected nodes, at least 2,048): the engine then splits
 	// it further (passes.Deeper) and the threads share its parts in another launch.
 	GiveUp uint32
-	// Window is how many subtrees, in serial order, a pass's frontier is ordered largest
-	// first within (default: all of them; 1: serial order). Threads that donate share a
-	// large subtree anyway, and the fewer subtrees after the solving one the last pass
-	// takes before the solution turns up, the less it searches for nothing.
-	Window uint32
 	// NoDonate, when not zero, keeps the threads of a set that is not zero-aware from
 	// donating: they give up what proves large instead (GiveUp). By default they donate,
 	// and a subtree where a part donated would have cut its donor's node (BPMX) is split
@@ -203,11 +185,6 @@ type Tune struct {
 	// is idle (default: one for every 8 threads): what they give is taken before the
 	// frontier's roots.
 	Keep uint32
-	// From, when not zero, sends every pass after one of From nodes to the GPU, whatever
-	// the times (default: a pass goes where it is expected to take less time, package
-	// solve; for measuring, and for the fake driver, whose emulation is far slower than
-	// the cores).
-	From uint32
 }
 
 // clip is at most the first 64 bytes of s, for a message that quotes what it refuses.
@@ -217,16 +194,24 @@ func clip(s string) string { return format.Outside(s, 64) }
 // for measuring on a card.
 const TuneEnv = "TILEKIT_GPU_TUNE"
 
-// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,subtrees=N,least=N,per=N,large=N,giveup=N,
-// chunk=N,parts=N,partgiveup=N,window=N,nodonate=1,most=N,above=N,roots=N,keep=N,from=N (any of
-// them, in any order; "" for none).
-func ParseTune(text string) (Tune, error) {
+// ParseTune reads knobs written as donate=N,poll=N,wait=NS,turn=N,giveup=N,chunk=N,parts=N,
+// partgiveup=N,nodonate=1,most=N,above=N,roots=N,keep=N (any of them, in any order; "" for
+// none), and the knobs of more, each given to its setter (those of the split rule that
+// package solve keeps: solve.SplitOptions.Knobs).
+func ParseTune(text string, more map[string]func(uint32)) (Tune, error) {
 	var t Tune
 	if strings.TrimSpace(text) == "" {
 		return t, nil
 	}
-	names := []string{"donate", "poll", "wait", "turn", "subtrees", "least", "per", "large", "giveup", "chunk", "parts", "partgiveup", "window", "nodonate", "most", "above", "roots", "keep", "from"}
-	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.Subtrees, &t.LeastSubtrees, &t.SubtreeNodes, &t.Large, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp, &t.Window, &t.NoDonate, &t.DonateMost, &t.DonateAbove, &t.Roots, &t.Keep, &t.From}
+	names := []string{"donate", "poll", "wait", "turn", "giveup", "chunk", "parts", "partgiveup", "nodonate", "most", "above", "roots", "keep"}
+	knobs := []*uint32{&t.DonateAfter, &t.PollEvery, &t.WaitMax, &t.Turn, &t.GiveUp, &t.Chunk, &t.Parts, &t.PartGiveUp, &t.NoDonate, &t.DonateMost, &t.DonateAbove, &t.Roots, &t.Keep}
+	setters := make([]func(uint32), len(knobs))
+	for i := range knobs {
+		setters[i] = func(n uint32) { *knobs[i] = n }
+	}
+	for _, k := range slices.Sorted(maps.Keys(more)) {
+		names, setters = append(names, k), append(setters, more[k])
+	}
 	list := strings.Join(names, ", ")
 	for _, kv := range strings.Split(text, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
@@ -238,7 +223,7 @@ func ParseTune(text string) (Tune, error) {
 		if i < 0 {
 			return Tune{}, fmt.Errorf("gpu: no knob %q in the tuning %q (knobs: %s)", clip(k), clip(text), list)
 		}
-		*knobs[i] = uint32(n)
+		setters[i](uint32(n))
 	}
 	return t, nil
 }

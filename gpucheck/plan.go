@@ -31,8 +31,8 @@ import (
 	"time"
 
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // Plan is one run of the device check, as its JSON file says.
@@ -329,7 +329,7 @@ func (s *Step) check() error {
 		err = errors.Join(err, errors.New("keep is for a reference step that is not complete: a campaign's budget"))
 	}
 	if s.Tune != "" {
-		if _, terr := gpu.ParseTune(s.Tune); terr != nil {
+		if terr := new(solve.Device).SetTune(s.Tune); terr != nil {
 			err = errors.Join(err, fmt.Errorf("tune: %w", terr))
 		}
 		if s.Kind != KindReference && s.Kind != KindCores {

@@ -30,6 +30,21 @@ type Device struct {
 	Ordinal int      // which GPU (0: the first)
 	Library string   // the NVIDIA driver library ("": libcuda.so.1 where the loader finds it)
 	Tune    gpu.Tune // the GPU's knobs, for measuring on a card (zero: the defaults)
+	// Split is the GPU passes' split rule's knobs, for measuring on a card (zero fields:
+	// the defaults; see SplitOptions for those it takes).
+	Split SplitOptions
+}
+
+// SetTune sets the GPU's knobs, and its split rule's, from their text in $TILEKIT_GPU_TUNE
+// (gpu.ParseTune, with Split's Knobs).
+func (d *Device) SetTune(text string) error {
+	split := d.Split
+	t, err := gpu.ParseTune(text, split.Knobs())
+	if err != nil {
+		return err
+	}
+	d.Tune, d.Split = t, split
+	return nil
 }
 
 // Kinds returns the kinds a Device takes.
@@ -111,29 +126,19 @@ const (
 	timedNodes = 100_000
 	hostGuess  = 5 * time.Millisecond
 	openGuess  = 500 * time.Millisecond
-	// A GPU pass is split into about one subtree for every gpuSubtreeNodes nodes the pass
-	// is expected to take (the last one's times 8), between minGPUSubtrees and
-	// maxGPUSubtrees. The CPU makes, orders and accounts for every subtree (about half a
-	// microsecond each on the H200's host), while the GPU's threads share a large subtree
-	// by donating it and claim roots tens of millions a second: in the fake driver's
-	// emulation of Korf's 100 with md, 4,096 subtrees a pass took 0-20% more of the
-	// threads' steps than 262,144, for a tenth of the CPU's time (docs/RESULTS.md).
-	gpuSubtreeNodes = 1 << 20
-	minGPUSubtrees  = 1 << 12
-	maxGPUSubtrees  = 1 << 16
 )
 
 // gpuSubtrees returns how many subtrees the pass after one of last nodes is split into,
-// as tuned (t.Subtrees, t.LeastSubtrees, t.SubtreeNodes; zero: maxGPUSubtrees,
-// minGPUSubtrees, gpuSubtreeNodes): never more than an eighth of last, so that the
-// frontier lies well inside the tree. Where the threads do not donate (a set's tuned so,
-// gpu.Tune.NoDonate), the frontier holds at least two subtrees a thread (threads) unless
-// t.Subtrees says otherwise: each thread then starts with one, and the shorter ones are
-// followed by more.
-func gpuSubtrees(last uint64, t gpu.Tune, threads int, donates bool) int {
-	hi := uint64(cmp.Or(t.Subtrees, maxGPUSubtrees))
-	per := uint64(cmp.Or(t.SubtreeNodes, gpuSubtreeNodes))
-	n := max(8*last/per, min(uint64(cmp.Or(t.LeastSubtrees, minGPUSubtrees)), hi))
+// as tuned (t's Subtrees, LeastSubtrees and UnitNodes; zero: gpuSplit's): never more than
+// an eighth of last, so that the frontier lies well inside the tree. Where the threads do
+// not donate (a set's tuned so, gpu.Tune.NoDonate), the frontier holds at least two
+// subtrees a thread (threads) unless t.Subtrees says otherwise: each thread then starts
+// with one, and the shorter ones are followed by more.
+func gpuSubtrees(last uint64, t SplitOptions, threads int, donates bool) int {
+	d := gpuSplit
+	hi := uint64(cmp.Or(t.Subtrees, d.Subtrees))
+	per := cmp.Or(t.UnitNodes, d.UnitNodes)
+	n := max(8*last/per, min(uint64(cmp.Or(t.LeastSubtrees, d.LeastSubtrees)), hi))
 	if !donates && t.Subtrees == 0 {
 		hi = max(hi, 2*uint64(threads))
 		n = max(n, 2*uint64(threads))
@@ -183,7 +188,7 @@ type DeviceUse struct {
 type device struct {
 	Device // the choice: kind, ordinal, library, knobs
 	// force sends every pass after one of force nodes to the GPU, whatever the times
-	// (gpu.Tune.From; the fake driver's emulation is far slower than the cores); 0: by
+	// (Device.Split.GPUFrom; the fake driver's emulation is far slower than the cores); 0: by
 	// the times (pace).
 	force uint64
 
@@ -232,7 +237,7 @@ func (s *Solver) planDevice() error {
 		return err
 	}
 	kind := s.opt.Device.Kind
-	s.dev = &device{Device: s.opt.Device, force: uint64(s.opt.Device.Tune.From)}
+	s.dev = &device{Device: s.opt.Device, force: s.opt.Device.Split.GPUFrom}
 	if s.fast == nil {
 		if kind == DeviceAuto {
 			s.dev.err = fmt.Errorf("%s with %s is searched on the CPU", s.algo, s.heuristic)
@@ -368,12 +373,12 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*passes.
 					// Threads that donate share a large subtree; those that do not
 					// (gpu.Engine.Donates) need their large subtrees split further.
 					donates := engine.Donates()
-					want := gpuSubtrees(last, s.dev.Tune, engine.Stats().Threads, donates)
+					want := gpuSubtrees(last, s.dev.Split, engine.Stats().Threads, donates)
 					est, expect = passEstimate(p.LastSplit, p.Passes), float64(last)
 					if donates {
 						return want, nil
 					}
-					return want, splitLarge(est, p.Passes, want, s.dev.Tune.Large)
+					return want, splitLarge(est, p.Passes, want, s.dev.Split.Large)
 				}
 			}
 			if split := workersRule(workers); split != nil {
@@ -388,7 +393,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*passes.
 			if onGPU {
 				frontier += time.Since(made)
 				begin := time.Now()
-				sch := hints(b, est, expect, int(s.dev.Tune.Window))
+				sch := hints(b, est, expect, s.dev.Split.Window)
 				sch.Tally = &st
 				order += time.Since(begin)
 				begin = time.Now()
@@ -468,7 +473,7 @@ func (d *device) measure(serial uint64, took, launches time.Duration) {
 // further. Off by default: the threads give up a subtree that proves large, and the
 // engine splits it then (gpu.Tune.GiveUp), from what the search met rather than an
 // estimate.
-func splitLarge(est func([]board.Dir) float64, history []passes.Pass, want int, large uint32) func([]board.Dir) bool {
+func splitLarge(est func([]board.Dir) float64, history []passes.Pass, want, large int) func([]board.Dir) bool {
 	n := len(history)
 	if large == 0 || est == nil || n < 2 || history[n-2].Nodes == 0 || want < 1 {
 		return nil

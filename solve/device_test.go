@@ -207,7 +207,7 @@ func TestHints(t *testing.T) {
 func TestGPUSubtrees(t *testing.T) {
 	for _, c := range []struct {
 		last    uint64
-		most    uint32
+		most    int
 		donates bool
 		want    int
 	}{
@@ -224,10 +224,10 @@ func TestGPUSubtrees(t *testing.T) {
 		{1_000_000, 0, false, 125_000},
 		{1_000_000_000, 100_000, false, 7_629},
 	} {
-		assert.Equal(t, c.want, gpuSubtrees(c.last, gpu.Tune{Subtrees: c.most}, 135_168, c.donates), "last %d, most %d, donates %v", c.last, c.most, c.donates)
+		assert.Equal(t, c.want, gpuSubtrees(c.last, SplitOptions{Subtrees: c.most}, 135_168, c.donates), "last %d, most %d, donates %v", c.last, c.most, c.donates)
 	}
 	// The rule before 7c76ca0, tuned: one subtree per 4,096 nodes, 65,536-262,144.
-	old := gpu.Tune{SubtreeNodes: 4096, LeastSubtrees: 65536, Subtrees: 262144}
+	old := SplitOptions{UnitNodes: 4096, LeastSubtrees: 65536, Subtrees: 262144}
 	for _, c := range []struct {
 		last uint64
 		want int
@@ -240,7 +240,7 @@ func TestGPUSubtrees(t *testing.T) {
 		assert.Equal(t, c.want, gpuSubtrees(c.last, old, 135_168, true), "last %d, the old rule", c.last)
 	}
 	// least above most: most wins.
-	assert.Equal(t, 1_000, gpuSubtrees(1_000_000_000, gpu.Tune{LeastSubtrees: 5_000, Subtrees: 1_000, SubtreeNodes: 1 << 30}, 135_168, true))
+	assert.Equal(t, 1_000, gpuSubtrees(1_000_000_000, SplitOptions{LeastSubtrees: 5_000, Subtrees: 1_000, UnitNodes: 1 << 30}, 135_168, true))
 }
 
 // A set's threads on the GPU donate, and the subtrees where a part donated would have
@@ -263,9 +263,9 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	var donated, raised uint64
 	const never, alone = "nodonate=1,giveup=4000000000", "nodonate=1"
 	for _, tune := range []string{never, "large=1," + never, alone, alone + ",giveup=256", alone + ",giveup=256,chunk=1", ""} {
-		knobs, err := gpu.ParseTune(tune)
-		require.NoError(t, err)
-		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent, Device: Device{Kind: DeviceGPU, Library: lib, Tune: knobs}})
+		dev := Device{Kind: DeviceGPU, Library: lib}
+		require.NoError(t, dev.SetTune(tune))
+		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent, Device: dev})
 		require.NoError(t, err)
 		s.dev.force = 500 // the fake driver's emulation is slow: small passes
 		got, err := s.Solve(context.Background(), start)

@@ -26,6 +26,24 @@ type SplitOptions struct {
 	// MinBound: passes of this bound or less are searched whole (0: 2, the first that can
 	// be split).
 	MinBound int
+
+	// The GPU's rule (Device.Split) takes Subtrees (the most), UnitNodes (the nodes a
+	// subtree should take: a pass expected to take n nodes, eight times the last, aims at
+	// n/UnitNodes subtrees) and:
+
+	// LeastSubtrees is the fewest subtrees a pass on the GPU is split into.
+	LeastSubtrees int
+	// Large is how many times the mean a subtree is expected to be before a pass on the
+	// GPU splits it further, where the threads do not donate (0: none, for the threads give
+	// up what proves large: gpu.Tune.GiveUp).
+	Large int
+	// Window is how many subtrees, in serial order, a GPU pass's frontier is ordered
+	// largest first within (0: all of them; 1: serial order).
+	Window int
+	// GPUFrom, when not zero, sends every pass after one of GPUFrom nodes to the GPU,
+	// whatever the times (0: a pass goes where it is expected to take less time; for
+	// measuring, and for the fake driver, whose emulation is far slower than the cores).
+	GPUFrom uint64
 	// Pass, if set, hears of each pass: its bound, whether it was split, and its work.
 	Pass func(bound int, split bool, w passes.Work)
 	// MaxUnitNodes, if set, is the size (in nodes) above which a subtree is split further:
@@ -49,7 +67,28 @@ var (
 	// little work is spent after the solution's subtree (with 256 rather than 32, the
 	// 24-puzzle's k24-38 took 12% fewer nodes on two workers; 1,024 did worse again).
 	workersSplit = SplitOptions{Subtrees: 256, SplitFrom: 100_000, MinBound: 8}
+	// gpuSplit is a GPU's: a pass split into about one subtree for every 2^20 nodes it is
+	// expected to take (the last one's times 8), between 4,096 and 65,536. The CPU makes,
+	// orders and accounts for every subtree (about half a microsecond each on the H200's
+	// host), while the GPU's threads share a large subtree by donating it and claim roots
+	// tens of millions a second: in the fake driver's emulation of Korf's 100 with md,
+	// 4,096 subtrees a pass took 0-20% more of the threads' steps than 262,144, for a
+	// tenth of the CPU's time (docs/RESULTS.md).
+	gpuSplit = SplitOptions{Subtrees: 1 << 16, LeastSubtrees: 1 << 12, UnitNodes: 1 << 20}
 )
+
+// Knobs returns the setters of the GPU's split rule's knobs by their names in
+// $TILEKIT_GPU_TUNE (gpu.ParseTune's more): subtrees, least, per, large, window, from.
+func (opt *SplitOptions) Knobs() map[string]func(uint32) {
+	return map[string]func(uint32){
+		"subtrees": func(n uint32) { opt.Subtrees = int(n) },
+		"least":    func(n uint32) { opt.LeastSubtrees = int(n) },
+		"per":      func(n uint32) { opt.UnitNodes = uint64(n) },
+		"large":    func(n uint32) { opt.Large = int(n) },
+		"window":   func(n uint32) { opt.Window = int(n) },
+		"from":     func(n uint32) { opt.GPUFrom = uint64(n) },
+	}
+}
 
 // ClusterDefaults returns opt with its zero fields set to a cluster's defaults.
 func (opt SplitOptions) ClusterDefaults() SplitOptions {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/tilekit/tilekit/board"
-	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/internal/fakegpu"
 )
 
@@ -52,9 +51,8 @@ func BenchmarkGPUTurns(b *testing.B) {
 			start, err := board.Parse(c.size, c.start)
 			require.NoError(b, err)
 			opt := c.opt
-			knobs, err := gpu.ParseTune(os.Getenv("TILEKIT_BENCH_TUNE"))
-			require.NoError(b, err)
-			opt.Device = Device{Kind: DeviceGPU, Library: lib, Tune: knobs}
+			opt.Device = Device{Kind: DeviceGPU, Library: lib}
+			require.NoError(b, opt.Device.SetTune(os.Getenv("TILEKIT_BENCH_TUNE")))
 			s, err := New(context.Background(), goal, opt)
 			require.NoError(b, err)
 			defer s.Close()

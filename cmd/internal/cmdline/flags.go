@@ -136,22 +136,13 @@ func Device(c *cli.Context) (solve.Device, error) {
 		return d, Usagef("%v", err)
 	}
 	if d.OnGPU() {
-		var err error
-		if d.Tune, err = GPUTune(); err != nil {
-			return d, err
+		// The GPU's knobs and its split rule's (none when unset); a knob it does not know
+		// is a UsageError.
+		if err := d.SetTune(os.Getenv(gpu.TuneEnv)); err != nil {
+			return d, Usagef("$%s: %v", gpu.TuneEnv, err)
 		}
 	}
 	return d, nil
-}
-
-// GPUTune is the GPU's knobs from $TILEKIT_GPU_TUNE (none when it is unset); a knob it
-// does not know is a UsageError.
-func GPUTune() (gpu.Tune, error) {
-	t, err := gpu.ParseTune(os.Getenv(gpu.TuneEnv))
-	if err != nil {
-		return t, Usagef("$%s: %v", gpu.TuneEnv, err)
-	}
-	return t, nil
 }
 
 // PruningDepthFlag is --pruning-depth: the depth of the duplicate-path automaton, that
