@@ -45,8 +45,8 @@ func (s *Solver) Run(ctx context.Context, start board.State, plan passes.Plan) (
 	return res, err
 }
 
-// frontierOf returns the frontier of a batch that this package's walks met, or nil.
-func frontierOf(b *passes.Batch) *passes.Frontier {
+// ownFrontier returns the frontier of a batch that this package's walks met, or nil.
+func ownFrontier(b *passes.Batch) *passes.Frontier {
 	if f := b.Frontier(); f != nil {
 		if _, ours := f.Engine().(*Solver); ours {
 			return f

@@ -115,7 +115,7 @@ type Root struct {
 // Roots returns the batch's subtrees in the solver's frame, in serial order; nil for a
 // batch whose subtrees this package's walks did not meet.
 func Roots(b *passes.Batch) []Root {
-	f := frontierOf(b)
+	f := ownFrontier(b)
 	if f == nil {
 		return nil
 	}
@@ -175,7 +175,7 @@ type Seed struct {
 // serial order; nil when m has none, or for a batch whose subtrees this package's walks
 // did not meet under it.
 func (m *Model) Seeds(b *passes.Batch) []Seed {
-	f := frontierOf(b)
+	f := ownFrontier(b)
 	if f == nil || m.Set == nil {
 		return nil
 	}
