@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -451,4 +452,56 @@ func TestGPUTuneFromTheEnvironment(t *testing.T) {
 	_, errOut, code = run(t, "", "--device", "gpu", "--gpu", "-1", worked)
 	assert.Equal(t, cmdline.ExitUsage, code)
 	assert.Contains(t, errOut, "a GPU's number is 0 or more")
+}
+
+// fullDisk takes room bytes, then fails every write as a full filesystem does, having
+// written part of the write that did not fit.
+type fullDisk struct {
+	bytes.Buffer
+	room int
+}
+
+func (d *fullDisk) Write(p []byte) (int, error) {
+	if d.Len()+len(p) <= d.room {
+		return d.Buffer.Write(p)
+	}
+	n := d.room - d.Len()
+	d.Buffer.Write(p[:n])
+	return n, syscall.ENOSPC
+}
+
+// A result that cannot be written fails the run: exit 1, the error named with how many
+// results were written whole, and no more searched (a full disk after two records and part
+// of a third; a full disk at once, as /dev/full is; the text form and the summary too).
+func TestWriteErrorsFail(t *testing.T) {
+	three := "0 1 2 3 4 5 6 7 8 9 10 11 12 13 15 14\n" + worked + "\n" + worked + "\n"
+	for _, c := range []struct {
+		name string
+		room int
+		args []string
+		want string
+	}{
+		{"json, full after two records", -1, []string{"--json", "-f", "-"}, "2 results written whole"},
+		{"json, full at once", 0, []string{"--json", "-f", "-"}, "0 results written whole"},
+		{"text, full at once", 0, []string{"-f", "-"}, "0 results written whole"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			app := newApp()
+			room := c.room
+			if room < 0 {
+				// Room for the first two records and part of the third.
+				out, _, code := run(t, three, c.args...)
+				require.Equal(t, 0, code)
+				lines := strings.SplitAfter(out, "\n")
+				room = len(lines[0]) + len(lines[1]) + 10
+			}
+			disk := &fullDisk{room: room}
+			var errOut bytes.Buffer
+			app.Writer, app.ErrWriter, app.Reader = disk, &errOut, strings.NewReader(three)
+			code := cmdline.Main(app, append([]string{"solve15", "--goal", "blank-last"}, c.args...))
+			assert.Equal(t, cmdline.ExitFailure, code)
+			assert.Contains(t, errOut.String(), "no space left on device")
+			assert.Contains(t, errOut.String(), c.want)
+		})
+	}
 }

@@ -264,7 +264,26 @@ func Main(app *cli.App, args []string) int {
 		os.Exit(ExitInterrupted)
 	}()
 
+	// The output: a write that fails stops the command (as an interrupt does) and fails
+	// the run, whatever the command said.
+	out := &output{w: app.Writer, onFail: cancel}
+	app.Writer = out
 	err := app.RunContext(ctx, args)
+	if werr := out.failed(); werr != nil {
+		var exit *ExitError
+		if errors.As(err, &exit) && errors.Is(exit.Err, werr) {
+			fmt.Fprintf(app.ErrWriter, "%s: %s\n", app.Name, format.Message(exit.Err)) // it says what it wrote
+		} else {
+			fmt.Fprintf(app.ErrWriter, "%s: writing the output: %s\n", app.Name, format.Message(werr))
+		}
+		return ExitFailure
+	}
+	return exitCode(app, args, ctx, err)
+}
+
+// exitCode says err on app's standard error as the commands' conventions want, and
+// returns the exit status.
+func exitCode(app *cli.App, args []string, ctx context.Context, err error) int {
 	if err == nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(app.ErrWriter, "%s: interrupted\n", app.Name)

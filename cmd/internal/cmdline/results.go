@@ -41,6 +41,7 @@ type Results struct {
 	prepared time.Duration // preparing the tables, within the run's wall
 	fatal    error
 	failed   int // searches that ended in an error, not in their limits
+	written  int // results written whole to standard output
 }
 
 // NewResults prints for the command of c, whose messages start with prefix ("solve15: ").
@@ -87,6 +88,7 @@ func (r *Results) Add(e instance.Entry, rec report.Record, err error) {
 	case !rec.Solved && err != nil && !limited(err):
 		r.failed++ // a GPU kernel's fault, a runner's error: not the limits
 	}
+	wrote := true
 	switch json := r.c.Bool("json"); {
 	case json && e.In == nil:
 		JSON(r.c, report.NewBadLine(r.goal, e))
@@ -94,6 +96,11 @@ func (r *Results) Add(e instance.Entry, rec report.Record, err error) {
 		JSON(r.c, rec)
 	case !r.c.Bool("quiet") && e.In != nil:
 		rec.WriteText(r.c.App.Writer)
+	default:
+		wrote = false
+	}
+	if wrote && WriteError(r.c) == nil {
+		r.written++
 	}
 }
 
@@ -103,6 +110,10 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 	r.status.Clear()
 	r.problems.Finish()
 	ctxErr := r.c.Context.Err()
+	if err := WriteError(r.c); err != nil {
+		// Nothing more is written: the summary would be lost too.
+		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("writing the results: %w (%s written whole, of %d)", err, format.Count(r.written, "result"), sum.Total()+sum.Invalid)}
+	}
 	switch {
 	case r.fatal != nil:
 		return r.fatal
