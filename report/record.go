@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -212,8 +213,22 @@ func (s *Summary) Add(r *Record, known int) {
 			s.Reported++
 		}
 	}
-	s.Nodes += r.Nodes
-	s.Search += time.Duration(r.Seconds * float64(time.Second))
+	// Sums saturate rather than wrap: records come from workers too, and a plausible one
+	// each may still add up past the types.
+	s.Nodes = saturatingAdd(s.Nodes, r.Nodes)
+	if sum := float64(s.Search) + max(r.Seconds, 0)*float64(time.Second); sum < math.MaxInt64 {
+		s.Search = time.Duration(sum)
+	} else {
+		s.Search = math.MaxInt64
+	}
+}
+
+// saturatingAdd is a + b, or the largest uint64 where that does not fit.
+func saturatingAdd(a, b uint64) uint64 {
+	if a+b < a {
+		return math.MaxUint64
+	}
+	return a + b
 }
 
 // Entry completes the record of an entry of a stream of instances of goal and counts it:
@@ -246,8 +261,13 @@ func (s *Summary) Text(wall, prepared time.Duration) string {
 	if prepared > 0 {
 		tables = fmt.Sprintf(" (%.2fs preparing the tables)", prepared.Seconds())
 	}
-	return fmt.Sprintf("summary: %d solved optimally, %d solved without proof of optimality, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall%s, %.2fs search, %.1f M nodes/s",
-		s.Solved, s.NotOptimal, s.Unsolved, s.Mismatched, s.Invalid, format.Thousands(s.Nodes), wall.Seconds(), tables, s.Search.Seconds(), rate/1e6)
+	word := ""
+	if s.Reported > 0 {
+		// Said in the line itself, so that -q keeps it: whose word these rest on.
+		word = fmt.Sprintf(" (%d on a worker's word, not checked here)", s.Reported)
+	}
+	return fmt.Sprintf("summary: %d solved optimally%s, %d solved without proof of optimality, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall%s, %.2fs search, %.1f M nodes/s",
+		s.Solved, word, s.NotOptimal, s.Unsolved, s.Mismatched, s.Invalid, format.Thousands(s.Nodes), wall.Seconds(), tables, s.Search.Seconds(), rate/1e6)
 }
 
 // Check verifies what a record claims about start for goal, as far as it can be checked

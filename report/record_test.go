@@ -2,9 +2,11 @@ package report
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -120,4 +122,25 @@ func TestSummaryCounts(t *testing.T) {
 	assert.Equal(t, "as reported by 2 workers", TrustReported(2))
 	assert.True(t, (&Record{Trust: TrustReported(1)}).Reported())
 	assert.False(t, (&Record{Trust: TrustAudited}).Reported())
+}
+
+// The summary's line says how many optimal answers rest on a worker's word (so that -q,
+// which prints only the line, keeps it); its sums saturate instead of wrapping: 200
+// records of 1e17 nodes, and of seconds past what a Duration holds.
+func TestSummaryLineAndSums(t *testing.T) {
+	var s Summary
+	s.Add(&Record{Solved: true, Optimal: true, Length: 12, Trust: TrustReported(1)}, -1)
+	s.Add(&Record{Solved: true, Optimal: true, Length: 12, Trust: TrustProven}, -1)
+	assert.Contains(t, s.Text(time.Second, 0), "summary: 2 solved optimally (1 on a worker's word, not checked here), ")
+	var plain Summary
+	plain.Add(&Record{Solved: true, Optimal: true, Length: 12, Trust: TrustProven}, -1)
+	assert.Contains(t, plain.Text(time.Second, 0), "summary: 1 solved optimally, 0 solved without")
+
+	var big Summary
+	for range 200 {
+		big.Add(&Record{Solved: true, Optimal: true, Length: 12, Nodes: 1e17, Seconds: 1e9}, -1)
+	}
+	assert.Equal(t, uint64(math.MaxUint64), big.Nodes, "saturated, not wrapped")
+	assert.Equal(t, time.Duration(math.MaxInt64), big.Search)
+	assert.NotContains(t, big.Text(time.Second, 0), "-", "no negative figure")
 }
