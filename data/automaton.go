@@ -133,10 +133,10 @@ func fromDirs(key automatonKey, dirs []string) (a *prune.Automaton, dir, problem
 			continue
 		}
 		if err != nil {
-			return nil, "", err.Error()
+			return nil, dir, err.Error()
 		}
 		if a.Size() != key.size || a.Depth() != key.depth {
-			return nil, "", fmt.Sprintf("%s holds the automaton of depth %d on %s", path, a.Depth(), a.Size())
+			return nil, dir, fmt.Sprintf("%s holds the automaton of depth %d on %s", path, a.Depth(), a.Size())
 		}
 		return remember(key, a, dir, ""), dir, ""
 	}
@@ -145,7 +145,8 @@ func fromDirs(key automatonKey, dirs []string) (a *prune.Automaton, dir, problem
 
 // OpenAutomaton returns the board's automaton of the given depth from the first of dirs
 // (nil: TableDirs) that holds its file, and that directory: ErrNotInstalled when none
-// does, and what is wrong with the file when it is refused. It builds nothing.
+// does, and what is wrong with the file when it is refused (with the directory of the file
+// refused). It builds nothing.
 func OpenAutomaton(size board.Size, depth int, dirs []string) (*prune.Automaton, string, error) {
 	if dirs == nil {
 		dirs = TableDirs()
@@ -157,7 +158,7 @@ func OpenAutomaton(size board.Size, depth int, dirs []string) (*prune.Automaton,
 	case a != nil:
 		return a, dir, nil
 	case problem != "":
-		return nil, "", errors.New(problem)
+		return nil, dir, errors.New(problem)
 	}
 	return nil, "", fmt.Errorf("%w: %s", ErrNotInstalled, AutomatonFile(size, depth))
 }
@@ -204,7 +205,7 @@ func remember(key automatonKey, a *prune.Automaton, from, note string) *prune.Au
 func readAutomaton(path, name string) (*prune.Automaton, error) {
 	t, err := tablefile.Read(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err // which names path
 	}
 	return checkedAutomaton(path, name, t)
 }

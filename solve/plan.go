@@ -323,6 +323,10 @@ func (s *Solver) loadAutomaton(ctx context.Context, p plan, src *sources) (*prun
 			}
 			if note == "" {
 				note = fmt.Sprintf("%v; depth %d instead", err, depth)
+				// A damaged file is said, not only in -v's line: a search goes on with a
+				// shallower automaton, and prunes less.
+				s.warning = fmt.Sprintf("%v: pruning with the automaton of depth %d instead; rebuild the file with: pdbgen build --pruning --board %s --pruning-depth %d --out %s",
+					err, depth, size, d, cmp.Or(dir, "DIR"))
 			}
 		}
 	}

@@ -166,6 +166,7 @@ type Solver struct {
 	pruning   string // what the fast search prunes, for people and fingerprints
 	// where the automaton came from (data.Automaton), for people
 	pruningFrom  string
+	warning      string           // what is wrong with the tables found (Warning)
 	pruningDepth int              // the automaton's depth (0: the move back), for Options
 	fsm          *prune.Automaton // the general search's IDA* and RBFS prune with it
 	fast         *ida.Solver
@@ -256,6 +257,11 @@ func (s *Solver) Hint() string {
 	}
 	return ""
 }
+
+// Warning is what is wrong with the tables the solver found, for standard error, ""
+// when nothing is: an installed automaton that could not be read, which file, why, and the
+// command that rebuilds it (the solver prunes with a shallower one).
+func (s *Solver) Warning() string { return s.warning }
 
 // Goal returns the solver's goal.
 func (s *Solver) Goal() board.Goal { return s.goal }

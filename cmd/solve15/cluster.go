@@ -125,6 +125,9 @@ func clusterAction(c *cli.Context) error {
 	if hint := s.Hint(); hint != "" && !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: %s\n", hint) // as solve15 warns
 	}
+	if w := s.Warning(); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: %s\n", w)
+	}
 	out := cmdline.NewResults(c, "solve15 cluster: ", goal)
 	stop := func() error { return nil }
 	if n := c.Int("local-workers"); n > 0 {

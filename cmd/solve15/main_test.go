@@ -505,3 +505,18 @@ func TestWriteErrorsFail(t *testing.T) {
 		})
 	}
 }
+
+// A damaged automaton where the deepest is looked for is said on standard error, even with
+// -q (its file, why, and the command that rebuilds it), and the search goes on with a
+// shallower one: exit 0, the right length.
+func TestDamagedAutomatonIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "prune-5x5-d18.tbl"), []byte("tilekit table\nnot really\n"), 0o644))
+	t.Setenv("TILEKIT_TABLES", dir)
+	state := "1 2 3 4 0 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24" // 4 moves from blank-first
+	out, errOut, code := run(t, "", "--board", "5x5", "--goal", "blank-first", "-q", "--json", state)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `"length":4`)
+	assert.Contains(t, errOut, filepath.Join(dir, "prune-5x5-d18.tbl"))
+	assert.Contains(t, errOut, "pdbgen build --pruning --board 5x5 --pruning-depth 18 --out "+dir)
+}

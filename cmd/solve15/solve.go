@@ -65,6 +65,9 @@ func solveAction(c *cli.Context) error {
 	if hint := s.Hint(); hint != "" && !c.Bool("quiet") {
 		fmt.Fprintf(c.App.ErrWriter, "solve15: %s\n", hint)
 	}
+	if w := s.Warning(); w != "" { // even with -q: a damaged file
+		fmt.Fprintf(c.App.ErrWriter, "solve15: %s\n", w)
+	}
 	sum := report.Batch(c.Context, s, in.All(), report.BatchOptions{Workers: parallel, Timeout: timeout, Progress: out.Progress}, out.Add)
 	return out.Finish(sum, in)
 }
