@@ -11,7 +11,10 @@
 // arrangement; when both do, the trailing length wins (the layout of Korf's file).
 //
 // Reading is bounded whatever the input: a line longer than MaxLine bytes is reported as
-// one bad line and skipped without being held in memory, and reading goes on after it.
+// one bad line and skipped without being held in memory, and reading goes on after it;
+// but MaxRun bytes without a newline, or MaxBadRun bad lines in a row, are no list of
+// states (a device of zeros or of random bytes, a binary file): the list ends there with
+// ErrNoList.
 package instance
 
 import (
@@ -54,12 +57,23 @@ func (e *LineError) Unwrap() error { return e.Err }
 // MaxLine bounds a line: a 5x5 state with an id and a length fits in far less.
 const MaxLine = 4096
 
+// The bounds past which an input is no list of states (ErrNoList): MaxRun bytes read
+// without a newline, or MaxBadRun bad lines in a row.
+const (
+	MaxRun    = 1 << 20
+	MaxBadRun = 10_000
+)
+
+// ErrNoList is matched by the error that ends a list which is none (MaxRun, MaxBadRun).
+var ErrNoList = errors.New("not a list of states")
+
 // Reader reads instances of one board size.
 type Reader struct {
-	br   *bufio.Reader
-	size board.Size
-	line int
-	err  error // a read error, returned once the lines before it are done
+	br     *bufio.Reader
+	size   board.Size
+	line   int
+	badRun int   // bad lines in a row
+	err    error // a read error, returned once the lines before it are done
 }
 
 // NewReader reads instances of the given board size from r.
@@ -83,7 +97,7 @@ func (r *Reader) Next() (*Instance, error) {
 		}
 		r.line++
 		if long {
-			return nil, &LineError{Line: r.line, Err: fmt.Errorf("%w: longer than %d bytes", board.ErrSyntax, MaxLine)}
+			return nil, r.bad(&LineError{Line: r.line, Err: fmt.Errorf("%w: longer than %d bytes", board.ErrSyntax, MaxLine)})
 		}
 		if i := strings.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
@@ -93,22 +107,37 @@ func (r *Reader) Next() (*Instance, error) {
 		}
 		in, id, err := parseLine(r.size, text)
 		if err != nil {
-			return nil, &LineError{Line: r.line, ID: id, Err: err}
+			return nil, r.bad(&LineError{Line: r.line, ID: id, Err: err})
 		}
 		in.Line = r.line
+		r.badRun = 0
 		return in, nil
 	}
 }
 
+// bad counts a bad line, and ends the list after MaxBadRun of them in a row (the line's
+// error is returned, then ErrNoList).
+func (r *Reader) bad(e *LineError) error {
+	if r.badRun++; r.badRun >= MaxBadRun {
+		r.err = fmt.Errorf("%w: %d bad lines in a row, the last line %d", ErrNoList, r.badRun, r.line)
+	}
+	return e
+}
+
 // readLine returns the next line without its end. A line longer than MaxLine is read to its
 // end and dropped: long reports it, and text is empty. At the end of the input the error is
-// io.EOF, with the last line if it had no newline.
+// io.EOF, with the last line if it had no newline. MaxRun bytes without a newline end the
+// input with ErrNoList.
 func (r *Reader) readLine() (text string, long bool, err error) {
+	run := 0
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		switch {
 		case err == bufio.ErrBufferFull:
 			long = true
+			if run += len(chunk); run >= MaxRun {
+				return "", false, fmt.Errorf("%w: %d bytes without a newline after line %d", ErrNoList, run, r.line)
+			}
 			continue
 		case long:
 			return "", true, err

@@ -3,6 +3,7 @@ package instance
 import (
 	"errors"
 	"io"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -110,20 +111,66 @@ func TestLongLine(t *testing.T) {
 	assert.Empty(t, errs)
 }
 
-// A reader of endless garbage uses a bounded amount of memory.
+// A reader of endless garbage uses a bounded amount of memory and ends: MaxRun bytes
+// without a newline (a device of zeros), or MaxBadRun bad lines in a row (of random bytes,
+// with newlines), end the list with ErrNoList, after reading about that much; a long line
+// below MaxRun followed by a state is one bad line, and the state is read.
 func TestEndlessInputIsBounded(t *testing.T) {
-	r := NewReader(io.LimitReader(zeros{}, 200<<20), board.Size4x4)
+	counted := &countingReader{r: zeros{}}
+	r := NewReader(counted, board.Size4x4)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	_, err := r.Next()
-	var le *LineError
-	require.ErrorAs(t, err, &le)
+	require.ErrorIs(t, err, ErrNoList)
 	_, err = r.Next()
-	assert.Equal(t, io.EOF, err)
+	require.ErrorIs(t, err, ErrNoList, "and stays ended")
 	runtime.ReadMemStats(&after)
-	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "bytes allocated to skip a 200 MB line")
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "bytes allocated to skip the line")
+	assert.Less(t, counted.n, int64(2*MaxRun), "bytes read before it ends")
+
+	rng := rand.New(rand.NewPCG(1, 1))
+	garbage := &countingReader{r: readerFunc(func(p []byte) (int, error) {
+		for i := range p {
+			p[i] = byte(rng.Uint32())
+		}
+		return len(p), nil
+	})}
+	r = NewReader(garbage, board.Size4x4)
+	bad := 0
+	for {
+		_, err := r.Next()
+		var le *LineError
+		if errors.As(err, &le) {
+			bad++
+			continue
+		}
+		require.ErrorIs(t, err, ErrNoList)
+		break
+	}
+	assert.Equal(t, MaxBadRun, bad)
+	assert.Less(t, garbage.n, int64(20<<20), "bytes read before it ends")
+
+	long := strings.Repeat("1 ", MaxRun/4) + "\n1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n"
+	ins, errs := readAll(t, NewReader(strings.NewReader(long), board.Size4x4))
+	assert.Len(t, ins, 1)
+	assert.Len(t, errs, 1)
 }
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
 type zeros struct{}
 

@@ -21,6 +21,11 @@ var (
 	tokenFlag = &cli.StringFlag{Name: "token", EnvVars: []string{"TILEKIT_NATS_TOKEN"}, Usage: "the cluster's secret: the embedded server admits workers with it, or with their keys made from it"}
 )
 
+// maxLocalWorkers bounds --local-workers: each local worker waits on the queue's consumer
+// with a pull of its own, and the consumer takes 512 at once (JetStream's default), all
+// workers of every machine together.
+const maxLocalWorkers = 256
+
 func clusterCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "cluster",
@@ -106,6 +111,9 @@ func clusterAction(c *cli.Context) error {
 		return cmdline.Usagef("%v", err)
 	} else if err != nil {
 		return err
+	}
+	if n := c.Int("local-workers"); n > maxLocalWorkers {
+		return cmdline.Usagef("--local-workers %d: at most %d (each waits on the queue, which takes %d waiting workers in all, with room left for other machines' workers)", n, maxLocalWorkers, 2*maxLocalWorkers)
 	}
 	if c.Int("local-workers") < 0 || c.Int("subtrees") < 1 || c.Int("max-deliver") < 1 || c.Duration("ack-wait") <= 0 || c.Duration("max-hold") <= 0 {
 		return cmdline.Usagef("--local-workers must not be negative; --subtrees, --max-deliver, --ack-wait and --max-hold must be above 0")

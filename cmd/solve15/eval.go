@@ -57,7 +57,7 @@ func evalAction(c *cli.Context) error {
 	case c.Context.Err() != nil:
 		return &cmdline.ExitError{Code: cmdline.ExitInterrupted, Err: errors.New("interrupted")}
 	case in.Err() != nil:
-		return in.Err()
+		return cmdline.InputError(in)
 	case count == 0:
 		return &cmdline.ExitError{Code: cmdline.ExitBadInput, Err: fmt.Errorf("no states in %s", in.Name())}
 	case problems.Bad > 0:

@@ -520,3 +520,20 @@ func TestDamagedAutomatonIsSaid(t *testing.T) {
 	assert.Contains(t, errOut, filepath.Join(dir, "prune-5x5-d18.tbl"))
 	assert.Contains(t, errOut, "pdbgen build --pruning --board 5x5 --pruning-depth 18 --out "+dir)
 }
+
+// Input that is no list of states ends at once with exit 3: a device of zeros (no
+// newline), random bytes (bad lines in a row); --local-workers past its bound is bad
+// usage, said before anything starts.
+func TestNoListEnds(t *testing.T) {
+	for _, dev := range []string{"/dev/zero", "/dev/urandom"} {
+		if _, err := os.Stat(dev); err != nil {
+			t.Skipf("no %s here", dev)
+		}
+		_, errOut, code := run(t, "", "-q", "-f", dev)
+		assert.Equal(t, cmdline.ExitBadInput, code, dev)
+		assert.Contains(t, errOut, "not a list of states", dev)
+	}
+	_, errOut, code := run(t, "", "cluster", "--local-workers", "100000", worked)
+	assert.Equal(t, cmdline.ExitUsage, code)
+	assert.Contains(t, errOut, "--local-workers 100000: at most 256")
+}

@@ -208,8 +208,16 @@ func TestBadArguments(t *testing.T) {
 	}
 }
 
-// An endless stream on standard input is read with bounded memory, and a signal ends it.
+// An endless stream on standard input is read with bounded memory, and a signal ends it;
+// an endless line ends by itself, as no list of states (exit 3).
 func TestEndlessStdin(t *testing.T) {
+	line := exec.Command(filepath.Join(bin, "solve15"), "-f", "-")
+	line.Stdin = endless("9 ")
+	var lineErr bytes.Buffer
+	line.Stderr = &limited{&lineErr}
+	_ = line.Run() // exit 3: an error
+	assert.Equal(t, 3, line.ProcessState.ExitCode(), lineErr.String())
+	assert.Contains(t, lineErr.String(), "not a list of states")
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		cmd := exec.Command(filepath.Join(bin, "solve15"), "-f", "-")
 		stdin, err := cmd.StdinPipe()
@@ -217,8 +225,8 @@ func TestEndlessStdin(t *testing.T) {
 		var errOut bytes.Buffer
 		cmd.Stderr = &limited{&errOut}
 		require.NoError(t, cmd.Start())
-		go func() { // garbage, forever
-			chunk := bytes.Repeat([]byte("9 "), 1<<15)
+		go func() { // comments, forever: no states, and no bad line
+			chunk := bytes.Repeat([]byte("# 9\n"), 1<<14)
 			for {
 				if _, err := stdin.Write(chunk); err != nil {
 					return
@@ -385,4 +393,14 @@ func TestAPI(t *testing.T) {
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	cmd.Wait()
 	assert.Equal(t, 130, cmd.ProcessState.ExitCode())
+}
+
+// endless is a reader of text repeated forever.
+type endless string
+
+func (e endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = e[i%len(e)]
+	}
+	return len(p) / len(e) * len(e), nil
 }

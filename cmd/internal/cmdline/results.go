@@ -118,7 +118,7 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 	case r.fatal != nil:
 		return r.fatal
 	case ctxErr == nil && in.Err() != nil:
-		return in.Err()
+		return InputError(in)
 	case sum.Total()+sum.Invalid == 0 && ctxErr == nil && in.Skipped() == 0:
 		return &ExitError{Code: ExitBadInput, Err: fmt.Errorf("no states in %s", in.Name())}
 	}
@@ -146,6 +146,15 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 		return &ExitError{Code: ExitUnsolved, Err: fmt.Errorf("%s not solved within the limits", format.Count(sum.Unsolved, "instance"))}
 	}
 	return nil
+}
+
+// InputError is the error of a stream of instances that could not be read to its end: bad
+// input (exit 3) for one that is no list of states (instance.ErrNoList), else the read's.
+func InputError(in *instance.Stream) error {
+	if errors.Is(in.Err(), instance.ErrNoList) {
+		return &ExitError{Code: ExitBadInput, Err: in.Err()}
+	}
+	return in.Err()
 }
 
 // limited says whether err ended a search in its limits (--timeout, --max-nodes,
