@@ -161,7 +161,7 @@ func InstallSet(ctx context.Context, spec pdb.SetSpec, dir string, opt BuildOpti
 	if opt.Bits {
 		build = spec.BuildTableBits
 	}
-	g := &group{opt: opt}
+	g := &group{opt: opt, set: &spec, dir: dir}
 	converted := map[string]string{} // path: the digest of a table converted from a proven one
 	for t := range spec.Tables {
 		packed, err := convertible(ctx, paths[t], opt)
@@ -252,6 +252,10 @@ type group struct {
 	paths  []string
 	staged []*atomicfile.Staged
 	infos  []tablefile.Info
+	// set, for a set's install: its files commit with its manifest (manifest.go), in dir.
+	set     *pdb.SetSpec
+	dir     string
+	digests manifest
 }
 
 func (g *group) add(ctx context.Context, path string, t *tablefile.Table) error {
@@ -261,6 +265,10 @@ func (g *group) add(ctx context.Context, path string, t *tablefile.Table) error 
 	}
 	// Described now, so that the table's entries need not be kept until the end.
 	g.paths, g.staged, g.infos = append(g.paths, path), append(g.staged, s), append(g.infos, tablefile.Describe(path, t))
+	if g.digests == nil {
+		g.digests = manifest{}
+	}
+	g.digests[filepath.Base(path)] = t.DecodedSHA
 	return nil
 }
 
@@ -268,6 +276,21 @@ func (g *group) add(ctx context.Context, path string, t *tablefile.Table) error 
 func (g *group) finish(ctx context.Context, err error) error {
 	if err == nil {
 		err = ctx.Err()
+	}
+	if err == nil && g.set != nil {
+		staged := map[string]*atomicfile.Staged{}
+		for i, s := range g.staged {
+			staged[filepath.Base(g.paths[i])] = s
+		}
+		if err = commitSet(g.dir, *g.set, staged, g.digests); err != nil {
+			if !errors.Is(err, errCrashed) { // (a crash leaves what it leaves)
+				for _, s := range g.staged {
+					s.Abort() // those not in place yet
+				}
+			}
+			err = fmt.Errorf("installing the %s set in %s: %w", g.set.Name, g.dir, err)
+		}
+		g.staged = nil
 	}
 	for i, s := range g.staged {
 		if err != nil {

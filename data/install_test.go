@@ -13,6 +13,7 @@ import (
 
 	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/tablefile"
 )
@@ -228,4 +229,84 @@ func TestDamagedSetSaysHowToRebuild(t *testing.T) {
 	_, _, err = LoadSpec(pdb.Set555, []string{dir})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "build the set again with: pdbgen build --set 5-5-5 --out "+dir)
+}
+
+// A set is installed all or nothing across a crash at any step of its commit (as a
+// SIGKILL between two renames): whatever step the install of 6-6-3z in bits over the set
+// in nibbles stops at, the set reads back whole, all in nibbles or all in bits; a set
+// whose files lack one names it; a directory without a manifest (built before them) reads
+// as before.
+func TestInstallIsAllOrNothing(t *testing.T) {
+	ctx := context.Background()
+	spec, err := pdb.SetByName("6-6-3z")
+	require.NoError(t, err)
+	base, bitsDir := t.TempDir(), t.TempDir()
+	_, err = InstallSet(ctx, spec, base, BuildOptions{})
+	require.NoError(t, err)
+	require.FileExists(t, filepath.Join(base, manifestFile(spec)))
+	copyDir(t, base, bitsDir)
+	_, err = InstallSet(ctx, spec, bitsDir, BuildOptions{Bits: true})
+	require.NoError(t, err)
+	inBits := func(set *pdb.Set) int {
+		n := 0
+		for _, tab := range set.Tables {
+			if tab.Bitmap != nil {
+				n++
+			}
+		}
+		return n
+	}
+	defer func() { crashAt = -1 }()
+	sawOld, sawNew := false, false
+	for k := 0; ; k++ {
+		// The bits install's commit over the nibbles, stopped after k steps.
+		dir := t.TempDir()
+		copyDir(t, base, dir)
+		staged, digests := map[string]*atomicfile.Staged{}, manifest{}
+		for i := range spec.Tables {
+			name := SetFile(spec, i)
+			b, err := os.ReadFile(filepath.Join(bitsDir, name))
+			require.NoError(t, err)
+			s, err := atomicfile.Stage(ctx, filepath.Join(dir, name), b)
+			require.NoError(t, err)
+			staged[name] = s
+			digests[name], err = digestOf(filepath.Join(bitsDir, name))
+			require.NoError(t, err)
+		}
+		crashAt = k
+		err := commitSet(dir, spec, staged, digests)
+		crashAt = -1
+		set, rerr := ReadSet(dir, spec)
+		require.NoError(t, rerr, "a crash after %d steps", k)
+		bits := inBits(set)
+		require.Contains(t, []int{0, len(spec.Tables)}, bits, "a crash after %d steps: %d of %d tables in bits", k, bits, len(spec.Tables))
+		sawOld, sawNew = sawOld || bits == 0, sawNew || bits > 0
+		if err == nil {
+			assert.Equal(t, len(spec.Tables), bits, "an install that ended is the new set")
+			break
+		}
+		require.ErrorIs(t, err, errCrashed)
+		require.Less(t, k, 100)
+	}
+	assert.True(t, sawOld && sawNew, "crashes before and after the commit")
+
+	// Without a manifest, as before; a file missing is named.
+	require.NoError(t, os.Remove(filepath.Join(base, manifestFile(spec))))
+	_, err = ReadSet(base, spec)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(filepath.Join(base, SetFile(spec, 1))))
+	_, _, err = LoadSpec(spec, []string{base})
+	require.ErrorIs(t, err, ErrNotInstalled)
+	assert.ErrorContains(t, err, base+" lacks "+SetFile(spec, 1))
+}
+
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	entries, err := os.ReadDir(from)
+	require.NoError(t, err)
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(to, e.Name()), b, 0o644))
+	}
 }

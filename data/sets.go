@@ -11,6 +11,7 @@ import (
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/pdb"
+	"github.com/tilekit/tilekit/tablefile"
 )
 
 // EnvTables names the environment variable that lists directories of installed tables,
@@ -128,13 +129,23 @@ func locate(spec pdb.SetSpec, dirs []string) (p place, searched []string, ok boo
 	return place{embedded: true}, dirs, spec.Name == EmbeddedSet.Name
 }
 
-func hasAll(dir string, spec pdb.SetSpec) bool {
-	for t := range spec.Tables {
-		if info, err := os.Stat(filepath.Join(dir, SetFile(spec, t))); err != nil || !info.Mode().IsRegular() {
-			return false
+// hasAll reports whether dir holds every file of spec, in place or, where its manifest
+// says so, in a backup (manifest.go).
+func hasAll(dir string, spec pdb.SetSpec) bool { return len(missing(dir, spec)) == 0 }
+
+// partly describes the directories of dirs that hold some of spec's files but not all,
+// naming the files missing, for the error of a set not installed ("" for none).
+func partly(dirs []string, spec pdb.SetSpec) string {
+	var out []string
+	for _, dir := range dirs {
+		if m := missing(dir, spec); len(m) > 0 && len(m) < len(spec.Tables) {
+			out = append(out, fmt.Sprintf("%s lacks %s", dir, strings.Join(m, ", ")))
 		}
 	}
-	return true
+	if len(out) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(out, "; ") + ")"
 }
 
 var (
@@ -162,8 +173,8 @@ func LoadSpec(spec pdb.SetSpec, dirs []string) (set *pdb.Set, from string, err e
 	p, dirs, ok := locate(spec, dirs)
 	switch {
 	case !ok:
-		return nil, "", fmt.Errorf("%w: the %s tables are in none of %s; build them (once) with: %s",
-			ErrNotInstalled, spec.Name, strings.Join(dirs, ", "), buildCommand(spec))
+		return nil, "", fmt.Errorf("%w: the %s tables are in none of %s%s; build them (once) with: %s",
+			ErrNotInstalled, spec.Name, strings.Join(dirs, ", "), partly(dirs, spec), buildCommand(spec))
 	case p.set != nil:
 		return p.set, FromMemory, nil
 	case p.embedded:
@@ -208,7 +219,15 @@ func embeddedSet() (*pdb.Set, error) {
 
 // ReadSet reads the files of a set from dir and checks that they are its tables.
 func ReadSet(dir string, spec pdb.SetSpec) (*pdb.Set, error) {
-	return readSet(spec, func(name string) string { return filepath.Join(dir, name) }, openIn(dir))
+	m := readManifest(dir, spec)
+	return readSet(spec, func(name string) string { return filepath.Join(dir, name) }, func(name string) (*tablefile.Table, error) {
+		path := setPath(dir, spec, m, name) // in place, or an interrupted install's backup
+		t, err := tablefile.Read(path)
+		if err != nil {
+			return nil, err
+		}
+		return t, trusted(filepath.Join(dir, name), name, t)
+	})
 }
 
 // readSet reads the tables of a set through open (given the name of one of its files, and
