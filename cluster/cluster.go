@@ -53,6 +53,7 @@ const (
 	resultSubject   = "tilekit.results."  // + job id + "." + the worker's name
 	progressSubject = "tilekit.progress." // + job id + "." + the worker's name: Progress
 	cancelSubject   = "tilekit.cancel."   // + job id: stop the units of a finished pass
+	presenceSubject = "tilekit.present."  // + the worker's name: it is there, taking units
 	workersName     = "workers"           // the one durable consumer all workers share
 	maxDeliveries   = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + unitsStream + "." + workersName
 

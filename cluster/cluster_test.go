@@ -174,7 +174,7 @@ func TestRefusedUnitFails(t *testing.T) {
 			recs, got, sum := collect(t, nc, c, entries(korf[0].Goal, korf[0].Start))
 			require.Len(t, got, 1)
 			assert.Contains(t, recs[0].Error, "tables differ")
-			assert.Contains(t, recs[0].Error, "tried 3 times")
+			assert.Contains(t, recs[0].Error, "by 1 worker: w said: ")
 			assert.ErrorIs(t, got[0], ErrFailed)
 			assert.Equal(t, 1, sum.Unsolved)
 			assert.Nil(t, recs[0].Device, "nothing searched")

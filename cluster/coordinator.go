@@ -66,6 +66,11 @@ type run struct {
 	results jetstream.Stream    // the job's results
 	got     map[string]*Outcome // by unit id: the first outcome of each unit
 	workers map[string]bool
+	// seen is when each worker last said anything (word or result), lastNew when one was
+	// first heard of: a unit fails for good when every worker heard of could not do it
+	// and none new came within the ack wait (failedBy).
+	seen    map[string]time.Time
+	lastNew time.Time
 	refused int // results and progress passed over: junk, without the unit's key, or holding a unit past holdCap
 	// seqs names the unit of each hand-out (its place in the queue) in this run: a
 	// worker's word acknowledges only a delivery of its own unit.
@@ -130,7 +135,7 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	}
 	r := &run{c: c, js: js, units: units, queue: q, goal: c.Solver.Goal(), begin: time.Now(),
 		got: map[string]*Outcome{}, workers: map[string]bool{}, out: map[string]*handed{}, closed: map[string]bool{},
-		seqs: map[uint64]string{}, early: map[uint64]early{}, drops: make(chan uint64, 4096)}
+		seqs: map[uint64]string{}, early: map[uint64]early{}, drops: make(chan uint64, 4096), seen: map[string]time.Time{}}
 	r.changed = sync.NewCond(&r.mu)
 	opt, err := c.Solver.Options().Portable() // a catalogue file travels as its text
 	if err != nil {

@@ -21,18 +21,21 @@ import (
 
 // progress takes a worker's word about a unit it holds (Progress) to the queue: still
 // searching, or handed back. Word without the unit's key, or about a delivery of
-// another unit, is counted and passed over.
-func (r *run) progress(m *nats.Msg) {
+// another unit, is counted and passed over. A unit handed back, or held past the caps,
+// is its worker's failure: taken off that delivery and handed out again (retire).
+func (r *run) progress(ctx context.Context, m *nats.Msg) {
 	var p Progress
 	ok := json.Unmarshal(m.Data, &p) == nil && r.keyOf(p.Unit, p.Key)
+	worker := m.Subject[strings.LastIndexByte(m.Subject, '.')+1:] // the server's permissions see to it
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !ok {
 		r.refused++
 		return
 	}
+	r.seenWorker(worker)
 	if p.Back {
-		r.ack(p.Unit, p.Ack, "-NAK")
+		r.retire(ctx, p.Unit, p.Ack, worker, "handed it back")
 		return
 	}
 	if h := r.out[p.Unit]; h != nil {
@@ -44,15 +47,114 @@ func (r *run) progress(m *nats.Msg) {
 			if p.Nodes > h.nodes {
 				h.nodes, h.grew = p.Nodes, now
 			}
-			if now.Sub(h.held) > r.holdCap() || now.Sub(h.grew) > r.stallCap() {
-				// Held past the cap, or its work has stopped growing: its worker's word no
-				// longer extends it; the ack wait then hands it to another.
+			switch {
+			case now.Sub(h.held) > r.holdCap():
 				r.refused++
+				r.retire(ctx, p.Unit, p.Ack, worker, fmt.Sprintf("held it past %s without a result", r.holdCap()))
+				return
+			case now.Sub(h.grew) > r.stallCap():
+				r.refused++
+				r.retire(ctx, p.Unit, p.Ack, worker, fmt.Sprintf("held it for %s without its work growing", r.stallCap()))
 				return
 			}
 		}
 	}
 	r.ack(p.Unit, p.Ack, "+WPI")
+}
+
+// retire takes the delivery of unit (its reply subject ack) from worker, who could not do
+// it (said), and hands the unit out again, unless that makes it fail for good
+// (failedBy). A delivery of another unit, or an earlier hand-out, is passed over. r.mu
+// is held.
+func (r *run) retire(ctx context.Context, unit, ack, worker, said string) {
+	h := r.out[unit]
+	seq, ok := ackSeq(ack)
+	if h == nil || !ok || seq != h.seq || h.failed == seq {
+		r.ack(unit, ack, "-NAK") // as before hand-outs were confirmed: the server decides
+		return
+	}
+	h.failed = seq
+	r.ack(unit, ack, "+TERM") // this delivery ends; the unit goes out anew, or fails
+	if r.failedBy(h, worker, said) {
+		delete(r.out, unit)
+		go r.fail(ctx, h.unit, seq, h.failReason())
+		return
+	}
+	r.again(ctx, h)
+}
+
+// seenWorker notes a word or a result of worker. r.mu is held.
+func (r *run) seenWorker(worker string) {
+	if worker == "" || worker == coordinatorName {
+		return
+	}
+	if r.seen == nil {
+		r.seen = map[string]time.Time{}
+	}
+	if _, ok := r.seen[worker]; !ok {
+		r.lastNew = time.Now()
+	}
+	r.seen[worker] = time.Now()
+}
+
+// failedBy notes that worker could not do unit h, and what it said, and reports whether
+// the unit now fails for good: Queue.MaxDeliver distinct workers could not do it, or every
+// worker heard of in the run could not and no new one came within the ack wait (a lone
+// worker that cannot do it). One worker's failures, however many, never fail a unit that
+// another can do. r.mu is held.
+func (r *run) failedBy(h *handed, worker, said string) bool {
+	if h.failers == nil {
+		h.failers = map[string]string{}
+	}
+	if _, ok := h.failers[worker]; !ok {
+		h.order = append(h.order, worker)
+	}
+	h.failers[worker] = said
+	if len(h.failers) >= max(r.queue.MaxDeliver, 1) {
+		return true
+	}
+	// Every worker heard of lately could not do it (a worker says it is there every third
+	// of the ack wait, idle or not), and for an ack wait since none new came.
+	recent := 2 * max(r.queue.AckWait, 10*time.Millisecond)
+	for w, at := range r.seen {
+		if _, failed := h.failers[w]; !failed && time.Since(at) < recent {
+			h.allFailed = time.Time{}
+			return false
+		}
+	}
+	if h.allFailed.IsZero() || r.lastNew.After(h.allFailed) {
+		h.allFailed = time.Now()
+	}
+	return h.tries >= 2 && time.Since(h.allFailed) >= r.queue.AckWait
+}
+
+// failReason names the workers that could not do h and what each said last.
+func (h *handed) failReason() string {
+	var said []string
+	for _, w := range h.order {
+		said = append(said, fmt.Sprintf("%s said: %s", w, h.failers[w]))
+	}
+	return fmt.Sprintf("tried %d times, by %s: %s", h.tries, format.Count(len(h.order), "worker"), strings.Join(said, "; "))
+}
+
+// again hands h's unit out anew after a short delay, so that the worker that could not do
+// it is not handed it again at once (another worker takes it meanwhile, or it does after
+// the delay). r.mu is held.
+func (r *run) again(ctx context.Context, h *handed) {
+	h.waiting = true
+	unit := h.unit
+	time.AfterFunc(r.againDelay(), func() {
+		r.mu.Lock()
+		h.waiting = false
+		r.mu.Unlock()
+		r.publish(ctx, []Unit{unit})
+	})
+}
+
+// againDelay is how long a unit a worker could not do waits before it goes out again: a
+// quarter of the ack wait, between 20 ms and 5 s.
+func (r *run) againDelay() time.Duration {
+	return min(max(r.queue.AckWait/4, 20*time.Millisecond), 5*time.Second)
 }
 
 // holdCap is the longest a worker's words keep one hand-out of a unit: the job's timeout
@@ -296,6 +398,13 @@ type handed struct {
 	tries  int
 	gone   time.Time
 	failed uint64 // the hand-out (seq) a worker said it could not search
+	// failers are the workers that could not do the unit, and what each said last, in
+	// order (failedBy); waiting, that it waits to go out again (again).
+	failers map[string]string
+	order   []string
+	waiting bool
+	// allFailed is since when every worker heard of could not do the unit.
+	allFailed time.Time
 	// held is when a worker first said hand-out heldSeq was in progress (holdCap), grew
 	// when the nodes it reported last grew, to nodes (stallCap).
 	held    time.Time
@@ -364,8 +473,8 @@ func (r *run) lost(ctx context.Context) {
 		r.mu.Lock()
 		h := r.out[m.unit.ID]
 		switch {
-		case h == nil || h.seq != m.seq || r.got[m.unit.ID] != nil:
-			// answered, or handed out again, meanwhile
+		case h == nil || h.seq != m.seq || r.got[m.unit.ID] != nil || h.waiting:
+			// answered, or handed out again, meanwhile, or waiting to be
 		case h.gone.IsZero():
 			h.gone = time.Now()
 		case time.Since(h.gone) < r.lostGrace():

@@ -50,6 +50,8 @@ var messages = []message{
 	{what: "a unit's result, stored in the job's results stream (the coordinator's: a unit failed for good)",
 		subject: resultSubject + "*." + workerToken, payload: "Outcome", from: worker | coordinator, to: coordinator,
 		handler: "run.listen, run.accept, run.record"},
+	{what: "a worker's presence: it is there and takes units, said every third of the ack wait",
+		subject: presenceSubject + workerToken, payload: "none", from: worker, to: coordinator, handler: "run.seenWorker"},
 	{what: "a pass decided: its units' searches stop", subject: cancelSubject + ">",
 		payload: "the pass's key (passKey)", from: coordinator, to: worker, handler: "Worker.decide"},
 	{what: "a word about a delivery (in progress, handed back, done), from a worker's word or result",

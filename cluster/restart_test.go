@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -394,7 +395,7 @@ func TestProgressNeedsTheUnitsKey(t *testing.T) {
 	} {
 		data, err := json.Marshal(tc.p)
 		require.NoError(t, err)
-		r.progress(&nats.Msg{Data: data})
+		r.progress(context.Background(), &nats.Msg{Data: data})
 		require.NoError(t, nc.Flush())
 		m, err := sub.NextMsg(200 * time.Millisecond)
 		if tc.sent == "" {
@@ -646,7 +647,7 @@ func TestWordBeforeTheHandOutIsConfirmed(t *testing.T) {
 	h.seq, h.tries = 9, 2
 	r.settleEarly(context.Background(), 9, h)
 	require.NotNil(t, r.got["j.0"])
-	assert.Contains(t, r.got["j.0"].Error, "tried 2 times; the last worker (quick) said: no tables")
+	assert.Contains(t, r.got["j.0"].Error, "tried 2 times, by 1 worker: quick said: no tables")
 	r.mu.Unlock()
 }
 
@@ -870,4 +871,88 @@ func TestWorkersWordsGrow(t *testing.T) {
 	}
 	cancel()
 	<-ran
+}
+
+// misbehaving runs a worker named name that does behave with each unit it takes (given
+// its reply subject), taking units as fast as it can; it never answers the queue itself.
+func misbehaving(t *testing.T, nc *nats.Conn, name string, behave func(ctx context.Context, js jetstream.JetStream, tk *task, ack string)) {
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-done })
+	go func() {
+		defer close(done)
+		var cons jetstream.Consumer
+		for ctx.Err() == nil {
+			if cons, err = js.Consumer(ctx, unitsStream, workersName); err == nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		for ctx.Err() == nil {
+			msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+			if err != nil {
+				continue
+			}
+			if tk, err := decodeUnit(msg.Data()); err == nil {
+				behave(ctx, js, tk, msg.Reply())
+			}
+		}
+	}()
+}
+
+// No worker can fail a run: beside one honest worker, a worker that hands back every unit
+// it takes, one that cannot search any (no tables: it says so at once), and one that
+// holds every unit past --max-hold, each taking units as fast as it can: every unit is
+// solved, by the honest worker, with its optimal length.
+func TestNoWorkerFailsARun(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	// The easiest of Korf's instances.
+	easy := slices.Clone(korf)
+	slices.SortFunc(easy, func(a, b corpus.Case) int { return a.Optimal - b.Optimal })
+	easy = easy[:10]
+	var starts []board.State
+	for _, in := range easy {
+		starts = append(starts, in.Start)
+	}
+	for _, bad := range []struct {
+		name   string
+		behave func(ctx context.Context, js jetstream.JetStream, tk *task, ack string)
+	}{
+		{"hands back", func(_ context.Context, js jetstream.JetStream, tk *task, ack string) {
+			data, _ := json.Marshal(Progress{Unit: tk.ID, Key: tk.Key, Ack: ack, Back: true})
+			js.Conn().Publish(progressSubject+tk.Job.ID+".forger", data)
+		}},
+		{"no tables", func(ctx context.Context, js jetstream.JetStream, tk *task, ack string) {
+			o := Outcome{Job: tk.Job.ID, Unit: tk.ID, Index: tk.Index, Seq: tk.Seq, Key: tk.Key, Ack: ack, Failed: true, Error: "no tables here"}
+			data, _ := json.Marshal(o)
+			js.Publish(ctx, resultSubject+tk.Job.ID+".forger", data)
+		}},
+		{"holds", func(ctx context.Context, js jetstream.JetStream, tk *task, ack string) {
+			for word := uint64(1); word < 40 && ctx.Err() == nil; word++ { // past the cap, growing
+				data, _ := json.Marshal(Progress{Unit: tk.ID, Key: tk.Key, Ack: ack, Nodes: 1000 * word})
+				js.Conn().Publish(progressSubject+tk.Job.ID+".forger", data)
+				time.Sleep(50 * time.Millisecond)
+			}
+		}},
+	} {
+		t.Run(bad.name, func(t *testing.T) {
+			_, nc := testServer(t, "")
+			misbehaving(t, nc, "forger", bad.behave)
+			startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
+			c := &Coordinator{Solver: s, Queue: Queue{AckWait: time.Second, MaxDeliver: 3, MaxHold: 500 * time.Millisecond}}
+			recs, errs, sum := collect(t, nc, c, entries(goal, starts...))
+			require.Len(t, recs, len(easy))
+			for i, in := range easy {
+				require.NoError(t, errs[i], in.Name)
+				assert.Equal(t, in.Optimal, recs[i].Length, in.Name)
+				assert.Equal(t, "honest", recs[i].Worker, in.Name)
+			}
+			assert.Equal(t, len(easy), sum.Solved)
+		})
+	}
 }

@@ -155,14 +155,30 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 		close(r.drops)
 		return nil, fmt.Errorf("cluster: reading results: %w", err)
 	}
+	present, err := nc.Subscribe(presenceSubject+"*", func(m *nats.Msg) {
+		if name := strings.TrimPrefix(m.Subject, presenceSubject); ValidName(name) == nil {
+			r.mu.Lock()
+			r.seenWorker(name)
+			r.mu.Unlock()
+		}
+	})
+	if err != nil {
+		cc.Stop()
+		r.mu.Lock()
+		r.dropsClosed = true
+		close(r.drops)
+		r.mu.Unlock()
+		return nil, fmt.Errorf("cluster: hearing the workers: %w", err)
+	}
 	sub, err := nc.Subscribe(maxDeliveries, func(m *nats.Msg) { r.givenUp(ctx, m.Data) })
 	if err == nil {
 		var progress *nats.Subscription
-		if progress, err = nc.Subscribe(progressSubject+r.job.ID+".*", r.progress); err == nil {
+		if progress, err = nc.Subscribe(progressSubject+r.job.ID+".*", func(m *nats.Msg) { r.progress(ctx, m) }); err == nil {
 			s := sub
 			sub = nil
 			stop = func() {
 				progress.Unsubscribe()
+				present.Unsubscribe()
 				s.Unsubscribe()
 				cc.Stop()
 				r.mu.Lock()
@@ -176,6 +192,7 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 		}
 	}
 	if err != nil {
+		present.Unsubscribe()
 		cc.Stop()
 		r.mu.Lock()
 		r.dropsClosed = true
@@ -201,17 +218,21 @@ func (r *run) take(o *Outcome) {
 	if o.Worker != "" {
 		r.workers[o.Worker] = true
 	}
+	r.seenWorker(o.Worker)
 	r.changed.Broadcast()
 }
 
 // failedForGood reports whether a failed outcome is the unit's: a worker that could not
 // search a unit handed out in this run fails only that hand-out, and the unit is handed
-// out again until Queue.MaxDeliver hand-outs (so that no one worker, mistaken or
-// malicious, fails a unit); the last one's failure stands, with its reason. r.mu is held.
+// out again until Queue.MaxDeliver distinct workers could not do it, or every worker
+// could not (failedBy: so that no one worker, mistaken or malicious, fails a unit that
+// another can do); then the failure stands, naming the workers and what they said. r.mu
+// is held.
 func (r *run) failedForGood(ctx context.Context, o *Outcome) bool {
 	if !o.Failed || o.Worker == "" {
 		return true
 	}
+	r.seenWorker(o.Worker)
 	seq, _ := ackSeq(o.Ack)
 	if r.early != nil && r.ofThisRun(seq) && r.seqs[seq] == "" {
 		// A hand-out whose place the server has not confirmed yet: decided once it has
@@ -229,12 +250,11 @@ func (r *run) failedForGood(ctx context.Context, o *Outcome) bool {
 		return false // an earlier hand-out's, or this one's again
 	}
 	h.failed = h.seq
-	if h.tries < max(r.queue.MaxDeliver, 1) {
-		unit := h.unit
-		go r.publish(ctx, []Unit{unit})
+	if !r.failedBy(h, o.Worker, o.Error) {
+		r.again(ctx, h)
 		return false
 	}
-	o.Error = fmt.Sprintf("tried %d times; the last worker (%s) said: %s", h.tries, o.Worker, o.Error)
+	o.Error = h.failReason()
 	return true
 }
 

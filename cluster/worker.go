@@ -107,6 +107,21 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	if err != nil {
 		return err
 	}
+	// Its presence, said while it runs (every third of the queue's ack wait once it is
+	// known): a coordinator fails a unit that every worker it knows could not do, and an
+	// idle worker, or one still waiting for the queue, must be known too.
+	var every atomic.Int64
+	every.Store(int64(250 * time.Millisecond))
+	go func() {
+		for {
+			nc.Publish(presenceSubject+w.name(), nil)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Duration(every.Load())):
+			}
+		}
+	}()
 	// The server may not be up yet, and the coordinator configures the queue: wait for
 	// both.
 	var cons jetstream.Consumer
@@ -143,6 +158,7 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		}
 	}
 	ackWait := cons.CachedInfo().Config.AckWait
+	every.Store(int64(max(ackWait/3, 10*time.Millisecond)))
 	w.passMu.Lock()
 	w.decided, w.running = map[string]bool{}, map[string]map[*context.CancelFunc]bool{}
 	w.passMu.Unlock()
