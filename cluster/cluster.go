@@ -11,8 +11,12 @@
 //
 // Faults: a unit is acknowledged (by the coordinator) only after its result is stored,
 // so a unit of a worker that dies is handed to another after the ack wait; results are
-// kept by unit, first one wins, so nothing is counted twice; a unit handed out MaxDeliver times without a result
-// is reported failed with the reason; a coordinator restarted on the same store reads the
+// kept by unit, first one wins, so nothing is counted twice; a unit is reported failed,
+// with each worker's reason, only once MaxDeliver distinct workers could not do it, or
+// every worker present could not and no new one came within the ack wait (one worker's
+// failures never fail a unit another can do, and a worker that does none of a job's units
+// is told to stop taking them); a unit whose deliveries all go silent fails after
+// MaxDeliver deliveries; a coordinator restarted on the same store reads the
 // results stored so far and hands out only what is missing. Every unit carries the
 // fingerprint of the coordinator's tables (solve.Solver.Fingerprint), and a worker whose
 // tables differ refuses it.
@@ -54,6 +58,7 @@ const (
 	progressSubject = "tilekit.progress." // + job id + "." + the worker's name: Progress
 	cancelSubject   = "tilekit.cancel."   // + job id: stop the units of a finished pass
 	presenceSubject = "tilekit.present."  // + the worker's name: it is there, taking units
+	stopSubject     = "tilekit.stop."     // + job id + "." + the worker's name: take no more of the job's units
 	workersName     = "workers"           // the one durable consumer all workers share
 	maxDeliveries   = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + unitsStream + "." + workersName
 
@@ -74,7 +79,9 @@ type Queue struct {
 	// nodes so far; words whose nodes have not grown for ten AckWaits keep it no longer:
 	// stallCap).
 	AckWait time.Duration
-	// MaxDeliver is how many times a unit is handed out before it is reported failed.
+	// MaxDeliver is how many distinct workers must fail a unit (hand it back, fail to
+	// search it, hold it past the caps) before it is reported failed, and how many
+	// deliveries that go silent fail it.
 	MaxDeliver int
 	// Keep is how long results are kept for a restart (0: a week).
 	Keep time.Duration
@@ -269,7 +276,8 @@ type Outcome struct {
 	// serial search uses it above the subtree.
 	Value   int     `json:"value,omitempty"`
 	Seconds float64 `json:"seconds"`
-	// Failed marks a unit given up for good (Error says why): tried MaxDeliver times.
+	// Failed marks a unit given up for good (Error says why, naming the workers that
+	// could not do it): Queue.MaxDeliver.
 	Failed bool   `json:"failed,omitempty"`
 	Error  string `json:"error,omitempty"`
 	// Key is the unit's key, and Ack the reply subject of the delivery that carried it,
@@ -316,5 +324,5 @@ func (o *Outcome) Text(u *Unit) string {
 // its bound.
 func passKey(job string, index, bound int) string { return fmt.Sprintf("%s/%d/%d", job, index, bound) }
 
-// ErrFailed is matched by the error of a unit given up after MaxDeliver tries.
+// ErrFailed is matched by the error of a unit given up for good (Queue.MaxDeliver).
 var ErrFailed = errors.New("cluster: unit failed")

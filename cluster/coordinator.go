@@ -71,6 +71,9 @@ type run struct {
 	// and none new came within the ack wait (failedBy).
 	seen    map[string]time.Time
 	lastNew time.Time
+	// tally is what each worker did and could not do in the run: one that could not do
+	// stopAfter units and did none is told to stop taking the job's units (couldNot).
+	tally   map[string]*tally
 	refused int // results and progress passed over: junk, without the unit's key, or holding a unit past holdCap
 	// seqs names the unit of each hand-out (its place in the queue) in this run: a
 	// worker's word acknowledges only a delivery of its own unit.

@@ -35,7 +35,11 @@ func (r *run) progress(ctx context.Context, m *nats.Msg) {
 	}
 	r.seenWorker(worker)
 	if p.Back {
-		r.retire(ctx, p.Unit, p.Ack, worker, "handed it back")
+		said := "handed it back"
+		if t := r.tally[worker]; t != nil && t.told {
+			said += ", told to take no more of the job's units as " + t.why
+		}
+		r.retire(ctx, p.Unit, p.Ack, worker, said)
 		return
 	}
 	if h := r.out[p.Unit]; h != nil {
@@ -75,6 +79,7 @@ func (r *run) retire(ctx context.Context, unit, ack, worker, said string) {
 	}
 	h.failed = seq
 	r.ack(unit, ack, "+TERM") // this delivery ends; the unit goes out anew, or fails
+	r.couldNot(worker, said)
 	if r.failedBy(h, worker, said) {
 		delete(r.out, unit)
 		go r.fail(ctx, h.unit, seq, h.failReason())
@@ -126,6 +131,48 @@ func (r *run) failedBy(h *handed, worker, said string) bool {
 		h.allFailed = time.Now()
 	}
 	return h.tries >= 2 && time.Since(h.allFailed) >= r.queue.AckWait
+}
+
+// A tally is what one worker did in a run.
+type tally struct {
+	did, couldNot int    // units it returned a result for, and deliveries it could not do
+	told          bool   // it was told to stop taking the job's units
+	why           string // and why
+}
+
+// stopAfter is how many units a worker that did none may fail before it is told to stop
+// taking the job's units.
+const stopAfter = 3
+
+// tallyOf is worker's tally. r.mu is held.
+func (r *run) tallyOf(worker string) *tally {
+	if r.tally == nil {
+		r.tally = map[string]*tally{}
+	}
+	t := r.tally[worker]
+	if t == nil {
+		t = &tally{}
+		r.tally[worker] = t
+	}
+	return t
+}
+
+// couldNot notes that worker could not do a unit (said); a worker that could not do
+// stopAfter units and did none is told to stop taking the job's units, with why (a
+// worker without the job's tables, or one that hands back everything, stops burning the
+// queue's deliveries; one that does not listen loses nothing but its own time, failedBy).
+// r.mu is held.
+func (r *run) couldNot(worker, said string) {
+	if worker == "" || worker == coordinatorName {
+		return
+	}
+	t := r.tallyOf(worker)
+	t.couldNot++
+	if t.did == 0 && t.couldNot >= stopAfter && !t.told {
+		t.told = true
+		t.why = fmt.Sprintf("it could not do %d of the job's units and did none (the last: %s)", t.couldNot, said)
+		r.js.Conn().Publish(stopSubject+r.job.ID+"."+worker, []byte(t.why))
+	}
 }
 
 // failReason names the workers that could not do h and what each said last.

@@ -52,6 +52,8 @@ var messages = []message{
 		handler: "run.listen, run.accept, run.record"},
 	{what: "a worker's presence: it is there and takes units, said every third of the ack wait",
 		subject: presenceSubject + workerToken, payload: "none", from: worker, to: coordinator, handler: "run.seenWorker"},
+	{what: "a worker told to take no more of a job's units: it could not do any it took",
+		subject: stopSubject + "*." + workerToken, payload: "why, as text", from: coordinator, to: worker, handler: "Worker.stop"},
 	{what: "a pass decided: its units' searches stop", subject: cancelSubject + ">",
 		payload: "the pass's key (passKey)", from: coordinator, to: worker, handler: "Worker.decide"},
 	{what: "a word about a delivery (in progress, handed back, done), from a worker's word or result",

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,10 +20,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/fakegpu"
+	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
@@ -955,4 +958,52 @@ func TestNoWorkerFailsARun(t *testing.T) {
 			assert.Equal(t, len(easy), sum.Solved)
 		})
 	}
+}
+
+// An ordinary worker without the job's tables, beside one with them, fails no unit: it is
+// told to take no more of the job's units once it has failed a few and done none, says so,
+// and every unit is solved optimally by the other.
+func TestAWorkerWithoutTablesIsToldToStop(t *testing.T) {
+	dir := t.TempDir()
+	_, err := data.InstallSet(context.Background(), pdb.Set555, dir, data.BuildOptions{})
+	require.NoError(t, err)
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{Heuristic: "5-5-5", Tables: dir})
+	require.NoError(t, err)
+	easy := slices.Clone(korf)
+	slices.SortFunc(easy, func(a, b corpus.Case) int { return a.Optimal - b.Optimal })
+	easy = easy[:12]
+	var starts []board.State
+	for _, in := range easy {
+		starts = append(starts, in.Start)
+	}
+	_, nc := testServer(t, "")
+	var mu sync.Mutex
+	var said []string
+	startWorker(t, nc, &Worker{Name: "empty", Threads: 2, Tables: t.TempDir(), Log: func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		said = append(said, msg)
+	}})
+	startWorker(t, nc, &Worker{Name: "honest", Threads: 1, Tables: dir})
+	c := &Coordinator{Solver: s, Queue: Queue{AckWait: time.Second, MaxDeliver: 3}}
+	recs, errs, sum := collect(t, nc, c, entries(goal, starts...))
+	require.Len(t, recs, len(easy))
+	for i, in := range easy {
+		require.NoError(t, errs[i], in.Name)
+		assert.Equal(t, in.Optimal, recs[i].Length, in.Name)
+		assert.Equal(t, "honest", recs[i].Worker, in.Name)
+	}
+	assert.Equal(t, len(easy), sum.Solved)
+	mu.Lock()
+	defer mu.Unlock()
+	told := 0
+	for _, msg := range said {
+		if strings.Contains(msg, "told by the coordinator to take no more of job") {
+			told++
+			assert.Contains(t, msg, "could not do 3 of the job's units and did none")
+		}
+	}
+	assert.Equal(t, 1, told, "said: %q", said)
 }

@@ -217,6 +217,9 @@ func (r *run) take(o *Outcome) {
 	}
 	if o.Worker != "" {
 		r.workers[o.Worker] = true
+		if !o.Failed {
+			r.tallyOf(o.Worker).did++
+		}
 	}
 	r.seenWorker(o.Worker)
 	r.changed.Broadcast()
@@ -250,6 +253,7 @@ func (r *run) failedForGood(ctx context.Context, o *Outcome) bool {
 		return false // an earlier hand-out's, or this one's again
 	}
 	h.failed = h.seq
+	r.couldNot(o.Worker, o.Error)
 	if !r.failedBy(h, o.Worker, o.Error) {
 		r.again(ctx, h)
 		return false

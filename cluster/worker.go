@@ -50,6 +50,9 @@ type Worker struct {
 	// faulted is why the worker takes no more units: its GPU's kernel failed, which the
 	// driver keeps for the whole process (solve.ErrDeviceFault).
 	faulted error
+	// stopped says why, of each job whose units this worker was told to take no more of
+	// (stop): they are handed back as they come.
+	stopped map[string]string
 
 	// The passes decided (passKey), and the cancel functions of the units of
 	// each pass being searched here, which the coordinator's word stops.
@@ -167,8 +170,16 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		return err
 	}
 	defer sub.Unsubscribe()
+	stops, err := nc.Subscribe(stopSubject+"*."+w.name(), func(m *nats.Msg) {
+		job := strings.TrimPrefix(m.Subject, stopSubject)
+		w.stop(job[:max(strings.LastIndexByte(job, '.'), 0)], string(m.Data))
+	})
+	if err != nil {
+		return err
+	}
+	defer stops.Unsubscribe()
 	w.mu.Lock()
-	w.solvers = map[[32]byte]*solverEntry{}
+	w.solvers, w.stopped = map[[32]byte]*solverEntry{}, map[string]string{}
 	w.mu.Unlock()
 	threads := w.Threads
 	if threads <= 0 {
@@ -210,6 +221,27 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		return fmt.Errorf("worker %s stopped taking units: %w (the NVIDIA driver keeps a kernel's fault for the whole process: start the worker again)", w.name(), err)
 	}
 	return nil
+}
+
+// stop takes no more of job's units: the coordinator said so, and why.
+func (w *Worker) stop(job, why string) {
+	w.mu.Lock()
+	_, said := w.stopped[job]
+	if !said && w.stopped != nil {
+		w.stopped[job] = why
+	}
+	w.mu.Unlock()
+	if !said {
+		w.log("told by the coordinator to take no more of job %s's units: %s; start this worker again to take them", job, why)
+	}
+}
+
+// stoppedFor reports whether w was told to take no more of job's units.
+func (w *Worker) stoppedFor(job string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, ok := w.stopped[job]
+	return ok
 }
 
 // fault is why the worker takes no more units (its device failed), or nil.
@@ -352,6 +384,16 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		p.Unit, p.Key, p.Ack, p.Nodes = u.ID, u.Key, msg.Reply(), nodes.Load()
 		data, _ := json.Marshal(p)
 		js.Conn().Publish(progressSubject+u.Job.ID+"."+name, data)
+	}
+	if w.stoppedFor(u.Job.ID) {
+		// Handed back untouched, and a pause before the next, so that the queue goes to
+		// the workers that can do them.
+		say(Progress{Back: true})
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+		return nil
 	}
 	// Keep the unit ours while it is searched.
 	done := make(chan struct{})

@@ -40,7 +40,7 @@ func clusterCommand() *cli.Command {
 			&cli.IntFlag{Name: "subtrees", Value: 16384, Usage: "the most subtrees of a split pass"},
 			&cli.Uint64Flag{Name: "unit-nodes", Value: 1_000_000, Usage: "the size a subtree should have, in nodes (250000 for dozens of workers)"},
 			&cli.DurationFlag{Name: "ack-wait", Value: cluster.DefaultQueue.AckWait, Usage: "hand a unit to another worker after this long without a word"},
-			&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultQueue.MaxDeliver, Usage: "report a unit failed after handing it out this many times"},
+			&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultQueue.MaxDeliver, Usage: "report a unit failed once this many distinct workers could not do it (or every worker present could not)"},
 			&cli.DurationFlag{Name: "max-hold", Value: cluster.DefaultQueue.MaxHold, Usage: "the longest a worker may hold a unit by saying it is in progress, where --timeout sets none (with --timeout: that and twice --ack-wait)"},
 			&cli.BoolFlag{Name: "keep-failed", Usage: "on a store with an earlier run's results, report its failed units as failed rather than hand them out again"},
 			&cli.Float64Flag{Name: "audit", Value: cluster.DefaultAudit, Usage: "the fraction of results (subtrees, whole instances), chosen at random, that the coordinator searches again to check its workers (0: none, 1: all)", Action: func(_ *cli.Context, f float64) error {
