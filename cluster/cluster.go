@@ -26,7 +26,8 @@
 // acknowledge a unit. Each unit carries a key of its own that only the workers it is
 // handed to see; the coordinator takes a result or progress only with it, and then
 // acknowledges the delivery itself. What a worker answers is replayed where it can be,
-// and audited where it cannot (Coordinator.Audit, Coordinator.TrustProof).
+// and audited where it cannot (Coordinator.Audit, Coordinator.TrustProof), or handed to
+// several distinct workers whose results must agree (Coordinator.Quorum), as BOINC does.
 package cluster
 
 import (
@@ -38,6 +39,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -259,6 +262,26 @@ type Unit struct {
 	Path  string `json:"path,omitempty"`  // a subtree's moves from the start
 	Seq   int    `json:"seq,omitempty"`   // a subtree's place in its pass's frontier
 	Key   string `json:"key"`             // unitKey: the worker's answers carry it back
+	// Copy numbers the copies of a unit handed to distinct workers (Coordinator.Quorum),
+	// from 1; 0 for a unit handed out once. A copy's ID is its unit's, then ~ and Copy.
+	Copy int `json:"copy,omitempty"`
+}
+
+// copyID is the ID of copy k of unit id.
+func copyID(id string, k int) string { return fmt.Sprintf("%s~%d", id, k) }
+
+// unitOf is the ID of the unit a copy's ID (copyID) is of, and the copy's number; an ID
+// of no copy is its own unit's, copy 0.
+func unitOf(id string) (string, int) {
+	i := strings.LastIndexByte(id, '~')
+	if i < 0 {
+		return id, 0
+	}
+	k, err := strconv.Atoi(id[i+1:])
+	if err != nil || k < 1 {
+		return id, 0
+	}
+	return id[:i], k
 }
 
 // Outcome is a worker's answer to a unit.
@@ -276,6 +299,13 @@ type Outcome struct {
 	// serial search uses it above the subtree.
 	Value   int     `json:"value,omitempty"`
 	Seconds float64 `json:"seconds"`
+	// What the coordinator knows of a unit given to several workers (Coordinator.Quorum),
+	// never sent: the workers whose copies agreed, or, where they did not, that this is
+	// its own search's (Here), the dispute, and the workers it found wrong.
+	Agreed  []string `json:"-"`
+	Here    bool     `json:"-"`
+	Dispute string   `json:"-"`
+	Wrong   []string `json:"-"`
 	// Failed marks a unit given up for good (Error says why, naming the workers that
 	// could not do it): Queue.MaxDeliver.
 	Failed bool   `json:"failed,omitempty"`
@@ -295,6 +325,9 @@ type Progress struct {
 	Key  string `json:"key"`
 	Ack  string `json:"ack"`
 	Back bool   `json:"back,omitempty"`
+	// Twice marks a copy handed back because the worker has taken another copy of its
+	// unit (Unit.Copy): not the worker's failure.
+	Twice bool `json:"twice,omitempty"`
 	// Nodes is how many nodes the worker has generated on the unit so far: its word keeps
 	// the unit only while that grows (stallCap).
 	Nodes uint64 `json:"nodes,omitempty"`

@@ -42,6 +42,11 @@ type Coordinator struct {
 	// that finds nothing) to the audit's sample; by default the coordinator searches all
 	// of it again, so that no worker can hide a shorter solution there.
 	TrustProof bool
+	// Quorum hands each unit to this many distinct workers and takes its result only when
+	// they agree: the same solution, or none, and the same counts. Where they do not, the
+	// coordinator searches the unit itself, takes its own result, and says which workers
+	// it found wrong (report.Record.Dispute). 0 or 1: each unit once.
+	Quorum int
 	// KeepFailed reports the units that failed in an earlier run on the store as failed
 	// again, rather than handing them out anew.
 	KeepFailed bool
@@ -73,8 +78,14 @@ type run struct {
 	lastNew time.Time
 	// tally is what each worker did and could not do in the run: one that could not do
 	// stopAfter units and did none is told to stop taking the job's units (couldNot).
-	tally   map[string]*tally
-	refused int // results and progress passed over: junk, without the unit's key, or holding a unit past holdCap
+	tally map[string]*tally
+	// votes are the units handed out as copies (Coordinator.Quorum), by unit id;
+	// disputes the outcomes the coordinator's search settled, until their instance takes
+	// them; doneUnits counts the units decided.
+	votes     map[string]*vote
+	disputes  []*Outcome
+	doneUnits int
+	refused   int // results and progress passed over: junk, without the unit's key, or holding a unit past holdCap
 	// seqs names the unit of each hand-out (its place in the queue) in this run: a
 	// worker's word acknowledges only a delivery of its own unit.
 	seqs map[uint64]string
@@ -183,7 +194,7 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	})
 	defer quit()
 
-	if c.Audit > 0 || c.Split && !c.TrustProof {
+	if c.Audit > 0 || c.Split && !c.TrustProof || c.Quorum > 1 {
 		aopt := c.Solver.Options()
 		aopt.MaxNodes = 0 // a subtree is searched to its end, as the workers do
 		aopt.Workers = 1  // and an instance on one goroutine, so that its counts are theirs
@@ -223,6 +234,9 @@ func (c *Coordinator) job(entries []instance.Entry, opt solve.Options) Job {
 	enc := json.NewEncoder(h)
 	enc.Encode(j)
 	enc.Encode([]any{c.Split, c.Rule.Subtrees, c.Rule.UnitNodes, c.Rule.SplitFrom})
+	if c.Quorum > 1 {
+		enc.Encode(c.Quorum) // another quorum is another job: its results are copies'
+	}
 	for _, e := range entries {
 		if e.In != nil {
 			enc.Encode([]any{e.In.ID, e.In.State.String()})
@@ -307,7 +321,7 @@ func (r *run) report(ctx context.Context, done <-chan struct{}) {
 			}
 		}
 		r.mu.Lock()
-		s.Done, s.Failed, s.Refused, s.Workers, s.Nodes, s.Bound = len(r.got), r.failed, r.refused, len(r.workers), r.nodes, r.bound
+		s.Done, s.Failed, s.Refused, s.Workers, s.Nodes, s.Bound = r.doneUnits, r.failed, r.refused, len(r.workers), r.nodes, r.bound
 		r.mu.Unlock()
 		if el := time.Since(r.begin).Seconds(); el > 0 {
 			s.Rate = float64(s.Nodes) / el

@@ -34,16 +34,26 @@ func (r *run) progress(ctx context.Context, m *nats.Msg) {
 		return
 	}
 	r.seenWorker(worker)
+	if p.Back && p.Twice {
+		r.retire(ctx, p.Unit, p.Ack, worker, twiceSaid(r.quorum()), false)
+		return
+	}
 	if p.Back {
 		said := "handed it back"
 		if t := r.tally[worker]; t != nil && t.told {
 			said += ", told to take no more of the job's units as " + t.why
 		}
-		r.retire(ctx, p.Unit, p.Ack, worker, said)
+		r.retire(ctx, p.Unit, p.Ack, worker, said, true)
 		return
 	}
 	if h := r.out[p.Unit]; h != nil {
 		if seq, ok := ackSeq(p.Ack); ok && seq == h.seq {
+			if t := r.tally[worker]; t != nil && t.told {
+				// A worker told to take no more of the job's units holds none: the unit
+				// goes to another at once rather than after the caps.
+				r.retire(ctx, p.Unit, p.Ack, worker, "took it after being told to take no more of the job's units as "+t.why, true)
+				return
+			}
 			now := time.Now()
 			if h.held.IsZero() || h.heldSeq != seq {
 				h.held, h.heldSeq, h.nodes, h.grew = now, seq, p.Nodes, now
@@ -54,11 +64,11 @@ func (r *run) progress(ctx context.Context, m *nats.Msg) {
 			switch {
 			case now.Sub(h.held) > r.holdCap():
 				r.refused++
-				r.retire(ctx, p.Unit, p.Ack, worker, fmt.Sprintf("held it past %s without a result", r.holdCap()))
+				r.retire(ctx, p.Unit, p.Ack, worker, fmt.Sprintf("held it past %s without a result", r.holdCap()), true)
 				return
 			case now.Sub(h.grew) > r.stallCap():
 				r.refused++
-				r.retire(ctx, p.Unit, p.Ack, worker, fmt.Sprintf("held it for %s without its work growing", r.stallCap()))
+				r.retire(ctx, p.Unit, p.Ack, worker, fmt.Sprintf("held it for %s without its work growing", r.stallCap()), true)
 				return
 			}
 		}
@@ -70,7 +80,7 @@ func (r *run) progress(ctx context.Context, m *nats.Msg) {
 // it (said), and hands the unit out again, unless that makes it fail for good
 // (failedBy). A delivery of another unit, or an earlier hand-out, is passed over. r.mu
 // is held.
-func (r *run) retire(ctx context.Context, unit, ack, worker, said string) {
+func (r *run) retire(ctx context.Context, unit, ack, worker, said string, blame bool) {
 	h := r.out[unit]
 	seq, ok := ackSeq(ack)
 	if h == nil || !ok || seq != h.seq || h.failed == seq {
@@ -79,7 +89,9 @@ func (r *run) retire(ctx context.Context, unit, ack, worker, said string) {
 	}
 	h.failed = seq
 	r.ack(unit, ack, "+TERM") // this delivery ends; the unit goes out anew, or fails
-	r.couldNot(worker, said)
+	if blame {
+		r.couldNot(worker, said)
+	}
 	if r.failedBy(h, worker, said) {
 		delete(r.out, unit)
 		go r.fail(ctx, h.unit, seq, h.failReason())
@@ -184,13 +196,11 @@ func (h *handed) failReason() string {
 	return fmt.Sprintf("tried %d times, by %s: %s", h.tries, format.Count(len(h.order), "worker"), strings.Join(said, "; "))
 }
 
-// again hands h's unit out anew after a short delay, so that the worker that could not do
-// it is not handed it again at once (another worker takes it meanwhile, or it does after
-// the delay). r.mu is held.
+// again hands h's unit out anew after a pause (againDelay). r.mu is held.
 func (r *run) again(ctx context.Context, h *handed) {
 	h.waiting = true
 	unit := h.unit
-	time.AfterFunc(r.againDelay(), func() {
+	time.AfterFunc(r.againDelay(h), func() {
 		r.mu.Lock()
 		h.waiting = false
 		r.mu.Unlock()
@@ -198,10 +208,17 @@ func (r *run) again(ctx context.Context, h *handed) {
 	})
 }
 
-// againDelay is how long a unit a worker could not do waits before it goes out again: a
-// quarter of the ack wait, between 20 ms and 5 s.
-func (r *run) againDelay() time.Duration {
-	return min(max(r.queue.AckWait/4, 20*time.Millisecond), 5*time.Second)
+// againDelay is how long a unit some worker could not do waits before it goes out again.
+// While a worker present has not failed it, a moment (10 ms): a worker that takes every
+// unit it can, and cannot or will not do them, must not keep them from the others,
+// whose next request takes the unit as soon as it is back. Once every worker present
+// has failed it, half the time since, up to a quarter of the ack wait (at most 5 s): the
+// unit waits for a new worker, or one not heard of yet, without spinning (failedBy).
+func (r *run) againDelay(h *handed) time.Duration {
+	if h.allFailed.IsZero() {
+		return 10 * time.Millisecond
+	}
+	return min(max(time.Since(h.allFailed)/2, 10*time.Millisecond), max(r.queue.AckWait/4, 20*time.Millisecond), 5*time.Second)
 }
 
 // holdCap is the longest a worker's words keep one hand-out of a unit: the job's timeout
@@ -246,10 +263,11 @@ func (r *run) ack(unit, subject, word string) {
 }
 
 // early is word about a delivery whose hand-out the server had not yet confirmed: to the
-// queue (subject, word), and a failure (fail), for unit.
+// queue (subject, word), a failure (fail) or a second copy's result (twice), for unit.
 type early struct {
 	unit, subject, word string
 	fail                *Outcome
+	twice               *Outcome // a result from a worker with another copy of the unit (twice)
 }
 
 // maxEarly bounds the words kept for hand-outs not yet confirmed: a worker cannot have
@@ -283,7 +301,10 @@ func (r *run) settleEarly(ctx context.Context, seq uint64, h *handed) {
 		r.js.Conn().Publish(e.subject, []byte(e.word))
 	}
 	if e.fail != nil && r.got[e.unit] == nil && r.failedForGood(ctx, e.fail) {
-		r.take(e.fail)
+		r.take(ctx, e.fail)
+	}
+	if e.twice != nil && r.got[e.unit] == nil {
+		r.twice(ctx, e.twice)
 	}
 }
 
@@ -352,6 +373,9 @@ func (r *run) fail(ctx context.Context, u Unit, seq uint64, why string) {
 
 // publish hands out the units that have no outcome yet.
 func (r *run) publish(ctx context.Context, units []Unit) error {
+	r.mu.Lock()
+	units = r.copies(units)
+	r.mu.Unlock()
 	for i := range units {
 		r.mu.Lock()
 		done := r.got[units[i].ID] != nil || r.closed[units[i].ID]
@@ -422,7 +446,7 @@ func (r *run) published(ctx context.Context) error {
 		}
 		h := r.out[s.unit.ID]
 		if h == nil {
-			h = &handed{unit: s.unit}
+			h = &handed{unit: s.unit, first: time.Now()}
 			r.out[s.unit.ID] = h
 		}
 		h.seq, h.tries, h.gone = seqs[i], h.tries+1, time.Time{}
@@ -442,7 +466,9 @@ type sent struct {
 type handed struct {
 	unit   Unit
 	seq    uint64
-	tries  int
+	tries  int       // hand-outs
+	first  time.Time // when its first hand-out in this run was confirmed (timely)
+	lost   int       // hand-outs that left the queue without a result (lost)
 	gone   time.Time
 	failed uint64 // the hand-out (seq) a worker said it could not search
 	// failers are the workers that could not do the unit, and what each said last, in
@@ -463,7 +489,7 @@ type handed struct {
 // watch hands out again the units that left the queue without a result, until done: a
 // worker stores a unit's result before it acknowledges the unit, so one acknowledged
 // without a result was dropped (a worker that takes units and discards them). After
-// Queue.MaxDeliver hand-outs such a unit is reported failed. A unit being searched stays
+// Queue.MaxDeliver such losses a unit is reported failed. A unit being searched stays
 // in the queue (its worker says it is in progress), and so does one waiting.
 func (r *run) watch(ctx context.Context, done <-chan struct{}) {
 	every(ctx, done, min(max(r.queue.AckWait/3, 50*time.Millisecond), 5*time.Second), func() { r.lost(ctx) })
@@ -525,12 +551,13 @@ func (r *run) lost(ctx context.Context) {
 		case h.gone.IsZero():
 			h.gone = time.Now()
 		case time.Since(h.gone) < r.lostGrace():
-		case h.tries >= max(r.queue.MaxDeliver, 1):
+		case h.lost+1 >= max(r.queue.MaxDeliver, 1):
 			delete(r.out, m.unit.ID)
 			r.mu.Unlock()
-			r.fail(ctx, m.unit, m.seq, fmt.Sprintf("taken %d times and acknowledged without a result each time: a worker took it and dropped it", m.tries))
+			r.fail(ctx, m.unit, m.seq, fmt.Sprintf("taken and acknowledged without a result %s: a worker took it and dropped it", format.Count(h.lost+1, "time")))
 			continue
 		default:
+			h.lost++
 			again = append(again, m.unit)
 		}
 		r.mu.Unlock()

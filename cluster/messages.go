@@ -50,7 +50,7 @@ var messages = []message{
 	{what: "a unit's result, stored in the job's results stream (the coordinator's: a unit failed for good)",
 		subject: resultSubject + "*." + workerToken, payload: "Outcome", from: worker | coordinator, to: coordinator,
 		handler: "run.listen, run.accept, run.record"},
-	{what: "a worker's presence: it is there and takes units, said every third of the ack wait",
+	{what: "a worker's presence: it is there and takes units, said every third of the ack wait (at most 2 s)",
 		subject: presenceSubject + workerToken, payload: "none", from: worker, to: coordinator, handler: "run.seenWorker"},
 	{what: "a worker told to take no more of a job's units: it could not do any it took",
 		subject: stopSubject + "*." + workerToken, payload: "why, as text", from: coordinator, to: worker, handler: "Worker.stop"},

@@ -140,7 +140,7 @@ func TestDroppedUnitsAreHandedOutAgain(t *testing.T) {
 	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Queue: q}, entries(goal, korf[0].Start))
 	require.Len(t, recs, 1)
 	require.ErrorIs(t, errs[0], ErrFailed)
-	assert.Contains(t, recs[0].Error, "taken 3 times and acknowledged without a result")
+	assert.Contains(t, recs[0].Error, "taken and acknowledged without a result 3 times")
 	assert.Equal(t, int64(3), dropped.Load())
 	assert.Less(t, time.Since(begin), 30*time.Second)
 
@@ -612,7 +612,7 @@ func TestWordBeforeTheHandOutIsConfirmed(t *testing.T) {
 	sub, err := nc.SubscribeSync("$JS.ACK.>")
 	require.NoError(t, err)
 	secret := []byte("s")
-	r := &run{js: js, job: Job{ID: "j"}, secret: secret, queue: Queue{MaxDeliver: 2}, seqs: map[uint64]string{}, early: map[uint64]early{},
+	r := &run{c: &Coordinator{}, js: js, job: Job{ID: "j"}, secret: secret, queue: Queue{MaxDeliver: 2}, seqs: map[uint64]string{}, early: map[uint64]early{},
 		out: map[string]*handed{}, closed: map[string]bool{}, got: map[string]*Outcome{}, workers: map[string]bool{}}
 	r.changed = sync.NewCond(&r.mu)
 	ack := func(seq int) string {
@@ -656,7 +656,7 @@ func TestWordBeforeTheHandOutIsConfirmed(t *testing.T) {
 
 // A worker's record is a claim (issue 60). A record not solved, where the job's own
 // limits did not stop it, fails only its hand-out, as does one whose figures no search
-// could have: the unit goes out again, and an honest worker answers it. A solved record
+// could have, or a search longer than the unit has been out: the unit goes out again, and an honest worker answers it. A solved record
 // that passes its checks is printed in the coordinator's words: the worker's note and
 // escape sequences gone, and its caveat said.
 func TestAWorkersWordIsChecked(t *testing.T) {
@@ -672,10 +672,12 @@ func TestAWorkersWordIsChecked(t *testing.T) {
 	huge.Nodes, huge.Seconds = 999_999_999_999_999, 1e-3
 	forever := good
 	forever.Seconds = 1e300
+	longer := good // plausible figures, but an hour's search of a unit out a second
+	longer.Seconds = 3600
 	for _, c := range []struct {
 		name string
 		rec  report.Record
-	}{{"unsolved", unsolved}, {"nodes beyond any rate", huge}, {"seconds beyond any search", forever}} {
+	}{{"unsolved", unsolved}, {"nodes beyond any rate", huge}, {"seconds beyond any search", forever}, {"seconds beyond its time out", longer}} {
 		t.Run(c.name, func(t *testing.T) {
 			_, nc := testServer(t, "")
 			var lied atomic.Int64

@@ -52,6 +52,28 @@ func (r *run) accept(subject string, data []byte) *Outcome {
 	return &o
 }
 
+// timely fails a worker's outcome of a hand-out in this run that claims a longer search
+// than its unit has been out: since its first hand-out in this run was confirmed, with a
+// second and 1% to spare for the clocks' grain. Such a claim fails that hand-out only
+// (failedForGood), as other implausible figures do. (A delivery of an earlier run, before
+// the coordinator restarted, may well have searched longer.) r.mu is held.
+func (r *run) timely(o *Outcome) {
+	h := r.out[o.Unit]
+	seq, ok := ackSeq(o.Ack)
+	if o.Failed || o.Worker == "" || h == nil || h.first.IsZero() || !ok || !r.ofThisRun(seq) {
+		return
+	}
+	s := o.Seconds
+	if o.Record != nil {
+		s = max(s, o.Record.Seconds)
+	}
+	out := time.Since(h.first).Seconds()
+	if s > out*1.01+1 || math.IsNaN(s) {
+		o.Failed, o.Error = true, fmt.Sprintf("claims %.3g s of search for a unit out %.3g s", s, out)
+		o.Record, o.Moves, o.Found = nil, "", false
+	}
+}
+
 // limited reports whether rec, a record not solved, was stopped by the job's own limits:
 // its timeout, or its node limit, which its figures reach.
 func (r *run) limited(rec *report.Record) bool {
@@ -137,11 +159,12 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 			return
 		}
 		r.ack(o.Unit, o.Ack, "+ACK")
-		if o.Failed && !r.c.KeepFailed && merr == nil && meta.Sequence.Stream <= last || r.got[o.Unit] != nil || !r.failedForGood(ctx, o) {
+		r.timely(o)
+		if o.Failed && !r.c.KeepFailed && merr == nil && meta.Sequence.Stream <= last || r.got[o.Unit] != nil || !r.failedForGood(ctx, o) || r.twice(ctx, o) {
 			drop()
 			return
 		}
-		r.take(o)
+		r.take(ctx, o)
 	}, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, nats.ErrConnectionClosed) {
 			r.mu.Lock()
@@ -209,11 +232,16 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 }
 
 // take makes o its unit's outcome. r.mu is held.
-func (r *run) take(o *Outcome) {
+func (r *run) take(ctx context.Context, o *Outcome) {
 	r.got[o.Unit] = o
 	r.nodes += o.Work.Nodes
-	if o.Failed {
-		r.failed++
+	if base, k := unitOf(o.Unit); k > 0 && r.quorum() > 1 {
+		defer r.count(ctx, base) // a copy's: its unit is decided once all are in
+	} else {
+		r.doneUnits++
+		if o.Failed {
+			r.failed++
+		}
 	}
 	if o.Worker != "" {
 		r.workers[o.Worker] = true
@@ -282,7 +310,7 @@ func (r *run) record(e instance.Entry, o *Outcome) (report.Record, error) {
 	// What the coordinator prints is its own words or what it checked: the worker's note
 	// goes (a mismatch or a caveat is the coordinator's to say), and its other text is
 	// cleaned.
-	rec.Error, rec.Trust = "", ""
+	rec.Error, rec.Trust, rec.Dispute, rec.WrongWorkers = "", "", o.Dispute, o.Wrong
 	if !rec.Solved { // stopped by the job's limits (accept)
 		rec.Error = "not solved within the job's --timeout or --max-nodes"
 	}
@@ -293,8 +321,11 @@ func (r *run) record(e instance.Entry, o *Outcome) (report.Record, error) {
 		d.Name, d.Driver, d.Capability = clean(d.Name), clean(d.Driver), clean(d.Capability)
 		rec.Device = &d
 	}
-	if rec.Optimal {
-		rec.Trust = report.TrustReported(1)
+	switch {
+	case rec.Optimal && o.Here:
+		rec.Trust = report.TrustProven // searched here: its workers disagreed
+	case rec.Optimal:
+		rec.Trust = report.TrustAgreed(max(len(o.Agreed), 1), r.quorum())
 	}
 	return rec, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -138,6 +139,16 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.S
 		if rec.Optimal {
 			rec.Trust = r.trust(len(res.Moves), units)
 		}
+		r.mu.Lock()
+		for _, d := range r.disputesOf(i) {
+			rec.Dispute = strings.TrimPrefix(rec.Dispute+"; "+d.Dispute, "; ")
+			for _, w := range d.Wrong {
+				if !slices.Contains(rec.WrongWorkers, w) {
+					rec.WrongWorkers = append(rec.WrongWorkers, w)
+				}
+			}
+		}
+		r.mu.Unlock()
 		each(e, sum.Entry(r.goal, e, rec), err)
 	}
 	return nil
@@ -200,7 +211,10 @@ func (r *run) pass(ctx context.Context, index int, in *instance.Instance, b *pas
 	// Decided, or given up (a timeout): what is left of the pass goes.
 	r.mu.Lock()
 	for _, id := range ids {
-		delete(r.out, id)
+		for _, handed := range r.idsOf(id) {
+			delete(r.out, handed)
+			r.closed[handed] = true
+		}
 		r.closed[id] = true
 	}
 	r.mu.Unlock()
@@ -286,12 +300,15 @@ func (r *run) trust(moves int, units []report.UnitRecord) string {
 	workers := map[string]bool{}
 	r.mu.Lock()
 	for _, id := range p.ids {
-		if o := r.got[id]; o != nil {
+		if o := r.got[id]; o != nil && !o.Here {
 			workers[o.Worker] = true
+			for _, w := range o.Agreed {
+				workers[w] = true
+			}
 		}
 	}
 	r.mu.Unlock()
-	return report.TrustReported(len(workers))
+	return report.TrustAgreed(len(workers), r.quorum())
 }
 
 // gather reads a decided pass's outcomes: each subtree's result, the first subtree in

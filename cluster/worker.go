@@ -53,6 +53,9 @@ type Worker struct {
 	// stopped says why, of each job whose units this worker was told to take no more of
 	// (stop): they are handed back as they come.
 	stopped map[string]string
+	// took holds the units of which this worker took a copy (Unit.Copy), by job and unit:
+	// another copy of one is handed back, for another worker (at most maxTook).
+	took map[string]bool
 
 	// The passes decided (passKey), and the cancel functions of the units of
 	// each pass being searched here, which the coordinator's word stops.
@@ -111,8 +114,8 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		return err
 	}
 	// Its presence, said while it runs (every third of the queue's ack wait once it is
-	// known): a coordinator fails a unit that every worker it knows could not do, and an
-	// idle worker, or one still waiting for the queue, must be known too.
+	// known, at most 2 s): a coordinator fails a unit that every worker it knows could
+	// not do, and an idle worker, or one still waiting for the queue, must be known too.
 	var every atomic.Int64
 	every.Store(int64(250 * time.Millisecond))
 	go func() {
@@ -161,7 +164,7 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		}
 	}
 	ackWait := cons.CachedInfo().Config.AckWait
-	every.Store(int64(max(ackWait/3, 10*time.Millisecond)))
+	every.Store(int64(min(max(ackWait/3, 10*time.Millisecond), 2*time.Second)))
 	w.passMu.Lock()
 	w.decided, w.running = map[string]bool{}, map[string]map[*context.CancelFunc]bool{}
 	w.passMu.Unlock()
@@ -179,7 +182,7 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	}
 	defer stops.Unsubscribe()
 	w.mu.Lock()
-	w.solvers, w.stopped = map[[32]byte]*solverEntry{}, map[string]string{}
+	w.solvers, w.stopped, w.took = map[[32]byte]*solverEntry{}, map[string]string{}, map[string]bool{}
 	w.mu.Unlock()
 	threads := w.Threads
 	if threads <= 0 {
@@ -242,6 +245,25 @@ func (w *Worker) stoppedFor(job string) bool {
 	defer w.mu.Unlock()
 	_, ok := w.stopped[job]
 	return ok
+}
+
+// maxTook bounds the units whose copies a worker remembers taking: past it, the
+// coordinator alone turns a second copy down.
+const maxTook = 1 << 20
+
+// firstCopy reports whether u is the first copy of its unit this worker takes.
+func (w *Worker) firstCopy(u Unit) bool {
+	base, _ := unitOf(u.ID)
+	key := u.Job.ID + "/" + base
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.took[key] {
+		return false
+	}
+	if len(w.took) < maxTook && w.took != nil {
+		w.took[key] = true
+	}
+	return true
 }
 
 // fault is why the worker takes no more units (its device failed), or nil.
@@ -384,6 +406,10 @@ func (w *Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstre
 		p.Unit, p.Key, p.Ack, p.Nodes = u.ID, u.Key, msg.Reply(), nodes.Load()
 		data, _ := json.Marshal(p)
 		js.Conn().Publish(progressSubject+u.Job.ID+"."+name, data)
+	}
+	if u.Copy > 0 && !w.firstCopy(u) {
+		say(Progress{Back: true, Twice: true})
+		return nil
 	}
 	if w.stoppedFor(u.Job.ID) {
 		// Handed back untouched, and a pause before the next, so that the queue goes to

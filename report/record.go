@@ -57,8 +57,13 @@ type Record struct {
 	// Trust says what an optimal solution of solve15 cluster rests on: "proven here" (the
 	// coordinator searched the pass that proves it: TrustProven), "audited" (it searched
 	// that pass again, and agreed: TrustAudited) or "as reported by N workers"
-	// (TrustReported).
+	// (TrustReported), "in agreement" where each result came from several (TrustAgreed).
 	Trust string `json:"trust,omitempty"`
+	// Dispute says where the workers given the same unit (solve15 cluster --quorum)
+	// disagreed: what each said, and what the coordinator's own search found, which the
+	// answer rests on; WrongWorkers names those whose results it contradicted.
+	Dispute      string   `json:"dispute,omitempty"`
+	WrongWorkers []string `json:"wrong_workers,omitempty"`
 	// Device is what a GPU did, when one searched (solve15 --device).
 	Device *solve.DeviceUse `json:"device,omitempty"`
 }
@@ -170,6 +175,9 @@ func (r *Record) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "%s: %s (%s)\n  blank: %s\n  tiles: %s\n", r.Label(), format.Count(r.Length, "move"), note, r.Moves, format.Ints(r.Tiles, " "))
 	fmt.Fprintf(w, "  %s nodes (%s expanded, %s stored at most), %.3fs, %.1f M nodes/s, h0 %d\n",
 		format.Thousands(r.Nodes), format.Thousands(r.Expanded), format.Thousands(uint64(r.PeakStored)), r.Seconds, r.NodesPerSecond/1e6, r.H0)
+	if r.Dispute != "" {
+		fmt.Fprintf(w, "  DISPUTED: %s\n", r.Dispute)
+	}
 }
 
 // The trusts of an optimal answer of solve15 cluster (Record.Trust) that rests on a search
@@ -185,6 +193,18 @@ const reportedBy = "as reported by "
 // TrustReported is the trust of an optimal answer that rests on the word of n workers.
 func TrustReported(n int) string { return reportedBy + format.Count(n, "worker") }
 
+// TrustAgreed is the trust of an optimal answer that rests on the word of n workers,
+// where each result it rests on came from quorum distinct workers that agreed.
+func TrustAgreed(n, quorum int) string {
+	switch {
+	case quorum <= 1:
+		return TrustReported(n)
+	case n <= quorum:
+		return TrustReported(n) + " in agreement"
+	}
+	return fmt.Sprintf("%s, each result from %d in agreement", TrustReported(n), quorum)
+}
+
 // Reported says whether the record's optimality rests on its workers' word alone.
 func (r *Record) Reported() bool { return strings.HasPrefix(r.Trust, reportedBy) }
 
@@ -192,8 +212,12 @@ func (r *Record) Reported() bool { return strings.HasPrefix(r.Trust, reportedBy)
 type Summary struct {
 	Solved, NotOptimal, Unsolved, Mismatched, Invalid int
 	Reported                                          int // of Solved, those whose optimality rests on workers' word (Record.Reported)
-	Nodes                                             uint64
-	Search                                            time.Duration // the searches' time, added up
+	// Disputed counts the records whose workers disagreed (Record.Dispute), and Wrong
+	// names the workers whose results were found wrong, in order.
+	Disputed int
+	Wrong    []string
+	Nodes    uint64
+	Search   time.Duration // the searches' time, added up
 }
 
 // Add counts a record of an instance whose known optimal length is known (-1 for none),
@@ -211,6 +235,14 @@ func (s *Summary) Add(r *Record, known int) {
 		s.Solved++
 		if r.Reported() {
 			s.Reported++
+		}
+	}
+	if r.Dispute != "" {
+		s.Disputed++
+		for _, w := range r.WrongWorkers {
+			if i, found := slices.BinarySearch(s.Wrong, w); !found {
+				s.Wrong = slices.Insert(s.Wrong, i, w)
+			}
 		}
 	}
 	// Sums saturate rather than wrap: records come from workers too, and a plausible one
@@ -261,10 +293,17 @@ func (s *Summary) Text(wall, prepared time.Duration) string {
 	if prepared > 0 {
 		tables = fmt.Sprintf(" (%.2fs preparing the tables)", prepared.Seconds())
 	}
-	word := ""
+	// Said in the line itself, so that -q keeps it: whose word these rest on.
+	var notes []string
 	if s.Reported > 0 {
-		// Said in the line itself, so that -q keeps it: whose word these rest on.
-		word = fmt.Sprintf(" (%d on a worker's word, not checked here)", s.Reported)
+		notes = append(notes, fmt.Sprintf("%d on a worker's word, not checked here", s.Reported))
+	}
+	if s.Disputed > 0 {
+		notes = append(notes, fmt.Sprintf("%d where workers disagreed, settled by the search here", s.Disputed))
+	}
+	word := ""
+	if len(notes) > 0 {
+		word = " (" + strings.Join(notes, "; ") + ")"
 	}
 	return fmt.Sprintf("summary: %d solved optimally%s, %d solved without proof of optimality, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall%s, %.2fs search, %.1f M nodes/s",
 		s.Solved, word, s.NotOptimal, s.Unsolved, s.Mismatched, s.Invalid, format.Thousands(s.Nodes), wall.Seconds(), tables, s.Search.Seconds(), rate/1e6)

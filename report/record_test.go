@@ -144,3 +144,24 @@ func TestSummaryLineAndSums(t *testing.T) {
 	assert.Equal(t, time.Duration(math.MaxInt64), big.Search)
 	assert.NotContains(t, big.Text(time.Second, 0), "-", "no negative figure")
 }
+
+// Answers settled by the coordinator's search after their workers disagreed (--quorum) are
+// counted in the line, with the wrong workers named once each, in order; a record says its
+// dispute; an answer whose result several workers agreed on still rests on their word.
+func TestSummaryOfDisputes(t *testing.T) {
+	var s Summary
+	s.Add(&Record{Solved: true, Optimal: true, Length: 12, Trust: TrustProven, Dispute: "…", WrongWorkers: []string{"zed", "mallory"}}, -1)
+	s.Add(&Record{Solved: true, Optimal: true, Length: 12, Trust: TrustProven, Dispute: "…", WrongWorkers: []string{"mallory"}}, -1)
+	s.Add(&Record{Solved: true, Optimal: true, Length: 12, Trust: TrustAgreed(2, 2)}, -1)
+	assert.Equal(t, 2, s.Disputed)
+	assert.Equal(t, []string{"mallory", "zed"}, s.Wrong)
+	assert.Equal(t, 1, s.Reported)
+	assert.Contains(t, s.Text(time.Second, 0), "summary: 3 solved optimally (1 on a worker's word, not checked here; 2 where workers disagreed, settled by the search here), ")
+	assert.Equal(t, "as reported by 2 workers in agreement", TrustAgreed(2, 2))
+	assert.Equal(t, "as reported by 5 workers, each result from 2 in agreement", TrustAgreed(5, 2))
+	assert.Equal(t, TrustReported(3), TrustAgreed(3, 1))
+	var b strings.Builder
+	(&Record{Solved: true, Optimal: true, Length: 2, Moves: "UL", Trust: TrustProven, Dispute: `on instance #1 the workers disagreed: worker "m" said 4 moves`}).WriteText(&b)
+	assert.Contains(t, b.String(), "(optimal, proven here)")
+	assert.Contains(t, b.String(), `  DISPUTED: on instance #1 the workers disagreed: worker "m" said 4 moves`)
+}

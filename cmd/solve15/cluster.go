@@ -26,6 +26,9 @@ var (
 // workers of every machine together.
 const maxLocalWorkers = 256
 
+// maxQuorum is the most distinct workers --quorum may ask for each unit.
+const maxQuorum = 16
+
 func clusterCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "cluster",
@@ -46,6 +49,12 @@ func clusterCommand() *cli.Command {
 			&cli.Float64Flag{Name: "audit", Value: cluster.DefaultAudit, Usage: "the fraction of results (subtrees, whole instances), chosen at random, that the coordinator searches again to check its workers (0: none, 1: all)", Action: func(_ *cli.Context, f float64) error {
 				if !(f >= 0 && f <= 1) {
 					return cmdline.Usagef("--audit must be from 0 to 1")
+				}
+				return nil
+			}},
+			&cli.IntFlag{Name: "quorum", Value: 1, Usage: "hand each unit to `N` distinct workers and take its result only when they agree; where they do not, search it here and name the wrong worker (exit 1). Costs N times the work", Action: func(_ *cli.Context, n int) error {
+				if n < 1 || n > maxQuorum {
+					return cmdline.Usagef("--quorum must be from 1 to %d", maxQuorum)
 				}
 				return nil
 			}},
@@ -147,7 +156,7 @@ func clusterAction(c *cli.Context) error {
 	}
 	coord := &cluster.Coordinator{Solver: s, Timeout: c.Duration("timeout"),
 		Split: c.Bool("split") || in.Single(), Rule: solve.SplitOptions{Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes")},
-		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver"), MaxHold: c.Duration("max-hold")}, Audit: c.Float64("audit"), TrustProof: c.Bool("trust-proof"), KeepFailed: c.Bool("keep-failed")}
+		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver"), MaxHold: c.Duration("max-hold")}, Audit: c.Float64("audit"), Quorum: c.Int("quorum"), TrustProof: c.Bool("trust-proof"), KeepFailed: c.Bool("keep-failed")}
 	if c.Bool("verbose") {
 		// Off a terminal too, a log shows the run going on.
 		out.Status().PlainEvery(time.Minute, "solve15 cluster: ")

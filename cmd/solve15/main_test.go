@@ -388,7 +388,7 @@ func TestClusterSaysWhatRestsOnAWorker(t *testing.T) {
 	_, errOut, code := run(t, "", "cluster", "--audit", "0", "--store", t.TempDir(),
 		"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", "1 2 3 4 5 6 7 8 9 10 11 12 13 0 14 15")
 	require.Equal(t, 0, code, errOut)
-	assert.Contains(t, errOut, "2 answers are optimal as reported by its worker, not checked here")
+	assert.Contains(t, errOut, "2 answers are optimal on workers' word, not checked here")
 	_, errOut, code = run(t, "", "cluster", "--audit", "1", "--store", t.TempDir(),
 		"1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15")
 	require.Equal(t, 0, code, errOut)
@@ -522,8 +522,8 @@ func TestDamagedAutomatonIsSaid(t *testing.T) {
 }
 
 // Input that is no list of states ends at once with exit 3: a device of zeros (no
-// newline), random bytes (bad lines in a row); --local-workers past its bound is bad
-// usage, said before anything starts.
+// newline), random bytes (bad lines in a row); --local-workers and --quorum past their
+// bounds are bad usage, said before anything starts.
 func TestNoListEnds(t *testing.T) {
 	for _, dev := range []string{"/dev/zero", "/dev/urandom"} {
 		if _, err := os.Stat(dev); err != nil {
@@ -536,4 +536,9 @@ func TestNoListEnds(t *testing.T) {
 	_, errOut, code := run(t, "", "cluster", "--local-workers", "100000", worked)
 	assert.Equal(t, cmdline.ExitUsage, code)
 	assert.Contains(t, errOut, "--local-workers 100000: at most 256")
+	for _, n := range []string{"0", "17"} {
+		_, errOut, code = run(t, "", "cluster", "--quorum", n, worked)
+		assert.Equal(t, cmdline.ExitUsage, code, n)
+		assert.Contains(t, errOut, "--quorum must be from 1 to 16", n)
+	}
 }

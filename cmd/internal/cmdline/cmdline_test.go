@@ -9,6 +9,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/report"
 )
 
 func app(action cli.ActionFunc) (*cli.App, *bytes.Buffer) {
@@ -219,4 +223,26 @@ func TestUsageHintNamesTheSubcommand(t *testing.T) {
 		assert.Equal(t, ExitUsage, Main(app, c.args), "%v", c.args)
 		assert.Contains(t, errOut.String(), c.want, "%v", c.args)
 	}
+}
+
+// A run whose answers the coordinator settled after its workers disagreed (solve15 cluster
+// --quorum) prints them, and fails, naming the workers found wrong.
+func TestDisputesFailTheRun(t *testing.T) {
+	goal := board.BlankFirst(board.Size4x4)
+	a, errOut := app(func(c *cli.Context) error {
+		in := instance.NewStream(c.Context, strings.NewReader("1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n"), "input", goal)
+		r := NewResults(c, "tool: ", goal)
+		sum := &report.Summary{}
+		for e := range in.All() {
+			rec := report.Record{Solved: true, Optimal: true, Length: 1, Moves: "L", Trust: report.TrustProven,
+				Dispute: `worker "mallory" said 3 moves`, WrongWorkers: []string{"mallory"}}
+			r.Add(e, sum.Entry(goal, e, rec), nil)
+		}
+		return r.Finish(sum, in)
+	})
+	var out bytes.Buffer
+	a.Writer = &out
+	assert.Equal(t, ExitFailure, Main(a, []string{"tool"}))
+	assert.Contains(t, out.String(), `DISPUTED: worker "mallory" said 3 moves`)
+	assert.Contains(t, errOut.String(), `tool: the workers disagreed on 1 answer, settled by the search here; wrong results came from "mallory"`)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -130,12 +131,16 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 	}
 	if sum.Reported > 0 && !r.c.Bool("json") && !r.c.Bool("quiet") {
 		// The summary's "solved optimally" rests, for these, on a worker's word.
-		fmt.Fprintf(r.c.App.ErrWriter, "%s%s optimal as reported by its worker, not checked here (--audit solves a share again)\n",
+		fmt.Fprintf(r.c.App.ErrWriter, "%s%s optimal on workers' word, not checked here (--audit solves a share again; --quorum hands each unit to several workers)\n",
 			r.prefix, format.Count(sum.Reported, "answer is", "answers are"))
 	}
 	switch {
 	case sum.Mismatched > 0:
 		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s the known optimal length", format.Count(sum.Mismatched, "solution contradicts", "solutions contradict"))}
+	case sum.Disputed > 0:
+		// Each answer is the search here; but a worker sent a wrong result.
+		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("the workers disagreed on %s, settled by the search here; wrong results came from %s (see DISPUTED above)",
+			format.Count(sum.Disputed, "answer"), quotedList(sum.Wrong))}
 	case r.failed > 0 && ctxErr == nil:
 		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s failed (see the errors above)", format.Count(r.failed, "instance"))}
 	case ctxErr != nil:
@@ -146,6 +151,18 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 		return &ExitError{Code: ExitUnsolved, Err: fmt.Errorf("%s not solved within the limits", format.Count(sum.Unsolved, "instance"))}
 	}
 	return nil
+}
+
+// quotedList is names quoted, separated by commas, or "no worker named".
+func quotedList(names []string) string {
+	if len(names) == 0 {
+		return "no worker named"
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // InputError is the error of a stream of instances that could not be read to its end: bad
