@@ -16,7 +16,9 @@
 // every worker present could not and no new one came within the ack wait (one worker's
 // failures never fail a unit another can do, and a worker that does none of a job's units
 // is told to stop taking them); a unit whose deliveries all go silent fails after
-// MaxDeliver deliveries; a coordinator restarted on the same store reads the
+// MaxDeliver deliveries; once every worker has left (a GPU's fault, said on the presence
+// subject) or gone silent, and none new came within the ack wait, the units left fail;
+// a coordinator restarted on the same store reads the
 // results stored so far and hands out only what is missing. Every unit carries the
 // fingerprint of the coordinator's tables (solve.Solver.Fingerprint), and a worker whose
 // tables differ refuses it.

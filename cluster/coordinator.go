@@ -76,6 +76,11 @@ type run struct {
 	// and none new came within the ack wait (failedBy).
 	seen    map[string]time.Time
 	lastNew time.Time
+	// left is why each worker that said it takes no more units left (a GPU's fault), and
+	// lastLeft when the last did: once every worker heard of has left or gone silent, and
+	// none new came within the ack wait, the units left fail (abandoned).
+	left     map[string]string
+	lastLeft time.Time
 	// tally is what each worker did and could not do in the run: one that could not do
 	// stopAfter units and did none is told to stop taking the job's units (couldNot).
 	tally map[string]*tally

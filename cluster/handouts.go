@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -143,6 +145,56 @@ func (r *run) failedBy(h *handed, worker, said string) bool {
 		h.allFailed = time.Now()
 	}
 	return h.tries >= 2 && time.Since(h.allFailed) >= r.queue.AckWait
+}
+
+// leaves notes that worker said it takes no more units, and why. r.mu is held.
+func (r *run) leaves(worker, why string) {
+	if r.left == nil {
+		r.left = map[string]string{}
+	}
+	if _, ok := r.left[worker]; !ok && len(r.left) >= maxLeft {
+		return
+	}
+	r.left[worker], r.lastLeft = why, time.Now()
+}
+
+// maxLeft bounds the workers whose leaving a run remembers.
+const maxLeft = 1 << 16
+
+// abandoned fails every unit still out once no worker is left to do it: some worker said
+// it takes no more units (its GPU faulted), every other worker heard of in the run has
+// left too or gone silent, and for an ack wait none new came. A run whose workers merely
+// went silent waits for them, as one started before its workers waits for them; so does a
+// run that no worker has left. A restarted coordinator hands the units failed out again.
+func (r *run) abandoned(ctx context.Context) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.left) == 0 || time.Since(r.lastLeft) < r.queue.AckWait || time.Since(r.lastNew) < r.queue.AckWait {
+		return
+	}
+	recent := 2 * max(r.queue.AckWait, 10*time.Millisecond)
+	for w, at := range r.seen {
+		if _, left := r.left[w]; !left && time.Since(at) < recent {
+			return
+		}
+	}
+	names := slices.Sorted(maps.Keys(r.left))
+	said := make([]string, len(names))
+	for i, w := range names {
+		said[i] = fmt.Sprintf("%q left: %s", w, r.left[w])
+	}
+	why := fmt.Sprintf("no worker is left to do it (%s), and none came within the ack wait (%s)", strings.Join(said, "; "), r.queue.AckWait)
+	for id, h := range r.out {
+		if r.got[id] != nil || r.closed[id] {
+			continue
+		}
+		delete(r.out, id)
+		reason := why
+		if len(h.order) > 0 {
+			reason = h.failReason() + "; " + why
+		}
+		go r.fail(ctx, h.unit, h.seq, reason)
+	}
 }
 
 // A tally is what one worker did in a run.
@@ -492,7 +544,10 @@ type handed struct {
 // Queue.MaxDeliver such losses a unit is reported failed. A unit being searched stays
 // in the queue (its worker says it is in progress), and so does one waiting.
 func (r *run) watch(ctx context.Context, done <-chan struct{}) {
-	every(ctx, done, min(max(r.queue.AckWait/3, 50*time.Millisecond), 5*time.Second), func() { r.lost(ctx) })
+	every(ctx, done, min(max(r.queue.AckWait/3, 50*time.Millisecond), 5*time.Second), func() {
+		r.lost(ctx)
+		r.abandoned(ctx)
+	})
 }
 
 // every calls f every period until done is closed or ctx ends.

@@ -907,6 +907,40 @@ func misbehaving(t *testing.T, nc *nats.Conn, name string, behave func(ctx conte
 	}()
 }
 
+// A run whose workers have all left (a GPU's fault: the worker says it takes no more
+// units, and why) does not wait for workers forever: once none new came within the ack
+// wait, every unit left fails, naming the worker and why it left; the unit it handed back
+// names what it said too.
+func TestARunWhoseWorkersLeftEnds(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	var left atomic.Bool
+	misbehaving(t, nc, "leaver", func(_ context.Context, js jetstream.JetStream, tk *task, ack string) {
+		if left.Swap(true) {
+			return // gone: what it still takes, it drops
+		}
+		data, _ := json.Marshal(Progress{Unit: tk.ID, Key: tk.Key, Ack: ack, Back: true})
+		js.Conn().Publish(progressSubject+tk.Job.ID+".leaver", data)
+		js.Conn().Publish(presenceSubject+"leaver", []byte("its GPU faulted"))
+	})
+	c := &Coordinator{Solver: s, Queue: Queue{AckWait: 500 * time.Millisecond, MaxDeliver: 3}}
+	recs, errs, sum := collect(t, nc, c, entries(goal, korf[0].Start, korf[1].Start))
+	require.Len(t, recs, 2)
+	handedBack := 0
+	for i := range recs {
+		assert.ErrorIs(t, errs[i], ErrFailed)
+		assert.Contains(t, recs[i].Error, `no worker is left to do it ("leaver" left: its GPU faulted)`)
+		if strings.Contains(recs[i].Error, "leaver said: ") {
+			handedBack++
+		}
+	}
+	assert.Equal(t, 1, handedBack, "the unit it handed back names what it said")
+	assert.Equal(t, 2, sum.Unsolved)
+}
+
 // No worker can fail a run: beside one honest worker, a worker that hands back every unit
 // it takes, one that cannot search any (no tables: it says so at once), and one that
 // holds every unit past --max-hold, each taking units as fast as it can: every unit is

@@ -182,6 +182,11 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 		if name := strings.TrimPrefix(m.Subject, presenceSubject); ValidName(name) == nil {
 			r.mu.Lock()
 			r.seenWorker(name)
+			if len(m.Data) > 0 {
+				r.leaves(name, clean(string(m.Data)))
+			} else {
+				delete(r.left, name) // there again
+			}
 			r.mu.Unlock()
 		}
 	})

@@ -118,11 +118,15 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	// not do, and an idle worker, or one still waiting for the queue, must be known too.
 	var every atomic.Int64
 	every.Store(int64(250 * time.Millisecond))
+	here, gone := context.WithCancel(ctx)
+	defer gone()
+	said := make(chan struct{})
 	go func() {
+		defer close(said)
 		for {
 			nc.Publish(presenceSubject+w.name(), nil)
 			select {
-			case <-ctx.Done():
+			case <-here.Done():
 				return
 			case <-time.After(time.Duration(every.Load())):
 			}
@@ -221,6 +225,13 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 	}
 	wg.Wait()
 	if err := w.fault(); err != nil {
+		// It says it has left, and why: a coordinator whose workers have all left fails
+		// the units left rather than wait for workers forever (the worker's presence ends
+		// first, so that none follows).
+		gone()
+		<-said
+		nc.Publish(presenceSubject+w.name(), []byte("it stopped taking units: "+err.Error()))
+		nc.Flush()
 		return fmt.Errorf("worker %s stopped taking units: %w (the NVIDIA driver keeps a kernel's fault for the whole process: start the worker again)", w.name(), err)
 	}
 	return nil

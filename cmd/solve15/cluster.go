@@ -166,7 +166,9 @@ func clusterAction(c *cli.Context) error {
 	}
 	sum, err := coord.Run(c.Context, conn.Conn, entries, out.Add)
 	if err := stop(); err != nil {
-		return err
+		// The local workers stopped early (a GPU's fault): said, and the run's records
+		// still printed (the units they left went to others, or failed).
+		fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: %v\n", err)
 	}
 	if err != nil && c.Context.Err() == nil {
 		return err

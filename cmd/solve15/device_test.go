@@ -41,6 +41,7 @@ func TestDeviceFault(t *testing.T) {
 	// A search whose kernel fails is a failure (exit 1), not an instance out of its limits
 	// (exit 4); a timeout is the latter.
 	korf1 := "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+	korf2 := "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6"
 	for _, c := range []struct {
 		fault, timeout string
 		code           int
@@ -58,6 +59,18 @@ func TestDeviceFault(t *testing.T) {
 		assert.Equal(t, c.code, exit.ExitCode(), "%s", out)
 		assert.Contains(t, string(out), c.says)
 	}
+
+	// A cluster whose only worker faults still ends: the unit fails once no other worker
+	// has come within the ack wait, naming the worker and its fault (exit 1).
+	cmd = exec.Command(exe, "cluster", "--device", "gpu", "--local-workers", "1", "--ack-wait", "1s", "--store", t.TempDir(),
+		"--heuristic", "md", "--goal", "blank-first", korf1, korf2) // two: a batch of whole instances, not split
+	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Dir(lib), "TK_FAKE_CUDA=launch", "TILEKIT_GPU_TUNE=from=1000")
+	out, err = cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", out)
+	assert.Equal(t, 1, exit.ExitCode(), "%s", out)
+	assert.Contains(t, string(out), "said: ")
+	assert.Contains(t, string(out), "CUDA_ERROR_LAUNCH_FAILED")
 }
 
 // solve15 device refuses what cannot be a limit or a GPU, before it looks for a driver.
