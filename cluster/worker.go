@@ -201,8 +201,11 @@ func (w *Worker) Run(ctx context.Context, nc *nats.Conn) error {
 		go func() {
 			defer wg.Done()
 			for ctx.Err() == nil && w.fault() == nil {
-				msg, err := cons.Next(jetstream.FetchMaxWait(time.Second))
-				if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) {
+				// A request of a second at most, given up at once when the worker stops.
+				fetch, cancel := context.WithTimeout(ctx, time.Second)
+				msg, err := cons.Next(jetstream.FetchContext(fetch))
+				cancel()
+				if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) || errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 					continue
 				}
 				if err != nil {
