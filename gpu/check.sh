@@ -2,8 +2,8 @@
 # The device check's entry point on a machine with an NVIDIA GPU and its driver; no Go, no
 # CUDA toolkit needed (ptxas, where there is one, adds the kernels' registers). Run it from
 # a copy of the repository with what gpu/prepare.sh made where Go is ($PREPARED, .gpucheck
-# by default): it unpacks that solve15, and runs its device check (solve15 device check
-# --help) on the plan $PLAN (gpu/plans/card.json: every headline figure of the GPU in one
+# by default): it unpacks solve15 and the harness, devcheck, and runs the check
+# (devcheck check --help) on the plan $PLAN (gpu/plans/card.json: every headline figure of the GPU in one
 # run of at most 8 minutes, which the plan's limits are checked to fit). Logs, each
 # process's output, summary.json and summary.md go to $OUT (gpucheck-out).
 #
@@ -16,18 +16,21 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 prepared=${PREPARED:-.gpucheck}
-bin=$prepared/bin/solve15
-if [ -e "$bin.gz" ]; then
-  if ! { gunzip -c "$bin.gz" >"$bin.tmp" && chmod +x "$bin.tmp" && mv "$bin.tmp" "$bin"; }; then
-    echo "check: could not unpack $bin.gz" >&2
+for cmd in solve15 devcheck; do
+  bin=$prepared/bin/$cmd
+  if [ -e "$bin.gz" ]; then
+    if ! { gunzip -c "$bin.gz" >"$bin.tmp" && chmod +x "$bin.tmp" && mv "$bin.tmp" "$bin"; }; then
+      echo "check: could not unpack $bin.gz" >&2
+      exit 2
+    fi
+  fi
+  if [ ! -x "$bin" ]; then
+    echo "check: no $bin.gz (nor $bin): run gpu/prepare.sh where Go is, and bring $prepared here" >&2
     exit 2
   fi
-fi
-if [ ! -x "$bin" ]; then
-  echo "check: no $bin.gz (nor $bin): run gpu/prepare.sh where Go is, and bring $prepared here" >&2
-  exit 2
-fi
+done
 card="no nvidia-smi here"
 command -v nvidia-smi >/dev/null && card=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
-echo "check: $bin, built at $(cat "$prepared/bin/BUILT_AT" 2>/dev/null || echo '?'); $card" >&2
-exec "$bin" device check --plan "${PLAN:-gpu/plans/card.json}" --prepared "$prepared" --out "${OUT:-gpucheck-out}"
+echo "check: $prepared/bin, built at $(cat "$prepared/bin/BUILT_AT" 2>/dev/null || echo '?'); $card" >&2
+exec "$prepared/bin/devcheck" check --plan "${PLAN:-gpu/plans/card.json}" --prepared "$prepared" \
+  --solve15 "$prepared/bin/solve15" --out "${OUT:-gpucheck-out}"

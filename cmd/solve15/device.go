@@ -13,10 +13,9 @@ import (
 
 func deviceCommand() *cli.Command {
 	return &cli.Command{
-		Name:        "device",
-		Usage:       "show the GPU, check its driver and kernel, and test it against the CPU",
-		UsageText:   "solve15 device [--gpu N] [--json] [--seconds S] [--fault]\n   solve15 device check | prepare [flags]",
-		Subcommands: []*cli.Command{deviceCheckCommand(), devicePrepareCommand()},
+		Name:      "device",
+		Usage:     "show the GPU, check its driver and kernel, and test it against the CPU",
+		UsageText: "solve15 device [--gpu N] [--json] [--seconds S] [--fault]",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "gpu", Usage: "which GPU (`N`, from 0)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the card and the self-test as one JSON object"},

@@ -34,7 +34,7 @@ func newApp() *cli.App {
    solve15 bench [flags]
    solve15 cluster [flags] STATE... | -f FILE
    solve15 worker --nats URL [flags]
-   solve15 device [check | prepare] [flags]
+   solve15 device [flags]
    solve15 repro | serve | site [flags]`
 	app.Flags = append(append(searchFlags(), cmdline.DeviceFlags()...),
 		cmdline.WorkersFlag(cmdline.AllCores, 1, "instances solved in parallel; a single instance is searched by this many goroutines, and so is each of a batch on --device gpu (two at a time) unless --workers is given"))

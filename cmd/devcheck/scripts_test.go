@@ -1,4 +1,4 @@
-package gpucheck
+package main
 
 import (
 	"bytes"
@@ -56,8 +56,9 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	out, code := script("prepare.sh")
 	require.Equal(t, 0, code, out)
 	require.FileExists(t, filepath.Join(prepared, "bin", "solve15.gz"))
+	require.FileExists(t, filepath.Join(prepared, "bin", "devcheck.gz"))
 	require.FileExists(t, filepath.Join(prepared, "tables", "zpdb-4x4-1-5-6-9-10-13.tbl"))
-	assert.Contains(t, out, "to carry (the binary and the tables)")
+	assert.Contains(t, out, "to carry (the binaries and the tables)")
 
 	good := filepath.Join(t.TempDir(), "good")
 	out, code = script("check.sh", "OUT="+good)

@@ -1,23 +1,4 @@
-// Package gpucheck is the device check: one run, on a machine with an NVIDIA GPU, that
-// measures every headline figure of the GPU engine and cannot pass without the GPU having
-// answered. A plan (a JSON file: gpu/plans/card.json is the one run on a card,
-// gpu/plans/fake.json its small copy for the fake driver in CI) names the tables the run
-// needs, the steps in order of importance, each step's hard time limit, and the targets of
-// the GPU issues that the steps measure.
-//
-// A step runs solve15 (this very binary) in processes of their own, so that a fault, a
-// hang or a crash of the search is a row of the table and not the end of the check, and
-// compares every answer with a reference: the records of a committed CPU run, or the same
-// machine's cores in the same run. Every step ends in a row with the number of records it
-// compared; a step that produced no GPU record, an answer or serial count that differs, a
-// missing reference or a process that failed is a FAIL row, and the check fails. Before it
-// spends a second on the card, the check refuses a run whose binary, tables, instances or
-// references are missing, or whose tables this binary does not accept.
-//
-// The serial counts compared are those of the serial search (Korf 1985's IDA*, each pass
-// in order), which every engine of package ida reports whatever its parallelism: see
-// docs/SEARCH.md.
-package gpucheck
+package main
 
 import (
 	"bytes"

@@ -1,10 +1,11 @@
-package gpucheck
+package main
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,26 +104,31 @@ func (t Table) build(ctx context.Context, dir string) error {
 	return err
 }
 
-// MaxCarry is the most a device call takes beside the repository: the binary and the
-// carried tables.
-const MaxCarry = 64 << 20
-
 // Prepare builds into dir/tables the plan's carried tables that are not there already
-// and accepted, saying so on log, and returns what a device call would carry in bytes:
-// those tables and the gzipped binary in dir/bin (when it is there). More than MaxCarry
-// is an error.
+// and accepted, saying so on log, and returns what the directory holds in bytes: what a
+// GPU machine is given (the binaries, the tables), measured on the directory itself. A
+// limit on it is the caller's (gpu/prepare.sh's argument).
 func Prepare(ctx context.Context, p *Plan, dir string, log io.Writer) (int64, error) {
-	total, err := prepareTables(ctx, p, dir, log)
-	if err != nil {
-		return total, err
+	if _, err := prepareTables(ctx, p, dir, log); err != nil {
+		return 0, err
 	}
-	if info, err := os.Stat(filepath.Join(dir, "bin", "solve15.gz")); err == nil {
-		total += info.Size()
-	}
-	if total > MaxCarry {
-		return total, fmt.Errorf("%s holds %.1f MB to carry, more than a device call takes beside the repository (%.1f MB)", dir, float64(total)/1e6, float64(MaxCarry)/1e6)
-	}
-	return total, nil
+	return dirSize(dir)
+}
+
+// dirSize is the bytes of the regular files under dir.
+func dirSize(dir string) (int64, error) {
+	var total int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			total += info.Size()
+		}
+		return err
+	})
+	return total, err
 }
 
 // prepareTables is Prepare's building: it returns the carried tables' size in bytes.
@@ -169,6 +175,9 @@ const (
 func (c *checker) inspect() (*inputs, error) {
 	in := &inputs{instances: map[string][]*instance.Instance{}, refs: map[string][]report.Record{}}
 	var problems []string
+	if info, err := os.Stat(c.cfg.Binary); err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+		problems = append(problems, fmt.Sprintf("%s: not an executable solve15 (gpu/check.sh unpacks the one gpu/prepare.sh built; or give --solve15)", c.cfg.Binary))
+	}
 	for _, t := range c.cfg.Plan.Tables {
 		if !t.OnCard {
 			p, _ := t.accepted(filepath.Join(c.cfg.Prepared, CarriedDir))
@@ -209,10 +218,36 @@ func (c *checker) inspect() (*inputs, error) {
 		}
 		in.refs[s.Name] = refs
 	}
+	if len(problems) == 0 { // nothing written unless the check would start
+		if err := c.outWritable(); err != nil {
+			problems = append(problems, fmt.Sprintf("the output directory %s: %v", c.cfg.Out, err))
+		}
+	}
 	if len(problems) > 0 {
 		return nil, &Refused{problems}
 	}
 	return in, nil
+}
+
+// outWritable makes the output directory, checks that a file can be written in it, and
+// removes the previous run's summary, so that a check cut short leaves none that is not
+// its own.
+func (c *checker) outWritable() error {
+	if err := os.MkdirAll(c.cfg.Out, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(c.cfg.Out, ".writable-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	os.Remove(f.Name())
+	for _, name := range []string{"summary.json", "summary.md"} {
+		if err := os.Remove(filepath.Join(c.cfg.Out, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
 }
 
 // readInstances reads a step's instances (those of its ids, for a cores step).

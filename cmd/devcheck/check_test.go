@@ -1,4 +1,4 @@
-package gpucheck
+package main
 
 import (
 	"bytes"
@@ -166,6 +166,7 @@ func TestCheckRefuses(t *testing.T) {
 		"step c: open " + filepath.Join(dir, "none.jsonl") + ": no such file",
 		"step d: " + korf + " has no instance z",
 		"gpu/prepare.sh",
+		"/nonexistent: not an executable solve15",
 	} {
 		assert.Contains(t, msg, want)
 	}

@@ -1,4 +1,4 @@
-package gpucheck
+package main
 
 import (
 	"os"
@@ -17,10 +17,10 @@ import (
 func root(t testing.TB) string {
 	t.Helper()
 	_, here, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(here), "..")
+	return filepath.Join(filepath.Dir(here), "..", "..")
 }
 
-func readPlan(t testing.TB, name string) *Plan {
+func planNamed(t testing.TB, name string) *Plan {
 	t.Helper()
 	p, err := ReadPlan(filepath.Join(root(t), "gpu", "plans", name))
 	require.NoError(t, err)
@@ -31,7 +31,7 @@ func readPlan(t testing.TB, name string) *Plan {
 // the order that keeps the most important when a run is cut short; the fake driver's plan
 // has the same steps, of the same kinds, so that CI runs every kind the card does.
 func TestCommittedPlans(t *testing.T) {
-	card, fake := readPlan(t, "card.json"), readPlan(t, "fake.json")
+	card, fake := planNamed(t, "card.json"), planNamed(t, "fake.json")
 	assert.LessOrEqual(t, card.Seconds, 480.0)
 	assert.LessOrEqual(t, card.Bound(), 8*time.Minute, card.BoundText())
 	names := func(p *Plan) (out []string) {
@@ -48,7 +48,7 @@ func TestCommittedPlans(t *testing.T) {
 	}
 	// The campaign's plan: a run of its own, within the same 8 minutes, keeping what it
 	// makes.
-	campaign := readPlan(t, "campaign.json")
+	campaign := planNamed(t, "campaign.json")
 	assert.LessOrEqual(t, campaign.Bound(), 8*time.Minute, campaign.BoundText())
 	assert.Equal(t, []string{"device:self-test", "campaign:reference"}, names(campaign))
 	assert.Equal(t, "docs/repro/campaign/gpu-records.jsonl", campaign.Steps[1].Keep)

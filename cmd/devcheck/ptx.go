@@ -1,4 +1,4 @@
-package gpucheck
+package main
 
 import (
 	"bufio"

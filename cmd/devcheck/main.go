@@ -1,0 +1,153 @@
+// Command devcheck is the GPU's benchmark harness, kept apart from the product: one run,
+// on a machine with an NVIDIA GPU, that measures every headline figure of the GPU engine
+// by running solve15 (a binary given to it, never itself) in processes of their own, and
+// cannot pass without the GPU having answered. gpu/prepare.sh builds it beside solve15
+// where Go is; gpu/check.sh runs it on the GPU machine. A user's own check of a card is
+// solve15 device.
+//
+// The device check is one run, on a machine with an NVIDIA GPU, that
+// measures every headline figure of the GPU engine and cannot pass without the GPU having
+// answered. A plan (a JSON file: gpu/plans/card.json is the one run on a card,
+// gpu/plans/fake.json its small copy for the fake driver in CI) names the tables the run
+// needs, the steps in order of importance, each step's hard time limit, and the targets of
+// the GPU issues that the steps measure.
+//
+// A step runs solve15 in processes of their own, so that a fault, a
+// hang or a crash of the search is a row of the table and not the end of the check, and
+// compares every answer with a reference: the records of a committed CPU run, or the same
+// machine's cores in the same run. Every step ends in a row with the number of records it
+// compared; a step that produced no GPU record, an answer or serial count that differs, a
+// missing reference or a process that failed is a FAIL row, and the check fails. Before it
+// spends a second on the card, the check refuses a run whose binary, tables, instances or
+// references are missing, or whose tables this binary does not accept.
+//
+// The serial counts compared are those of the serial search (Korf 1985's IDA*, each pass
+// in order), which every engine of package ida reports whatever its parallelism: see
+// docs/SEARCH.md.
+//
+//	devcheck prepare [--plan FILE] [--prepared DIR]
+//	devcheck check [--plan FILE] [--prepared DIR] [--solve15 BIN] [--out DIR] [--json]
+package main
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
+)
+
+func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
+
+// The check's defaults: the plan of one run on a card, what gpu/prepare.sh makes, and
+// where the results go.
+const (
+	defaultPlan     = "gpu/plans/card.json"
+	defaultPrepared = ".gpucheck"
+	defaultOut      = "gpucheck-out"
+)
+
+// help holds the commands' long help (cmdline.Describe).
+//
+//go:embed help/*.txt
+var help embed.FS
+
+func newApp() *cli.App {
+	app := cmdline.NewApp("devcheck", "the GPU's benchmark harness: every headline figure of the GPU in one run")
+	app.UsageText = `devcheck prepare [--plan FILE] [--prepared DIR]
+   devcheck check [--plan FILE] [--prepared DIR] [--solve15 BIN] [--out DIR] [--json]`
+	app.Commands = []*cli.Command{checkCommand(), prepareCommand()}
+	cmdline.Describe(app, help, nil)
+	cmdline.Prepare(app)
+	return app
+}
+
+func planFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "plan", Value: defaultPlan, Usage: "the check's plan (`FILE`): its tables, steps, limits and targets"},
+		&cli.StringFlag{Name: "prepared", Value: defaultPrepared, Usage: "what gpu/prepare.sh made (`DIR`): bin/, the carried tables in tables/; tables built here go into built/"},
+	}
+}
+
+func checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "every headline figure of the GPU in one run, each answer compared with a reference",
+		UsageText: "devcheck check [--plan FILE] [--prepared DIR] [--solve15 BIN] [--out DIR] [--json]",
+		Flags: append(planFlags(),
+			&cli.StringFlag{Name: "solve15", Usage: "the solve15 whose searches are checked (`BIN`; default: bin/solve15 in --prepared)"},
+			&cli.StringFlag{Name: "out", Value: defaultOut, Usage: "where the logs, records and summary go (`DIR`)"},
+			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON instead of tables"},
+		),
+		Action: func(c *cli.Context) error {
+			plan, err := readPlan(c)
+			if err != nil {
+				return err
+			}
+			bin := c.String("solve15")
+			if bin == "" {
+				bin = filepath.Join(c.String("prepared"), "bin", "solve15")
+			}
+			sum, err := Check(c.Context, Config{Plan: plan, PlanPath: c.String("plan"), Binary: bin,
+				Prepared: c.String("prepared"), Out: c.String("out"), Log: c.App.ErrWriter})
+			var refused *Refused
+			if errors.As(err, &refused) {
+				return &cmdline.ExitError{Code: 2, Err: err}
+			}
+			if sum != nil {
+				if c.Bool("json") {
+					if jerr := cmdline.JSON(c, sum); jerr != nil {
+						return jerr
+					}
+				} else {
+					sum.WriteText(c.App.Writer)
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if !sum.Passed {
+				return &cmdline.ExitError{Code: 1, Err: fmt.Errorf("the device check failed: see the FAIL rows (%s)", filepath.Join(c.String("out"), "summary.md"))}
+			}
+			return nil
+		},
+	}
+}
+
+func prepareCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "prepare",
+		Usage:     "build the tables a plan carries to the GPU machine, and say what the prepared directory holds",
+		UsageText: "devcheck prepare [--plan FILE] [--prepared DIR]",
+		Flags:     planFlags(),
+		Action: func(c *cli.Context) error {
+			plan, err := readPlan(c)
+			if err != nil {
+				return err
+			}
+			dir := c.String("prepared")
+			size, err := Prepare(c.Context, plan, dir, c.App.ErrWriter)
+			if err == nil {
+				fmt.Fprintf(c.App.Writer, "%s: %.1f MB to carry (the binaries and the tables)\n", dir, float64(size)/1e6)
+			}
+			return err
+		},
+	}
+}
+
+// readPlan reads --plan's plan; a command of the check takes no arguments, and a plan it
+// cannot read is a check that will not start (exit status 2).
+func readPlan(c *cli.Context) (*Plan, error) {
+	if err := cmdline.NoArgs(c); err != nil {
+		return nil, err
+	}
+	plan, err := ReadPlan(c.String("plan"))
+	if err != nil {
+		return nil, &cmdline.ExitError{Code: 2, Err: err}
+	}
+	return plan, nil
+}
