@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -145,16 +149,35 @@ func TestCheckRefuses(t *testing.T) {
 	empty := write("empty.txt", "# nothing here\n")
 	korf := write("two.txt", "a 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\nb 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15 1\n")
 	ref := write("ref.jsonl", `{"start": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0], "solved": true, "length": 0}`+"\n")
+	twice := write("twice.jsonl", strings.Repeat(`{"start": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0], "solved": true, "length": 0}`+"\n", 2))
+	one := write("one.txt", "a 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n")
+	fifo := filepath.Join(dir, "fifo.txt")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
 	plan, err := ParsePlan(strings.NewReader(`{"seconds": 400,
 		"tables": [{"set": "5-5-5"}, {"automaton": "4x4", "depth": 13}],
 		"steps": [
 			{"name": "a", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+empty+`", "reference": "`+ref+`", "runs": [{"name": "r"}]},
 			{"name": "b", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+korf+`", "reference": "`+ref+`", "runs": [{"name": "r"}]},
 			{"name": "c", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+korf+`", "reference": "`+filepath.Join(dir, "none.jsonl")+`", "runs": [{"name": "r"}]},
-			{"name": "d", "kind": "cores", "board": "4x4", "instances": "`+korf+`", "ids": ["z"], "gpu_seconds": 1, "cores_seconds": 1}]}`), "p")
+			{"name": "d", "kind": "cores", "board": "4x4", "instances": "`+korf+`", "ids": ["z"], "gpu_seconds": 1, "cores_seconds": 1},
+			{"name": "e", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+one+`", "reference": "`+twice+`", "runs": [{"name": "r"}]},
+			{"name": "f", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+fifo+`", "reference": "`+ref+`", "runs": [{"name": "r"}]},
+			{"name": "g", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+one+`", "reference": "`+ref+`", "runs": [{"name": "r"}], "keep": "/dev/zero"},
+			{"name": "h", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+one+`", "reference": "`+ref+`", "runs": [{"name": "r"}], "keep": "`+fifo+`"},
+			{"name": "i", "kind": "cores", "board": "5x5", "args": ["--heuristic", "6-6-6-6", "--pruning-depth", "18"], "instances": "`+one+`", "ids": ["a"], "gpu_seconds": 1, "cores_seconds": 1}]}`), "p")
 	require.NoError(t, err)
 	out := filepath.Join(dir, "out")
-	_, err = Check(context.Background(), Config{Plan: plan, Root: dir, Prepared: prepared, Out: out, Binary: "/nonexistent", Cores: 1})
+	before := tree(t, dir)
+	done := make(chan struct{})
+	go func() { // a FIFO must not hang the check: nobody writes to it
+		defer close(done)
+		_, err = Check(context.Background(), Config{Plan: plan, Root: dir, Prepared: prepared, Out: out, Binary: "/nonexistent", Cores: 1})
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the check hung on its inputs")
+	}
 	var refused *Refused
 	require.ErrorAs(t, err, &refused)
 	msg := err.Error()
@@ -163,14 +186,37 @@ func TestCheckRefuses(t *testing.T) {
 		filepath.Join(carried, "prune-4x4-d13.tbl") + " (the 4x4 automaton of depth 13): this binary does not accept it",
 		"step a: " + empty + " holds no instances",
 		"step b: the reference " + ref + " has no solved record of b (line 2 of " + korf + ")",
-		"step c: open " + filepath.Join(dir, "none.jsonl") + ": no such file",
+		"step c: stat " + filepath.Join(dir, "none.jsonl") + ": no such file",
 		"step d: " + korf + " has no instance z",
+		"step e: the reference " + twice + " has two records of one instance",
+		"step f: " + fifo + " is not a regular file",
+		"step g: keep: /dev/zero is not a regular file",
+		"step h: keep: " + fifo + " is not a regular file",
+		"step i: its arguments need set 6-6-6-6, which the plan neither carries nor builds",
+		"step i: its arguments need the 5x5 automaton of depth 18",
 		"gpu/prepare.sh",
 		"/nonexistent: not an executable solve15",
 	} {
 		assert.Contains(t, msg, want)
 	}
 	assert.NoDirExists(t, out, "nothing written before the check starts")
+	assert.Equal(t, before, tree(t, dir), "nothing written anywhere")
+}
+
+// tree lists the files under dir, with their sizes.
+func tree(t *testing.T, dir string) []string {
+	var list []string
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			list = append(list, fmt.Sprint(path, " ", info.Size()))
+		}
+		return err
+	}))
+	return list
 }
 
 // The summary's text: a row a step, the targets beside what was measured, FAIL marked.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tilekit/tilekit/board"
@@ -28,11 +30,44 @@ func (r *Refused) Error() string {
 }
 
 // The prepared directory's parts: the tables carried to the GPU machine, and those built
-// there.
+// there; and the output's directory of a campaign's kept records (Step.Keep).
 const (
 	CarriedDir = "tables"
 	BuiltDir   = "built"
+	KeptDir    = "kept"
 )
+
+// regular checks that path is a regular file of at most limit bytes: not a FIFO that
+// would hang the check, nor a device without an end.
+func regular(path string, limit int64) error {
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case !info.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file (%v)", path, info.Mode().Type())
+	case info.Size() > limit:
+		return fmt.Errorf("%s holds %d bytes, more than the %d it may", path, info.Size(), limit)
+	}
+	return nil
+}
+
+// readRegular reads path, a regular file of at most limit bytes.
+func readRegular(path string, limit int64) ([]byte, error) {
+	if err := regular(path, limit); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(raw)) > limit {
+		err = fmt.Errorf("%s grew past %d bytes", path, limit)
+	}
+	return raw, err
+}
 
 // String names the table for people.
 func (t Table) String() string {
@@ -199,6 +234,16 @@ func (c *checker) inspect() (*inputs, error) {
 	}
 	for i := range c.cfg.Plan.Steps {
 		s := &c.cfg.Plan.Steps[i]
+		for _, t := range c.stepTables(s) {
+			problems = append(problems, fmt.Sprintf("step %s: its arguments need %s, which the plan neither carries nor builds", s.Name, t))
+		}
+		if s.Keep != "" {
+			if base := filepath.Base(s.Keep); !plainWord(base) {
+				problems = append(problems, fmt.Sprintf("step %s: keep: %q is not a plain word (%s)", s.Name, base, plainWords))
+			} else if err := regular(c.path(s.Keep), maxReference); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				problems = append(problems, fmt.Sprintf("step %s: keep: %v", s.Name, err))
+			}
+		}
 		if s.Instances == "" {
 			continue
 		}
@@ -206,6 +251,13 @@ func (c *checker) inspect() (*inputs, error) {
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("step %s: %v", s.Name, err))
 			continue
+		}
+		if s.Kind == KindCores {
+			for _, in := range list {
+				if id := fileID(in); !plainWord(id) {
+					problems = append(problems, fmt.Sprintf("step %s: the instance id %q (line %d of %s) is not a plain word (%s)", s.Name, id, in.Line, s.Instances, plainWords))
+				}
+			}
 		}
 		in.instances[s.Name] = list
 		if s.Reference == "" {
@@ -227,6 +279,37 @@ func (c *checker) inspect() (*inputs, error) {
 		return nil, &Refused{problems}
 	}
 	return in, nil
+}
+
+// stepTables are the tables a step's arguments need (--heuristic's set, --pruning-depth's
+// automaton) that the plan neither carries nor builds, and the binary does not embed.
+func (c *checker) stepTables(s *Step) []Table {
+	var need []Table
+	for i := 0; i+1 < len(s.Args); i++ {
+		switch s.Args[i] {
+		case "--heuristic":
+			if _, err := pdb.SetByName(s.Args[i+1]); err == nil {
+				need = append(need, Table{Set: s.Args[i+1]})
+			}
+		case "--pruning-depth":
+			if d, err := strconv.Atoi(s.Args[i+1]); err == nil {
+				need = append(need, Table{Automaton: s.Board, Depth: d})
+			}
+		}
+	}
+	return slices.DeleteFunc(need, func(t Table) bool {
+		if slices.ContainsFunc(c.cfg.Plan.Tables, func(p Table) bool {
+			return p.Set == t.Set && p.Automaton == t.Automaton && p.Depth == t.Depth
+		}) {
+			return true
+		}
+		for _, name := range t.files() {
+			if _, err := data.Embedded(name); err != nil {
+				return false
+			}
+		}
+		return len(t.files()) > 0
+	})
 }
 
 // outWritable makes the output directory, checks that a file can be written in it, and
@@ -254,6 +337,9 @@ func (c *checker) outWritable() error {
 func (c *checker) readInstances(s *Step) ([]*instance.Instance, error) {
 	goal, _ := s.goal()
 	path := c.path(s.Instances)
+	if err := regular(path, maxInstances); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -291,14 +377,21 @@ func (c *checker) readInstances(s *Step) ([]*instance.Instance, error) {
 // readReference reads a step's reference records, and checks that each instance has one.
 func (c *checker) readReference(s *Step, list []*instance.Instance) ([]report.Record, error) {
 	path := c.path(s.Reference)
-	f, err := os.Open(path)
+	raw, err := readRegular(path, maxReference)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	refs, err := report.ReadRecords(f, path, maxReference)
+	refs, err := report.ReadRecords(bytes.NewReader(raw), path, maxReference)
 	if err != nil {
 		return nil, err
+	}
+	seen := map[string]int{}
+	for i, r := range refs {
+		key := fmt.Sprint(r.Start)
+		if j, ok := seen[key]; ok {
+			return nil, fmt.Errorf("the reference %s has two records of one instance (%s: records %d and %d)", path, label(r), j+1, i+1)
+		}
+		seen[key] = i
 	}
 	for _, in := range list {
 		if s.Keep != "" {

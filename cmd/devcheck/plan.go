@@ -188,8 +188,8 @@ func (p *Plan) check() error {
 	names := map[string]*Step{}
 	for i := range p.Steps {
 		s := &p.Steps[i]
-		if s.Name == "" || strings.ContainsAny(s.Name, "/\\ \t\n") {
-			return fmt.Errorf("step %d: a name without spaces or slashes is needed (%q)", i+1, s.Name)
+		if !plainWord(s.Name) {
+			return fmt.Errorf("step %d: its name %q is not a plain word (%s)", i+1, s.Name, plainWords)
 		}
 		if names[s.Name] != nil {
 			return fmt.Errorf("step %d: the name %q is taken", i+1, s.Name)
@@ -247,6 +247,40 @@ func (t Table) check() error {
 	return nil
 }
 
+// maxIDs bounds a step's lists (its ids, runs, archs): its limits' sum stays far within a
+// duration's range.
+const maxIDs = 1000
+
+// duplicate returns a word given twice in list, or "".
+func duplicate(list []string) string {
+	seen := map[string]bool{}
+	for _, w := range list {
+		if seen[w] {
+			return w
+		}
+		seen[w] = true
+	}
+	return ""
+}
+
+// plainWords says what plainWord takes.
+const plainWords = "letters, digits, '-', '_' and '.', not first, at most 64: it names files under --out"
+
+// plainWord reports whether w may name a file under the check's output directory as it
+// is: letters, digits, '-', '_' and '.', not first, at most 64 bytes (no separator, no
+// "..", nothing hidden).
+func plainWord(w string) bool {
+	if w == "" || len(w) > 64 || w[0] == '.' {
+		return false
+	}
+	for _, r := range w {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
 // maxSeconds bounds every limit of a plan (a day).
 const maxSeconds = 86400
 
@@ -287,8 +321,8 @@ func (s *Step) check() error {
 		err = errors.Join(searches(), needs("seconds", s.Seconds > 0), needs("a reference", s.Reference != ""), needs("runs", len(s.Runs) > 0))
 		seen := map[string]bool{}
 		for _, r := range s.Runs {
-			if r.Name == "" || seen[r.Name] || strings.ContainsAny(r.Name, "/\\ \t\n") {
-				err = errors.Join(err, fmt.Errorf("a run needs a name of its own without spaces or slashes (%q)", r.Name))
+			if seen[r.Name] || !plainWord(r.Name) {
+				err = errors.Join(err, fmt.Errorf("a run needs a name of its own that is a plain word (%q: %s)", r.Name, plainWords))
 			}
 			seen[r.Name] = true
 			if r.JIT != "" && r.JIT != "cold" {
@@ -296,7 +330,7 @@ func (s *Step) check() error {
 			}
 		}
 	case KindCores:
-		err = errors.Join(searches(), needs("ids", len(s.IDs) > 0), needs("gpu_seconds and cores_seconds", s.GPUSeconds > 0 && s.CoresSeconds > 0),
+		err = errors.Join(searches(), needs("ids", len(s.IDs) > 0), needs(fmt.Sprintf("at most %d ids", maxIDs), len(s.IDs) <= maxIDs), needs("gpu_seconds and cores_seconds", s.GPUSeconds > 0 && s.CoresSeconds > 0),
 			needs("one_core_seconds for its one_core", len(s.OneCore) == 0 || s.OneCoreSeconds > 0))
 		for _, id := range s.OneCore {
 			if !slices.Contains(s.IDs, id) {
@@ -305,6 +339,25 @@ func (s *Step) check() error {
 		}
 	default:
 		return fmt.Errorf("unknown kind %q (%s, %s, %s or %s)", s.Kind, KindSelfTest, KindReference, KindCores, KindPTX)
+	}
+	if len(s.IDs) > maxIDs || len(s.Runs) > maxIDs || len(s.OneCore) > maxIDs || len(s.Arch) > maxIDs {
+		err = errors.Join(err, fmt.Errorf("at most %d ids, runs, one_core ids and arch names", maxIDs))
+	}
+	for _, id := range s.IDs {
+		if !plainWord(strings.ReplaceAll(id, " ", "")) { // "line 5" names the file's line5
+			err = errors.Join(err, fmt.Errorf("the id %q is not a plain word (%s)", id, plainWords))
+		}
+	}
+	if dup := duplicate(s.IDs); dup != "" {
+		err = errors.Join(err, fmt.Errorf("the id %q is given twice", dup))
+	}
+	if dup := duplicate(s.OneCore); dup != "" {
+		err = errors.Join(err, fmt.Errorf("one_core's %q is given twice", dup))
+	}
+	for _, arch := range s.Arch {
+		if !plainWord(arch) || !strings.HasPrefix(arch, "sm_") && !strings.HasPrefix(arch, "compute_") {
+			err = errors.Join(err, fmt.Errorf("arch %q is not a GPU's name for ptxas (sm_90, compute_75)", arch))
+		}
 	}
 	if s.Keep != "" && (s.Kind != KindReference || s.Complete) {
 		err = errors.Join(err, errors.New("keep is for a reference step that is not complete: a campaign's budget"))

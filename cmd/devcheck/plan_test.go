@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -73,7 +74,12 @@ func TestPlanErrors(t *testing.T) {
 		{"no seconds", `{"steps": [` + self + `]}`, "seconds"},
 		{"an unknown kind", plan("", `{"name": "x", "kind": "bench", "seconds": 1}`, ""), `step x: unknown kind "bench"`},
 		{"a name twice", plan("", self+","+self, ""), `the name "device" is taken`},
-		{"a name with a slash", plan("", `{"name": "a/b", "kind": "ptx", "seconds": 1}`, ""), "without spaces or slashes"},
+		{"a name with a slash", plan("", `{"name": "a/b", "kind": "ptx", "seconds": 1}`, ""), `its name "a/b" is not a plain word`},
+		{"a name that climbs", plan("", `{"name": "..", "kind": "ptx", "seconds": 1}`, ""), `its name ".." is not a plain word`},
+		{"an arch that climbs", plan("", `{"name": "p", "kind": "ptx", "seconds": 1, "arch": ["sm_90/../../x"]}`, ""), `arch "sm_90/../../x" is not a GPU's name`},
+		{"an id that climbs", plan("", `{"name": "c", "kind": "cores", "board": "4x4", "instances": "i", "ids": ["a/../../x"], "gpu_seconds": 1, "cores_seconds": 1}`, ""), `the id "a/../../x" is not a plain word`},
+		{"an id twice", plan("", `{"name": "c", "kind": "cores", "board": "4x4", "instances": "i", "ids": ["a", "a"], "gpu_seconds": 1, "cores_seconds": 1}`, ""), `the id "a" is given twice`},
+		{"too many ids", plan("", `{"name": "c", "kind": "cores", "board": "4x4", "instances": "i", "ids": [`+manyIDs(1001)+`], "gpu_seconds": 1, "cores_seconds": 1}`, ""), "at most 1000 ids"},
 		{"an unknown set", plan(`{"set": "9-9-9"}`, self, ""), "table 1"},
 		{"bits of a set not zero-aware", plan(`{"set": "5-5-5", "bits": true}`, self, ""), "not zero-aware"},
 		{"an automaton too deep", plan(`{"automaton": "5x5", "depth": 40}`, self, ""), "depth is 2 to 24"},
@@ -103,6 +109,15 @@ func TestPlanErrors(t *testing.T) {
 	assert.NoError(t, err)
 	_, err = ReadPlan(filepath.Join(t.TempDir(), "none.json"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// manyIDs is n distinct ids as a JSON list's items.
+func manyIDs(n int) string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("%q", fmt.Sprint("i", i))
+	}
+	return strings.Join(ids, ", ")
 }
 
 // Bound is the builds or the steps beside them, whichever is longer, then every other

@@ -226,11 +226,16 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 			if err := kept.save(ctx); err != nil {
 				problems = append(problems, err.Error())
 			}
-			// What earlier runs of the check made, checked again as they were read,
-			// counts as this run's.
+			// What earlier runs of the check made, checked again as they were read, counts
+			// as answered and compared, but never as this run's GPU's: a campaign with
+			// nothing left to search says so.
 			answered += kept.before
 			row.Compared += kept.before
-			row.GPURecords += kept.before
+		}
+		if kept != nil && kept.before >= len(list) && row.GPURecords == 0 && len(problems) == 0 {
+			rows = append(rows, Row{Run: r.Name, Result: Pass, Compared: row.Compared, Seconds: row.Seconds,
+				Note: fmt.Sprintf("every one of the %d instances kept by earlier runs: none left to search", len(list))})
+			continue
 		}
 		if s.Complete && answered < len(list) {
 			problems = append(problems, fmt.Sprintf("%d of %d answered in %.1f s", answered, len(list), o.wall.Seconds()))
@@ -259,14 +264,15 @@ type campaign struct {
 // openCampaign reads the step's kept records (none when its file is absent), checks each
 // against the step's instances and reference as a run's, and writes the copy under Out.
 func (c *checker) openCampaign(ctx context.Context, s *Step) (*campaign, error) {
-	k := &campaign{path: filepath.Join(c.cfg.Out, filepath.Base(s.Keep))}
-	raw, err := os.ReadFile(c.path(s.Keep))
+	k := &campaign{path: filepath.Join(c.cfg.Out, KeptDir, filepath.Base(s.Keep))}
+	if err := os.MkdirAll(filepath.Dir(k.path), 0o755); err != nil {
+		return nil, fmt.Errorf("keep: %w", err)
+	}
+	raw, err := readRegular(c.path(s.Keep), maxReference)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("keep: %w", err)
-	case len(raw) > maxReference:
-		return nil, fmt.Errorf("keep: %s holds %d bytes, more than %d", s.Keep, len(raw), maxReference)
 	default:
 		recs, err := report.ReadRecords(bytes.NewReader(raw), s.Keep, maxReference)
 		if err != nil {
