@@ -22,6 +22,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -238,3 +240,39 @@ const MaxOptimal = 1000
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 var errWrongCount = errors.New("wrong count")
+
+// headerGoal matches a header line that names the goal of a file's instances, as the
+// files of instances/ do ("# Goal: blank first, 0 1 2 3 / ...", "# Goal for these: blank
+// first").
+var headerGoal = regexp.MustCompile(`(?i)^#\s*goal\b[^:]*:\s*blank[ -](first|last)\b`)
+
+// maxHeader bounds what HeaderGoal reads.
+const maxHeader = 64 << 10
+
+// HeaderGoal returns the goal ("blank-first" or "blank-last") that the comment lines at
+// the top of the instance file at path name, or "" where they name none, or path is not a
+// regular file (a pipe is not read ahead). It reads at most the first 64 KiB.
+func HeaderGoal(path string) string {
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(io.LimitReader(f, maxHeader))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		if !strings.HasPrefix(line, "#") {
+			return "" // the header ends at the first instance
+		}
+		if m := headerGoal.FindStringSubmatch(line); m != nil {
+			return "blank-" + strings.ToLower(m[1])
+		}
+	}
+	return ""
+}

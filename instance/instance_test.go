@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -266,4 +268,25 @@ func toInts(s board.State) []int {
 		out[i] = int(v)
 	}
 	return out
+}
+
+// A file's header names its goal as the files of instances/ do; a goal named after the
+// first instance, a header that names none, and what is not a regular file give "".
+func TestHeaderGoal(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ text, want string }{
+		{"# Goal: blank first, 0 1 2 3 4 / ...\n1 2 3\n", "blank-first"},
+		{"# Korf's 100\n\n# Goal for these: blank first, 0 1 2 3 / 4 5 6 7.\n", "blank-first"},
+		{"# goal: Blank-Last (solve15 --goal blank-last).\n", "blank-last"},
+		{"# Instances 1-11 use the blank-first goal; 12-28 the blank-last goal.\n", ""},
+		{"1 2 3 4 5 6 7 8 0\n# Goal: blank first\n", ""},
+		{"", ""},
+	} {
+		path := filepath.Join(dir, "f.txt")
+		require.NoError(t, os.WriteFile(path, []byte(c.text), 0o644))
+		assert.Equal(t, c.want, HeaderGoal(path), "%q", c.text)
+	}
+	assert.Equal(t, "", HeaderGoal(filepath.Join(dir, "none.txt")))
+	assert.Equal(t, "", HeaderGoal(dir))
+	assert.Equal(t, "blank-first", HeaderGoal("../instances/korf24.txt"))
 }

@@ -44,7 +44,7 @@ func Batch(ctx context.Context, s *solve.Solver, entries <-chan instance.Entry, 
 		if opt.Progress != nil {
 			progress = opt.Progress((&Record{ID: e.In.ID, Line: e.In.Line}).Label())
 		}
-		res, err := s.WithProgress(progress, 0).Solve(ctx, e.In.State)
+		res, err := s.WithProgress(progress, 0).WithOptimum(e.In.Optimal).Solve(ctx, e.In.State)
 		return outcome{NewRecord(s.Goal(), e.In.State, res, err), err}
 	}, func(e instance.Entry, o outcome) {
 		if e.In == nil {

@@ -224,6 +224,14 @@ type Summary struct {
 // and marks it as a mismatch when it contradicts that length.
 func (s *Summary) Add(r *Record, known int) {
 	switch {
+	case !r.Solved && known >= 0 && r.LowerBound > known:
+		// Every solution of known moves or fewer was ruled out: the input is wrong, or is
+		// for another goal (solve.ErrPastOptimum says which, where it can).
+		s.Mismatched++
+		if !strings.Contains(r.Error, "the input says the optimum is") {
+			r.Error = fmt.Sprintf("no solution of fewer than %d moves, where the input says the optimum is %d", r.LowerBound, known)
+		}
+		r.Error = "MISMATCH: " + r.Error
 	case !r.Solved:
 		s.Unsolved++
 	case known >= 0 && r.Optimal && r.Length != known:

@@ -173,6 +173,10 @@ type Solver struct {
 	h            *heuristic.Heuristic
 	progress     func(bound int, nodes uint64)
 	every        time.Duration
+	// optimum is the starts' optimal length as their input gives it, when knowsOptimum
+	// (WithOptimum).
+	optimum      int
+	knowsOptimum bool
 	digests      [][32]byte // of the tables' values, for Fingerprint
 	tablesFrom   string     // the directory of a set's tables (About; records name the set by its digest)
 	dev          *device    // the GPU, when the options ask for one
@@ -327,6 +331,9 @@ func (s *Solver) WithProgress(progress func(bound int, nodes uint64), every time
 // not finish (ctx's error, a limit) or start is not a valid state for the goal. A result
 // that comes with an error carries what the search established before it stopped.
 func (s *Solver) Solve(ctx context.Context, start board.State) (*Result, error) {
+	if s.knowsOptimum {
+		return s.solveBelowOptimum(ctx, start)
+	}
 	var out *Result
 	var err error
 	if s.fast != nil { // both searches check start first

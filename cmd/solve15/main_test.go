@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,11 +16,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/cluster"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/corpus"
 	"github.com/tilekit/tilekit/internal/hermetic"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // run runs solve15 in-process with the given standard input.
@@ -95,6 +100,36 @@ func TestKnownOptimumContradicted(t *testing.T) {
 	_, errOut, code := run(t, "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15 47\n", "--goal", "blank-first", "-f", "-")
 	assert.Equal(t, cmdline.ExitFailure, code)
 	assert.Contains(t, errOut, "contradict")
+}
+
+// A forgotten --goal on a board where both goals are solvable (5x5, 3x3): the file's
+// header names its goal, which is warned about before any search, and the stated optima
+// end each search at the pass past them, as a MISMATCH naming the goal (exit 1), instead of
+// a search of the wrong goal without end.
+func TestForgottenGoalIsCaught(t *testing.T) {
+	for _, size := range []board.Size{board.Size5x5, {W: 3, H: 3}} {
+		t.Run(size.String(), func(t *testing.T) {
+			first := board.BlankFirst(size)
+			s, err := solve.New(context.Background(), first, solve.Options{Heuristic: "md", Pruning: "parent"})
+			require.NoError(t, err)
+			rng := rand.New(rand.NewPCG(70, uint64(size.Cells())))
+			text := "# Goal: blank first (solve15 --goal blank-first).\n"
+			for i := range 3 {
+				start, _ := first.RandomWalk(20, rng)
+				res, err := s.Solve(context.Background(), start)
+				require.NoError(t, err)
+				text += fmt.Sprintf("p%d %s %d\n", i, strings.Trim(fmt.Sprint(start.Ints()), "[]"), res.Length())
+			}
+			file := filepath.Join(t.TempDir(), "first.txt")
+			require.NoError(t, os.WriteFile(file, []byte(text), 0o644))
+			out, errOut, code := run(t, "", "--board", size.String(), "--heuristic", "md", "--pruning", "parent", "-f", file)
+			assert.Equal(t, cmdline.ExitFailure, code, "%s%s", out, errOut)
+			assert.Contains(t, errOut, "header gives the goal blank-first, and this search's is blank-last: give --goal blank-first")
+			assert.Contains(t, out, "MISMATCH")
+			assert.Contains(t, out, "is the input for --goal blank-first?")
+			assert.Contains(t, out, "0 solved optimally")
+		})
+	}
 }
 
 func TestLimits(t *testing.T) {

@@ -136,7 +136,7 @@ func (r *Results) Finish(sum *report.Summary, in *instance.Stream) error {
 	}
 	switch {
 	case sum.Mismatched > 0:
-		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s the known optimal length", format.Count(sum.Mismatched, "solution contradicts", "solutions contradict"))}
+		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s the known optimal length", format.Count(sum.Mismatched, "answer contradicts", "answers contradict"))}
 	case sum.Disputed > 0:
 		// Each answer is the search here; but a worker sent a wrong result.
 		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("the workers disagreed on %s, settled by the search here; wrong results came from %s (see DISPUTED above)",
@@ -212,6 +212,15 @@ func Instances(c *cli.Context) (board.Goal, string, *instance.Stream, error) {
 	}
 	if err == nil && done != nil {
 		in.Skip(done)
+	}
+	if file := c.String("file"); err == nil && file != "" && file != "-" {
+		// A forgotten --goal: on 3x3 and 5x5 both goals are solvable, and nothing else
+		// says so before the search passes the optimum (which, with only the Manhattan
+		// distance, may be far too late).
+		if named := instance.HeaderGoal(file); named != "" && named != goal.Name() {
+			fmt.Fprintf(c.App.ErrWriter, "%s: warning: %s's header gives the goal %s, and this search's is %s: give --goal %s if the file is right\n",
+				c.App.Name, file, named, goal.Name(), named)
+		}
 	}
 	return goal, tables, in, err
 }
