@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -241,10 +240,24 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 
 var errWrongCount = errors.New("wrong count")
 
-// headerGoal matches a header line that names the goal of a file's instances, as the
-// files of instances/ do ("# Goal: blank first, 0 1 2 3 / ...", "# Goal for these: blank
-// first").
-var headerGoal = regexp.MustCompile(`(?i)^#\s*goal\b[^:]*:\s*blank[ -](first|last)\b`)
+// headerGoal returns the goal a header line names, as the files of instances/ do ("#
+// Goal: blank first, 0 1 2 3 / ...", "# Goal for these: blank first"), or "".
+func headerGoal(line string) string {
+	line = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(line, "#")))
+	head, rest, ok := strings.Cut(line, ":")
+	if !ok || !strings.HasPrefix(head, "goal") || len(head) > 4 && isLetter(head[4]) {
+		return ""
+	}
+	rest = strings.TrimSpace(rest)
+	for _, g := range []string{"first", "last"} {
+		for _, sep := range []string{" ", "-"} {
+			if w := "blank" + sep + g; strings.HasPrefix(rest, w) && (len(rest) == len(w) || !isLetter(rest[len(w)])) {
+				return "blank-" + g
+			}
+		}
+	}
+	return ""
+}
 
 // maxHeader bounds what HeaderGoal reads.
 const maxHeader = 64 << 10
@@ -270,8 +283,8 @@ func HeaderGoal(path string) string {
 		if !strings.HasPrefix(line, "#") {
 			return "" // the header ends at the first instance
 		}
-		if m := headerGoal.FindStringSubmatch(line); m != nil {
-			return "blank-" + strings.ToLower(m[1])
+		if g := headerGoal(line); g != "" {
+			return g
 		}
 	}
 	return ""
