@@ -3,11 +3,15 @@ package cmdline
 import (
 	"bytes"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v2"
 
 	"github.com/tilekit/tilekit/board"
@@ -245,4 +249,25 @@ func TestDisputesFailTheRun(t *testing.T) {
 	assert.Equal(t, ExitFailure, Main(a, []string{"tool"}))
 	assert.Contains(t, out.String(), `DISPUTED: worker "mallory" said 3 moves`)
 	assert.Contains(t, errOut.String(), `tool: the workers disagreed on 1 answer, settled by the search here; wrong results came from "mallory"`)
+}
+
+// An example's $(...) is what bash prints for it, its last newline cut; one bash cannot
+// run, or left open, is an error.
+func TestExpandExample(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "f.txt"), []byte("# a comment\nk1 1 2 3\n"), 0o644))
+	got, err := expand(`tool x "$(grep ^k1 f.txt | cut -d' ' -f2-)" y`, dir)
+	require.NoError(t, err)
+	assert.Equal(t, `tool x "1 2 3" y`, got)
+	assert.Equal(t, []string{"tool", "x", "1 2 3", "y"}, ShellWords(got))
+	got, err = expand(`a $(echo $(echo b))`, dir)
+	require.NoError(t, err)
+	assert.Equal(t, "a b", got)
+	_, err = expand(`a $(echo b`, dir)
+	assert.ErrorContains(t, err, "no ) closes")
+	_, err = expand(`a $(exit 3)`, dir)
+	assert.Error(t, err)
 }

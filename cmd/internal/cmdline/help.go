@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -53,6 +56,7 @@ func eachCommand(app *cli.App, f func(name string, c *cli.Command)) {
 // commands piped to it aside) runs with every command's action replaced by nothing.
 func HelpProblems(newApp func() *cli.App, help fs.FS) []string {
 	var problems []string
+	root := repoRoot()
 	app := newApp()
 	texts, _ := fs.Glob(help, "help/*.txt")
 	for i := range texts {
@@ -80,10 +84,25 @@ func HelpProblems(newApp func() *cli.App, help fs.FS) []string {
 		if strings.Contains(d, "{{") {
 			problems = append(problems, fmt.Sprintf("a {{name}} left in %q", firstLine(d)))
 		}
-		for _, args := range examples(d, app.Name) {
+		list, bad := examples(d, app.Name, root)
+		problems = append(problems, bad...)
+		for _, args := range list {
 			dry := newApp()
 			dry.Writer, dry.ErrWriter = io.Discard, io.Discard
-			nothing := func(ctx *cli.Context) error { return NoLateFlags(ctx) }
+			example := strings.Join(args, " ")
+			nothing := func(ctx *cli.Context) error {
+				if err := NoLateFlags(ctx); err != nil {
+					return err
+				}
+				// A command that reads states from --file takes those of its arguments:
+				// they must be states.
+				if ctx.NArg() > 0 && flagNamed(ctx.Command.Flags, "file") != nil || ctx.Command.Name == "" && ctx.NArg() > 0 {
+					if _, _, in, err := Instances(ctx); err != nil || in.NoInstances() {
+						problems = append(problems, fmt.Sprintf("example %q: its arguments are no states (%v)", example, err))
+					}
+				}
+				return nil
+			}
 			dry.Action = nothing
 			eachCommand(dry, func(_ string, c *cli.Command) {
 				if c.Action != nil {
@@ -98,20 +117,26 @@ func HelpProblems(newApp func() *cli.App, help fs.FS) []string {
 	return problems
 }
 
-// examples returns the arguments of each example of desc that runs app.
-func examples(desc, app string) [][]string {
+// examples returns the arguments of each example of desc that runs app, each $(...) in
+// them expanded by bash in root (the repository, whose files the examples name), and the
+// problems of those the shell could not expand.
+func examples(desc, app, root string) (out [][]string, problems []string) {
 	_, list, ok := strings.Cut(desc, "\nExamples:\n")
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	var out [][]string
 	for _, line := range strings.Split(list, "\n") {
 		if !strings.HasPrefix(line, "  ") {
 			break
 		}
 		line, _, _ = strings.Cut(line, " # ")
 		if strings.Contains(line, "$(") {
-			continue // an argument the shell computes
+			expanded, err := expand(line, root)
+			if err != nil {
+				problems = append(problems, fmt.Sprintf("example %q: %v", strings.TrimSpace(line), err))
+				continue
+			}
+			line = expanded
 		}
 		for _, cmd := range strings.FieldsFunc(line, func(r rune) bool { return r == '|' || r == '&' || r == ';' }) {
 			words := ShellWords(cmd)
@@ -123,7 +148,61 @@ func examples(desc, app string) [][]string {
 			}
 		}
 	}
-	return out
+	return out, problems
+}
+
+// expand replaces each $(...) of line with what bash prints for it in dir, its last
+// newlines cut, as a shell would (the quotes around it stay: ShellWords takes them).
+func expand(line, dir string) (string, error) {
+	var b strings.Builder
+	for {
+		i := strings.Index(line, "$(")
+		if i < 0 {
+			b.WriteString(line)
+			return b.String(), nil
+		}
+		depth, j := 0, i+1
+		for ; j < len(line); j++ {
+			if line[j] == '(' {
+				depth++
+			} else if line[j] == ')' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		if j == len(line) {
+			return "", fmt.Errorf("no ) closes its $(")
+		}
+		cmd := exec.Command("bash", "-c", line[i+2:j])
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			return "", fmt.Errorf("bash -c %q in %s: %v", line[i+2:j], dir, err)
+		}
+		b.WriteString(line[:i])
+		b.WriteString(strings.TrimRight(string(out), "\n"))
+		line = line[j+1:]
+	}
+}
+
+// repoRoot is the nearest directory at or above the working directory that holds go.mod
+// (the working directory where none does).
+func repoRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	for d := dir; ; {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return dir
+		}
+		d = up
+	}
 }
 
 // ShellWords splits a command line into words as a shell does without expansions: quotes
