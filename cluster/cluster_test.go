@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -874,4 +875,64 @@ func TestMessagesMakeAWorkersRights(t *testing.T) {
 	for _, tr := range tries {
 		assert.Equal(t, !tr.allowed, refusedOf(tr), "subscribe %v to %s", tr.subscribe, tr.subject)
 	}
+}
+
+// An interrupted run reports every instance, in order, as plain solve15 does: those whose
+// results are in, and the others as not solved (interrupted); a split run too. Run again
+// on the same store, it says how many results an earlier run left.
+func TestInterruptedRunReportsWhatItHas(t *testing.T) {
+	korf := corpus.Korf100()
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{Heuristic: "md"})
+	require.NoError(t, err)
+	hardest := slices.MaxFunc(korf, func(a, b corpus.Case) int { return a.Optimal - b.Optimal }) // hours with md
+	easy := slices.SortedFunc(slices.Values(korf), func(a, b corpus.Case) int { return a.Optimal - b.Optimal })[:2]
+	in := entries(goal, hardest.Start, easy[0].Start, easy[1].Start)
+	_, nc := testServer(t, "")
+	var finished atomic.Int64
+	startWorker(t, nc, &Worker{Name: "w", Threads: 2, Units: func(*Unit, *Outcome) { finished.Add(1) }})
+	for _, split := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var resumed int
+		c := &Coordinator{Solver: s, Split: split, Resumed: func(n int) { resumed = n }}
+		go func() {
+			for finished.Load() < 2 && ctx.Err() == nil {
+				time.Sleep(10 * time.Millisecond)
+			}
+			time.Sleep(200 * time.Millisecond) // the results stored and read
+			cancel()
+		}()
+		var recs []report.Record
+		sum, err := c.Run(ctx, nc, in, func(_ instance.Entry, rec report.Record, _ error) { recs = append(recs, rec) })
+		cancel()
+		require.ErrorIs(t, err, context.Canceled)
+		require.Len(t, recs, 3, "split %v", split)
+		assert.False(t, recs[0].Solved)
+		assert.Contains(t, recs[0].Error, "interrupted")
+		if !split {
+			assert.Zero(t, resumed)
+			assert.Equal(t, easy[0].Optimal, recs[1].Length)
+			assert.Equal(t, easy[1].Optimal, recs[2].Length)
+			assert.Equal(t, 2, sum.Solved)
+			assert.Equal(t, 1, sum.Unsolved)
+		} else {
+			// Split, the hardest comes first and holds the run: the others never start.
+			assert.False(t, recs[1].Solved)
+			assert.Equal(t, 3, sum.Unsolved)
+		}
+		finished.Store(0)
+	}
+
+	// The whole run again on the same store: the two results are read back.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := &Coordinator{Solver: s, Resumed: func(int) {}}
+	var resumed atomic.Int64
+	c.Resumed = func(n int) { resumed.Store(int64(n)); cancel() }
+	var recs []report.Record
+	_, err = c.Run(ctx, nc, in, func(_ instance.Entry, rec report.Record, _ error) { recs = append(recs, rec) })
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, int64(2), resumed.Load())
+	require.Len(t, recs, 3)
+	assert.Equal(t, easy[0].Optimal, recs[1].Length)
 }

@@ -52,6 +52,9 @@ type Coordinator struct {
 	KeepFailed bool
 	// Status, if set, hears of the run's progress about twice a second.
 	Status func(Status)
+	// Resumed, if set, hears how many units' results an earlier run on the store left,
+	// once they are read (none: not called).
+	Resumed func(units int)
 
 	fingerprint string // tests: another fingerprint than the solver's
 }
@@ -76,6 +79,8 @@ type run struct {
 	// and none new came within the ack wait (failedBy).
 	seen    map[string]time.Time
 	lastNew time.Time
+	// resumed counts the results taken that an earlier run stored (Coordinator.Resumed).
+	resumed int
 	// left is why each worker that said it takes no more units left (a GPU's fault), and
 	// lastLeft when the last did: once every worker heard of has left or gone silent, and
 	// none new came within the ack wait, the units left fail (abandoned).
@@ -183,6 +188,12 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 		return nil, err
 	}
 	defer stop()
+	r.mu.Lock()
+	resumed := r.resumed
+	r.mu.Unlock()
+	if c.Resumed != nil && resumed > 0 {
+		c.Resumed(resumed)
+	}
 	watching := make(chan struct{})
 	defer close(watching)
 	go r.watch(ctx, watching)

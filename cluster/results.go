@@ -164,6 +164,9 @@ func (r *run) listen(ctx context.Context, nc *nats.Conn, results jetstream.Strea
 			drop()
 			return
 		}
+		if merr == nil && meta.Sequence.Stream <= last {
+			r.resumed++
+		}
 		r.take(ctx, o)
 	}, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
 		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, nats.ErrConnectionClosed) {

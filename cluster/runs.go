@@ -53,6 +53,10 @@ func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *report.S
 			var o *Outcome
 			unit := id(i)
 			if err := r.wait(ctx, func() bool { o = r.got[unit]; return o != nil }); err != nil {
+				if ctx.Err() == nil {
+					return err
+				}
+				r.interrupted(entries[i:], func(j int) string { return id(i + j) }, sum, each)
 				return err
 			}
 			rec, err := r.record(e, o)
@@ -67,6 +71,26 @@ func (r *run) whole(ctx context.Context, entries []instance.Entry, sum *report.S
 		r.mu.Unlock()
 	}
 	return <-errc
+}
+
+// interrupted reports the entries left when the run was interrupted, in order, as plain
+// solve15 does: those whose outcome is in, as they are (not audited), and the others as
+// not solved (interrupted).
+func (r *run) interrupted(left []instance.Entry, unit func(j int) string, sum *report.Summary, each func(instance.Entry, report.Record, error)) {
+	for j, e := range left {
+		if e.In == nil {
+			each(e, sum.Entry(r.goal, e, report.Record{}), e.Err)
+			continue
+		}
+		r.mu.Lock()
+		o := r.got[unit(j)]
+		r.mu.Unlock()
+		rec, err := report.NewRecord(r.goal, e.In.State, nil, context.Canceled), error(context.Canceled)
+		if o != nil {
+			rec, err = r.record(e, o)
+		}
+		each(e, sum.Entry(r.goal, e, rec), err)
+	}
 }
 
 // auditWhole solves a whole instance again here, with probability Audit, and checks the
@@ -132,6 +156,12 @@ func (r *run) split(ctx context.Context, entries []instance.Entry, sum *report.S
 		stop()
 		cancel()
 		if ctx.Err() != nil {
+			// Interrupted: this instance with what its passes proved, and those after it
+			// as never started, as plain solve15 reports them.
+			rec := report.NewRecord(r.goal, e.In.State, res, ctx.Err())
+			rec.Units = units
+			each(e, sum.Entry(r.goal, e, rec), ctx.Err())
+			r.interrupted(entries[i+1:], func(int) string { return "" }, sum, each)
 			return ctx.Err()
 		}
 		rec := report.NewRecord(r.goal, e.In.State, res, err)

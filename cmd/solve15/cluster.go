@@ -12,6 +12,7 @@ import (
 	"github.com/tilekit/tilekit/cluster"
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/format"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/solve"
 )
@@ -163,6 +164,12 @@ func clusterAction(c *cli.Context) error {
 	}
 	if out.Status().Shows() {
 		coord.Status = func(st cluster.Status) { out.Status().Set(st.String()) }
+	}
+	if !c.Bool("quiet") {
+		coord.Resumed = func(units int) {
+			fmt.Fprintf(c.App.ErrWriter, "solve15 cluster: resumed: %s of an earlier run read from the store %s; the rest is searched now\n",
+				format.Count(units, "unit's result", "units' results"), c.String("store"))
+		}
 	}
 	sum, err := coord.Run(c.Context, conn.Conn, entries, out.Add)
 	if err := stop(); err != nil {
