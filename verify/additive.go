@@ -90,7 +90,7 @@ func (v *additiveTable) exactness(ctx context.Context, opt Options) Check {
 		recomputed = func(i uint32, _ []uint8) int { return int(fresh.Entries[i]) }
 	}
 	// Name the entries that differ.
-	parts := parallel(ctx, v.p.Len(), opt.workers(), func(lo, hi int, b *bad) {
+	parts := parallel(ctx, v.p.Len(), opt.workers(), opt.entriesProgress(Exactness), func(lo, hi int, b *bad) {
 		cells := make([]uint8, v.p.Elems())
 		for i := uint32(lo); i < uint32(hi); i++ {
 			v.p.Unrank(i, cells)

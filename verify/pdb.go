@@ -96,7 +96,7 @@ func (v *pdbTable) exactness(ctx context.Context, opt Options) Check {
 			return fmt.Sprintf("%s: entry %d, expected %s", v.describe(idx), got, why)
 		}, keep)
 	}
-	parts := parallel(ctx, p.Len(), opt.workers(), func(lo, hi int, b *bad) {
+	parts := parallel(ctx, p.Len(), opt.workers(), opt.entriesProgress(Exactness), func(lo, hi int, b *bad) {
 		cells := make([]uint8, p.Elems())
 		for idx := uint32(lo); idx < uint32(hi); idx++ {
 			p.Unrank(idx, cells)

@@ -31,6 +31,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/tilekit/tilekit/bfs"
 	"github.com/tilekit/tilekit/board"
@@ -333,7 +335,7 @@ func merge(parts []bad, keep int) (int64, []string) {
 }
 
 // parallel runs fn over [0, n) split into chunks among the workers, each with its own bad.
-func parallel(ctx context.Context, n int, workers int, fn func(lo, hi int, b *bad)) []bad {
+func parallel(ctx context.Context, n int, workers int, progress func(done, total int64), fn func(lo, hi int, b *bad)) []bad {
 	const chunk = 1 << 14
 	parts := make([]bad, workers)
 	next := make(chan int, workers)
@@ -347,19 +349,48 @@ func parallel(ctx context.Context, n int, workers int, fn func(lo, hi int, b *ba
 			}
 		}
 	}()
+	var finished atomic.Int64
 	done := make(chan struct{})
 	for w := 0; w < workers; w++ {
 		go func() {
 			defer func() { done <- struct{}{} }()
 			for lo := range next {
-				fn(lo, min(lo+chunk, n), &parts[w])
+				hi := min(lo+chunk, n)
+				fn(lo, hi, &parts[w])
+				finished.Add(int64(hi - lo))
 			}
 		}()
 	}
-	for w := 0; w < workers; w++ {
-		<-done
+	// The progress is told from here, the calling goroutine: at once, twice a second, and
+	// at the end.
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	if progress != nil {
+		progress(0, int64(n))
+	}
+	for w := 0; w < workers; {
+		select {
+		case <-done:
+			w++
+		case <-tick.C:
+			if progress != nil {
+				progress(finished.Load(), int64(n))
+			}
+		}
+	}
+	if progress != nil {
+		progress(finished.Load(), int64(n))
 	}
 	return parts
+}
+
+// entriesProgress is a check's Progress over a table's entries (nil when the options hear
+// of none).
+func (o Options) entriesProgress(check string) func(done, total int64) {
+	if o.Progress == nil {
+		return nil
+	}
+	return func(done, total int64) { o.Progress(check, done, total, "entries") }
 }
 
 // exactnessResult turns merged counter-examples into a check.

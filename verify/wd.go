@@ -38,7 +38,7 @@ func (v *wdTable) exactness(ctx context.Context, opt Options) Check {
 	t := v.t
 	goal := t.Goal()
 	dist := t.Dists()
-	parts := parallel(ctx, t.Len(), opt.workers(), func(lo, hi int, b *bad) {
+	parts := parallel(ctx, t.Len(), opt.workers(), opt.entriesProgress(Exactness), func(lo, hi int, b *bad) {
 		for id := uint32(lo); id < uint32(hi); id++ {
 			want := 0
 			if id != goal {

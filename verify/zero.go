@@ -67,7 +67,7 @@ func (v *zeroTable) exactness(ctx context.Context, opt Options) Check {
 	goalIdx := z.IndexMask(home[:k], homeMask, v.goal.Home(0))
 	keep := opt.maxExamples()
 	entries := int(z.Entries())
-	parts := parallel(ctx, entries, opt.workers(), func(lo, hi int, b *bad) {
+	parts := parallel(ctx, entries, opt.workers(), opt.entriesProgress(Exactness), func(lo, hi int, b *bad) {
 		cells := make([]uint8, board.MaxCells)
 		var owner [board.MaxCells]int8
 		for i := range owner {

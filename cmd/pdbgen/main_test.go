@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/cmd/internal/cmdline"
+	"github.com/tilekit/tilekit/internal/hermetic"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/tablefile"
 )
@@ -294,4 +295,28 @@ COMP_WORDS=(pdbgen bu); COMP_CWORD=1; _pdbgen_complete; echo "${COMPREPLY[@]}"`)
 	}
 	got := shell("fish", `pdbgen completion fish | source; complete -C 'pdbgen build --set sm'`)
 	assert.Contains(t, got, "small-t")
+}
+
+// Proving a zero-aware table shows its progress: at once (0%) and at the end, a plain
+// line each without a terminal, a status line redrawn in place on one.
+func TestVerifyShowsProgress(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "z5.tbl")
+	_, errOut, code := run(t, "pdb", "--tiles", "1,2,3,4,5", "--zero-aware", "--out", file)
+	require.Equal(t, 0, code, errOut)
+	_, errOut, code = run(t, "verify", file)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "z5.tbl exactness: 0.0% entries")
+	assert.Contains(t, errOut, "z5.tbl exactness: 100.0% entries")
+
+	if testing.Short() {
+		t.Skip("builds pdbgen")
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("no script(1) for a pseudo-terminal")
+	}
+	exe := hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/pdbgen")
+	out, err := exec.Command("script", "-qec", exe+" verify "+file, "/dev/null").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Regexp(t, `\rz5\.tbl exactness +\[ +\] +0\.0% entries`, string(out))
+	assert.Contains(t, string(out), "100.0% entries")
 }
