@@ -279,12 +279,17 @@ func TestShellCompletion(t *testing.T) {
 		got := shell("bash", `source <(pdbgen completion bash)
 COMP_WORDS=(pdbgen build --set sm); COMP_CWORD=3; _pdbgen_complete; echo "${COMPREPLY[@]}"
 COMP_WORDS=(pdbgen build --set ''); COMP_CWORD=3; _pdbgen_complete; echo "${COMPREPLY[@]}"
-COMP_WORDS=(pdbgen bu); COMP_CWORD=1; _pdbgen_complete; echo "${COMPREPLY[@]}"`)
+COMP_WORDS=(pdbgen bu); COMP_CWORD=1; _pdbgen_complete; echo "${COMPREPLY[@]}"
+cd "$(mktemp -d)" && touch korf.tbl kept.txt
+COMP_WORDS=(pdbgen info --json ko); COMP_CWORD=3; _pdbgen_complete; echo "${COMPREPLY[@]}"
+COMP_WORDS=(pdbgen pdb --out k); COMP_CWORD=3; _pdbgen_complete; echo "${COMPREPLY[@]}"`)
 		lines := strings.Split(strings.TrimSpace(got), "\n")
-		require.Len(t, lines, 3, got)
+		require.Len(t, lines, 5, got)
 		assert.Equal(t, "small-t", lines[0])
 		assert.Equal(t, strings.Join(strings.Split(strings.ReplaceAll(pdb.SetNames(), ",", ""), " "), " "), lines[1])
 		assert.Equal(t, "build", lines[2])
+		assert.Equal(t, "", lines[3], "a file argument: bash's own completion (-o default) offers the files")
+		assert.Equal(t, "kept.txt korf.tbl", lines[4], "a file flag's value: the files, not the flag again")
 	}
 	if _, err := exec.LookPath("fish"); err != nil {
 		if os.Getenv("TILEKIT_E2E") == "require" {
@@ -295,6 +300,11 @@ COMP_WORDS=(pdbgen bu); COMP_CWORD=1; _pdbgen_complete; echo "${COMPREPLY[@]}"`)
 	}
 	got := shell("fish", `pdbgen completion fish | source; complete -C 'pdbgen build --set sm'`)
 	assert.Contains(t, got, "small-t")
+	got = shell("fish", `pdbgen completion fish | source; cd (mktemp -d); touch korf.tbl; complete -C 'pdbgen pdb --goal '; echo ---; complete -C 'pdbgen pdb --out ko'`)
+	before, after, _ := strings.Cut(got, "---")
+	assert.Contains(t, before, "blank-first")
+	assert.NotContains(t, before, "korf.tbl", "no files after --goal")
+	assert.Contains(t, after, "korf.tbl")
 }
 
 // Proving a zero-aware table shows its progress: at once (0%) and at the end, a plain

@@ -17,7 +17,7 @@ func wdCommand() *cli.Command {
 		UsageText: "pdbgen wd [--board WxH] [--goal GOAL] --out FILE",
 		Flags: []cli.Flag{
 			cmdline.BoardFlag("4x4"), cmdline.GoalFlag("blank-last"),
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "file to write (required)"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "the `FILE` to write (required)"},
 			&cli.BoolFlag{Name: "json", Usage: "print what was written as JSON"},
 			workersFlag, quietFlag,
 		},

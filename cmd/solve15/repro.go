@@ -17,7 +17,7 @@ func reproCommand() *cli.Command {
 		Usage:     "reproduce the literature's experiments: a markdown table and an SVG plot each",
 		UsageText: "solve15 repro [--out DIR] [--scale N] [--workers N] eight|walks|bastar|table4|scale|all ...",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: ".", Usage: "directory for the .md and .svg files"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: ".", Usage: "write the .md and .svg files into `DIR`"},
 			&cli.IntFlag{Name: "scale", Value: 1, Usage: "divide instance counts by this"},
 			cmdline.WorkersFlag(0, 0, "instances in parallel (0: all cores)"),
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random instances"},

@@ -17,7 +17,7 @@ func siteCommand() *cli.Command {
 		Usage:     "write the page as static files that solve in the browser",
 		UsageText: "solve15 site --out DIR [--sets LIST]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "directory to write into (created if missing)"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write into `DIR` (created if missing)"},
 			&cli.StringFlag{Name: "sets", Usage: "also copy these installed sets for the page to download on demand (`LIST`, such as 7-8,6-6-6-6)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the files written as JSON"},
 		},

@@ -29,43 +29,65 @@ var flagValues = map[string]func() []string{
 	"pruning": func() []string { return []string{solve.PruneAutomaton, solve.PruneParent} },
 	"lookups": func() []string { return []string{"regular", "reflected", "dual", "all"} },
 	"device":  solve.Device{}.Kinds,
+	"format":  func() []string { return []string{"raw"} }, // pdbgen export's
 }
 
-// complete prints, one a line, the words that may follow words: a flag's values when the
-// last word is a flag that takes one of a few (--goal: blank-last, blank-first), the flags
-// of the command they name when the last word starts with "-", else its subcommands.
+// filesMarker is complete's answer where a file or a directory is wanted (after --file,
+// --tables, --out): the scripts then offer the shell's file names.
+const filesMarker = "::files"
+
+// complete prints, one a line, the words that may take the place of the last of words (the
+// word being completed, perhaps ""): after a flag that takes one of a few values, those
+// (--goal: blank-last, blank-first); after a flag that takes a file or a directory,
+// filesMarker; after another flag that takes a value, nothing; the flags of the command
+// the words name when the word starts with "-"; else its subcommands, where no argument
+// came before (after a state, none).
 func complete(app *cli.App, words []string) {
+	cur := ""
+	if n := len(words); n > 0 {
+		cur, words = words[n-1], words[:n-1]
+	}
 	flags, cmds := app.Flags, app.Commands
-	for _, w := range words {
-		for _, c := range cmds {
-			if c.HasName(w) {
+	argument := false // an argument came: no subcommand follows
+	for i, w := range words {
+		switch {
+		case strings.HasPrefix(w, "-"):
+		case i > 0 && takesValue(flagNamed(flags, strings.TrimLeft(words[i-1], "-"))) && !strings.Contains(words[i-1], "="):
+		default:
+			if c := commandNamed(cmds, w); c != nil && !argument {
 				flags, cmds = c.Flags, c.Subcommands
-				break
+			} else {
+				argument = true
 			}
 		}
 	}
-	if n := len(words); n > 0 && strings.HasPrefix(words[n-1], "-") {
-		if f := flagNamed(flags, strings.TrimLeft(words[n-1], "-")); f != nil {
+	if n := len(words); n > 0 && strings.HasPrefix(words[n-1], "-") && !strings.Contains(words[n-1], "=") {
+		if f := flagNamed(flags, strings.TrimLeft(words[n-1], "-")); takesValue(f) {
 			if values, known := flagValues[f.Names()[0]]; known {
 				for _, v := range values() {
 					fmt.Fprintln(app.Writer, v)
 				}
-				return
+			} else if takesFile(f) {
+				fmt.Fprintln(app.Writer, filesMarker)
 			}
+			return
 		}
 	}
-	if n := len(words); n > 0 && strings.HasPrefix(words[n-1], "-") {
+	if strings.HasPrefix(cur, "-") {
 		for _, f := range append(flags, cli.HelpFlag) {
 			for _, name := range f.Names() {
 				dash := "--"
 				if len(name) == 1 {
 					dash = "-"
 				}
-				if strings.HasPrefix(dash+name, words[n-1]) {
+				if strings.HasPrefix(dash+name, cur) {
 					fmt.Fprintln(app.Writer, dash+name)
 				}
 			}
 		}
+		return
+	}
+	if argument {
 		return
 	}
 	for _, c := range cmds {
@@ -73,6 +95,38 @@ func complete(app *cli.App, words []string) {
 			fmt.Fprintln(app.Writer, c.Name)
 		}
 	}
+}
+
+// commandNamed returns the command of cmds with that name or alias, or nil.
+func commandNamed(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// takesValue reports whether f is a flag followed by a value (not a switch).
+func takesValue(f cli.Flag) bool {
+	v, ok := f.(cli.DocGenerationFlag)
+	return ok && v.TakesValue()
+}
+
+// takesFile reports whether f's value is a file or a directory: its usage's placeholder
+// says FILE, DIR or BIN.
+func takesFile(f cli.Flag) bool {
+	v, ok := f.(cli.DocGenerationFlag)
+	if !ok {
+		return false
+	}
+	// The placeholder is the usage's first `quoted` word (as urfave/cli reads it).
+	_, rest, ok := strings.Cut(v.GetUsage(), "`")
+	name, _, closed := strings.Cut(rest, "`")
+	if !ok || !closed {
+		return false
+	}
+	return strings.Contains(name, "FILE") || strings.Contains(name, "DIR") || strings.Contains(name, "BIN")
 }
 
 // flagNamed returns the flag of flags with that name or alias (-H is --heuristic), or nil.

@@ -82,32 +82,35 @@ func bashScript(name string) string {
 	fn := "_" + strings.ReplaceAll(name, "-", "_") + "_complete"
 	return fmt.Sprintf(`%[1]s() {
   local cur="${COMP_WORDS[COMP_CWORD]}" opts
-  if [[ "$cur" == -* ]]; then
-    opts=$("${COMP_WORDS[@]:0:$COMP_CWORD}" "$cur" --generate-bash-completion 2>/dev/null)
-  else
-    opts=$("${COMP_WORDS[@]:0:$COMP_CWORD}" --generate-bash-completion 2>/dev/null)
+  opts=$("${COMP_WORDS[@]:0:$COMP_CWORD}" "$cur" --generate-bash-completion 2>/dev/null)
+  if [[ "$opts" == "%[3]s" ]]; then
+    COMPREPLY=( $(compgen -f -- "$cur") )
+    compopt -o filenames 2>/dev/null
+    return
   fi
   COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
 }
 complete -o bashdefault -o default -F %[1]s %[2]s
-`, fn, name)
+`, fn, name, filesMarker)
 }
 
 // fishScript completes name's commands, flags and the values of flags that take one of a
-// few by asking the program itself, as bashScript does; files are offered beside them.
+// few by asking the program itself, as bashScript does; files only where it says a file
+// is wanted.
 func fishScript(name string) string {
 	fn := "__" + strings.ReplaceAll(name, "-", "_") + "_complete"
 	return fmt.Sprintf(`function %[1]s
     set -l words (commandline -opc)
     set -l cur (commandline -ct)
-    if string match -q -- '-*' $cur
-        $words $cur --generate-bash-completion 2>/dev/null
+    set -l opts ($words "$cur" --generate-bash-completion 2>/dev/null)
+    if test "$opts" = "%[3]s"
+        __fish_complete_path "$cur"
     else
-        $words --generate-bash-completion 2>/dev/null
+        printf '%%s\n' $opts
     end
 end
-complete -c %[2]s -a '(%[1]s)'
-`, fn, name)
+complete -c %[2]s -f -a '(%[1]s)'
+`, fn, name, filesMarker)
 }
 
 // synopsisRE is the SYNOPSIS section of urfave/cli's manual page (a list of the flags),
