@@ -577,3 +577,41 @@ func TestNoListEnds(t *testing.T) {
 		assert.Contains(t, errOut, "--quorum must be from 1 to 16", n)
 	}
 }
+
+// The README's man step works for a go install user: with only $(go env GOPATH)/bin (and
+// the system's) on PATH, man finds the page it writes.
+func TestReadmeManStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds solve15 and pdbgen")
+	}
+	for _, tool := range []string{"bash", "man", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	var step []string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "man1=") || strings.HasPrefix(line, `mkdir -p "$man1"`) {
+			step = append(step, line)
+		}
+	}
+	require.Len(t, step, 2, "the README's man step")
+	gopath := t.TempDir()
+	bin := filepath.Join(gopath, "bin")
+	require.NoError(t, os.MkdirAll(bin, 0o755))
+	for _, cmd := range []string{"solve15", "pdbgen"} {
+		exe := hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/"+cmd)
+		require.NoError(t, os.Symlink(exe, filepath.Join(bin, cmd)))
+	}
+	goBin, _ := exec.LookPath("go")
+	script := strings.Join(step, "\n") + "\nman -w solve15 && man -w pdbgen"
+	cmd := exec.Command("bash", "-ec", script)
+	cmd.Env = []string{"HOME=" + t.TempDir(), "GOPATH=" + gopath, "GOFLAGS=-buildvcs=false",
+		"PATH=" + bin + ":" + filepath.Dir(goBin) + ":/usr/bin:/bin", "MANPATH="}
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), filepath.Join(gopath, "share", "man", "man1", "solve15.1"))
+	assert.Contains(t, string(out), filepath.Join(gopath, "share", "man", "man1", "pdbgen.1"))
+}

@@ -52,7 +52,7 @@ Examples:
 			Description: `Prints the manual page of this program, made from the same text as --help.
 
 Examples:
-  PROG man > ~/.local/share/man/man1/PROG.1 && man PROG`,
+  PROG man > "$(go env GOPATH)/share/man/man1/PROG.1" && man PROG   # found beside $(go env GOPATH)/bin on PATH`,
 			Action: func(c *cli.Context) error {
 				if err := NoArgs(c); err != nil {
 					return err
