@@ -252,13 +252,18 @@ func (s *Solver) planDevice() error {
 		}
 		return badOptions("the GPU does not search %s yet (%v): it searches md, the sets in nibbles that are not zero-aware (5-5-5, 6-6-3, 7-8, 6-6-6-6), and the sets and catalogues of zero-aware tables in nibbles or bits (small-t), with regular or reflected lookups; or --device cpu", s.heuristic, err)
 	}
+	// The driver and the card checked now; the context made at the first pass that goes
+	// to it. With auto, a machine without a usable GPU stays on the CPU, and says so (-v).
+	info, err := gpu.Probe(gpu.Options{Ordinal: s.dev.Ordinal, Library: s.dev.Library})
 	if kind == DeviceGPU {
-		// The driver and the card checked now; the context made at the first pass that
-		// goes to it.
-		info, err := gpu.Probe(gpu.Options{Ordinal: s.dev.Ordinal, Library: s.dev.Library})
 		s.dev.probed = &info
 		return err
 	}
+	if err != nil {
+		s.dev.err = fmt.Errorf("%v; every pass is searched on the CPU", err)
+		return nil
+	}
+	s.dev.probed = &info
 	return nil
 }
 

@@ -49,6 +49,10 @@ func deviceCommand() *cli.Command {
 				do.Opened = func(d *gpu.Diagnosis) { d.WriteOpened(c.App.Writer) }
 			}
 			d, err := gpu.Diagnose(c.Context, opt, do)
+			if d == nil && c.Bool("json") && err != nil {
+				// No card to describe: the object says why, for a script (exit 1 as well).
+				d = &gpu.Diagnosis{Error: err.Error()}
+			}
 			if d == nil {
 				return err
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,4 +81,21 @@ func TestDeviceUsage(t *testing.T) {
 		assert.Equal(t, cmdline.ExitUsage, code, "%v: %s", args, errOut)
 		assert.NotContains(t, errOut, "driver", "%v", args)
 	}
+}
+
+// Without a driver, the words say so: device --json writes an object with the error (exit
+// 1), and --device auto -v says that every pass stays on the CPU.
+func TestNoDriverSaidSo(t *testing.T) {
+	out, _, code := run(t, "", "device", "--json")
+	if code == 0 {
+		t.Skip("a GPU and its driver are here")
+	}
+	assert.Equal(t, cmdline.ExitFailure, code)
+	var d struct{ Error string }
+	require.NoError(t, json.Unmarshal([]byte(out), &d), "%q", out)
+	assert.Contains(t, d.Error, "no NVIDIA driver")
+	_, errOut, code := run(t, "", "--device", "auto", "-v", worked)
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "no GPU: ")
+	assert.Contains(t, errOut, "every pass is searched on the CPU")
 }
