@@ -171,6 +171,9 @@ func (r *Record) WriteText(w io.Writer) {
 		note = "MISMATCH: " + r.Error
 	case !r.Optimal:
 		note = fmt.Sprintf("not proven optimal: %s with %s", r.Algorithm, r.Heuristic)
+		if r.KnownOptimal != nil && *r.KnownOptimal != r.Length {
+			note += fmt.Sprintf("; the input says the optimum is %d", *r.KnownOptimal)
+		}
 	}
 	fmt.Fprintf(w, "%s: %s (%s)\n  blank: %s\n  tiles: %s\n", r.Label(), format.Count(r.Length, "move"), note, r.Moves, format.Ints(r.Tiles, " "))
 	fmt.Fprintf(w, "  %s nodes (%s expanded, %s stored at most), %.3fs, %.1f M nodes/s, h0 %d\n",

@@ -165,3 +165,23 @@ func TestSummaryOfDisputes(t *testing.T) {
 	assert.Contains(t, b.String(), "(optimal, proven here)")
 	assert.Contains(t, b.String(), `  DISPUTED: on instance #1 the workers disagreed: worker "m" said 4 moves`)
 }
+
+// An answer not proven optimal shows the input's optimum where it differs; a record not
+// solved whose proven lower bound passes the input's optimum is a mismatch.
+func TestKnownOptimumSaid(t *testing.T) {
+	known := 57
+	r := Record{ID: "k4", Solved: true, Length: 59, Algorithm: "bastar", Heuristic: "hh", KnownOptimal: &known}
+	var b strings.Builder
+	r.WriteText(&b)
+	assert.Contains(t, b.String(), "59 moves (not proven optimal: bastar with hh; the input says the optimum is 57)")
+	var sum Summary
+	sum.Add(&r, known)
+	assert.Equal(t, 1, sum.NotOptimal)
+	past := Record{ID: "k5", LowerBound: 59, Error: "interrupted"}
+	sum.Add(&past, known)
+	assert.Equal(t, 1, sum.Mismatched)
+	assert.Equal(t, "MISMATCH: no solution of fewer than 59 moves, where the input says the optimum is 57", past.Error)
+	below := Record{ID: "k6", LowerBound: 55, Error: "interrupted"}
+	sum.Add(&below, known)
+	assert.Equal(t, 1, sum.Unsolved)
+}

@@ -38,7 +38,9 @@ func (e *pastOptimum) Unwrap() error { return ErrPastOptimum }
 // distance under it fits the optimum (at most it, of the same parity).
 func (s *Solver) WithOptimum(optimum int) *Solver {
 	c := *s
-	c.optimum, c.knowsOptimum = optimum, optimum >= 0
+	// Only a search whose bounds are lower bounds (Optimal: an admissible heuristic, not
+	// BA*) proves anything when it passes the optimum.
+	c.optimum, c.knowsOptimum = optimum, optimum >= 0 && s.Optimal()
 	return &c
 }
 
@@ -58,8 +60,12 @@ func (s *Solver) solveBelowOptimum(ctx context.Context, start board.State) (*Res
 	}, s.every)
 	inner.knowsOptimum = false
 	res, err := inner.Solve(ctx, start)
-	if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrPastOptimum) {
+	var past *pastOptimum
+	if cause := context.Cause(ctx); err != nil && errors.As(cause, &past) {
 		err = cause
+		if res != nil {
+			res.LowerBound = max(res.LowerBound, past.bound) // every pass below it ended
+		}
 	}
 	return res, err
 }

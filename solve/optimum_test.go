@@ -50,6 +50,13 @@ func TestKnownOptimumBoundsTheSearch(t *testing.T) {
 	assert.Greater(t, res.LowerBound, right.Length())
 	assert.Contains(t, err.Error(), "is the input for --goal blank-first?")
 
+	// BA*'s bounds prove nothing: a known optimum changes nothing there.
+	sb, err := New(context.Background(), korf.Goal, Options{Algorithm: "bastar", Heuristic: "hh"})
+	require.NoError(t, err)
+	res, err = sb.WithOptimum(korf.Optimal-10).Solve(context.Background(), korf.Start)
+	require.NoError(t, err)
+	assert.True(t, res.Solved)
+
 	// Without an optimum (negative), the solver is unchanged.
 	res, err = s.WithOptimum(-1).Solve(context.Background(), korf.Start)
 	require.NoError(t, err)
