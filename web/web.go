@@ -71,6 +71,33 @@ type Server struct {
 	running atomic.Int64
 	stop    chan struct{}
 	once    sync.Once
+	// pageSets are the installed sets' files the page may download (site.SetFiles), read
+	// on the first request for them.
+	pageSets     map[string][]byte
+	pageSetsOnce sync.Once
+}
+
+// sets serves the installed sets that fit a tab as solve15 site --sets writes them:
+// sets/manifest.json and sets/NAME/FILE, which the page downloads when a set is chosen.
+func (s *Server) sets(w http.ResponseWriter, r *http.Request) {
+	s.pageSetsOnce.Do(func() {
+		files, err := site.SetFiles(site.PageSets())
+		if err != nil {
+			files, _ = site.SetFiles(nil) // an empty manifest: the page offers the embedded tables
+		}
+		s.pageSets = files
+	})
+	b, ok := s.pageSets[strings.TrimPrefix(r.URL.Path, "/")]
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	if strings.HasSuffix(r.URL.Path, ".json") {
+		w.Header().Set("Content-Type", "application/json")
+	} else {
+		w.Header().Set("Content-Type", "application/octet-stream")
+	}
+	w.Write(b)
 }
 
 // New returns a server.
@@ -107,6 +134,7 @@ func New(opt Options) *Server {
 		}
 	}()
 	s.mux.Handle("GET /", http.FileServerFS(site.FS()))
+	s.mux.HandleFunc("GET /sets/", s.sets)
 	s.mux.HandleFunc("GET /"+site.WasmFile, serveWasm)
 	s.mux.HandleFunc("GET /api/options", s.options)
 	s.mux.HandleFunc("POST /api/check", s.check)

@@ -3,7 +3,10 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -16,6 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/data"
+	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/web/site"
 )
 
@@ -338,4 +343,42 @@ func TestNewcomerFixes(t *testing.T) {
 	names, err := site.WriteSite(t.Context(), dir)
 	require.NoError(t, err)
 	assert.Contains(t, names, site.WasmFile+".gz")
+}
+
+// The served page offers the installed sets that fit a tab, as solve15 site --sets writes
+// them: the manifest, and each file with the size and checksum it gives.
+func TestInstalledSetsAreServed(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(data.EnvTables, dir)
+	_, err := data.InstallSet(context.Background(), pdb.Set555, dir, data.BuildOptions{})
+	require.NoError(t, err)
+	ts := newServer(t, Options{})
+	code, raw := get(t, ts, "/sets/manifest.json")
+	require.Equal(t, 200, code, "%s", raw)
+	var m site.Manifest
+	require.NoError(t, json.Unmarshal(raw, &m))
+	require.Len(t, m.Sets, 1)
+	assert.Equal(t, "5-5-5", m.Sets[0].Name)
+	require.NotEmpty(t, m.Sets[0].Files)
+	for _, f := range m.Sets[0].Files {
+		code, b := get(t, ts, "/sets/5-5-5/"+f.Name)
+		require.Equal(t, 200, code, f.Name)
+		assert.Len(t, b, f.Bytes)
+		assert.Equal(t, f.SHA256, fmt.Sprintf("%x", sha256.Sum256(b)))
+	}
+	code, _ = get(t, ts, "/sets/5-5-5/../../etc/passwd")
+	assert.NotEqual(t, 200, code)
+	code, _ = get(t, ts, "/sets/7-8/nothing.tbl")
+	assert.Equal(t, 404, code)
+}
+
+// get fetches path, its status and body.
+func get(t *testing.T, ts *httptest.Server, path string) (int, []byte) {
+	t.Helper()
+	res, err := http.Get(ts.URL + path)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	return res.StatusCode, b
 }

@@ -40,7 +40,7 @@ func clusterCommand() *cli.Command {
 			&cli.StringFlag{Name: "listen", Usage: "the embedded server's address, `HOST:PORT` (default: 127.0.0.1 on a free port)"},
 			natsFlag, tokenFlag,
 			&cli.IntFlag{Name: "local-workers", Value: runtime.GOMAXPROCS(0), DefaultText: "the cores this process may use", Usage: "units searched at once by workers in this process (0: none)"},
-			&cli.BoolFlag{Name: "split", Usage: "split every instance's large passes into subtrees (default: only a single instance's)"},
+			&cli.BoolFlag{Name: "split", DefaultText: "only a single instance's", Usage: "split every instance's large passes into subtrees"},
 			&cli.IntFlag{Name: "subtrees", Value: 16384, Usage: "the most subtrees of a split pass"},
 			&cli.Uint64Flag{Name: "unit-nodes", Value: 1_000_000, Usage: "the size a subtree should have, in nodes (250000 for dozens of workers)"},
 			&cli.DurationFlag{Name: "ack-wait", Value: cluster.DefaultQueue.AckWait, Usage: "hand a unit to another worker after this long without a word"},

@@ -18,8 +18,8 @@ func serveCommand() *cli.Command {
 		UsageText: "solve15 serve [--addr HOST:PORT] [--max-jobs N] [--timeout DURATION]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "address to listen on"},
-			&cli.IntFlag{Name: "max-jobs", Value: 4, Usage: "searches running at once"},
-			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "a search's time limit unless the page asks for another"},
+			&cli.IntFlag{Name: "max-jobs", Value: 4, Usage: "the JSON API's searches running at once"},
+			&cli.DurationFlag{Name: "timeout", Value: time.Minute, Usage: "a JSON API search's time limit unless its request asks for another"},
 		},
 		Action: func(c *cli.Context) error {
 			if err := cmdline.NoArgs(c); err != nil {

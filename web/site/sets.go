@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/atomicfile"
@@ -44,8 +45,32 @@ type ManifestFile struct {
 // as it checks them) into dir/sets/NAME/ with the manifest dir/sets/manifest.json, for the
 // page to download on demand. It returns the paths written, relative to dir.
 func WriteSets(ctx context.Context, dir string, names []string) ([]string, error) {
+	files, err := SetFiles(names)
+	if err != nil {
+		return nil, err
+	}
+	written := make([]string, 0, len(files))
+	for rel := range files {
+		written = append(written, rel)
+	}
+	slices.Sort(written)
+	for _, rel := range written {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(filepath.FromSlash(rel))), 0o755); err != nil {
+			return nil, err
+		}
+		if err := atomicfile.Write(ctx, filepath.Join(dir, filepath.FromSlash(rel)), files[rel]); err != nil {
+			return nil, err
+		}
+	}
+	return written, nil
+}
+
+// SetFiles returns the files of the installed sets named, as a page's site holds them, by
+// their paths beside the page: sets/NAME/FILE, and sets/manifest.json. A set that is not
+// installed, fails its checks, or takes more than a tab holds (MaxPageSet) is an error.
+func SetFiles(names []string) (map[string][]byte, error) {
 	var m Manifest
-	var written []string
+	out := map[string][]byte{}
 	for _, name := range names {
 		spec, err := pdb.SetByName(name)
 		if err != nil {
@@ -59,9 +84,6 @@ func WriteSets(ctx context.Context, dir string, names []string) ([]string, error
 			return nil, err
 		}
 		ms := ManifestSet{Name: name, Board: spec.Size().String(), About: spec.About}
-		if err := os.MkdirAll(filepath.Join(dir, "sets", name), 0o755); err != nil {
-			return nil, err
-		}
 		names := make([]string, 0, len(files))
 		for t := range spec.Tables {
 			names = append(names, data.SetFile(spec, t))
@@ -72,11 +94,7 @@ func WriteSets(ctx context.Context, dir string, names []string) ([]string, error
 		}
 		for _, file := range names {
 			b := files[file]
-			rel := path.Join("sets", name, file)
-			if err := atomicfile.Write(ctx, filepath.Join(dir, filepath.FromSlash(rel)), b); err != nil {
-				return nil, err
-			}
-			written = append(written, rel)
+			out[path.Join("sets", name, file)] = b
 			ms.Files = append(ms.Files, ManifestFile{Name: file, Bytes: len(b), SHA256: fmt.Sprintf("%x", sha256.Sum256(b))})
 		}
 		m.Sets = append(m.Sets, ms)
@@ -85,13 +103,24 @@ func WriteSets(ctx context.Context, dir string, names []string) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "sets"), 0o755); err != nil {
-		return nil, err
+	out["sets/manifest.json"] = append(b, '\n')
+	return out, nil
+}
+
+// PageSets are the installed sets a page may offer: those whose tables fit a tab
+// (MaxPageSet), in the order of pdb.Sets.
+func PageSets() []string {
+	installed := data.Installed(nil)
+	var names []string
+	for _, spec := range pdb.Sets {
+		if _, ok := installed[spec.Name]; !ok {
+			continue
+		}
+		if files, _, err := data.SetFiles(spec.Name, nil); err == nil && fitsPage(spec.Name, files, MaxPageSet) == nil {
+			names = append(names, spec.Name)
+		}
 	}
-	if err := atomicfile.Write(ctx, filepath.Join(dir, "sets", "manifest.json"), append(b, '\n')); err != nil {
-		return nil, err
-	}
-	return append(written, "sets/manifest.json"), nil
+	return names
 }
 
 // MaxPageSet bounds the decoded size of a set the page is offered: the page's solver holds
