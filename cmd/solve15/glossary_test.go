@@ -3,8 +3,10 @@ package main
 import (
 	"os"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,5 +59,19 @@ func TestGlossary(t *testing.T) {
 		"tables", "pruning", "BPMX", "IDA15", "HH", "zero-aware", "k24-NN", "h0", "serial counts", "catalogue",
 		"small-t", "frontier", "subtree", "reflection", "dual lookup", "half excess"} {
 		assert.Contains(t, glossary, term, "the term %q", term)
+	}
+	// Every word of the summary line, as the summary writes it, and of a record's text.
+	sum := report.Summary{Solved: 3, NotOptimal: 1, Unsolved: 1, Mismatched: 1, Invalid: 1, Reported: 2, Disputed: 1, Nodes: 10, Search: time.Second}
+	line := strings.TrimPrefix(sum.Text(2*time.Second, time.Second), "summary: ")
+	var words []string
+	for _, part := range regexp.MustCompile(`[,;()]`).Split(line, -1) {
+		if w := strings.TrimSpace(regexp.MustCompile(`[0-9.]+s?|M nodes/s`).ReplaceAllString(part, "")); w != "" {
+			words = append(words, w)
+		}
+	}
+	require.Greater(t, len(words), 10, "%q", words)
+	flat := strings.Join(strings.Fields(glossary), " ") // a phrase may break across lines
+	for _, w := range append(words, "stored at most") {
+		assert.Contains(t, flat, w, "the summary's words %q", w)
 	}
 }

@@ -232,6 +232,7 @@ async function solve() {
   game.searching = true;
   $("solve").disabled = true;
   $("stop").disabled = false;
+  say(""); // "Position set." and the like belong to the position, not to this search
   status("Searching...");
   try {
     const r = await solver.solve(start, {
