@@ -184,6 +184,8 @@ func TestCompletion(t *testing.T) {
 	out, _, code = runApp("man")
 	assert.Equal(t, 0, code)
 	assert.Contains(t, out, ".TH prog 1")
+	assert.NotContains(t, out, `=""`, "a flag's value is named, not shown as an empty string")
+	assert.Contains(t, out, `\fB--goal\fP \fIvalue\fR:`)
 	// The SYNOPSIS says how the program is called, not every flag.
 	app.UsageText = "prog [flags] STATE...\n   prog eval [flags] STATE..."
 	out, _, _ = runApp("man")

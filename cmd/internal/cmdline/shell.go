@@ -62,6 +62,9 @@ Examples:
 					return err
 				}
 				page = synopsisRE.ReplaceAllLiteralString(page, synopsis(c.App)+".SH ")
+				// A flag that takes a value: "--board, -b value: ...", not urfave/cli's
+				// --board, -b="": (an empty string that reads as the flag's value).
+				page = strings.ReplaceAll(page, `\fP="":`, `\fP \fIvalue\fR:`)
 				// A page describes the program, not the machine that printed it.
 				page = strings.ReplaceAll(page, data.InstalledSummary(), "--help says which sets are installed on the machine it runs on.")
 				_, err = fmt.Fprint(c.App.Writer, page)
