@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/internal/format"
@@ -36,7 +37,18 @@ type Stream struct {
 	buffer  []Entry
 	skip    func(*Instance) bool // instances All passes over (Skip)
 	skipped atomic.Int64
+	// unread counts the instances left in the input when its reading was cancelled: a
+	// file's, or the arguments' (a pipe's are not waited for). Valid once entries is
+	// closed.
+	unread int
 }
+
+// maxUnread bounds how long the count of a cancelled input's unread instances may take.
+const maxUnread = time.Second
+
+// Unread returns how many valid instances the input still held when its reading was
+// cancelled, and never became entries; read once All's channel is closed.
+func (s *Stream) Unread() int { return s.unread }
 
 // ErrNoInput reports a call of Open with both a file and arguments, or neither.
 var ErrNoInput = errors.New("instance: give states as arguments or a file, one or the other")
@@ -165,7 +177,26 @@ func Receive(ctx context.Context, ch <-chan Entry) (Entry, bool) {
 
 // read sends the entries of r to ch until the end, a read error, or ctx is done.
 func (s *Stream) read(ctx context.Context, r io.Reader, goal board.Goal, ch chan<- Entry) error {
-	rd := NewReader(ctxReader{ctx, r}, goal.Size())
+	cr := &ctxReader{ctx, r}
+	rd := NewReader(cr, goal.Size())
+	defer func() {
+		// Cancelled: the instances a file or the arguments still hold are counted, not
+		// read into entries (a summary counts them as never started). A pipe is left.
+		if ctx.Err() == nil || !countable(r) {
+			return
+		}
+		cr.ctx = context.Background()
+		deadline := time.Now().Add(maxUnread)
+		for time.Now().Before(deadline) {
+			in, err := rd.Next()
+			if err == io.EOF || err != nil && !errors.As(err, new(*LineError)) {
+				return
+			}
+			if err == nil && goal.Check(in.State) == nil {
+				s.unread++
+			}
+		}
+	}()
 	for ctx.Err() == nil {
 		in, err := rd.Next()
 		if err == io.EOF {
@@ -187,6 +218,9 @@ func (s *Stream) read(ctx context.Context, r io.Reader, goal board.Goal, ch chan
 		select {
 		case ch <- e:
 		case <-ctx.Done():
+			if e.In != nil {
+				s.unread++ // read, and never an entry
+			}
 		}
 	}
 	return nil
@@ -206,7 +240,18 @@ type ctxReader struct {
 	r   io.Reader
 }
 
-func (c ctxReader) Read(p []byte) (int, error) {
+// countable reports whether what is left of r may be read at once: not a pipe, a
+// terminal or a device.
+func countable(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return true
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode().IsRegular()
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
 	if err := c.ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -331,7 +376,7 @@ func (p *Problems) Finish() {
 // length too.
 func ReadAll(ctx context.Context, r io.Reader, name string, goal board.Goal, limit, max int, known bool) ([]*Instance, error) {
 	var out []*Instance
-	rd := NewReader(ctxReader{ctx, r}, goal.Size())
+	rd := NewReader(&ctxReader{ctx, r}, goal.Size())
 	for limit == 0 || len(out) < limit {
 		in, err := rd.Next()
 		if err == io.EOF {

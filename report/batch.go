@@ -16,6 +16,9 @@ type BatchOptions struct {
 	// Progress, if set, gives the progress report of an instance's search (nil: none),
 	// given the instance's label (Record.Label).
 	Progress func(label string) func(bound int, nodes uint64)
+	// Unread, if set, says how many instances the input held that were never read, once
+	// an interrupted batch's entries are drained (instance.Stream.Unread).
+	Unread func() int
 }
 
 // Batch solves the entries of a stream of instances with s and reports each, in the order of the
@@ -52,5 +55,39 @@ func Batch(ctx context.Context, s *solve.Solver, entries <-chan instance.Entry, 
 		}
 		each(e, sum.Entry(s.Goal(), e, o.rec), o.err)
 	})
+	if ctx.Err() != nil {
+		// Interrupted: the instances never started are counted as not solved, those read
+		// and those left in the input.
+		// A pipe's reader may be blocked for good: its entries are waited for a moment.
+		wait := time.NewTimer(drainWait)
+		defer wait.Stop()
+		drained := false
+		for !drained {
+			select {
+			case e, ok := <-entries:
+				if !ok {
+					drained = true
+				} else if e.In != nil {
+					sum.NotStarted++
+				}
+			case <-wait.C:
+				return finish(sum)
+			}
+		}
+		if opt.Unread != nil {
+			sum.NotStarted += opt.Unread()
+		}
+		return finish(sum)
+	}
+	return sum
+}
+
+// drainWait is how long an interrupted batch waits for the entries still coming, to count
+// them as never started (instance.Stream counts a file's rest within a second).
+const drainWait = 2 * time.Second
+
+// finish counts an interrupted batch's instances never started as not solved.
+func finish(sum *Summary) *Summary {
+	sum.Unsolved += sum.NotStarted
 	return sum
 }

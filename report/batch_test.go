@@ -3,8 +3,10 @@ package report
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -74,4 +76,29 @@ func TestBatch(t *testing.T) {
 	}, got)
 	assert.Equal(t, Summary{Solved: 1, Mismatched: 1, Invalid: 1, Nodes: sum.Nodes, Search: sum.Search}, *sum)
 	assert.Equal(t, 2, sum.Total())
+}
+
+// An interrupted batch counts every instance of its input: those it never started, read
+// or still in the file, as not solved, and says how many never started.
+func TestInterruptedBatchCountsEveryInstance(t *testing.T) {
+	korf := corpus.Korf100()
+	s, err := solve.New(context.Background(), korf[0].Goal, solve.Options{Heuristic: "md"})
+	require.NoError(t, err)
+	var text strings.Builder
+	easy := slices.SortedFunc(slices.Values(korf), func(a, b corpus.Case) int { return a.Optimal - b.Optimal })
+	for _, c := range easy[:40] {
+		text.WriteString(strings.Trim(fmt.Sprint(c.Start.Ints()), "[]") + "\n")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := instance.NewStream(ctx, strings.NewReader(text.String()), "korf", korf[0].Goal)
+	reported := 0
+	sum := Batch(ctx, s, in.All(), BatchOptions{Workers: 1, Unread: in.Unread}, func(instance.Entry, Record, error) {
+		reported++
+		cancel() // after the first
+	})
+	assert.Equal(t, 40, sum.Total(), "every instance counted")
+	assert.Positive(t, sum.NotStarted)
+	assert.Equal(t, 40, reported+sum.NotStarted)
+	assert.Contains(t, sum.Text(time.Second, 0), fmt.Sprintf("not solved (%d never started)", sum.NotStarted))
 }

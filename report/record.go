@@ -219,8 +219,10 @@ type Summary struct {
 	// names the workers whose results were found wrong, in order.
 	Disputed int
 	Wrong    []string
-	Nodes    uint64
-	Search   time.Duration // the searches' time, added up
+	// NotStarted counts, of Unsolved, the instances an interruption left unstarted.
+	NotStarted int
+	Nodes      uint64
+	Search     time.Duration // the searches' time, added up
 }
 
 // Add counts a record of an instance whose known optimal length is known (-1 for none),
@@ -316,8 +318,12 @@ func (s *Summary) Text(wall, prepared time.Duration) string {
 	if len(notes) > 0 {
 		word = " (" + strings.Join(notes, "; ") + ")"
 	}
-	return fmt.Sprintf("summary: %d solved optimally%s, %d solved without proof of optimality, %d not solved, %d mismatched, %d invalid; %s nodes, %.2fs wall%s, %.2fs search, %.1f M nodes/s",
-		s.Solved, word, s.NotOptimal, s.Unsolved, s.Mismatched, s.Invalid, format.Thousands(s.Nodes), wall.Seconds(), tables, s.Search.Seconds(), rate/1e6)
+	unstarted := ""
+	if s.NotStarted > 0 {
+		unstarted = fmt.Sprintf(" (%d never started)", s.NotStarted)
+	}
+	return fmt.Sprintf("summary: %d solved optimally%s, %d solved without proof of optimality, %d not solved%s, %d mismatched, %d invalid; %s nodes, %.2fs wall%s, %.2fs search, %.1f M nodes/s",
+		s.Solved, word, s.NotOptimal, s.Unsolved, unstarted, s.Mismatched, s.Invalid, format.Thousands(s.Nodes), wall.Seconds(), tables, s.Search.Seconds(), rate/1e6)
 }
 
 // Check verifies what a record claims about start for goal, as far as it can be checked

@@ -61,7 +61,7 @@ func TestGlossary(t *testing.T) {
 		assert.Contains(t, glossary, term, "the term %q", term)
 	}
 	// Every word of the summary line, as the summary writes it, and of a record's text.
-	sum := report.Summary{Solved: 3, NotOptimal: 1, Unsolved: 1, Mismatched: 1, Invalid: 1, Reported: 2, Disputed: 1, Nodes: 10, Search: time.Second}
+	sum := report.Summary{Solved: 3, NotOptimal: 1, Unsolved: 2, NotStarted: 1, Mismatched: 1, Invalid: 1, Reported: 2, Disputed: 1, Nodes: 10, Search: time.Second}
 	line := strings.TrimPrefix(sum.Text(2*time.Second, time.Second), "summary: ")
 	var words []string
 	for _, part := range regexp.MustCompile(`[,;()]`).Split(line, -1) {

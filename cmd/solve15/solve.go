@@ -68,6 +68,6 @@ func solveAction(c *cli.Context) error {
 	if w := s.Warning(); w != "" { // even with -q: a damaged file
 		fmt.Fprintf(c.App.ErrWriter, "solve15: %s\n", w)
 	}
-	sum := report.Batch(c.Context, s, in.All(), report.BatchOptions{Workers: parallel, Timeout: timeout, Progress: out.Progress}, out.Add)
+	sum := report.Batch(c.Context, s, in.All(), report.BatchOptions{Workers: parallel, Timeout: timeout, Progress: out.Progress, Unread: in.Unread}, out.Add)
 	return out.Finish(sum, in)
 }
