@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -397,5 +398,28 @@ func TestWorkersShared(t *testing.T) {
 	} {
 		threads, parallel := Device{Kind: c.device}.Share(16, c.single, c.set)
 		assert.Equal(t, []int{c.threads, c.atOnce}, []int{threads, parallel}, "%+v", c)
+	}
+}
+
+// One set of GPU counts: every count of the engine's (gpu.Stats) has its field in the
+// record's (DeviceUse, a duration as seconds), which the record's JSON carries, the
+// summary and the device check's harness use, and the glossary explains (TestGlossary).
+func TestDeviceUseCarriesEveryCount(t *testing.T) {
+	use := reflect.TypeOf(DeviceUse{})
+	for i := range use.NumField() {
+		f := use.Field(i)
+		tag := f.Tag.Get("json")
+		assert.True(t, tag != "" && tag != "-", "DeviceUse.%s has no JSON key", f.Name)
+	}
+	stats := reflect.TypeOf(gpu.Stats{})
+	for i := range stats.NumField() {
+		name := stats.Field(i).Name
+		switch name {
+		case "Busy", "Cycles": // Utilisation's parts
+			continue
+		}
+		_, plain := use.FieldByName(name)
+		_, seconds := use.FieldByName(name + "Seconds")
+		assert.True(t, plain || seconds, "gpu.Stats.%s has no field in DeviceUse", name)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/report"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // The PTX's declarations give each entry its local depot and virtual registers, as the
@@ -227,9 +228,9 @@ func TestSummaryText(t *testing.T) {
 		Targets: []TargetResult{{Issue: 58, What: "Korf's 100", Goal: "at most 10", Value: &v, Measured: "12.50 s", Met: &no},
 			{Issue: 59, What: "agree", Measured: "every answer agreed", Met: &yes}, {Issue: 59, What: "campaign", Measured: "not run", NotRun: "why"}},
 		Records: []GPURecord{
-			{Step: "md", Run: "warm", Seconds: 1, Launch: 0.6, Grow: 0.01, Frontier: 0.15, Utilisation: 0.5, Subtrees: 4096, Roots: 500000, Launches: 2, GrowLaunches: 9},
-			{Step: "md", Run: "warm", Seconds: 2, Launch: 1.8, Grow: 0.02, CPU: 0.1, Utilisation: 0.9, Subtrees: 8192, Roots: 600000, Launches: 3, GrowLaunches: 12},
-			{Step: "twelve", Run: "gpu", Seconds: 4, Launch: 3, Utilisation: 0.7, Subtrees: 100, Roots: 100, Launches: 1}}}
+			{Step: "md", Run: "warm", Seconds: 1, Device: solve.DeviceUse{SearchSeconds: 0.6, GrowSeconds: 0.01, FrontierSeconds: 0.15, Utilisation: 0.5, Subtrees: 4096, Roots: 500000, Launches: 2, GrowLaunches: 9}},
+			{Step: "md", Run: "warm", Seconds: 2, Device: solve.DeviceUse{SearchSeconds: 1.8, GrowSeconds: 0.02, CPUSeconds: 0.1, Utilisation: 0.9, Subtrees: 8192, Roots: 600000, Launches: 3, GrowLaunches: 12}},
+			{Step: "twelve", Run: "gpu", Seconds: 4, Device: solve.DeviceUse{SearchSeconds: 3, Utilisation: 0.7, Subtrees: 100, Roots: 100, Launches: 1}}}}
 	var b bytes.Buffer
 	s.WriteText(&b)
 	text := b.String()

@@ -79,8 +79,8 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	assert.Equal(t, "Fake GPU", sum.Card.Name)
 	assert.NotEmpty(t, sum.Records)
 	for _, g := range sum.Records {
-		assert.Positive(t, g.Passes, "%+v", g)
-		assert.Positive(t, g.Engine, "%+v: the engine's seconds", g)
+		assert.Positive(t, g.Device.Passes, "%+v", g)
+		assert.Positive(t, g.Device.EngineSeconds, "%+v: the engine's seconds", g)
 	}
 	for _, tg := range sum.Targets {
 		assert.True(t, tg.NotRun != "" || tg.Met != nil && *tg.Met, "%+v", tg)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/report"
+	"github.com/tilekit/tilekit/solve"
 )
 
 // A row's results.
@@ -66,41 +67,21 @@ type GPURecord struct {
 	ID      string  `json:"id"`
 	Length  int     `json:"length"`
 	Seconds float64 `json:"seconds"` // the record's: the search, after the tables were loaded
-	Passes  int     `json:"gpu_passes"`
-	// The record's device seconds: passes searched on the CPU, making the GPU passes'
-	// frontiers, ordering their subtrees, searching solving subtrees again on the CPU, in
-	// the engine (launches, copies, splits), of that waiting for another instance's pass,
-	// in launches, and uploading.
-	CPU         float64 `json:"cpu_seconds"`
-	Frontier    float64 `json:"frontier_seconds"`
-	Order       float64 `json:"order_seconds"`
-	Engine      float64 `json:"engine_seconds"`
-	Wait        float64 `json:"wait_seconds"`
-	Launch      float64 `json:"launch_seconds"`
-	Upload      float64 `json:"upload_seconds"`
-	Grow        float64 `json:"grow_seconds"` // of the launches', the frontiers' growth on the GPU
-	Utilisation float64 `json:"utilisation"`
-	// The GPU passes' subtrees, the roots their frontiers grew to, and the launches of both.
-	Subtrees     uint64 `json:"subtrees"`
-	Roots        uint64 `json:"roots"`
-	Launches     int    `json:"launches"`
-	GrowLaunches int    `json:"grow_launches"`
+	// Device is the record's GPU counts as its JSON has them (report.Record.Device): the
+	// one set of them, which solve fills from the engine's and the summary sums.
+	Device solve.DeviceUse `json:"device"`
 }
 
 // gpuRecord returns r's GPURecord, and whether it went through the GPU.
 func gpuRecord(step, run string, r report.Record) (GPURecord, bool) {
-	d := r.Device
-	if d == nil || d.Passes == 0 {
+	if r.Device == nil || r.Device.Passes == 0 {
 		return GPURecord{}, false
 	}
 	id := r.ID
 	if id == "" {
 		id = fmt.Sprintf("line %d", r.Line)
 	}
-	return GPURecord{Step: step, Run: run, ID: id, Length: r.Length, Seconds: r.Seconds, Passes: d.Passes,
-		CPU: d.CPUSeconds, Frontier: d.FrontierSeconds, Order: d.OrderSeconds, Engine: d.EngineSeconds,
-		Wait: d.WaitSeconds, Launch: d.SearchSeconds, Upload: d.UploadSeconds, Grow: d.GrowSeconds, Utilisation: d.Utilisation,
-		Subtrees: d.Subtrees, Roots: d.Roots, Launches: d.Launches, GrowLaunches: d.GrowLaunches}, true
+	return GPURecord{Step: step, Run: run, ID: id, Length: r.Length, Seconds: r.Seconds, Device: *r.Device}, true
 }
 
 // TargetResult is a target beside what the check measured: Met is null when it was not
@@ -287,16 +268,17 @@ func (s *Summary) writeRecords(w io.Writer) {
 			sums[k] = &sum{}
 		}
 		x := sums[k]
+		d := r.Device
 		x.n++
 		x.seconds += r.Seconds
-		x.launch += r.Launch
-		x.grow += r.Grow
-		x.host += r.Frontier + r.Order + r.CPU
-		x.util += r.Utilisation * r.Launch
-		x.subtrees += r.Subtrees
-		x.roots += r.Roots
-		x.launches += r.Launches
-		x.growLaunches += r.GrowLaunches
+		x.launch += d.SearchSeconds
+		x.grow += d.GrowSeconds
+		x.host += d.FrontierSeconds + d.OrderSeconds + d.CPUSeconds
+		x.util += d.Utilisation * d.SearchSeconds
+		x.subtrees += d.Subtrees
+		x.roots += d.Roots
+		x.launches += d.Launches
+		x.growLaunches += d.GrowLaunches
 	}
 	fmt.Fprintln(w, "\n| step | run | answers through the GPU | seconds | launches' seconds | growth's | host's beside | utilisation | subtrees | roots | launches | growth's launches |")
 	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
