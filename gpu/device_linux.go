@@ -123,7 +123,7 @@ func (dv *Device) do(f func() error) error {
 		errc <- f()
 	}:
 	case <-dv.done:
-		return fmt.Errorf("%w: the device is closed", ErrNoDevice)
+		return fmt.Errorf("%w: the device is closed", errNoDevice)
 	}
 	return <-errc
 }
@@ -147,20 +147,20 @@ func (dv *Device) open(ordinal int) error {
 	}
 	d := dv.d
 	if err := d.check("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain(&dv.ctx, dv.dev)); err != nil {
-		return fmt.Errorf("%w: %v", ErrInit, err)
+		return fmt.Errorf("%w: %v", errInit, err)
 	}
 	if err := d.check("cuCtxSetCurrent", d.cuCtxSetCurrent(dv.ctx)); err != nil {
-		return fmt.Errorf("%w: %v", ErrInit, err)
+		return fmt.Errorf("%w: %v", errInit, err)
 	}
 	var total uint64
 	if err := d.check("cuMemGetInfo_v2", d.cuMemGetInfo(&dv.info.Free, &total)); err != nil {
-		return fmt.Errorf("%w: %v", ErrInit, err)
+		return fmt.Errorf("%w: %v", errInit, err)
 	}
 	if err := d.check("cuMemHostAlloc", d.cuMemHostAlloc(&dv.host, hostSize, hostAllocMapped|hostAllocPortable)); err != nil {
-		return fmt.Errorf("%w: pinned host memory: %v", ErrMemory, err)
+		return fmt.Errorf("%w: pinned host memory: %v", errMemory, err)
 	}
 	if err := d.check("cuMemHostGetDevicePointer_v2", d.cuMemHostGetDevicePointer(&dv.hostDev, dv.host, 0)); err != nil {
-		return fmt.Errorf("%w: mapped host memory: %v", ErrInit, err)
+		return fmt.Errorf("%w: mapped host memory: %v", errInit, err)
 	}
 	return dv.load(kernelPTX)
 }
@@ -170,25 +170,25 @@ func (dv *Device) open(ordinal int) error {
 func (dv *Device) probe(ordinal int) error {
 	d := dv.d
 	if err := d.check("cuInit", d.cuInit(0)); err != nil {
-		return fmt.Errorf("%w: %v (is the GPU visible to this process? nvidia-smi lists the GPUs the driver sees)", ErrInit, err)
+		return fmt.Errorf("%w: %v (is the GPU visible to this process? nvidia-smi lists the GPUs the driver sees)", errInit, err)
 	}
 	var n, v int32
 	if err := d.check("cuDeviceGetCount", d.cuDeviceGetCount(&n)); err != nil {
-		return fmt.Errorf("%w: %v", ErrInit, err)
+		return fmt.Errorf("%w: %v", errInit, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: the driver sees no GPU", ErrNoDevice)
+		return fmt.Errorf("%w: the driver sees no GPU", errNoDevice)
 	}
 	if ordinal < 0 || ordinal >= int(n) {
-		return fmt.Errorf("%w: GPU %d asked for, the driver sees %d (0 to %d)", ErrNoDevice, ordinal, n, n-1)
+		return fmt.Errorf("%w: GPU %d asked for, the driver sees %d (0 to %d)", errNoDevice, ordinal, n, n-1)
 	}
 	if err := d.check("cuDeviceGet", d.cuDeviceGet(&dv.dev, int32(ordinal))); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoDevice, err)
+		return fmt.Errorf("%w: %v", errNoDevice, err)
 	}
 	dv.info.Ordinal = ordinal
 	var name [256]byte
 	if err := d.check("cuDeviceGetName", d.cuDeviceGetName(&name[0], int32(len(name)), dv.dev)); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoDevice, err)
+		return fmt.Errorf("%w: %v", errNoDevice, err)
 	}
 	for i, c := range name {
 		if c == 0 {
@@ -204,15 +204,15 @@ func (dv *Device) probe(ordinal int) error {
 		to   *int
 	}{{attrSMs, &dv.info.SMs}, {attrThreadsPerSM, &dv.info.ThreadsPerSM}, {attrCCMajor, &dv.info.Capability[0]}, {attrCCMinor, &dv.info.Capability[1]}} {
 		if err := d.check("cuDeviceGetAttribute", d.cuDeviceGetAttribute(&a, q.attr, dv.dev)); err != nil {
-			return fmt.Errorf("%w: %v", ErrNoDevice, err)
+			return fmt.Errorf("%w: %v", errNoDevice, err)
 		}
 		*q.to = int(a)
 	}
 	if err := d.check("cuDeviceTotalMem_v2", d.cuDeviceTotalMem(&dv.info.Memory, dv.dev)); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoDevice, err)
+		return fmt.Errorf("%w: %v", errNoDevice, err)
 	}
 	if dv.info.Capability[0] < 7 || dv.info.Capability[0] == 7 && dv.info.Capability[1] < 5 {
-		return fmt.Errorf("%w: %s has compute capability %d.%d; the kernel needs 7.5 (Turing) or later", ErrNoDevice, dv.info.Name, dv.info.Capability[0], dv.info.Capability[1])
+		return fmt.Errorf("%w: %s has compute capability %d.%d; the kernel needs 7.5 (Turing) or later", errNoDevice, dv.info.Name, dv.info.Capability[0], dv.info.Capability[1])
 	}
 	return nil
 }
@@ -307,7 +307,7 @@ func (dv *Device) alloc(n uint64, what string) (uint64, error) {
 	if err := dv.d.check("cuMemAlloc_v2", dv.d.cuMemAlloc(&p, max(n, 1))); err != nil {
 		var free, total uint64
 		dv.d.cuMemGetInfo(&free, &total)
-		return 0, fmt.Errorf("%w: %s takes %.1f MB, %.1f MB of %.1f MB are free on %s: %v", ErrMemory, what, float64(n)/1e6, float64(free)/1e6, float64(total)/1e6, dv.info.Name, err)
+		return 0, fmt.Errorf("%w: %s takes %.1f MB, %.1f MB of %.1f MB are free on %s: %v", errMemory, what, float64(n)/1e6, float64(free)/1e6, float64(total)/1e6, dv.info.Name, err)
 	}
 	return p, nil
 }

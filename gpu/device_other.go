@@ -9,14 +9,14 @@ import (
 	"github.com/tilekit/tilekit/passes"
 )
 
-// A Device is one GPU; on this system there are none (ErrUnsupported).
+// A Device is one GPU; on this system there are none (errUnsupported).
 type Device struct{}
 
-// Open returns ErrUnsupported: the package reaches GPUs on Linux (amd64, arm64) only.
-func Open(Options) (*Device, error) { return nil, ErrUnsupported }
+// Open returns errUnsupported: the package reaches GPUs on Linux (amd64, arm64) only.
+func Open(Options) (*Device, error) { return nil, errUnsupported }
 
-// Probe returns ErrUnsupported, as Open does.
-func Probe(Options) (Info, error) { return Info{}, ErrUnsupported }
+// Probe returns errUnsupported, as Open does.
+func Probe(Options) (Info, error) { return Info{}, errUnsupported }
 
 // Info describes the device.
 func (*Device) Info() Info { return Info{} }
@@ -28,27 +28,27 @@ func (*Device) Tune() Tune { return Tune{} }
 func (*Device) Close() error { return nil }
 
 // Trap runs a kernel that faults, for the tests.
-func (*Device) Trap() error { return ErrUnsupported }
+func (*Device) Trap() error { return errUnsupported }
 
 // Engine prepares a solver's tables on the device.
-func (*Device) Engine(*ida.Solver) (*Engine, error) { return nil, ErrUnsupported }
+func (*Device) Engine(*ida.Solver) (*Engine, error) { return nil, errUnsupported }
 
 // An Engine searches one solver's split passes on a device: an passes.Runner.
 type Engine struct{}
 
 // SearchSubtrees searches the batch's subtrees on the device (passes.Runner).
 func (*Engine) SearchSubtrees(context.Context, *passes.Batch) ([]passes.SubtreeResult, error) {
-	return nil, ErrUnsupported
+	return nil, errUnsupported
 }
 
 // SearchOrdered searches the batch's subtrees on the device in the given order.
 func (*Engine) SearchOrdered(context.Context, *passes.Batch, []uint32) ([]passes.SubtreeResult, error) {
-	return nil, ErrUnsupported
+	return nil, errUnsupported
 }
 
 // Search searches the batch's subtrees on the device as sch says.
 func (*Engine) Search(context.Context, *passes.Batch, Hints) ([]passes.SubtreeResult, error) {
-	return nil, ErrUnsupported
+	return nil, errUnsupported
 }
 
 // Stats returns what the engine's launches have done so far.

@@ -45,7 +45,7 @@ func Diagnose(ctx context.Context, opt Options, do DiagnoseOptions) (*Diagnosis,
 	if do.Opened != nil {
 		do.Opened(d)
 	}
-	d.Checks, err = SelfTest(ctx, dv, do.Limit)
+	d.Checks, err = selfTest(ctx, dv, do.Limit)
 	if err == nil && do.Trap != nil {
 		d.Fault, err = fault(ctx, dv, opt, do)
 		dv = nil
@@ -78,7 +78,7 @@ func fault(ctx context.Context, dv *Device, opt Options, do DiagnoseOptions) (st
 		return "", fmt.Errorf("after a fault in another process (%s), the GPU did not open again: %w", got, err)
 	}
 	defer again.Close()
-	if _, err := SelfTest(ctx, again, do.Limit); err != nil {
+	if _, err := selfTest(ctx, again, do.Limit); err != nil {
 		return "", fmt.Errorf("after a fault in another process, the self-test failed: %w", err)
 	}
 	return fmt.Sprintf("a faulting kernel, run in a process of its own, was reported (%s); opened again here, the GPU agrees with the CPU", got), nil

@@ -118,7 +118,7 @@ func (d *driver) check(call string, r int32) error {
 	if r == 0 {
 		return nil
 	}
-	return &Error{Call: call, Code: int(r), Name: d.words(d.cuGetErrorName, r), Text: d.words(d.cuGetErrorString, r)}
+	return &driverError{Call: call, Code: int(r), Name: d.words(d.cuGetErrorName, r), Text: d.words(d.cuGetErrorString, r)}
 }
 
 // words returns the driver's name or description of a result, or "" when it has none.

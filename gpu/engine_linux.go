@@ -34,18 +34,18 @@ type Engine struct {
 }
 
 // Engine prepares s's tables on the device. s's heuristic must be one the GPU searches
-// (ErrHeuristic otherwise).
+// (errHeuristic otherwise).
 func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 	m, err := s.Model()
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrHeuristic, err)
+		return nil, fmt.Errorf("%w: %v", errHeuristic, err)
 	}
 	k, kd, err := kindOf(m)
 	if err != nil {
 		return nil, err
 	}
 	if k >= len(dv.entry) {
-		return nil, fmt.Errorf("%w: the tests' kind %s, which the PTX does not have", ErrHeuristic, kd.entry)
+		return nil, fmt.Errorf("%w: the tests' kind %s, which the PTX does not have", errHeuristic, kd.entry)
 	}
 	e := &Engine{dv: dv, solver: s, model: m, kernel: dv.entry[k], grow: dv.grow[k], turn: make(chan struct{}, 1)}
 	err = dv.do(func() error {
@@ -92,7 +92,7 @@ func (e *Engine) fitLocal() error {
 	e.dv.d.cuMemGetInfo(&free, &total)
 	if need := uint64(local) * resident; need > free/2 {
 		return fmt.Errorf("%w: the kernel takes %.1f KB of local memory a thread, which the driver reserves for each of the %d threads %s holds at once: %.1f GB, more than half the %.1f GB free",
-			ErrMemory, float64(local)/1e3, resident, e.dv.info.Name, float64(need)/1e9, float64(free)/1e9)
+			errMemory, float64(local)/1e3, resident, e.dv.info.Name, float64(need)/1e9, float64(free)/1e9)
 	}
 	return nil
 }

@@ -72,9 +72,9 @@ func TestDriverErrors(t *testing.T) {
 	}{
 		{"", filepath.Join(t.TempDir(), "nowhere", "libcuda.so.1"), ErrNoDriver, []string{"nowhere", "install the NVIDIA driver"}},
 		{"", missing, ErrNoDriver, []string{"has no cuMemsetD8_v2"}},
-		{"init", lib, ErrInit, []string{"cuInit", "CUDA_ERROR_NOT_INITIALIZED"}},
-		{"none", lib, ErrNoDevice, []string{"sees no GPU"}},
-		{"old", lib, ErrNoDevice, []string{"compute capability 7.0", "7.5"}},
+		{"init", lib, errInit, []string{"cuInit", "CUDA_ERROR_NOT_INITIALIZED"}},
+		{"none", lib, errNoDevice, []string{"sees no GPU"}},
+		{"old", lib, errNoDevice, []string{"compute capability 7.0", "7.5"}},
 		{"jit", lib, ErrJIT, []string{"ptxas fatal", "the fake driver compiles nothing", "CUDA_ERROR_INVALID_PTX", "R520"}},
 	}
 	for _, c := range cases {
@@ -92,7 +92,7 @@ func TestDriverErrors(t *testing.T) {
 	t.Run("another ordinal", func(t *testing.T) {
 		t.Setenv("TK_FAKE_CUDA", "")
 		_, err := Open(Options{Library: lib, Ordinal: 3})
-		assert.ErrorIs(t, err, ErrNoDevice)
+		assert.ErrorIs(t, err, errNoDevice)
 		assert.Contains(t, err.Error(), "GPU 3 asked for, the driver sees 1")
 	})
 	t.Run("small", func(t *testing.T) {
@@ -101,7 +101,7 @@ func TestDriverErrors(t *testing.T) {
 		require.NoError(t, err)
 		defer dv.Close()
 		_, err = dv.Engine(s)
-		assert.ErrorIs(t, err, ErrMemory)
+		assert.ErrorIs(t, err, errMemory)
 		assert.Contains(t, err.Error(), "MB are free on Fake GPU")
 	})
 	t.Run("heuristic", func(t *testing.T) {
@@ -114,7 +114,7 @@ func TestDriverErrors(t *testing.T) {
 		lc, err := ida.New(board.BlankLast(board.Size4x4), ida.Options{Heuristic: lcKind})
 		require.NoError(t, err)
 		_, err = dv.Engine(lc)
-		assert.ErrorIs(t, err, ErrHeuristic)
+		assert.ErrorIs(t, err, errHeuristic)
 	})
 }
 
@@ -519,7 +519,7 @@ func TestSelfTestPositionsReachTheGPU(t *testing.T) {
 	assert.True(t, m.Set.Lookups[0].InBits())
 
 	cases := selfTestCases(cat)
-	checks, err := SelfTest(context.Background(), dv, 0)
+	checks, err := selfTest(context.Background(), dv, 0)
 	require.NoError(t, err)
 	var want []string
 	for _, c := range cases {
@@ -548,7 +548,7 @@ func TestSelfTestFailsWithoutTheGPU(t *testing.T) {
 	dv := openFake(t)
 	goal := board.BlankFirst(board.Size4x4)
 	// Two moves from the goal: the Manhattan distance is exact, one pass.
-	_, err := selfTest(context.Background(), dv, []selfCase{
+	_, err := runCases(context.Background(), dv, []selfCase{
 		{"md", goal, ida.Options{Heuristic: ida.MD}, []string{"1 5 2 3 4 0 6 7 8 9 10 11 12 13 14 15"}},
 	})
 	require.Error(t, err)
@@ -560,7 +560,7 @@ func TestSelfTestFailsWithoutTheGPU(t *testing.T) {
 // check fewer positions and pass.
 func TestSelfTestLimit(t *testing.T) {
 	dv := openFake(t)
-	_, err := SelfTest(context.Background(), dv, time.Nanosecond)
+	_, err := selfTest(context.Background(), dv, time.Nanosecond)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "did not finish within 1ns")
 	assert.Contains(t, err.Error(), "of its 9 positions checked")
@@ -590,10 +590,10 @@ func TestThreadsFitTheMemory(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 512, n, "two multiprocessors, a block of 256 each")
 	_, err = threads("biglocal")
-	assert.ErrorIs(t, err, ErrMemory)
+	assert.ErrorIs(t, err, errMemory)
 	assert.ErrorContains(t, err, "16777.2 KB of local memory a thread, which the driver reserves for each of the 4096 threads Fake GPU holds at once: 68.7 GB")
 	_, err = threads("hugelocal")
-	assert.ErrorIs(t, err, ErrMemory)
+	assert.ErrorIs(t, err, errMemory)
 	assert.ErrorContains(t, err, "1073741.8 KB of local memory")
 }
 

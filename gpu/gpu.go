@@ -4,7 +4,7 @@
 //
 // The driver (libcuda.so.1, installed with the NVIDIA driver: no CUDA toolkit is needed) is
 // loaded at run time without cgo (github.com/ebitengine/purego), on Linux for amd64 and
-// arm64; elsewhere Open returns ErrUnsupported. The kernel (kernel/ida.cu, on
+// arm64; elsewhere Open returns errUnsupported. The kernel (kernel/ida.cu, on
 // kernel/pass.h) is PTX for compute_75 (Turing and later) made by go generate with nvcc
 // 11.8 and embedded; the driver compiles it for the card at the first launch, which needs
 // driver R520 or later.
@@ -83,36 +83,36 @@ import (
 
 // Errors of the package; each error returned matches one of them (errors.Is).
 var (
-	// ErrUnsupported reports a system where the package cannot reach a GPU (not Linux on
+	// errUnsupported reports a system where the package cannot reach a GPU (not Linux on
 	// amd64 or arm64).
-	ErrUnsupported = errors.New("gpu: GPUs are supported on Linux (amd64, arm64) only")
+	errUnsupported = errors.New("gpu: GPUs are supported on Linux (amd64, arm64) only")
 	// ErrNoDriver reports that the NVIDIA driver library could not be loaded.
 	ErrNoDriver = errors.New("gpu: no NVIDIA driver")
-	// ErrInit reports that the driver did not initialise (cuInit failed).
-	ErrInit = errors.New("gpu: the NVIDIA driver did not initialise")
-	// ErrNoDevice reports that the driver sees no GPU, or not the one asked for.
-	ErrNoDevice = errors.New("gpu: no such GPU")
-	// ErrMemory reports a device too small for the tables and the frontier.
-	ErrMemory = errors.New("gpu: not enough GPU memory")
+	// errInit reports that the driver did not initialise (cuInit failed).
+	errInit = errors.New("gpu: the NVIDIA driver did not initialise")
+	// errNoDevice reports that the driver sees no GPU, or not the one asked for.
+	errNoDevice = errors.New("gpu: no such GPU")
+	// errMemory reports a device too small for the tables and the frontier.
+	errMemory = errors.New("gpu: not enough GPU memory")
 	// ErrJIT reports that the driver could not compile the kernel for the card.
 	ErrJIT = errors.New("gpu: the driver could not compile the kernel")
 	// ErrLaunch reports a launch that failed, or a fault in the kernel; the device's
 	// context is not usable afterwards (Open a new one).
 	ErrLaunch = errors.New("gpu: a kernel failed")
-	// ErrHeuristic reports a heuristic the GPU does not search yet.
-	ErrHeuristic = errors.New("gpu: the GPU does not search this heuristic")
+	// errHeuristic reports a heuristic the GPU does not search yet.
+	errHeuristic = errors.New("gpu: the GPU does not search this heuristic")
 )
 
-// Error is a failed call of the driver: the call, its result code, and the driver's name
+// driverError is a failed call of the driver: the call, its result code, and the driver's name
 // and words for it.
-type Error struct {
+type driverError struct {
 	Call string
 	Code int
 	Name string // CUDA_ERROR_...
 	Text string
 }
 
-func (e *Error) Error() string {
+func (e *driverError) Error() string {
 	if e.Name == "" {
 		return fmt.Sprintf("%s: CUDA error %d", e.Call, e.Code)
 	}

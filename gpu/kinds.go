@@ -31,7 +31,7 @@ var kinds, testKinds = []kind{
 }, []kind(nil)
 
 // kindOf returns the kind that searches m, checked, and its place in kinds (then
-// testKinds: the kernel's dispatch counts them in that order), or ErrHeuristic.
+// testKinds: the kernel's dispatch counts them in that order), or errHeuristic.
 func kindOf(m *ida.Model) (int, kind, error) {
 	for i, k := range append(kinds[:len(kinds):len(kinds)], testKinds...) {
 		if !k.serves(m) {
@@ -45,9 +45,9 @@ func kindOf(m *ida.Model) (int, kind, error) {
 		return i, k, nil
 	}
 	if m.Set != nil {
-		return 0, kind{}, fmt.Errorf("%w: this set", ErrHeuristic)
+		return 0, kind{}, fmt.Errorf("%w: this set", errHeuristic)
 	}
-	return 0, kind{}, fmt.Errorf("%w: %v", ErrHeuristic, m.Heuristic)
+	return 0, kind{}, fmt.Errorf("%w: %v", errHeuristic, m.Heuristic)
 }
 
 // checkSet refuses a set of more lookups, partitions or lookups of one tile than the
@@ -57,16 +57,16 @@ func checkSet(look, part, touch int) func(m *ida.Model) error {
 	return func(m *ida.Model) error {
 		set := m.Set
 		if len(set.Lookups) > look || set.Parts > part {
-			return fmt.Errorf("%w: a set of %d lookups in %d partitions (at most %d in %d)", ErrHeuristic, len(set.Lookups), set.Parts, look, part)
+			return fmt.Errorf("%w: a set of %d lookups in %d partitions (at most %d in %d)", errHeuristic, len(set.Lookups), set.Parts, look, part)
 		}
 		for t := range cells {
 			if int(set.NTouch[t]) > touch {
-				return fmt.Errorf("%w: a set that reads tile %d in %d lookups (at most %d)", ErrHeuristic, t, set.NTouch[t], touch)
+				return fmt.Errorf("%w: a set that reads tile %d in %d lookups (at most %d)", errHeuristic, t, set.NTouch[t], touch)
 			}
 		}
 		for _, l := range set.Lookups {
 			if len(l.Table.Nibbles) == 0 && !l.InBits() {
-				return fmt.Errorf("%w: a set whose tables are neither in nibbles nor in the bit encoding", ErrHeuristic)
+				return fmt.Errorf("%w: a set whose tables are neither in nibbles nor in the bit encoding", errHeuristic)
 			}
 		}
 		return nil

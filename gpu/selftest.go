@@ -28,7 +28,7 @@ type Check struct {
 	Expanded  uint64  `json:"serial_expanded"`
 }
 
-// SelfTest solves a fixed list of positions on the device and on one CPU goroutine, every
+// selfTest solves a fixed list of positions on the device and on one CPU goroutine, every
 // pass after the first split onto the GPU, and compares the solutions and the serial
 // counts: of the 4x4 and 5x5 boards with the Manhattan distance (pass.h), and of the 4x4
 // board with a catalogue of zero-aware tables in the bit encoding, built here in a tenth of
@@ -36,7 +36,7 @@ type Check struct {
 // GPU, and one that does not fails the self-test, so it cannot pass without the GPU having
 // searched. It fails with the first disagreement, and when it has not finished within
 // limit (0: no limit), saying how far it got; the limit never chooses the positions.
-func SelfTest(ctx context.Context, dv *Device, limit time.Duration) ([]Check, error) {
+func selfTest(ctx context.Context, dv *Device, limit time.Duration) ([]Check, error) {
 	cat, err := selfTestCatalogue(ctx)
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func SelfTest(ctx context.Context, dv *Device, limit time.Duration) ([]Check, er
 		ctx, cancel = context.WithTimeout(ctx, limit)
 		defer cancel()
 	}
-	checks, err := selfTest(ctx, dv, cases)
+	checks, err := runCases(ctx, dv, cases)
 	if err != nil && errors.Is(err, context.DeadlineExceeded) && limit > 0 {
 		total := 0
 		for _, c := range cases {
@@ -89,9 +89,9 @@ func selfTestCases(cat *pdb.Set) []selfCase {
 	}
 }
 
-// selfTest runs the self-test's cases, and fails with the first position where the GPU
+// runCases runs the self-test's cases, and fails with the first position where the GPU
 // and the CPU disagree or where no pass went to the GPU.
-func selfTest(ctx context.Context, dv *Device, cases []selfCase) ([]Check, error) {
+func runCases(ctx context.Context, dv *Device, cases []selfCase) ([]Check, error) {
 	var out []Check
 	for _, c := range cases {
 		s, err := ida.New(c.goal, c.opt)
