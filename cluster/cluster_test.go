@@ -158,10 +158,10 @@ func TestRefusedUnitFails(t *testing.T) {
 	korf := corpus.Korf100()
 	s, err := solve.New(context.Background(), korf[0].Goal, solve.Options{})
 	require.NoError(t, err)
-	for _, device := range []string{solve.DeviceCPU, solve.DeviceGPU} {
+	for _, device := range []string{"cpu", "gpu"} {
 		t.Run(device, func(t *testing.T) {
 			w := &Worker{Name: "w", Threads: 1, Device: solve.Device{Kind: device}}
-			if device == solve.DeviceGPU {
+			if device == "gpu" {
 				w.Device.Library = fakegpu.Build(t)
 				t.Setenv("TK_FAKE_CUDA", "")
 			}

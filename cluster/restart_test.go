@@ -579,7 +579,7 @@ func TestGPUWorker(t *testing.T) {
 	want, err := s.Solve(context.Background(), start)
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
-	startWorker(t, nc, &Worker{Name: "gpu", Threads: 1, Device: solve.Device{Kind: solve.DeviceGPU, Library: lib, Split: solve.SplitOptions{GPUFrom: 1_000_000}}})
+	startWorker(t, nc, &Worker{Name: "gpu", Threads: 1, Device: solve.Device{Kind: "gpu", Library: lib, Split: solve.SplitOptions{GPUFrom: 1_000_000}}})
 	// Every result audited: the GPU's count of its own work is not the serial one, which
 	// the audit compares.
 	recs, errs, _ := collect(t, nc, &Coordinator{Solver: s, Audit: 1}, entries(goal, start))
@@ -755,7 +755,7 @@ func TestFaultingGPUWorker(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var took atomic.Int64
-	gw := &Worker{Name: "gpu", Threads: 1, Device: solve.Device{Kind: solve.DeviceGPU, Library: lib, Split: solve.SplitOptions{GPUFrom: 1000}},
+	gw := &Worker{Name: "gpu", Threads: 1, Device: solve.Device{Kind: "gpu", Library: lib, Split: solve.SplitOptions{GPUFrom: 1000}},
 		Units: func(*Unit, *Outcome) { took.Add(1) }}
 	stopped := make(chan error, 1)
 	go func() { stopped <- gw.Run(ctx, nc) }()

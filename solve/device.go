@@ -16,17 +16,18 @@ import (
 	"github.com/tilekit/tilekit/passes"
 )
 
-// The devices the fast IDA* searches on (Options.Device).
+// The devices the fast IDA* searches on (Options.Device): the CPU by default, the others
+// by name (Device.Kinds lists them: "gpu", "auto").
 const (
 	DeviceCPU  = "cpu"  // this process's goroutines (the default)
-	DeviceGPU  = "gpu"  // an NVIDIA GPU (package gpu): every large pass; no GPU is an error
-	DeviceAuto = "auto" // the CPU, and the GPU once a pass is large enough to pay for it, if there is one
+	deviceGPU  = "gpu"  // an NVIDIA GPU (package gpu): every large pass; no GPU is an error
+	deviceAuto = "auto" // the CPU, and the GPU once a pass is large enough to pay for it, if there is one
 )
 
 // Device is where a process searches: this process's choice, as Options.Tables and Workers
 // are (a cluster's job does not carry it). Its zero value is the CPU.
 type Device struct {
-	Kind    string   // DeviceCPU ("" too), DeviceGPU or DeviceAuto
+	Kind    string   // DeviceCPU ("" too), deviceGPU or deviceAuto
 	Ordinal int      // which GPU (0: the first)
 	Library string   // the NVIDIA driver library ("": libcuda.so.1 where the loader finds it)
 	Tune    gpu.Tune // the GPU's knobs, for measuring on a card (zero: the defaults)
@@ -48,7 +49,7 @@ func (d *Device) SetTune(text string) error {
 }
 
 // Kinds returns the kinds a Device takes.
-func (Device) Kinds() []string { return []string{DeviceCPU, DeviceGPU, DeviceAuto} }
+func (Device) Kinds() []string { return []string{DeviceCPU, deviceGPU, deviceAuto} }
 
 // Check says what is wrong with the choice: an unknown kind, a GPU's number below 0.
 func (d Device) Check() error {
@@ -64,7 +65,7 @@ func (d Device) Check() error {
 // Usable opens the GPU of a gpu device once and closes it, so that a process that cannot
 // use it says so at once rather than at every search; the CPU and auto need nothing.
 func (d Device) Usable() error {
-	if d.Kind != DeviceGPU {
+	if d.Kind != deviceGPU {
 		return nil
 	}
 	dv, err := gpu.Open(gpu.Options{Ordinal: d.Ordinal, Library: d.Library, Tune: d.Tune})
@@ -75,7 +76,7 @@ func (d Device) Usable() error {
 }
 
 // OnGPU reports whether a GPU may search (gpu or auto).
-func (d Device) OnGPU() bool { return d.Kind == DeviceGPU || d.Kind == DeviceAuto }
+func (d Device) OnGPU() bool { return d.Kind == deviceGPU || d.Kind == deviceAuto }
 
 // gpuAtOnce is how many instances are best searched at once on one GPU, each with every
 // core: the GPU runs one launch at a time (gpu.Engine.Search), and one instance's CPU work
@@ -85,7 +86,7 @@ const gpuAtOnce = 2
 // AtOnce is how many instances of a batch are best searched at once on the device, with
 // cores cores: one a core on the CPU, two on a GPU (each with every core).
 func (d Device) AtOnce(cores int) int {
-	if d.Kind == DeviceGPU {
+	if d.Kind == deviceGPU {
 		return gpuAtOnce
 	}
 	return cores
@@ -110,7 +111,7 @@ func (d Device) Share(workers int, single, chosen bool) (threads, atOnce int) {
 // Goroutines is how many of cores each of units instances searched at once gets: one on
 // the CPU; on a GPU, every core for each group of two, which take turns on the GPU.
 func (d Device) Goroutines(units, cores int) int {
-	if d.Kind != DeviceGPU {
+	if d.Kind != deviceGPU {
 		return 1
 	}
 	return max(cores/max(units/gpuAtOnce, 1), 1)
@@ -239,14 +240,14 @@ func (s *Solver) planDevice() error {
 	kind := s.opt.Device.Kind
 	s.dev = &device{Device: s.opt.Device, force: s.opt.Device.Split.GPUFrom}
 	if s.fast == nil {
-		if kind == DeviceAuto {
+		if kind == deviceAuto {
 			s.dev.err = fmt.Errorf("%s with %s is searched on the CPU", s.algo, s.heuristic)
 			return nil
 		}
 		return badOptions("the GPU runs the fast IDA* on 4x4 and 5x5 only, not %s with %s", s.algo, s.heuristic)
 	}
 	if _, err := s.fast.Model(); err != nil {
-		if kind == DeviceAuto {
+		if kind == deviceAuto {
 			s.dev.err = fmt.Errorf("the GPU does not search %s yet", s.heuristic)
 			return nil
 		}
@@ -255,7 +256,7 @@ func (s *Solver) planDevice() error {
 	// The driver and the card checked now; the context made at the first pass that goes
 	// to it. With auto, a machine without a usable GPU stays on the CPU, and says so (-v).
 	info, err := gpu.Probe(gpu.Options{Ordinal: s.dev.Ordinal, Library: s.dev.Library})
-	if kind == DeviceGPU {
+	if kind == deviceGPU {
 		s.dev.probed = &info
 		return err
 	}
@@ -366,7 +367,7 @@ func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*passes.
 					switch {
 					case err == nil:
 						engine = e
-					case s.dev.Kind == DeviceGPU:
+					case s.dev.Kind == deviceGPU:
 						// The GPU asked for cannot be had: the pass fails (its runner says
 						// why), rather than going to the cores unsaid.
 						unusable = err
@@ -450,7 +451,7 @@ func (d *device) goesToGPU(history []passes.Pass) bool {
 	case d.force > 0:
 		return history[n-1].Nodes >= d.force && d.slower == ""
 	}
-	return d.pace.toGPU(nextPass(history), d.Kind == DeviceAuto, d.engine != nil)
+	return d.pace.toGPU(nextPass(history), d.Kind == deviceAuto, d.engine != nil)
 }
 
 // measure records a pass of serial nodes that took took: on the cores (launches 0), timed
@@ -467,7 +468,7 @@ func (d *device) measure(serial uint64, took, launches time.Duration) {
 	}
 	d.pace.gpuRate = float64(serial) / max(launches.Seconds(), 1e-9)
 	d.pace.gpuHost = max(took-launches, 0)
-	if d.Kind == DeviceAuto && d.slower == "" && d.pace.cpuRate > 0 && float64(serial)/max(took.Seconds(), 1e-9) < d.pace.cpuRate {
+	if d.Kind == deviceAuto && d.slower == "" && d.pace.cpuRate > 0 && float64(serial)/max(took.Seconds(), 1e-9) < d.pace.cpuRate {
 		d.slower = fmt.Sprintf("the GPU searched %.3g serial nodes a second, the CPU %.3g: searching on the CPU", float64(serial)/took.Seconds(), d.pace.cpuRate)
 	}
 }

@@ -35,7 +35,7 @@ func TestDeviceGPU(t *testing.T) {
 	goal := board.BlankFirst(board.Size4x4)
 	cpu, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent})
 	require.NoError(t, err)
-	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: DeviceGPU, Library: lib}})
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: deviceGPU, Library: lib}})
 	require.NoError(t, err)
 	defer s.Close()
 	assert.Contains(t, s.About(), "Fake GPU")
@@ -65,9 +65,9 @@ func TestDeviceGPU(t *testing.T) {
 	}
 	assert.Positive(t, used, "some search was large enough for the GPU")
 
-	_, err = New(context.Background(), goal, Options{Heuristic: "pdb", Device: Device{Kind: DeviceGPU, Library: lib}})
+	_, err = New(context.Background(), goal, Options{Heuristic: "pdb", Device: Device{Kind: deviceGPU, Library: lib}})
 	assert.ErrorIs(t, err, ErrOptions)
-	_, err = New(context.Background(), goal, Options{Heuristic: "md", Device: Device{Kind: DeviceGPU, Library: filepath.Join(t.TempDir(), "none.so")}})
+	_, err = New(context.Background(), goal, Options{Heuristic: "md", Device: Device{Kind: deviceGPU, Library: filepath.Join(t.TempDir(), "none.so")}})
 	assert.ErrorIs(t, err, gpu.ErrNoDriver)
 	assert.NotErrorIs(t, err, ErrOptions)
 	_, err = New(context.Background(), goal, Options{Heuristic: "md", Device: Device{Kind: "tpu"}})
@@ -77,7 +77,7 @@ func TestDeviceGPU(t *testing.T) {
 // --device auto without a usable GPU searches on the CPU, and says why.
 func TestDeviceAutoWithoutGPU(t *testing.T) {
 	goal := board.BlankFirst(board.Size4x4)
-	s, err := New(context.Background(), goal, Options{Heuristic: "md", Device: Device{Kind: DeviceAuto, Library: filepath.Join(t.TempDir(), "none.so")}})
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Device: Device{Kind: deviceAuto, Library: filepath.Join(t.TempDir(), "none.so")}})
 	require.NoError(t, err)
 	defer s.Close()
 	start, _ := goal.RandomWalk(60, rand.New(rand.NewPCG(1, 1)))
@@ -85,7 +85,7 @@ func TestDeviceAutoWithoutGPU(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, res.Solved)
 	assert.Nil(t, res.Device)
-	s2, err := New(context.Background(), goal, Options{Heuristic: "pdb", Device: Device{Kind: DeviceAuto}})
+	s2, err := New(context.Background(), goal, Options{Heuristic: "pdb", Device: Device{Kind: deviceAuto}})
 	require.NoError(t, err)
 	assert.Contains(t, s2.Device(), "does not search pdb")
 }
@@ -103,7 +103,7 @@ func TestDeviceAutoChoosesTheFaster(t *testing.T) {
 	require.NoError(t, err)
 	want, err := cpu.Solve(context.Background(), start)
 	require.NoError(t, err)
-	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: DeviceAuto, Library: lib}})
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: deviceAuto, Library: lib}})
 	require.NoError(t, err)
 	defer s.Close()
 	assert.Contains(t, s.Device(), "expected to search faster")
@@ -264,7 +264,7 @@ func TestDeviceGPUSplitsASetsLargeSubtrees(t *testing.T) {
 	var donated, raised uint64
 	const never, alone = "nodonate=1,giveup=4000000000", "nodonate=1"
 	for _, tune := range []string{never, "large=1," + never, alone, alone + ",giveup=256", alone + ",giveup=256,chunk=1", ""} {
-		dev := Device{Kind: DeviceGPU, Library: lib}
+		dev := Device{Kind: deviceGPU, Library: lib}
 		require.NoError(t, dev.SetTune(tune))
 		s, err := New(context.Background(), goal, Options{Heuristic: "6-6-3", Pruning: PruneParent, Device: dev})
 		require.NoError(t, err)
@@ -341,7 +341,7 @@ func TestSmallSearchesOpenNoContext(t *testing.T) {
 	t.Setenv("TK_FAKE_CUDA", "")
 	goal := board.BlankFirst(board.Size4x4)
 	rng := rand.New(rand.NewPCG(3, 3))
-	for _, kind := range []string{DeviceGPU, DeviceAuto} {
+	for _, kind := range []string{deviceGPU, deviceAuto} {
 		s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: kind, Library: lib}})
 		require.NoError(t, err)
 		for k := 0; k < 5; k++ {
@@ -354,7 +354,7 @@ func TestSmallSearchesOpenNoContext(t *testing.T) {
 		}
 		assert.Nil(t, s.dev.dev, "%s: no device opened", kind)
 		assert.Nil(t, s.dev.engine, kind)
-		if kind == DeviceGPU {
+		if kind == deviceGPU {
 			assert.Contains(t, s.Device(), "Fake GPU", "probed")
 		}
 		require.NoError(t, s.Close())
@@ -368,7 +368,7 @@ func TestDeviceGPUThatCannotOpenFails(t *testing.T) {
 	lib := fakeGPU(t)
 	t.Setenv("TK_FAKE_CUDA", "jit")
 	goal := board.BlankFirst(board.Size4x4)
-	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: DeviceGPU, Library: lib}})
+	s, err := New(context.Background(), goal, Options{Heuristic: "md", Pruning: PruneParent, Device: Device{Kind: deviceGPU, Library: lib}})
 	require.NoError(t, err, "the driver and the card are there")
 	defer s.Close()
 	s.dev.force = 2000

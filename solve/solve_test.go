@@ -316,7 +316,7 @@ func TestBAStarOptions(t *testing.T) {
 // earlier versions, so that a coordinator restarted with this one finds the results of the
 // run before (a new field that changes results must say so here, and change the ids).
 func TestOptionsJSONKeepsJobIDs(t *testing.T) {
-	b, err := json.Marshal(Options{Device: Device{Kind: DeviceGPU, Ordinal: 1, Library: "x"}, Lanes: 0})
+	b, err := json.Marshal(Options{Device: Device{Kind: deviceGPU, Ordinal: 1, Library: "x"}, Lanes: 0})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"Algorithm":"","Heuristic":"","Lookups":"","WithWD":false,"Tables":"","Catalogue":"",
 		"CatalogueText":"","Pruning":"","PruningDepth":0,"MaxNodes":0,"MaxExpansions":0,"MaxStates":0,"Workers":0,

@@ -51,7 +51,7 @@ func BenchmarkGPUTurns(b *testing.B) {
 			start, err := board.Parse(c.size, c.start)
 			require.NoError(b, err)
 			opt := c.opt
-			opt.Device = Device{Kind: DeviceGPU, Library: lib}
+			opt.Device = Device{Kind: deviceGPU, Library: lib}
 			require.NoError(b, opt.Device.SetTune(os.Getenv("TILEKIT_BENCH_TUNE")))
 			s, err := New(context.Background(), goal, opt)
 			require.NoError(b, err)
