@@ -4,10 +4,15 @@ package gpu
 
 import (
 	"context"
+	"errors"
 
 	"github.com/tilekit/tilekit/ida"
 	"github.com/tilekit/tilekit/passes"
 )
+
+// errUnsupported reports a system where the package cannot reach a GPU (not Linux on
+// amd64 or arm64).
+var errUnsupported = errors.New("gpu: GPUs are supported on Linux (amd64, arm64) only")
 
 // A Device is one GPU; on this system there are none (errUnsupported).
 type Device struct{}

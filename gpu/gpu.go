@@ -83,9 +83,6 @@ import (
 
 // Errors of the package; each error returned matches one of them (errors.Is).
 var (
-	// errUnsupported reports a system where the package cannot reach a GPU (not Linux on
-	// amd64 or arm64).
-	errUnsupported = errors.New("gpu: GPUs are supported on Linux (amd64, arm64) only")
 	// ErrNoDriver reports that the NVIDIA driver library could not be loaded.
 	ErrNoDriver = errors.New("gpu: no NVIDIA driver")
 	// errInit reports that the driver did not initialise (cuInit failed).
