@@ -83,101 +83,124 @@ func (p pace) toGPU(next float64, auto, opened bool) bool {
 // CPU.
 func (s *Solver) solveOnDevice(ctx context.Context, start board.State) (*passes.Result, *DeviceUse, error) {
 	workers := max(s.opt.Workers, 1)
-	local := passes.Workers(workers)
-	var engine *gpu.Engine
-	var unusable error // gpu: the device could not be opened for a pass sent to it
-	var st gpu.Stats   // this search's launches (the engine's are every search's)
-	onGPU := false     // the pass under way is the GPU's
-	var began time.Time
-	var launched time.Duration             // st.Search when the pass under way began
-	var frontier time.Duration             // the GPU passes' frontiers' making, the last from made
-	var order, cpu, inEngine time.Duration // ordering the GPU passes' subtrees, the passes on the CPU, engine.Search
-	var made time.Time
-	var est func([]board.Dir) float64 // the GPU pass's estimates of its subtrees
-	var expect float64                // the GPU pass's nodes at the least: the last pass's
-	plan := passes.Plan{
-		Split: func(p passes.PassPlan) (int, func([]board.Dir) bool) {
-			began, onGPU = time.Now(), false
-			var last uint64
-			if n := len(p.Passes); n > 0 {
-				last = p.Passes[n-1].Nodes
-			}
-			if s.dev.goesToGPU(p.Passes) {
-				if engine == nil {
-					e, err := s.dev.get(s.fast)
-					switch {
-					case err == nil:
-						engine = e
-					case s.dev.Kind == deviceGPU:
-						// The GPU asked for cannot be had: the pass fails (its runner says
-						// why), rather than going to the cores unsaid.
-						unusable = err
-						return 1, nil
-					}
-				}
-				if engine != nil {
-					onGPU, made, launched = true, time.Now(), st.Search
-					// Threads that donate share a large subtree; those that do not
-					// (gpu.Engine.Donates) need their large subtrees split further.
-					donates := engine.Donates()
-					want := gpuSubtrees(last, s.dev.Split, engine.Stats().Threads, donates)
-					est, expect = passEstimate(p.LastSplit, p.Passes), float64(last)
-					if donates {
-						return want, nil
-					}
-					return want, splitLarge(est, p.Passes, want, s.dev.Split.Large)
-				}
-			}
-			if split := workersRule(workers); split != nil {
-				return split(p) // as Solve splits among its workers
-			}
-			return 0, nil
-		},
-		Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
-			if unusable != nil {
-				return nil, unusable
-			}
-			if onGPU {
-				frontier += time.Since(made)
-				begin := time.Now()
-				sch := hints(b, est, expect, s.dev.Split.Window)
-				sch.Tally = &st
-				order += time.Since(begin)
-				begin = time.Now()
-				res, err := engine.Search(ctx, b, sch)
-				inEngine += time.Since(begin)
-				return res, err
-			}
-			return local.SearchSubtrees(ctx, b)
-		}),
-		OnPass: func(p passes.Pass, sp *passes.SplitPass) {
-			serial := p.Nodes
-			if sp != nil {
-				serial = sp.Serial.Nodes
-			}
-			took := time.Since(began)
-			if !onGPU {
-				cpu += took
-				s.dev.measure(serial, took, 0)
-			} else if sp != nil {
-				s.dev.measure(serial, took, st.Search-launched)
-			}
-		},
-	}
-	res, err := s.fast.Run(ctx, start, plan)
-	if engine == nil {
+	g := &gpuSearch{s: s, workers: workers, local: passes.Workers(workers)}
+	res, err := s.fast.Run(ctx, start, passes.Plan{Split: g.split, Runner: passes.RunnerFunc(g.run), OnPass: g.onPass})
+	if g.engine == nil {
 		return res, nil, err
 	}
+	return res, g.use(), err
+}
+
+// gpuSearch is one search's state across its passes on the device: the pass under way,
+// where it goes, and the times and counts of the GPU's part.
+type gpuSearch struct {
+	s       *Solver
+	workers int
+	local   passes.Runner // the CPU's passes
+	engine  *gpu.Engine   // opened at the first pass that goes to the GPU
+	// unusable is why the device of gpu could not be opened for a pass sent to it.
+	unusable error
+	st       gpu.Stats // this search's launches (the engine's are every search's)
+	// The pass under way: whether it is the GPU's, when it began, st.Search then, when its
+	// frontier's making began, its subtrees' estimates, and its nodes at the least (the
+	// last pass's).
+	onGPU    bool
+	began    time.Time
+	launched time.Duration
+	made     time.Time
+	est      func([]board.Dir) float64
+	expect   float64
+	// The GPU passes' frontiers' making, their subtrees' ordering, the passes on the CPU,
+	// and engine.Search.
+	frontier, order, cpu, inEngine time.Duration
+}
+
+// split decides where the pass of p goes, and how it is split there.
+func (g *gpuSearch) split(p passes.PassPlan) (int, func([]board.Dir) bool) {
+	s := g.s
+	g.began, g.onGPU = time.Now(), false
+	var last uint64
+	if n := len(p.Passes); n > 0 {
+		last = p.Passes[n-1].Nodes
+	}
+	if s.dev.goesToGPU(p.Passes) {
+		if g.engine == nil {
+			e, err := s.dev.get(s.fast)
+			switch {
+			case err == nil:
+				g.engine = e
+			case s.dev.Kind == deviceGPU:
+				// The GPU asked for cannot be had: the pass fails (its runner says why),
+				// rather than going to the cores unsaid.
+				g.unusable = err
+				return 1, nil
+			}
+		}
+		if g.engine != nil {
+			g.onGPU, g.made, g.launched = true, time.Now(), g.st.Search
+			// Threads that donate share a large subtree; those that do not
+			// (gpu.Engine.Donates) need their large subtrees split further.
+			donates := g.engine.Donates()
+			want := gpuSubtrees(last, s.dev.Split, g.engine.Stats().Threads, donates)
+			g.est, g.expect = passEstimate(p.LastSplit, p.Passes), float64(last)
+			if donates {
+				return want, nil
+			}
+			return want, splitLarge(g.est, p.Passes, want, s.dev.Split.Large)
+		}
+	}
+	if split := workersRule(g.workers); split != nil {
+		return split(p) // as Solve splits among its workers
+	}
+	return 0, nil
+}
+
+// run searches a split pass's subtrees where split sent the pass.
+func (g *gpuSearch) run(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
+	if g.unusable != nil {
+		return nil, g.unusable
+	}
+	if !g.onGPU {
+		return g.local.SearchSubtrees(ctx, b)
+	}
+	g.frontier += time.Since(g.made)
+	begin := time.Now()
+	sch := hints(b, g.est, g.expect, g.s.dev.Split.Window)
+	sch.Tally = &g.st
+	g.order += time.Since(begin)
+	begin = time.Now()
+	res, err := g.engine.Search(ctx, b, sch)
+	g.inEngine += time.Since(begin)
+	return res, err
+}
+
+// onPass measures a pass that ended, for the next one's choice.
+func (g *gpuSearch) onPass(p passes.Pass, sp *passes.SplitPass) {
+	serial := p.Nodes
+	if sp != nil {
+		serial = sp.Serial.Nodes
+	}
+	took := time.Since(g.began)
+	if !g.onGPU {
+		g.cpu += took
+		g.s.dev.measure(serial, took, 0)
+	} else if sp != nil {
+		g.s.dev.measure(serial, took, g.st.Search-g.launched)
+	}
+}
+
+// use is what the search did on the GPU, the record's one set of GPU counts.
+func (g *gpuSearch) use() *DeviceUse {
+	s, st := g.s, g.st
 	info := s.dev.dev.Info()
-	use := &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
-		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: st.Upload.Seconds(), SearchSeconds: st.Search.Seconds(), FrontierSeconds: frontier.Seconds(),
+	return &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
+		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: st.Upload.Seconds(), SearchSeconds: st.Search.Seconds(), FrontierSeconds: g.frontier.Seconds(),
 		SplitSeconds: st.Split.Seconds(), WaitSeconds: st.Wait.Seconds(),
-		OrderSeconds: order.Seconds(), CPUSeconds: cpu.Seconds(), EngineSeconds: inEngine.Seconds(),
+		OrderSeconds: g.order.Seconds(), CPUSeconds: g.cpu.Seconds(), EngineSeconds: g.inEngine.Seconds(),
 		Passes: st.Passes, Launches: st.Launches, Subtrees: st.Subtrees, Roots: st.Roots, Levels: st.Levels, GrowLaunches: st.GrowLaunches,
 		GrowSeconds: st.Grow.Seconds(), GivenUp: st.GivenUp, Solving: st.Solving, Raised: st.Raised,
 		Nodes: st.Nodes, Expanded: st.Expanded, Donated: st.Donated, Claims: st.Claims, Misses: st.Misses,
-		Threads: cmp.Or(st.Threads, engine.Stats().Threads), Utilisation: st.Utilisation}
-	return res, use, err
+		Threads: cmp.Or(st.Threads, g.engine.Stats().Threads), Utilisation: st.Utilisation}
 }
 
 // goesToGPU says whether the pass after passes goes to the GPU (pace.toGPU; with force,
