@@ -3,12 +3,14 @@
 # CUDA toolkit needed (ptxas, where there is one, adds the kernels' registers). Run it from
 # a copy of the repository with what gpu/prepare.sh made where Go is ($PREPARED, .gpucheck
 # by default): it unpacks solve15 and the harness, devcheck, and runs the check
-# (devcheck check --help) on the plan $PLAN (gpu/plans/card.json: every headline figure of the GPU in one
+# (devcheck check --help) on the plan $PLAN (card: every headline figure of the GPU in one
 # run of at most 8 minutes, which the plan's limits are checked to fit). Logs, each
 # process's output, summary.json and summary.md go to $OUT (gpucheck-out).
 #
 #   gpu/check.sh
-#   PLAN=gpu/plans/fake.json PREPARED=/tmp/prep OUT=/tmp/out gpu/check.sh
+#   PLAN=fake PREPARED=/tmp/prep OUT=/tmp/out gpu/check.sh [--reference md=FILE ...]
+#
+# Arguments after it go to devcheck check: other inputs for a step of the plan.
 #
 # Exit status: 0 every row passed; 1 a row failed (summary.md says which and why); 2 the
 # check would not start: the binary, a table, an instances file or a reference is
@@ -32,5 +34,5 @@ done
 card="no nvidia-smi here"
 command -v nvidia-smi >/dev/null && card=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)
 echo "check: $prepared/bin, built at $(cat "$prepared/bin/BUILT_AT" 2>/dev/null || echo '?'); $card" >&2
-exec "$prepared/bin/devcheck" check --plan "${PLAN:-gpu/plans/card.json}" --prepared "$prepared" \
-  --solve15 "$prepared/bin/solve15" --out "${OUT:-gpucheck-out}"
+exec "$prepared/bin/devcheck" check --plan "${PLAN:-card}" --prepared "$prepared" \
+  --solve15 "$prepared/bin/solve15" --out "${OUT:-gpucheck-out}" "$@"

@@ -10,7 +10,7 @@
 #   DIR/tables/          the tables the plan carries (devcheck prepare builds those missing;
 #                        those there and accepted are kept)
 #
-# The plan is $PLAN (gpu/plans/card.json by default, the one run on a card). MAX_MB, when
+# The plan is $PLAN (card by default, the one run on a card; fake, campaign). MAX_MB, when
 # given, is the most DIR may hold, measured on the directory: a machine that takes a
 # limited carry (the project's device calls take 64 MiB beside the repository) gives its
 # own. For the card's plan: the two binaries (about 13 and 5 MB), 6-6-6-6 (3.7 MB), the
@@ -23,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-.gpucheck}
 max_mb=${2:-}
-plan=${PLAN:-gpu/plans/card.json}
+plan=${PLAN:-card}
 mkdir -p "$dir/bin"
 log() { echo "prepare: $*" >&2; }
 

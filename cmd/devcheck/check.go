@@ -19,7 +19,7 @@ import (
 // Config is what a check runs with.
 type Config struct {
 	Plan     *Plan
-	PlanPath string
+	PlanName string
 	Root     string    // the repository's root, where the plan's instances and references are read (default: the working directory)
 	Prepared string    // what gpu/prepare.sh made: tables/ carried; built/ holds the tables built here
 	Out      string    // the logs, each process's output, summary.json and summary.md
@@ -81,11 +81,11 @@ func Check(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, &Refused{[]string{fmt.Sprintf("the output directory: %v", err)}}
 	}
 	c.began = time.Now()
-	c.sum = &Summary{Plan: cfg.PlanPath, About: cfg.Plan.About, Cores: cfg.Cores, Bound: cfg.Plan.Bound().Seconds(), BoundText: cfg.Plan.BoundText()}
+	c.sum = &Summary{Plan: cfg.PlanName, About: cfg.Plan.About, Cores: cfg.Cores, Bound: cfg.Plan.Bound().Seconds(), BoundText: cfg.Plan.BoundText()}
 	if b, err := os.ReadFile(filepath.Join(cfg.Prepared, "bin", "BUILT_AT")); err == nil {
 		c.sum.BuiltAt = strings.TrimSpace(string(b))
 	}
-	c.logf("the plan %s: at most %.0f s (%s)", cfg.PlanPath, c.sum.Bound, c.sum.BoundText)
+	c.logf("the plan %s: at most %.0f s (%s)", cfg.PlanName, c.sum.Bound, c.sum.BoundText)
 
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(cfg.Plan.Seconds*float64(time.Second)))
 	defer cancel()

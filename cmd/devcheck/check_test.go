@@ -154,7 +154,7 @@ func TestCheckRefuses(t *testing.T) {
 	one := write("one.txt", "a 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n")
 	fifo := filepath.Join(dir, "fifo.txt")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
-	plan, err := ParsePlan(strings.NewReader(`{"seconds": 400,
+	plan, err := parsePlan(`{"seconds": 400,
 		"tables": [{"set": "5-5-5"}, {"automaton": "4x4", "depth": 13}],
 		"steps": [
 			{"name": "a", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+empty+`", "reference": "`+ref+`", "runs": [{"name": "r"}]},
@@ -165,7 +165,7 @@ func TestCheckRefuses(t *testing.T) {
 			{"name": "f", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+fifo+`", "reference": "`+ref+`", "runs": [{"name": "r"}]},
 			{"name": "g", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+one+`", "reference": "`+ref+`", "runs": [{"name": "r"}], "keep": "/dev/zero"},
 			{"name": "h", "kind": "reference", "seconds": 10, "board": "4x4", "instances": "`+one+`", "reference": "`+ref+`", "runs": [{"name": "r"}], "keep": "`+fifo+`"},
-			{"name": "i", "kind": "cores", "board": "5x5", "args": ["--heuristic", "6-6-6-6", "--pruning-depth", "18"], "instances": "`+one+`", "ids": ["a"], "gpu_seconds": 1, "cores_seconds": 1}]}`), "p")
+			{"name": "i", "kind": "cores", "board": "5x5", "args": ["--heuristic", "6-6-6-6", "--pruning-depth", "18"], "instances": "`+one+`", "ids": ["a"], "gpu_seconds": 1, "cores_seconds": 1}]}`, "p")
 	require.NoError(t, err)
 	out := filepath.Join(dir, "out")
 	before := tree(t, dir)

@@ -7,8 +7,8 @@
 //
 // The device check is one run, on a machine with an NVIDIA GPU, that
 // measures every headline figure of the GPU engine and cannot pass without the GPU having
-// answered. A plan (a JSON file: gpu/plans/card.json is the one run on a card,
-// gpu/plans/fake.json its small copy for the fake driver in CI) names the tables the run
+// answered. A plan (a value of plans.go, chosen by name: card is the one run on a card,
+// fake its small copy for the fake driver in CI) names the tables the run
 // needs, the steps in order of importance, each step's hard time limit, and the targets of
 // the GPU issues that the steps measure.
 //
@@ -25,8 +25,8 @@
 // in order), which every engine of package ida reports whatever its parallelism: see
 // docs/SEARCH.md.
 //
-//	devcheck prepare [--plan FILE] [--prepared DIR]
-//	devcheck check [--plan FILE] [--prepared DIR] [--solve15 BIN] [--out DIR] [--json]
+//	devcheck prepare [--plan NAME] [--prepared DIR]
+//	devcheck check [--plan NAME] [--prepared DIR] [--solve15 BIN] [--out DIR] [--json]
 package main
 
 import (
@@ -35,6 +35,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -46,7 +47,7 @@ func main() { os.Exit(cmdline.Main(newApp(), os.Args)) }
 // The check's defaults: the plan of one run on a card, what gpu/prepare.sh makes, and
 // where the results go.
 const (
-	defaultPlan     = "gpu/plans/card.json"
+	defaultPlan     = "card"
 	defaultPrepared = ".gpucheck"
 	defaultOut      = "gpucheck-out"
 )
@@ -58,8 +59,8 @@ var help embed.FS
 
 func newApp() *cli.App {
 	app := cmdline.NewApp("devcheck", "the GPU's benchmark harness: every headline figure of the GPU in one run")
-	app.UsageText = `devcheck prepare [--plan FILE] [--prepared DIR]
-   devcheck check [--plan FILE] [--prepared DIR] [--solve15 BIN] [--out DIR] [--json]`
+	app.UsageText = `devcheck prepare [--plan NAME] [--prepared DIR]
+   devcheck check [--plan NAME] [--prepared DIR] [--solve15 BIN] [--out DIR] [--json]`
 	app.Commands = []*cli.Command{checkCommand(), prepareCommand()}
 	cmdline.Describe(app, help, nil)
 	cmdline.Prepare(app)
@@ -68,8 +69,17 @@ func newApp() *cli.App {
 
 func planFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "plan", Value: defaultPlan, Usage: "the check's plan (`FILE`): its tables, steps, limits and targets"},
+		&cli.StringFlag{Name: "plan", Value: defaultPlan, Usage: "the check's plan, by `NAME`: card (the one run on a card), fake (its copy for the fake driver), campaign"},
 		&cli.StringFlag{Name: "prepared", Value: defaultPrepared, Usage: "what gpu/prepare.sh made (`DIR`): bin/, the carried tables in tables/; tables built here go into built/"},
+	}
+}
+
+// inputFlags replace a plan's inputs by step.
+func inputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: "instances", Usage: "read STEP's instances from FILE instead (`STEP=FILE`, again for another step)"},
+		&cli.StringSliceFlag{Name: "reference", Usage: "compare STEP's answers with the records in FILE instead (`STEP=FILE`)"},
+		&cli.StringSliceFlag{Name: "keep", Usage: "keep the campaign STEP's records in FILE instead (`STEP=FILE`)"},
 	}
 }
 
@@ -77,8 +87,8 @@ func checkCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "every headline figure of the GPU in one run, each answer compared with a reference",
-		UsageText: "devcheck check [--plan FILE] [--prepared DIR] [--solve15 BIN] [--out DIR] [--json]",
-		Flags: append(planFlags(),
+		UsageText: "devcheck check [--plan NAME] [--prepared DIR] [--solve15 BIN] [--out DIR] [--json]",
+		Flags: append(append(planFlags(), inputFlags()...),
 			&cli.StringFlag{Name: "solve15", Usage: "the solve15 whose searches are checked (`BIN`; default: bin/solve15 in --prepared)"},
 			&cli.StringFlag{Name: "out", Value: defaultOut, Usage: "where the logs, records and summary go (`DIR`)"},
 			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON instead of tables"},
@@ -92,7 +102,7 @@ func checkCommand() *cli.Command {
 			if bin == "" {
 				bin = filepath.Join(c.String("prepared"), "bin", "solve15")
 			}
-			sum, err := Check(c.Context, Config{Plan: plan, PlanPath: c.String("plan"), Binary: bin,
+			sum, err := Check(c.Context, Config{Plan: plan, PlanName: c.String("plan"), Binary: bin,
 				Prepared: c.String("prepared"), Out: c.String("out"), Log: c.App.ErrWriter})
 			var refused *Refused
 			if errors.As(err, &refused) {
@@ -122,7 +132,7 @@ func prepareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "prepare",
 		Usage:     "build the tables a plan carries to the GPU machine, and say what the prepared directory holds",
-		UsageText: "devcheck prepare [--plan FILE] [--prepared DIR]",
+		UsageText: "devcheck prepare [--plan NAME] [--prepared DIR]",
 		Flags:     planFlags(),
 		Action: func(c *cli.Context) error {
 			plan, err := readPlan(c)
@@ -139,13 +149,30 @@ func prepareCommand() *cli.Command {
 	}
 }
 
-// readPlan reads --plan's plan; a command of the check takes no arguments, and a plan it
-// cannot read is a check that will not start (exit status 2).
+// readPlan is --plan's plan, its inputs replaced as the flags say; a command of the check
+// takes no arguments, and a plan it cannot take is a check that will not start (exit
+// status 2).
 func readPlan(c *cli.Context) (*Plan, error) {
 	if err := cmdline.NoArgs(c); err != nil {
 		return nil, err
 	}
-	plan, err := ReadPlan(c.String("plan"))
+	var in Inputs
+	for _, f := range []struct {
+		name string
+		m    *map[string]string
+	}{{"instances", &in.Instances}, {"reference", &in.Reference}, {"keep", &in.Keep}} {
+		for _, v := range c.StringSlice(f.name) {
+			step, file, ok := strings.Cut(v, "=")
+			if !ok || step == "" || file == "" {
+				return nil, cmdline.Usagef("--%s %s: STEP=FILE", f.name, v)
+			}
+			if *f.m == nil {
+				*f.m = map[string]string{}
+			}
+			(*f.m)[step] = file
+		}
+	}
+	plan, err := planNamed(c.String("plan"), in)
 	if err != nil {
 		return nil, &cmdline.ExitError{Code: 2, Err: err}
 	}

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -16,7 +13,7 @@ import (
 	"github.com/tilekit/tilekit/solve"
 )
 
-// Plan is one run of the device check, as its JSON file says.
+// Plan is one run of the device check, a value of plans chosen by name.
 type Plan struct {
 	About string `json:"about"`
 	// Seconds is the most the whole run may take: the check validates that its steps'
@@ -134,41 +131,49 @@ const Grace = 3 * time.Second
 // checking the tables, starting processes, writing the summary.
 const Overhead = 15 * time.Second
 
-// maxPlan bounds a plan file's size.
-const maxPlan = 1 << 20
-
-// ReadPlan reads and checks the plan file at path.
-func ReadPlan(path string) (*Plan, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// planNamed returns a fresh copy of the plan of that name, its inputs replaced as inputs
+// says (Inputs), and checked (Plan.check).
+func planNamed(name string, inputs Inputs) (*Plan, error) {
+	build, ok := plans[name]
+	if !ok {
+		return nil, fmt.Errorf("no plan %q (%s)", name, strings.Join(slices.Sorted(maps.Keys(plans)), ", "))
 	}
-	defer f.Close()
-	return ParsePlan(f, path)
-}
-
-// ParsePlan reads a plan from r (name names it in errors) and checks it.
-func ParsePlan(r io.Reader, name string) (*Plan, error) {
-	raw, err := io.ReadAll(io.LimitReader(r, maxPlan+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(raw) > maxPlan {
-		return nil, fmt.Errorf("%s: a plan of more than %d bytes", name, maxPlan)
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	var p Plan
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("%s: not a plan: %w", name, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%s: more than one JSON value", name)
+	p := build()
+	if err := inputs.apply(p); err != nil {
+		return nil, fmt.Errorf("plan %s: %w", name, err)
 	}
 	if err := p.check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("plan %s: %w", name, err)
 	}
-	return &p, nil
+	return p, nil
+}
+
+// Inputs replace the files a plan's steps read, by step: their instances, their reference,
+// and a campaign's kept records (for a check of other inputs, and for the tests' bad ones).
+type Inputs struct {
+	Instances, Reference, Keep map[string]string
+}
+
+// apply replaces p's steps' inputs; a step that is not p's is an error.
+func (in Inputs) apply(p *Plan) error {
+	for _, c := range []struct {
+		what string
+		m    map[string]string
+		set  func(s *Step, v string)
+	}{
+		{"instances", in.Instances, func(s *Step, v string) { s.Instances = v }},
+		{"reference", in.Reference, func(s *Step, v string) { s.Reference = v }},
+		{"keep", in.Keep, func(s *Step, v string) { s.Keep = v }},
+	} {
+		for step, v := range c.m {
+			i := slices.IndexFunc(p.Steps, func(s Step) bool { return s.Name == step })
+			if i < 0 {
+				return fmt.Errorf("--%s %s=%s: no step %q", c.what, step, v, step)
+			}
+			c.set(&p.Steps[i], v)
+		}
+	}
+	return nil
 }
 
 // check validates the plan: known kinds with what each needs, unique names, targets of

@@ -35,13 +35,13 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	lib := fakegpu.Build(t)
 	repo := root(t)
 	prepared := filepath.Join(t.TempDir(), "prep")
-	script := func(name string, env ...string) (string, int) {
-		cmd := exec.Command("bash", filepath.Join(repo, "gpu", name))
+	script := func(name string, args []string, env ...string) (string, int) {
+		cmd := exec.Command("bash", append([]string{filepath.Join(repo, "gpu", name)}, args...)...)
 		if name == "prepare.sh" {
 			cmd.Args = append(cmd.Args, prepared)
 		}
 		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), append([]string{"PLAN=gpu/plans/fake.json", "PREPARED=" + prepared,
+		cmd.Env = append(os.Environ(), append([]string{"PLAN=fake", "PREPARED=" + prepared,
 			"LD_LIBRARY_PATH=" + filepath.Dir(lib), "TK_FAKE_CUDA="}, env...)...)
 		out, err := cmd.CombinedOutput()
 		code := 0
@@ -53,7 +53,7 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 		return string(out), code
 	}
 
-	out, code := script("prepare.sh")
+	out, code := script("prepare.sh", nil)
 	require.Equal(t, 0, code, out)
 	require.FileExists(t, filepath.Join(prepared, "bin", "solve15.gz"))
 	require.FileExists(t, filepath.Join(prepared, "bin", "devcheck.gz"))
@@ -61,7 +61,7 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	assert.Contains(t, out, "to carry (the binaries and the tables)")
 
 	good := filepath.Join(t.TempDir(), "good")
-	out, code = script("check.sh", "OUT="+good)
+	out, code = script("check.sh", nil, "OUT="+good)
 	require.Equal(t, 0, code, out)
 	sum := readSummary(t, good)
 	assert.True(t, sum.Passed)
@@ -110,18 +110,8 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	dir := t.TempDir()
 	badRef := filepath.Join(dir, "ref.jsonl")
 	require.NoError(t, os.WriteFile(badRef, []byte(strings.Join(lines, "\n")), 0o644))
-	plan, err := os.ReadFile(filepath.Join(repo, "gpu", "plans", "fake.json"))
-	require.NoError(t, err)
-	variant := func(name, old, new string) string {
-		require.Contains(t, string(plan), old)
-		path := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(path, bytes.Replace(plan, []byte(old), []byte(new), 1), 0o644))
-		return path
-	}
-	out, code = script("check.sh", "OUT="+filepath.Join(dir, "out-ref"),
-		"PLAN="+variant("ref.json", `"reference": "gpu/plans/korf100-md.jsonl",
-     "runs": [{"name": "cold"`, fmt.Sprintf(`"reference": %q,
-     "runs": [{"name": "cold"`, badRef)))
+	// Other inputs for a step of the plan (a plan is a value chosen by name).
+	out, code = script("check.sh", []string{"--reference", "md=" + badRef}, "OUT="+filepath.Join(dir, "out-ref"))
 	assert.Equal(t, 1, code, out)
 	sum = readSummary(t, filepath.Join(dir, "out-ref"))
 	assert.False(t, sum.Passed)
@@ -136,8 +126,8 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	// A campaign: the twelve's step keeps what it makes on the GPU (keep), and the next
 	// run passes over it; a kept record that disagrees fails the step.
 	keep := filepath.Join(dir, "kept.jsonl")
-	campaign := variant("campaign.json", `"runs": [{"name": "gpu"}]}`, fmt.Sprintf(`"runs": [{"name": "gpu"}], "keep": %q}`, keep))
-	out, code = script("check.sh", "OUT="+filepath.Join(dir, "out-c1"), "PLAN="+campaign)
+	campaign := []string{"--keep", "twelve=" + keep}
+	out, code = script("check.sh", campaign, "OUT="+filepath.Join(dir, "out-c1"))
 	require.Equal(t, 0, code, out)
 	kept, err := os.ReadFile(filepath.Join(dir, "out-c1", KeptDir, "kept.jsonl"))
 	require.NoError(t, err)
@@ -150,7 +140,7 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 		assert.NotNil(t, rec.Device, "%s: through the GPU", rec.Label())
 	}
 	require.NoError(t, os.WriteFile(keep, kept, 0o644))
-	out, code = script("check.sh", "OUT="+filepath.Join(dir, "out-c2"), "PLAN="+campaign)
+	out, code = script("check.sh", campaign, "OUT="+filepath.Join(dir, "out-c2"))
 	require.Equal(t, 0, code, out)
 	again, err := os.ReadFile(filepath.Join(dir, "out-c2", "twelve-gpu.err"))
 	require.NoError(t, err)
@@ -159,7 +149,7 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, bytes.HasPrefix(kept2, kept), "what was kept is kept, nothing made twice")
 	require.NoError(t, os.WriteFile(keep, bytes.Replace(kept, []byte(`"length":`), []byte(`"length":1`), 1), 0o644))
-	out, code = script("check.sh", "OUT="+filepath.Join(dir, "out-c3"), "PLAN="+campaign)
+	out, code = script("check.sh", campaign, "OUT="+filepath.Join(dir, "out-c3"))
 	assert.Equal(t, 1, code, out)
 	for _, r := range readSummary(t, filepath.Join(dir, "out-c3")).Rows {
 		if r.Step == "twelve" {
@@ -171,15 +161,14 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	// No instances.
 	empty := filepath.Join(dir, "empty.txt")
 	require.NoError(t, os.WriteFile(empty, []byte("# none\n"), 0o644))
-	out, code = script("check.sh", "OUT="+filepath.Join(dir, "out-empty"),
-		"PLAN="+variant("empty.json", `"instances": "instances/korf100.txt", "ids": ["line 5"`, fmt.Sprintf(`"instances": %q, "ids": ["line 5"`, empty)))
+	out, code = script("check.sh", []string{"--instances", "twelve=" + empty}, "OUT="+filepath.Join(dir, "out-empty"))
 	assert.Equal(t, 2, code, out)
 	assert.Contains(t, out, empty+" holds no instances")
 	assert.NoFileExists(t, filepath.Join(dir, "out-empty", "summary.json"))
 
 	// No binary.
 	require.NoError(t, os.Rename(filepath.Join(prepared, "bin"), filepath.Join(prepared, "bin-away")))
-	out, code = script("check.sh", "OUT="+filepath.Join(dir, "out-nobin"))
+	out, code = script("check.sh", nil, "OUT="+filepath.Join(dir, "out-nobin"))
 	assert.Equal(t, 2, code, out)
 	assert.Contains(t, out, filepath.Join(prepared, "bin", "solve15.gz"))
 	assert.Contains(t, out, "gpu/prepare.sh")
