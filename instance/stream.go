@@ -44,7 +44,7 @@ type Stream struct {
 }
 
 // maxUnread bounds how long the count of a cancelled input's unread instances may take.
-const maxUnread = time.Second
+const maxUnread = 500 * time.Millisecond
 
 // Unread returns how many valid instances the input still held when its reading was
 // cancelled, and never became entries; read once All's channel is closed.

@@ -83,8 +83,9 @@ func Batch(ctx context.Context, s *solve.Solver, entries <-chan instance.Entry, 
 }
 
 // drainWait is how long an interrupted batch waits for the entries still coming, to count
-// them as never started (instance.Stream counts a file's rest within a second).
-const drainWait = 2 * time.Second
+// them as never started (instance.Stream counts a file's rest within half a second): well
+// within the grace a command has after an interrupt to print its summary.
+const drainWait = time.Second
 
 // finish counts an interrupted batch's instances never started as not solved.
 func finish(sum *Summary) *Summary {

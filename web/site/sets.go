@@ -51,9 +51,12 @@ func WriteSets(ctx context.Context, dir string, names []string) ([]string, error
 	}
 	written := make([]string, 0, len(files))
 	for rel := range files {
-		written = append(written, rel)
+		if rel != manifestFile {
+			written = append(written, rel)
+		}
 	}
 	slices.Sort(written)
+	written = append(written, manifestFile) // last: a site holds no manifest of files not there
 	for _, rel := range written {
 		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(filepath.FromSlash(rel))), 0o755); err != nil {
 			return nil, err
@@ -64,6 +67,9 @@ func WriteSets(ctx context.Context, dir string, names []string) ([]string, error
 	}
 	return written, nil
 }
+
+// manifestFile is the sets' manifest beside the page.
+const manifestFile = "sets/manifest.json"
 
 // SetFiles returns the files of the installed sets named, as a page's site holds them, by
 // their paths beside the page: sets/NAME/FILE, and sets/manifest.json. A set that is not
@@ -103,7 +109,7 @@ func SetFiles(names []string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out["sets/manifest.json"] = append(b, '\n')
+	out[manifestFile] = append(b, '\n')
 	return out, nil
 }
 
