@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -715,6 +714,28 @@ func mallory(t *testing.T, nc *nats.Conn) {
 // answer's outcome (nil: hands it back) under the delivery's message id, and acknowledges
 // it; answer is given the delivery's reply subject, which a worker's word names.
 func fakeWorker(t *testing.T, nc *nats.Conn, answer func(ctx context.Context, tk *task, ack string) *Outcome) {
+	takeUnits(t, nc, 200*time.Millisecond, func(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg) {
+		tk, err := decodeUnit(msg.Data())
+		if err != nil {
+			msg.Term()
+			return
+		}
+		o := answer(ctx, tk, msg.Reply())
+		if o == nil {
+			msg.Nak()
+			return
+		}
+		u := tk.Unit
+		o.Job, o.Unit, o.Index, o.Seq, o.Key, o.Ack = u.Job.ID, u.ID, u.Index, u.Seq, u.Key, msg.Reply()
+		data, _ := json.Marshal(o)
+		meta, _ := msg.Metadata()
+		js.Publish(ctx, resultSubject+u.Job.ID+"."+o.Worker, data, jetstream.WithMsgID(msgID(u.ID, u.Key, meta.Sequence.Stream, meta.NumDelivered)))
+	})
+}
+
+// takeUnits takes units from the workers' queue until the test ends, as fast as it can
+// (each request waiting at most wait), and gives each delivery to take.
+func takeUnits(t *testing.T, nc *nats.Conn, wait time.Duration, take func(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg)) {
 	js, err := jetstream.New(nc)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -730,25 +751,9 @@ func fakeWorker(t *testing.T, nc *nats.Conn, answer func(ctx context.Context, tk
 			time.Sleep(50 * time.Millisecond)
 		}
 		for ctx.Err() == nil {
-			msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
-			if err != nil {
-				continue
+			if msg, err := cons.Next(jetstream.FetchMaxWait(wait)); err == nil {
+				take(ctx, js, msg)
 			}
-			tk, err := decodeUnit(msg.Data())
-			if err != nil {
-				msg.Term()
-				continue
-			}
-			o := answer(ctx, tk, msg.Reply())
-			if o == nil {
-				msg.Nak()
-				continue
-			}
-			u := tk.Unit
-			o.Job, o.Unit, o.Index, o.Seq, o.Key, o.Ack = u.Job.ID, u.ID, u.Index, u.Seq, u.Key, msg.Reply()
-			data, _ := json.Marshal(o)
-			meta, _ := msg.Metadata()
-			js.Publish(ctx, resultSubject+u.Job.ID+"."+o.Worker, data, jetstream.WithMsgID(msgID(u.ID, u.Key, meta.Sequence.Stream, meta.NumDelivered)))
 		}
 	}()
 }
@@ -885,8 +890,8 @@ func TestInterruptedRunReportsWhatItHas(t *testing.T) {
 	goal := korf[0].Goal
 	s, err := solve.New(context.Background(), goal, solve.Options{Heuristic: "md"})
 	require.NoError(t, err)
-	hardest := slices.MaxFunc(korf, func(a, b corpus.Case) int { return a.Optimal - b.Optimal }) // hours with md
-	easy := slices.SortedFunc(slices.Values(korf), func(a, b corpus.Case) int { return a.Optimal - b.Optimal })[:2]
+	byOptimum := corpus.ByOptimum()
+	hardest, easy := byOptimum[len(byOptimum)-1], byOptimum[:2] // the hardest takes hours with md
 	in := entries(goal, hardest.Start, easy[0].Start, easy[1].Start)
 	_, nc := testServer(t, "")
 	var finished atomic.Int64

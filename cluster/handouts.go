@@ -292,17 +292,16 @@ func (r *run) stallCap() time.Duration { return 10 * r.queue.AckWait }
 // in this run of that unit, and nothing else (the coordinator may publish anywhere). r.mu
 // is held.
 func (r *run) ack(unit, subject, word string) {
-	seq, ok := ackSeq(subject)
-	if ok && r.early != nil && r.ofThisRun(seq) && r.seqs[seq] == "" {
-		// A delivery of a hand-out whose place the server has not confirmed yet (a quick
-		// worker): said once it has (published). An acknowledgement is the last word.
-		e := r.early[seq]
+	if r.deferEarly(subject, func(e *early) {
+		// A quick worker's: said once the hand-out is confirmed (published). An
+		// acknowledgement is the last word.
 		if e.word != "+ACK" {
 			e.unit, e.subject, e.word = unit, subject, word
 		}
-		r.keepEarly(seq, e)
+	}) {
 		return
 	}
+	seq, ok := ackSeq(subject)
 	if !ok || r.seqs[seq] != unit {
 		// No delivery, or one of another unit (but a delivery of an earlier run, read
 		// again on a restart, is no fault).
@@ -329,6 +328,20 @@ const maxEarly = 1 << 16
 // ofThisRun reports whether seq is a place in the queue that this run's hand-outs may
 // have taken (after the queue's last message when the run began).
 func (r *run) ofThisRun(seq uint64) bool { return seq > r.seqFloor }
+
+// deferEarly keeps what set says of the delivery at subject when it is a hand-out of this
+// run whose place the server has not confirmed yet (settleEarly decides it once it has),
+// and reports whether it did. r.mu is held.
+func (r *run) deferEarly(subject string, set func(e *early)) bool {
+	seq, ok := ackSeq(subject)
+	if !ok || r.early == nil || !r.ofThisRun(seq) || r.seqs[seq] != "" {
+		return false
+	}
+	e := r.early[seq]
+	set(&e)
+	r.keepEarly(seq, e)
+	return true
+}
 
 // keepEarly keeps e for the hand-out at seq, within maxEarly. r.mu is held.
 func (r *run) keepEarly(seq uint64, e early) {

@@ -48,10 +48,8 @@ func TestHostileWorkersAtScale(t *testing.T) {
 	for range n {
 		random = append(random, goal.Random(rng))
 	}
-	easy := slices.Clone(korf)
-	slices.SortFunc(easy, func(a, b corpus.Case) int { return a.Optimal - b.Optimal })
 	var korfEasy []board.State
-	for _, c := range easy[:20] {
+	for _, c := range corpus.ByOptimum()[:20] {
 		korfEasy = append(korfEasy, c.Start)
 	}
 	sets := []struct {
@@ -98,7 +96,7 @@ func TestHostileWorkersAtScale(t *testing.T) {
 	}{
 		{"nobody", func(*testing.T, *nats.Conn) {}},
 		{"hands back", func(t *testing.T, nc *nats.Conn) {
-			misbehaving(t, nc, "forger", func(_ context.Context, js jetstream.JetStream, tk *task, ack string) {
+			misbehaving(t, nc, func(_ context.Context, js jetstream.JetStream, tk *task, ack string) {
 				data, _ := json.Marshal(Progress{Unit: tk.ID, Key: tk.Key, Ack: ack, Back: true})
 				js.Conn().Publish(progressSubject+tk.Job.ID+".forger", data)
 			})
@@ -107,7 +105,7 @@ func TestHostileWorkersAtScale(t *testing.T) {
 			startWorker(t, nc, &Worker{Name: "empty", Threads: 2, Tables: empty})
 		}},
 		{"greedy holder", func(t *testing.T, nc *nats.Conn) {
-			misbehaving(t, nc, "forger", func(ctx context.Context, js jetstream.JetStream, tk *task, ack string) {
+			misbehaving(t, nc, func(ctx context.Context, js jetstream.JetStream, tk *task, ack string) {
 				go func() { // every unit it can get, held at once
 					for word := uint64(1); ctx.Err() == nil; word++ {
 						data, _ := json.Marshal(Progress{Unit: tk.ID, Key: tk.Key, Ack: ack, Nodes: 1000 * word})
@@ -224,7 +222,7 @@ func TestQuorumAtScale(t *testing.T) {
 		n, once[1], twice[1], once, twice, twice[1]/once[1])
 	t.Run("forger", func(t *testing.T) {
 		_, sum, took := run(t, 2, func(nc *nats.Conn) {
-			misbehaving(t, nc, "forger", forger(t, s))
+			misbehaving(t, nc, forger(t, s))
 			startWorker(t, nc, &Worker{Name: "honest", Threads: 1, Tables: dir})
 		})
 		assert.Equal(t, n, sum.Solved)

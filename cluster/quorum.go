@@ -92,16 +92,11 @@ func (r *run) twice(ctx context.Context, o *Outcome) bool {
 	if !dup {
 		return false
 	}
-	seq, _ := ackSeq(o.Ack)
-	if r.early != nil && r.ofThisRun(seq) && r.seqs[seq] == "" {
-		// A hand-out whose place the server has not confirmed yet: decided once it has
-		// (settleEarly).
-		e := r.early[seq]
-		e.unit, e.twice = o.Unit, o
-		r.keepEarly(seq, e)
+	if r.deferEarly(o.Ack, func(e *early) { e.unit, e.twice = o.Unit, o }) {
 		return true
 	}
 	r.refused++
+	seq, _ := ackSeq(o.Ack)
 	h := r.out[o.Unit]
 	if h == nil || seq != h.seq || h.failed == seq {
 		return true

@@ -120,7 +120,7 @@ func TestQuorumFindsTheForger(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			_, nc := testServer(t, "")
-			misbehaving(t, nc, "forger", forger(t, s))
+			misbehaving(t, nc, forger(t, s))
 			startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
 			c := &Coordinator{Solver: s, Quorum: 2, Queue: Queue{AckWait: time.Second, MaxDeliver: 3}}
 			cases := []corpus.Case{korf[0], korf[2], korf[11]}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -878,33 +877,15 @@ func TestWorkersWordsGrow(t *testing.T) {
 	<-ran
 }
 
-// misbehaving runs a worker named name that does behave with each unit it takes (given
-// its reply subject), taking units as fast as it can; it never answers the queue itself.
-func misbehaving(t *testing.T, nc *nats.Conn, name string, behave func(ctx context.Context, js jetstream.JetStream, tk *task, ack string)) {
-	js, err := jetstream.New(nc)
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	t.Cleanup(func() { cancel(); <-done })
-	go func() {
-		defer close(done)
-		var cons jetstream.Consumer
-		for ctx.Err() == nil {
-			if cons, err = js.Consumer(ctx, unitsStream, workersName); err == nil {
-				break
-			}
-			time.Sleep(50 * time.Millisecond)
+// misbehaving runs a worker that does behave with each unit it takes (given its reply
+// subject), taking units as fast as it can; it never answers the queue itself, and the
+// name it speaks under is behave's (the subjects it publishes on).
+func misbehaving(t *testing.T, nc *nats.Conn, behave func(ctx context.Context, js jetstream.JetStream, tk *task, ack string)) {
+	takeUnits(t, nc, 200*time.Millisecond, func(ctx context.Context, js jetstream.JetStream, msg jetstream.Msg) {
+		if tk, err := decodeUnit(msg.Data()); err == nil {
+			behave(ctx, js, tk, msg.Reply())
 		}
-		for ctx.Err() == nil {
-			msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
-			if err != nil {
-				continue
-			}
-			if tk, err := decodeUnit(msg.Data()); err == nil {
-				behave(ctx, js, tk, msg.Reply())
-			}
-		}
-	}()
+	})
 }
 
 // A run whose workers have all left (a GPU's fault: the worker says it takes no more
@@ -918,7 +899,7 @@ func TestARunWhoseWorkersLeftEnds(t *testing.T) {
 	require.NoError(t, err)
 	_, nc := testServer(t, "")
 	var left atomic.Bool
-	misbehaving(t, nc, "leaver", func(_ context.Context, js jetstream.JetStream, tk *task, ack string) {
+	misbehaving(t, nc, func(_ context.Context, js jetstream.JetStream, tk *task, ack string) {
 		if left.Swap(true) {
 			return // gone: what it still takes, it drops
 		}
@@ -950,10 +931,7 @@ func TestNoWorkerFailsARun(t *testing.T) {
 	goal := korf[0].Goal
 	s, err := solve.New(context.Background(), goal, solve.Options{})
 	require.NoError(t, err)
-	// The easiest of Korf's instances.
-	easy := slices.Clone(korf)
-	slices.SortFunc(easy, func(a, b corpus.Case) int { return a.Optimal - b.Optimal })
-	easy = easy[:10]
+	easy := corpus.ByOptimum()[:10] // the easiest of Korf's instances
 	var starts []board.State
 	for _, in := range easy {
 		starts = append(starts, in.Start)
@@ -981,7 +959,7 @@ func TestNoWorkerFailsARun(t *testing.T) {
 	} {
 		t.Run(bad.name, func(t *testing.T) {
 			_, nc := testServer(t, "")
-			misbehaving(t, nc, "forger", bad.behave)
+			misbehaving(t, nc, bad.behave)
 			startWorker(t, nc, &Worker{Name: "honest", Threads: 1})
 			c := &Coordinator{Solver: s, Queue: Queue{AckWait: time.Second, MaxDeliver: 3, MaxHold: 500 * time.Millisecond}}
 			recs, errs, sum := collect(t, nc, c, entries(goal, starts...))
@@ -1007,9 +985,7 @@ func TestAWorkerWithoutTablesIsToldToStop(t *testing.T) {
 	goal := korf[0].Goal
 	s, err := solve.New(context.Background(), goal, solve.Options{Heuristic: "5-5-5", Tables: dir})
 	require.NoError(t, err)
-	easy := slices.Clone(korf)
-	slices.SortFunc(easy, func(a, b corpus.Case) int { return a.Optimal - b.Optimal })
-	easy = easy[:12]
+	easy := corpus.ByOptimum()[:12]
 	var starts []board.State
 	for _, in := range easy {
 		starts = append(starts, in.Start)

@@ -272,15 +272,10 @@ func (r *run) failedForGood(ctx context.Context, o *Outcome) bool {
 		return true
 	}
 	r.seenWorker(o.Worker)
-	seq, _ := ackSeq(o.Ack)
-	if r.early != nil && r.ofThisRun(seq) && r.seqs[seq] == "" {
-		// A hand-out whose place the server has not confirmed yet: decided once it has
-		// (published).
-		e := r.early[seq]
-		e.unit, e.fail = o.Unit, o
-		r.keepEarly(seq, e)
+	if r.deferEarly(o.Ack, func(e *early) { e.unit, e.fail = o.Unit, o }) {
 		return false
 	}
+	seq, _ := ackSeq(o.Ack)
 	h := r.out[o.Unit]
 	if h == nil {
 		return !r.closed[o.Unit] // a pass decided takes no failure; an earlier run's may stand

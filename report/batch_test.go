@@ -3,7 +3,6 @@ package report
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,8 +84,7 @@ func TestInterruptedBatchCountsEveryInstance(t *testing.T) {
 	s, err := solve.New(context.Background(), korf[0].Goal, solve.Options{Heuristic: "md"})
 	require.NoError(t, err)
 	var text strings.Builder
-	easy := slices.SortedFunc(slices.Values(korf), func(a, b corpus.Case) int { return a.Optimal - b.Optimal })
-	for _, c := range easy[:40] {
+	for _, c := range corpus.ByOptimum()[:40] {
 		text.WriteString(strings.Trim(fmt.Sprint(c.Start.Ints()), "[]") + "\n")
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -233,10 +233,10 @@ func (s *Summary) Add(r *Record, known int) {
 		// Every solution of known moves or fewer was ruled out: the input is wrong, or is
 		// for another goal (solve.ErrPastOptimum says which, where it can).
 		s.Mismatched++
-		if !strings.Contains(r.Error, "the input says the optimum is") {
-			r.Error = fmt.Sprintf("no solution of fewer than %d moves, where the input says the optimum is %d", r.LowerBound, known)
+		r.Error = fmt.Sprintf("MISMATCH: no solution of fewer than %d moves, where the input says the optimum is %d", r.LowerBound, known)
+		if g := r.goalThatFits(known); g != "" {
+			r.Error += fmt.Sprintf(": is the input for --goal %s? The start's Manhattan distance under it fits %d", g, known)
 		}
-		r.Error = "MISMATCH: " + r.Error
 	case !r.Solved:
 		s.Unsolved++
 	case known >= 0 && r.Optimal && r.Length != known:
@@ -266,6 +266,33 @@ func (s *Summary) Add(r *Record, known int) {
 	} else {
 		s.Search = math.MaxInt64
 	}
+}
+
+// goalThatFits names the other standard goal of the record's board ("blank-first" for
+// "blank-last", and back) when its start's Manhattan distance under that goal fits
+// optimum (at most it, of the same parity): an input whose optimum the search passed may
+// be for that goal. Else "".
+func (r *Record) goalThatFits(optimum int) string {
+	size, err := board.ParseSize(r.Board)
+	if err != nil {
+		return ""
+	}
+	other := board.BlankFirst(size)
+	switch r.Goal {
+	case other.Name():
+		other = board.BlankLast(size)
+	case board.BlankLast(size).Name():
+	default:
+		return ""
+	}
+	start, err := board.FromInts(size, r.Start)
+	if err != nil || other.Check(start) != nil {
+		return ""
+	}
+	if md := other.Manhattan(start); md <= optimum && (optimum-md)%2 == 0 {
+		return other.Name()
+	}
+	return ""
 }
 
 // saturatingAdd is a + b, or the largest uint64 where that does not fit.

@@ -2,7 +2,9 @@ package report
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -181,6 +183,17 @@ func TestKnownOptimumSaid(t *testing.T) {
 	sum.Add(&past, known)
 	assert.Equal(t, 1, sum.Mismatched)
 	assert.Equal(t, "MISMATCH: no solution of fewer than 59 moves, where the input says the optimum is 57", past.Error)
+	// Searched for blank-last, a blank-first position whose optimum the file gives: the
+	// mismatch names the goal its Manhattan distance fits; under blank-first it fits none.
+	first := board.BlankFirst(board.Size4x4)
+	start, _ := first.RandomWalk(20, rand.New(rand.NewPCG(70, 1)))
+	md := first.Manhattan(start)
+	wrong := Record{ID: "w", Board: "4x4", Goal: "blank-last", Start: start.Ints(), LowerBound: 80}
+	sum.Add(&wrong, md)
+	assert.Equal(t, fmt.Sprintf("MISMATCH: no solution of fewer than 80 moves, where the input says the optimum is %d: is the input for --goal blank-first? The start's Manhattan distance under it fits %d", md, md), wrong.Error)
+	right := Record{ID: "r", Board: "4x4", Goal: "blank-first", Start: start.Ints(), LowerBound: md + 2}
+	sum.Add(&right, md)
+	assert.NotContains(t, right.Error, "--goal", "blank-last's distance is far from it")
 	below := Record{ID: "k6", LowerBound: 55, Error: "interrupted"}
 	sum.Add(&below, known)
 	assert.Equal(t, 1, sum.Unsolved)

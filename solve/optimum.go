@@ -4,38 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/tilekit/tilekit/board"
 )
 
 // ErrPastOptimum is the error of a search ended because a pass's bound passed the optimum
 // its input gave (Solver.WithOptimum): every shorter solution was ruled out, so the input's
-// optimum is wrong, or the input is for another goal.
+// optimum is wrong, or the input is for another goal. The result's LowerBound is that
+// pass's bound.
 var ErrPastOptimum = errors.New("the search passed the input's optimum")
-
-// pastOptimum is ErrPastOptimum with its bound, the input's optimum, and the other goal
-// that the start fits, if any.
-type pastOptimum struct {
-	bound, optimum int
-	other          string
-}
-
-func (e *pastOptimum) Error() string {
-	msg := fmt.Sprintf("no solution of fewer than %d moves, where the input says the optimum is %d", e.bound, e.optimum)
-	if e.other != "" {
-		msg += fmt.Sprintf(": is the input for --goal %s? The start's Manhattan distance under it fits %d", e.other, e.optimum)
-	}
-	return msg
-}
-
-func (e *pastOptimum) Unwrap() error { return ErrPastOptimum }
 
 // WithOptimum returns a solver that knows the optimal length of the starts it is given, as
 // their input says (negative: not known), and ends a search at once, with ErrPastOptimum,
 // when a pass's bound passes it: a file for another goal (on 3x3 and 5x5 both goals are
 // solvable, so nothing else catches the slip) or a wrong figure costs no more than the
-// passes up to it. The error names the other standard goal when the start's Manhattan
-// distance under it fits the optimum (at most it, of the same parity).
+// passes up to it (package report says which goal the start fits). A solver whose answers
+// are not proven optimal (Optimal false) ignores it.
 func (s *Solver) WithOptimum(optimum int) *Solver {
 	c := *s
 	// Only a search whose bounds are lower bounds (Optimal: an admissible heuristic, not
@@ -45,14 +30,15 @@ func (s *Solver) WithOptimum(optimum int) *Solver {
 }
 
 // solveBelowOptimum is Solve with the optimum known: each pass's bound, as the search
-// reports it, is checked against it.
+// reports it at the pass's start, is checked against it.
 func (s *Solver) solveBelowOptimum(ctx context.Context, start board.State) (*Result, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	progress := s.progress
+	var past atomic.Int64 // the bound that passed the optimum (0: none)
 	inner := s.WithProgress(func(bound int, nodes uint64) {
-		if bound > s.optimum {
-			cancel(&pastOptimum{bound: bound, optimum: s.optimum, other: s.otherGoal(start)})
+		if bound > s.optimum && past.CompareAndSwap(0, int64(bound)) {
+			cancel(fmt.Errorf("%w (%d) at bound %d", ErrPastOptimum, s.optimum, bound))
 		}
 		if progress != nil {
 			progress(bound, nodes)
@@ -60,34 +46,11 @@ func (s *Solver) solveBelowOptimum(ctx context.Context, start board.State) (*Res
 	}, s.every)
 	inner.knowsOptimum = false
 	res, err := inner.Solve(ctx, start)
-	var past *pastOptimum
-	if cause := context.Cause(ctx); err != nil && errors.As(cause, &past) {
-		err = cause
+	if bound := int(past.Load()); err != nil && bound > 0 {
+		err = context.Cause(ctx)
 		if res != nil {
-			res.LowerBound = max(res.LowerBound, past.bound) // every pass below it ended
+			res.LowerBound = max(res.LowerBound, bound) // every pass below it ended
 		}
 	}
 	return res, err
-}
-
-// otherGoal names the other standard goal of the board ("blank-first" for "blank-last",
-// and back) when start's Manhattan distance under it fits the optimum; else "".
-func (s *Solver) otherGoal(start board.State) string {
-	size := s.goal.Size()
-	var other board.Goal
-	switch {
-	case s.goal.Equal(board.BlankLast(size)):
-		other = board.BlankFirst(size)
-	case s.goal.Equal(board.BlankFirst(size)):
-		other = board.BlankLast(size)
-	default:
-		return ""
-	}
-	if other.Check(start) != nil {
-		return ""
-	}
-	if md := other.Manhattan(start); md <= s.optimum && (s.optimum-md)%2 == 0 {
-		return other.Name()
-	}
-	return ""
 }

@@ -144,7 +144,7 @@ func (t Table) build(ctx context.Context, dir string) error {
 // GPU machine is given (the binaries, the tables), measured on the directory itself. A
 // limit on it is the caller's (gpu/prepare.sh's argument).
 func Prepare(ctx context.Context, p *Plan, dir string, log io.Writer) (int64, error) {
-	if _, err := prepareTables(ctx, p, dir, log); err != nil {
+	if err := prepareTables(ctx, p, dir, log); err != nil {
 		return 0, err
 	}
 	return dirSize(dir)
@@ -166,9 +166,8 @@ func dirSize(dir string) (int64, error) {
 	return total, err
 }
 
-// prepareTables is Prepare's building: it returns the carried tables' size in bytes.
-func prepareTables(ctx context.Context, p *Plan, dir string, log io.Writer) (int64, error) {
-	var total int64
+// prepareTables is Prepare's building, each table's size said on log.
+func prepareTables(ctx context.Context, p *Plan, dir string, log io.Writer) error {
 	carried := filepath.Join(dir, CarriedDir)
 	for _, t := range p.Tables {
 		if t.OnCard {
@@ -178,16 +177,15 @@ func prepareTables(ctx context.Context, p *Plan, dir string, log io.Writer) (int
 		if len(problems) > 0 {
 			fmt.Fprintf(log, "prepare: building %s into %s\n", t, carried)
 			if err := t.build(ctx, carried); err != nil {
-				return total, fmt.Errorf("building %s: %w", t, err)
+				return fmt.Errorf("building %s: %w", t, err)
 			}
 			if problems, size = t.accepted(carried); len(problems) > 0 {
-				return total, fmt.Errorf("built %s, and it is not accepted: %s", t, strings.Join(problems, "; "))
+				return fmt.Errorf("built %s, and it is not accepted: %s", t, strings.Join(problems, "; "))
 			}
 		}
 		fmt.Fprintf(log, "prepare: %s: %.1f MB\n", t, float64(size)/1e6)
-		total += size
 	}
-	return total, nil
+	return nil
 }
 
 // inputs are what a check reads before it starts: the instances and references of each
@@ -337,15 +335,11 @@ func (c *checker) outWritable() error {
 func (c *checker) readInstances(s *Step) ([]*instance.Instance, error) {
 	goal, _ := s.goal()
 	path := c.path(s.Instances)
-	if err := regular(path, maxInstances); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(path)
+	raw, err := readRegular(path, maxInstances)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := instance.NewReader(io.LimitReader(f, maxInstances), goal.Size())
+	r := instance.NewReader(bytes.NewReader(raw), goal.Size())
 	var all []*instance.Instance
 	for {
 		in, err := r.Next()

@@ -7,6 +7,7 @@ package corpus
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/tilekit/tilekit/board"
@@ -40,6 +41,14 @@ func Korf100() []Case {
 		}
 		out = append(out, Case{Name: fmt.Sprintf("korf%d", len(out)+1), Goal: goal, Start: in.State, Optimal: in.Optimal})
 	}
+}
+
+// ByOptimum returns Korf's 100 instances shortest optimum first (in file order within a
+// length): tests take the easiest from the front, the hardest from the back.
+func ByOptimum() []Case {
+	out := Korf100()
+	slices.SortStableFunc(out, func(a, b Case) int { return a.Optimal - b.Optimal })
+	return out
 }
 
 // KorfFile returns the text of the Korf-100 file, for command-line tests.

@@ -96,7 +96,11 @@ func HelpProblems(newApp func() *cli.App, help fs.FS) []string {
 				}
 				// A command that reads states from --file takes those of its arguments:
 				// they must be states.
-				if ctx.NArg() > 0 && flagNamed(ctx.Command.Flags, "file") != nil || ctx.Command.Name == "" && ctx.NArg() > 0 {
+				flags := ctx.Command.Flags
+				if ctx.Command.Name == "" { // the program's own action
+					flags = ctx.App.Flags
+				}
+				if ctx.NArg() > 0 && flagNamed(flags, "file") != nil {
 					if _, _, in, err := Instances(ctx); err != nil || in.NoInstances() {
 						problems = append(problems, fmt.Sprintf("example %q: its arguments are no states (%v)", example, err))
 					}
