@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,4 +57,29 @@ func TestKindsAreTheKernels(t *testing.T) {
 	}
 	assert.Equal(t, rows, lines, "kernel/kinds.h's TK_KINDS")
 	assert.Equal(t, grows, grown, "the kinds that grow, in kernel/kinds.h's fourth column")
+}
+
+// Every search's stack, its path below any root (kMaxDepth frames: no pass is too deep
+// for it), is at most 24 KB a thread in the committed PTX: the catalogue's lean frames
+// (kernel/cat.h) hold what a move changes, not every child's lookups (94,496 bytes
+// before). A PTX entry's local depot is the bytes of local memory a thread reserves
+// before ptxas.
+func TestKernelStacksAreLean(t *testing.T) {
+	entry := regexp.MustCompile(`(?m)^\.visible \.entry (\w+)\(|^\s*\.local \.align \d+ \.b8\s+__local_depot\d+\[(\d+)\];`)
+	depots := map[string]int{}
+	var name string
+	for _, m := range entry.FindAllSubmatch(kernelPTX, -1) {
+		if len(m[1]) > 0 {
+			name = string(m[1])
+		} else {
+			n, err := strconv.Atoi(string(m[2]))
+			require.NoError(t, err)
+			depots[name] = n
+		}
+	}
+	for _, n := range []string{"ida_pass", "ida_pass_set", "ida_pass_cat"} {
+		assert.Positive(t, depots[n], n)
+		assert.LessOrEqual(t, depots[n], 24<<10, "%s's local depot", n)
+	}
+	assert.Zero(t, depots["trap"])
 }

@@ -22,40 +22,34 @@ import (
 type campaign struct {
 	path   string // the copy under Out
 	recs   []report.Record
-	lines  [][]byte
+	lines  []byte
 	before int // records read from the repository
 }
 
 // openCampaign reads the step's kept records (none when its file is absent), checks each
-// against the step's instances and reference as a run's, and writes the copy under Out.
+// as a run's (one of the step's instances, the reference's answer, through the GPU), and
+// writes the copy under Out.
 func (c *checker) openCampaign(ctx context.Context, s *Step) (*campaign, error) {
 	k := &campaign{path: filepath.Join(c.cfg.Out, KeptDir, filepath.Base(s.Keep))}
-	if err := os.MkdirAll(filepath.Dir(k.path), 0o755); err != nil {
+	raw, err := readRegular(c.path(s.Keep), maxReference)
+	if errors.Is(err, fs.ErrNotExist) {
+		raw, err = nil, nil
+	}
+	recs, rerr := report.ReadRecords(bytes.NewReader(raw), s.Keep, maxReference)
+	if err = errors.Join(err, rerr, os.MkdirAll(filepath.Dir(k.path), 0o755)); err != nil {
 		return nil, fmt.Errorf("keep: %w", err)
 	}
-	raw, err := readRegular(c.path(s.Keep), maxReference)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("keep: %w", err)
-	default:
-		recs, err := report.ReadRecords(bytes.NewReader(raw), s.Keep, maxReference)
-		if err != nil {
-			return nil, fmt.Errorf("keep: %w", err)
+	for _, rec := range recs {
+		if !slices.ContainsFunc(c.in.instances[s.Name], func(in *instance.Instance) bool { return slices.Equal(in.State.Ints(), rec.Start) }) {
+			return nil, fmt.Errorf("keep: %s: %s is not one of the step's instances", s.Keep, rec.Label())
 		}
-		list := c.in.instances[s.Name]
-		for _, rec := range recs {
-			if !slices.ContainsFunc(list, func(in *instance.Instance) bool { return slices.Equal(in.State.Ints(), rec.Start) }) {
-				return nil, fmt.Errorf("keep: %s: %s is not one of the step's instances", s.Keep, label(rec))
-			}
-			if d := answer(c.in.refs[s.Name], rec, true); d != "" {
-				return nil, fmt.Errorf("keep: %s: %s", s.Keep, d)
-			}
-			if rec.Device == nil {
-				return nil, fmt.Errorf("keep: %s: %s did not go through the GPU", s.Keep, label(rec))
-			}
-			k.add(rec)
+		if d := answer(c.in.refs[s.Name], rec, true); d != "" {
+			return nil, fmt.Errorf("keep: %s: %s", s.Keep, d)
 		}
+		if rec.Device == nil {
+			return nil, fmt.Errorf("keep: %s: %s did not go through the GPU", s.Keep, rec.Label())
+		}
+		k.add(rec)
 	}
 	k.before = len(k.recs)
 	return k, k.save(ctx)
@@ -63,27 +57,17 @@ func (c *checker) openCampaign(ctx context.Context, s *Step) (*campaign, error) 
 
 // add keeps rec, a record that agreed with the reference and went through the GPU.
 func (k *campaign) add(rec report.Record) {
-	line, err := json.Marshal(rec)
-	if err != nil {
-		return
+	if line, err := json.Marshal(rec); err == nil {
+		k.recs = append(k.recs, rec)
+		k.lines = append(append(k.lines, line...), '\n')
 	}
-	k.recs = append(k.recs, rec)
-	k.lines = append(k.lines, line)
 }
 
-// save writes the records kept, a line each, to the copy under Out (atomically: a run
-// stopped midway leaves the last whole file).
-func (k *campaign) save(ctx context.Context) error {
-	var b []byte
-	for _, line := range k.lines {
-		b = append(append(b, line...), '\n')
-	}
-	return atomicfile.Write(ctx, k.path, b)
-}
+// save writes the records kept, a line each, to the copy under Out, atomically.
+func (k *campaign) save(ctx context.Context) error { return atomicfile.Write(ctx, k.path, k.lines) }
 
 // seconds is the kept records' seconds summed.
-func (k *campaign) seconds() float64 {
-	var sum float64
+func (k *campaign) seconds() (sum float64) {
 	for _, r := range k.recs {
 		sum += r.Seconds
 	}

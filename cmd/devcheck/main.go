@@ -5,21 +5,16 @@
 // where Go is; gpu/check.sh runs it on the GPU machine. A user's own check of a card is
 // solve15 device.
 //
-// The device check is one run, on a machine with an NVIDIA GPU, that
-// measures every headline figure of the GPU engine and cannot pass without the GPU having
-// answered. A plan (a value of plans.go, chosen by name: card is the one run on a card,
-// fake its small copy for the fake driver in CI) names the tables the run
-// needs, the steps in order of importance, each step's hard time limit, and the targets of
-// the GPU issues that the steps measure.
-//
-// A step runs solve15 in processes of their own, so that a fault, a
-// hang or a crash of the search is a row of the table and not the end of the check, and
-// compares every answer with a reference: the records of a committed CPU run, or the same
-// machine's cores in the same run. Every step ends in a row with the number of records it
-// compared; a step that produced no GPU record, an answer or serial count that differs, a
+// A plan (a value of plans.go, chosen by name: card is the one run on a card, fake its
+// small copy for the fake driver in CI) names the tables the run needs and the steps in
+// order of importance, each with its hard time limit and the figure it aims at. A step
+// runs solve15 in processes of their own, so that a fault, a hang or a crash of the
+// search is a row of the table and not the end of the check, and compares every answer
+// with a reference: the records of a committed CPU run, or the same machine's cores in the
+// same run. A step that produced no GPU record, an answer or serial count that differs, a
 // missing reference or a process that failed is a FAIL row, and the check fails. Before it
 // spends a second on the card, the check refuses a run whose binary, tables, instances or
-// references are missing, or whose tables this binary does not accept.
+// references are missing or not to be trusted.
 //
 // The serial counts compared are those of the serial search (Korf 1985's IDA*, each pass
 // in order), which every engine of package ida reports whatever its parallelism: see
@@ -149,30 +144,24 @@ func prepareCommand() *cli.Command {
 	}
 }
 
-// readPlan is --plan's plan, its inputs replaced as the flags say; a command of the check
-// takes no arguments, and a plan it cannot take is a check that will not start (exit
-// status 2).
+// readPlan is --plan's plan, its inputs replaced as the flags say; a plan it cannot take
+// is a check that will not start (exit status 2).
 func readPlan(c *cli.Context) (*Plan, error) {
 	if err := cmdline.NoArgs(c); err != nil {
 		return nil, err
 	}
-	var in Inputs
-	for _, f := range []struct {
-		name string
-		m    *map[string]string
-	}{{"instances", &in.Instances}, {"reference", &in.Reference}, {"keep", &in.Keep}} {
-		for _, v := range c.StringSlice(f.name) {
+	plan, err := planNamed(c.String("plan"))
+	for _, what := range []string{"instances", "reference", "keep"} {
+		for _, v := range c.StringSlice(what) {
 			step, file, ok := strings.Cut(v, "=")
 			if !ok || step == "" || file == "" {
-				return nil, cmdline.Usagef("--%s %s: STEP=FILE", f.name, v)
+				return nil, cmdline.Usagef("--%s %s: STEP=FILE", what, v)
 			}
-			if *f.m == nil {
-				*f.m = map[string]string{}
+			if err == nil {
+				err = plan.replace(what, step, file)
 			}
-			(*f.m)[step] = file
 		}
 	}
-	plan, err := planNamed(c.String("plan"), in)
 	if err != nil {
 		return nil, &cmdline.ExitError{Code: 2, Err: err}
 	}

@@ -82,9 +82,6 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 		assert.Positive(t, g.Device.Passes, "%+v", g)
 		assert.Positive(t, g.Device.EngineSeconds, "%+v: the engine's seconds", g)
 	}
-	for _, tg := range sum.Targets {
-		assert.True(t, tg.NotRun != "" || tg.Met != nil && *tg.Met, "%+v", tg)
-	}
 	assert.FileExists(t, filepath.Join(good, "summary.md"))
 
 	// A reference that disagrees: one serial count one node more.

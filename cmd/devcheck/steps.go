@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,187 +23,148 @@ import (
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 
 // selfTest runs solve15 device --fault: the card, the kernel's JIT, the self-test's fixed
-// positions on the GPU and on one core, and a faulting kernel in a process of its own.
+// positions on the GPU and on one core, and a faulting kernel in a process of its own
+// (the self-test runs twice, before and after the fault).
 func (c *checker) selfTest(ctx context.Context, s *Step) Row {
-	// --fault runs the self-test twice, before and after the fault.
-	o := c.run(ctx, s.Name, seconds(s.Seconds), nil, "device", "--fault", "--json", "--seconds", seconds(s.Seconds/2).String())
-	row := Row{Result: Fail, Seconds: o.wall.Seconds()}
-	var rep struct {
-		Info        gpu.Info    `json:"info"`
-		OpenSeconds float64     `json:"open_seconds"`
-		Checks      []gpu.Check `json:"self_test"`
-		Fault       string      `json:"fault"`
-		Error       string      `json:"error"`
-	}
+	o := c.run(ctx, s.Name, seconds(s.Seconds), "", "device", "--fault", "--json", "--seconds", seconds(s.Seconds/2).String())
+	row := Row{Seconds: o.wall.Seconds()}
+	var d gpu.Diagnosis
 	var problems []string
 	if !o.ok(0) {
 		problems = append(problems, o.problem())
 	}
-	if err := json.Unmarshal(o.stdout, &rep); err != nil && len(bytes.TrimSpace(o.stdout)) > 0 {
+	if err := json.Unmarshal(o.stdout, &d); err != nil && len(bytes.TrimSpace(o.stdout)) > 0 {
 		problems = append(problems, fmt.Sprintf("its report is not JSON (%v)", err))
 	}
-	if rep.Error != "" {
-		problems = append(problems, rep.Error)
+	if d.Error != "" {
+		problems = append(problems, d.Error)
 	}
-	if rep.Info.Name != "" {
-		c.sum.Card = &Card{Name: rep.Info.Name, Capability: fmt.Sprintf("%d.%d", rep.Info.Capability[0], rep.Info.Capability[1]),
-			Driver: rep.Info.DriverVersion(), SMs: rep.Info.SMs, MemoryGB: float64(rep.Info.Memory) / 1e9, OpenSeconds: rep.OpenSeconds}
+	if d.Info.Name != "" {
+		c.sum.Card = &d.Info
 	}
-	for _, k := range rep.Checks {
-		if k.Agree {
-			row.Compared++
-		} else {
+	for _, k := range d.Checks {
+		if !k.Agree {
 			problems = append(problems, fmt.Sprintf("%s %s %s: %s", k.Board, k.Heuristic, k.Start, k.Problem))
+			continue
 		}
-		if k.Agree && k.Passes > 0 {
+		row.Compared++
+		if k.Passes > 0 {
 			row.GPURecords++
 		}
 	}
-	if len(rep.Checks) == 0 {
-		problems = append(problems, "no position checked")
-	}
-	if rep.Fault == "" && len(problems) == 0 {
+	if d.Fault == "" {
 		problems = append(problems, "no fault reported")
 	}
-	if len(problems) == 0 {
-		row.Result = Pass
-		row.Note = fmt.Sprintf("opened and compiled in %.2f s; %s", rep.OpenSeconds, rep.Fault)
-	} else {
-		row.Note = strings.Join(problems, "; ")
-	}
-	c.figures[s.Name] = &figure{agree: row.Result == Pass}
-	return row
+	return verdict(row, problems, fmt.Sprintf("opened and compiled in %.2f s; %s", d.OpenSeconds, d.Fault))
 }
 
-// ptx reports each kernel's registers, spills and local memory: ptxas -v for each of the
-// step's targets and the card's own, where the machine has ptxas; always the PTX's own
-// declarations.
+// ptx reports each kernel's registers, spills and stack frame: ptxas -v for each of the
+// step's targets and the card's own, where the machine has ptxas.
 func (c *checker) ptx(ctx context.Context, s *Step) Row {
-	begin := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, seconds(s.Seconds))
 	defer cancel()
-	row := Row{Result: Fail}
-	ptx := gpu.PTX()
 	path := filepath.Join(c.cfg.Out, "ida.ptx")
-	if err := os.WriteFile(path, ptx, 0o644); err != nil {
-		row.Note = err.Error()
-		return row
+	if err := os.WriteFile(path, gpu.PTX(), 0o644); err != nil {
+		return Row{Result: Fail, Note: err.Error()}
 	}
-	kernels := PTXDeclarations(ptx)
+	ptxas, err := exec.LookPath("ptxas")
+	if err != nil {
+		if ptxas = "/usr/local/cuda/bin/ptxas"; !isFile(ptxas) {
+			return Row{Result: Pass, Note: "no ptxas on this machine: the kernels' registers not reported"}
+		}
+	}
+	archs := slices.Clone(s.Arch)
+	if own := c.sum.Card; own != nil && !slices.Contains(archs, fmt.Sprintf("sm_%d%d", own.Capability[0], own.Capability[1])) {
+		archs = append(archs, fmt.Sprintf("sm_%d%d", own.Capability[0], own.Capability[1]))
+	}
+	begin := time.Now()
 	var problems []string
-	note := "no ptxas on this machine: the PTX's declarations only (local depot bytes, virtual registers)"
-	if ptxas := findPTXAS(); ptxas != "" {
-		note = "ptxas " + ptxas
-		archs := slices.Clone(s.Arch)
-		if c.sum.Card != nil {
-			if own := "sm_" + strings.ReplaceAll(c.sum.Card.Capability, ".", ""); !slices.Contains(archs, own) {
-				archs = append(archs, own)
-			}
+	for _, arch := range archs {
+		out, err := exec.CommandContext(ctx, ptxas, "-v", "--gpu-name", arch, "-o", filepath.Join(c.cfg.Out, "ida-"+arch+".cubin"), path).CombinedOutput()
+		_ = os.WriteFile(filepath.Join(c.cfg.Out, "ptxas-"+arch+".txt"), out, 0o644)
+		ks := kernels(out, arch)
+		if err != nil || len(ks) == 0 {
+			problems = append(problems, fmt.Sprintf("ptxas for %s: %v %s", arch, err, lastLines(out, 2, 300)))
 		}
-		for _, arch := range archs {
-			out, err := exec.CommandContext(ctx, ptxas, "-v", "--gpu-name", arch, "-o", filepath.Join(c.cfg.Out, "ida-"+arch+".cubin"), path).CombinedOutput()
-			_ = os.WriteFile(filepath.Join(c.cfg.Out, "ptxas-"+arch+".txt"), out, 0o644)
-			ks := PTXASReport(out, arch)
-			if err != nil || len(ks) == 0 {
-				problems = append(problems, fmt.Sprintf("ptxas for %s: %v %s", arch, err, lastLines(out, 2, 300)))
-				continue
-			}
-			kernels = append(kernels, ks...)
-		}
+		c.sum.Kernels = append(c.sum.Kernels, ks...)
 	}
-	if len(kernels) == 0 {
-		problems = append(problems, "no kernel found in the PTX")
-	}
-	c.sum.Kernels = kernels
-	row.Compared = len(kernels)
-	row.Seconds = time.Since(begin).Seconds()
-	row.Result, row.Note = Pass, note
-	if len(problems) > 0 {
-		row.Result, row.Note = Fail, strings.Join(problems, "; ")
-	}
-	return row
+	return Row{Result: map[bool]string{true: Pass, false: Fail}[len(problems) == 0], Compared: len(c.sum.Kernels),
+		Seconds: time.Since(begin).Seconds(), Note: cmp.Or(strings.Join(problems, "; "), "ptxas "+ptxas)}
 }
 
-// findPTXAS returns the path of ptxas, on the PATH or in the usual CUDA directory, or "".
-func findPTXAS() string {
-	if p, err := exec.LookPath("ptxas"); err == nil {
-		return p
+// kernels reads ptxas -v's report for arch: a line for each entry, its registers and
+// shared memory, then its stack frame and spills.
+func kernels(out []byte, arch string) []string {
+	var ks []string
+	var name, frame string
+	for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
+		line := strings.TrimSpace(sc.Text())
+		if _, f, ok := strings.Cut(line, "Function properties for "); ok {
+			name = f
+		} else if strings.Contains(line, "bytes stack frame") {
+			frame = line
+		} else if _, used, ok := strings.Cut(line, "Used "); ok && name != "" {
+			ks = append(ks, fmt.Sprintf("%s %s: %s; %s", arch, name, used, frame))
+		}
 	}
-	if _, err := os.Stat("/usr/local/cuda/bin/ptxas"); err == nil {
-		return "/usr/local/cuda/bin/ptxas"
-	}
-	return ""
+	return ks
 }
 
-// tuneEnv is the environment of the step's GPU searches: its knobs, if it sets them.
-func (s *Step) tuneEnv() []string {
-	if s.Tune == "" {
-		return nil
-	}
-	return []string{gpu.TuneEnv + "=" + s.Tune}
-}
+func isFile(path string) bool { _, err := os.Stat(path); return err == nil }
 
 // searchArgs are a step's solve15 arguments before the device's.
-func (s *Step) searchArgs() []string {
+func (s *Step) searchArgs(more ...string) []string {
 	args := []string{"--board", s.Board}
 	if s.Goal != "" {
 		args = append(args, "--goal", s.Goal)
 	}
-	return append(args, s.Args...)
+	return append(append(args, s.Args...), more...)
 }
 
-// reference runs each of the step's batches on the GPU and compares every answer with
-// the committed CPU run's.
+// reference runs each of the step's batches on the GPU and compares every answer with the
+// committed CPU run's.
 func (c *checker) reference(ctx context.Context, s *Step) []Row {
 	list, refs := c.in.instances[s.Name], c.in.refs[s.Name]
-	var rows []Row
-	var err error
 	var kept *campaign
 	if s.Keep != "" {
+		var err error
 		if kept, err = c.openCampaign(ctx, s); err != nil {
-			rows = append(rows, Row{Result: Fail, Note: err.Error()})
-			c.figures[s.Name] = &figure{}
-			return rows
+			return []Row{{Result: Fail, Note: err.Error()}}
 		}
 	}
-	for _, r := range s.Runs {
-		if ctx.Err() != nil {
-			rows = append(rows, Row{Run: r.Name, Result: Fail, Note: "not run: the check's time was spent"})
+	var rows []Row
+	for _, run := range s.Runs {
+		row := Row{Run: run}
+		file, err := c.writeInstances(s.Name+"-"+run, list)
+		if err == nil && run == "cold" {
+			err = os.RemoveAll(c.jitCache())
+		}
+		if err == nil {
+			err = context.Cause(ctx)
+		}
+		if err != nil {
+			rows = append(rows, Row{Run: run, Result: Fail, Note: "not run: " + err.Error()})
 			continue
 		}
-		if r.JIT == "cold" {
-			if err := os.RemoveAll(c.jitCache()); err != nil {
-				rows = append(rows, Row{Run: r.Name, Result: Fail, Note: "emptying the JIT cache: " + err.Error()})
-				continue
-			}
-		}
-		file := s.Instances
-		if len(s.IDs) > 0 {
-			if file, err = c.writeInstances(s.Name, list); err != nil {
-				rows = append(rows, Row{Run: r.Name, Result: Fail, Note: err.Error()})
-				continue
-			}
-		}
-		name := s.Name + "-" + r.Name
-		args := append(s.searchArgs(), "--device", "gpu", "--json")
+		args := s.searchArgs("--device", "gpu", "--json", "-f", file)
 		if kept != nil {
 			args = append(args, "--done", kept.path)
 		}
-		o := c.run(ctx, name, seconds(s.Seconds), s.tuneEnv(), append(args, "-f", file)...)
-		recs, rerr := report.ReadRecords(bytes.NewReader(o.stdout), name+".out", maxOutput)
-		row := Row{Run: r.Name, Seconds: o.wall.Seconds()}
+		o := c.run(ctx, s.Name+"-"+run, seconds(s.Seconds), s.Tune, args...)
+		row.Seconds = o.wall.Seconds()
+		recs, err := report.ReadRecords(bytes.NewReader(o.stdout), s.Name+"-"+run+".out", maxOutput)
 		var problems []string
-		if rerr != nil {
-			problems = append(problems, rerr.Error())
+		if err != nil {
+			problems = append(problems, err.Error())
 		}
-		if !o.ok(0) && !(o.stopped && !s.Complete && o.ok(ExitInterrupted)) {
+		if !o.ok(0) && !(o.stopped && !s.Complete && o.ok(exitInterrupted)) {
 			problems = append(problems, o.problem())
 		}
 		answered := 0
 		for _, rec := range recs {
 			if !rec.Solved {
 				if s.Complete || !o.stopped {
-					problems = append(problems, fmt.Sprintf("%s not solved: %s", label(rec), rec.Error))
+					problems = append(problems, fmt.Sprintf("%s not solved: %s", rec.Label(), rec.Error))
 				}
 				continue
 			}
@@ -211,135 +174,113 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 				continue
 			}
 			row.Compared++
-			if g, ok := gpuRecord(s.Name, r.Name, rec); ok {
+			if c.gpuRecord(s.Name, run, rec) {
 				row.GPURecords++
-				c.sum.Records = append(c.sum.Records, g)
 				if kept != nil {
 					kept.add(rec)
 				}
 			}
 		}
+		note := fmt.Sprintf("%d of %d answered in %.2f s, lengths and serial counts the reference's (%s)", answered, len(list), o.wall.Seconds(), s.Reference)
 		if kept != nil {
+			// What earlier runs made, checked again as it was read, counts as answered and
+			// compared, never as this run's GPU's.
 			if err := kept.save(ctx); err != nil {
 				problems = append(problems, err.Error())
 			}
-			// What earlier runs of the check made, checked again as they were read, counts
-			// as answered and compared, but never as this run's GPU's: a campaign with
-			// nothing left to search says so.
 			answered += kept.before
 			row.Compared += kept.before
-		}
-		if kept != nil && kept.before >= len(list) && row.GPURecords == 0 && len(problems) == 0 {
-			rows = append(rows, Row{Run: r.Name, Result: Pass, Compared: row.Compared, Seconds: row.Seconds,
-				Note: fmt.Sprintf("every one of the %d instances kept by earlier runs: none left to search", len(list))})
-			continue
+			note = fmt.Sprintf("%d of %d kept, their records' seconds %.1f in all", len(kept.recs), len(list), kept.seconds())
+			if row.GPURecords == 0 && kept.before >= len(list) && len(problems) == 0 {
+				rows = append(rows, Row{Run: run, Result: Pass, Compared: row.Compared, Seconds: row.Seconds, Note: "every instance kept by earlier runs: none left to search"})
+				continue
+			}
 		}
 		if s.Complete && answered < len(list) {
 			problems = append(problems, fmt.Sprintf("%d of %d answered in %.1f s", answered, len(list), o.wall.Seconds()))
 		}
-		rows = append(rows, c.verdict(row, problems, fmt.Sprintf("%d of %d answered, lengths and serial counts the reference's (%s)", answered, len(list), s.Reference)))
-		c.figures[s.Name+"/"+r.Name] = &figure{agree: rows[len(rows)-1].Result == Pass, seconds: o.wall.Seconds(), answered: answered, total: len(list)}
+		rows = append(rows, verdict(row, problems, note))
 	}
-	f := &figure{agree: !slices.ContainsFunc(rows, func(r Row) bool { return r.Result != Pass })}
-	if kept != nil {
-		f.answered, f.total, f.seconds = len(kept.recs), len(list), kept.seconds()
-	}
-	c.figures[s.Name] = f
 	return rows
 }
 
-// ExitInterrupted is solve15's exit status when interrupted (SIGINT).
-const ExitInterrupted = 130
+// exitInterrupted is solve15's exit status when interrupted (SIGINT).
+const exitInterrupted = 130
 
 // verdict ends a row: FAIL with the first problems, or when nothing was compared or
 // nothing went through the GPU; else PASS with note.
-func (c *checker) verdict(row Row, problems []string, note string) Row {
+func verdict(row Row, problems []string, note string) Row {
 	if row.Compared == 0 {
 		problems = append(problems, "no answer compared")
 	}
 	if row.GPURecords == 0 {
 		problems = append(problems, "no answer went through the GPU")
 	}
-	if len(problems) == 0 {
-		row.Result, row.Note = Pass, note
-		return row
-	}
-	row.Result = Fail
+	row.Result, row.Note = Pass, note
 	if len(problems) > 4 {
 		problems = append(problems[:4], fmt.Sprintf("and %d more", len(problems)-4))
 	}
-	row.Note = strings.Join(problems, "; ")
+	if len(problems) > 0 {
+		row.Result, row.Note = Fail, strings.Join(problems, "; ")
+	}
 	return row
 }
 
 // cores searches each of the step's instances on the GPU and on every core, compares the
-// answers, and searches some on one core for its rate.
+// answers, and searches some on one core for its rate: the figures are in the row's note.
 func (c *checker) cores(ctx context.Context, s *Step) Row {
 	row := Row{Run: strings.Join(s.IDs, " ")}
 	begin := time.Now()
 	var problems, notes []string
 	for _, in := range c.in.instances[s.Name] {
-		if ctx.Err() != nil {
-			problems = append(problems, in.Name()+": not run: the check's time was spent")
-			continue
-		}
 		id := fileID(in)
-		stem := s.Name + "-" + id
-		file, err := c.writeInstances(stem, []*instance.Instance{in})
+		file, err := c.writeInstances(s.Name+"-"+id, []*instance.Instance{in})
+		if err == nil {
+			err = context.Cause(ctx)
+		}
 		if err != nil {
-			problems = append(problems, err.Error())
+			problems = append(problems, id+": not run: "+err.Error())
 			continue
 		}
-		g, gerr := c.one(ctx, stem+"-gpu", seconds(s.GPUSeconds), s.tuneEnv(), append(s.searchArgs(), "--device", "gpu", "--json", "-f", file), 0)
-		if gerr != "" {
-			// Nothing to compare: the cores' and one core's runs would only spend time.
+		g, gerr := c.one(ctx, s.Name+"-"+id+"-gpu", seconds(s.GPUSeconds), s.Tune, s.searchArgs("--device", "gpu", "--json", "-f", file), 0)
+		if gerr != "" { // nothing to compare: the cores' runs would only spend time
 			problems = append(problems, id+" on the GPU: "+gerr)
 			continue
 		}
-		k, kerr := c.one(ctx, stem+"-cores", seconds(s.CoresSeconds), nil, append(s.searchArgs(), "--device", "cpu", "--workers", strconv.Itoa(c.cfg.Cores), "--json", "-f", file), 0)
-		f := &figure{}
-		c.figures[s.Name+"/"+in.Name()] = f
-		switch {
-		case kerr != "":
-			problems = append(problems, id+" on the cores, the reference: "+kerr)
-		default:
-			if d := differ(g, k); d != "" {
-				problems = append(problems, d)
-				break
-			}
-			row.Compared++
-			if gr, ok := gpuRecord(s.Name, "", g); ok {
-				row.GPURecords++
-				c.sum.Records = append(c.sum.Records, gr)
-			}
-			f.agree = true
-			f.gpuSeconds, f.coresSeconds = g.Seconds, k.Seconds
-			f.gpuRate = float64(g.SerialWork().Expanded) / g.Seconds
-			notes = append(notes, fmt.Sprintf("%s: %d moves, GPU %.2f s, %d cores %.2f s", id, g.Length, g.Seconds, c.cfg.Cores, k.Seconds))
+		k, kerr := c.one(ctx, s.Name+"-"+id+"-cores", seconds(s.CoresSeconds), "", s.searchArgs("--device", "cpu", "--workers", strconv.Itoa(c.cfg.Cores), "--json", "-f", file), 0)
+		if kerr == "" {
+			kerr = differ(g, k)
 		}
-		if !slices.Contains(s.OneCore, in.Name()) || ctx.Err() != nil {
+		if kerr != "" {
+			problems = append(problems, id+" on the cores, the reference: "+kerr)
 			continue
 		}
-		one, oerr := c.one(ctx, stem+"-onecore", seconds(s.OneCoreSeconds)+oneCoreStart, nil,
-			append(s.searchArgs(), "--device", "cpu", "--workers", "1", "--timeout", seconds(s.OneCoreSeconds).String(), "--json", "-f", file), 4)
+		row.Compared++
+		if c.gpuRecord(s.Name, "", g) {
+			row.GPURecords++
+		}
+		notes = append(notes, fmt.Sprintf("%s: %d moves, GPU %.2f s, %d cores %.2f s, GPU/cores %.3g", id, g.Length, g.Seconds, c.cfg.Cores, k.Seconds, g.Seconds/k.Seconds))
+		if !slices.Contains(s.OneCore, in.Name()) {
+			continue
+		}
+		one, oerr := c.one(ctx, s.Name+"-"+id+"-onecore", seconds(s.OneCoreSeconds)+oneCoreStart, "",
+			s.searchArgs("--device", "cpu", "--workers", "1", "--timeout", seconds(s.OneCoreSeconds).String(), "--json", "-f", file), 4)
 		if oerr != "" {
 			problems = append(problems, id+" on one core: "+oerr)
 			continue
 		}
-		f.oneCoreRate = float64(one.Expanded) / one.Seconds
-		notes = append(notes, fmt.Sprintf("one core %.3g M expanded/s, the GPU %.3g M serial", f.oneCoreRate/1e6, f.gpuRate/1e6))
+		gpuRate, oneRate := float64(g.SerialWork().Expanded)/g.Seconds, float64(one.Expanded)/one.Seconds
+		notes = append(notes, fmt.Sprintf("serial expanded a second: GPU %.3g M, one core %.3g M, GPU/one core %.3g", gpuRate/1e6, oneRate/1e6, gpuRate/oneRate))
 	}
 	row.Seconds = time.Since(begin).Seconds()
-	row = c.verdict(row, problems, strings.Join(notes, "; "))
-	c.figures[s.Name] = &figure{agree: row.Result == Pass}
-	return row
+	return verdict(row, problems, strings.Join(notes, "; "))
 }
 
 // one runs a search of one instance and returns its record, or what went wrong; exit
 // status also (besides 0) is accepted, with a record that need not be solved.
-func (c *checker) one(ctx context.Context, name string, limit time.Duration, env, args []string, also int) (report.Record, string) {
-	o := c.run(ctx, name, limit, env, args...)
-	if !o.ok(0) && (also == 0 || !o.ok(also)) {
+func (c *checker) one(ctx context.Context, name string, limit time.Duration, tune string, args []string, also int) (report.Record, string) {
+	o := c.run(ctx, name, limit, tune, args...)
+	if !o.ok(0, also) {
 		return report.Record{}, o.problem()
 	}
 	recs, err := report.ReadRecords(bytes.NewReader(o.stdout), name+".out", maxOutput)
@@ -356,14 +297,14 @@ func (c *checker) one(ctx context.Context, name string, limit time.Duration, env
 	return recs[0], ""
 }
 
-// writeInstances writes list as the instances file Out/stem.txt, each with its id (its
-// line's, "line96", when it had none) and known optimum, and returns its path.
+// writeInstances writes list as the instances file Out/stem.txt, each with its id as one
+// word ("line96" for one without) and known optimum, and returns its path.
 func (c *checker) writeInstances(stem string, list []*instance.Instance) (string, error) {
 	var b strings.Builder
 	for _, in := range list {
-		b.WriteString(fileID(in) + " " + strings.Trim(fmt.Sprint(in.State.Ints()), "[]"))
+		fmt.Fprintf(&b, "%s %s", fileID(in), strings.Trim(fmt.Sprint(in.State.Ints()), "[]"))
 		if in.Optimal >= 0 {
-			b.WriteString(" " + strconv.Itoa(in.Optimal))
+			fmt.Fprintf(&b, " %d", in.Optimal)
 		}
 		b.WriteString("\n")
 	}
@@ -374,45 +315,33 @@ func (c *checker) writeInstances(stem string, list []*instance.Instance) (string
 // fileID is an instance's id as one word: its own, or "line96".
 func fileID(in *instance.Instance) string { return strings.ReplaceAll(in.Name(), " ", "") }
 
-// label names a record's instance.
-func label(r report.Record) string {
-	if r.ID != "" {
-		return r.ID
-	}
-	return fmt.Sprintf("line %d", r.Line)
-}
-
-// pruningKind is a record's pruning without the automaton's size: "move back",
-// "automaton depth 18".
-func pruningKind(p string) string {
-	kind, _, _ := strings.Cut(p, ",")
-	return kind
-}
-
-// match returns the reference record of got: the same start, heuristic and pruning.
+// match returns the reference record of got: the same start, heuristic and kind of
+// pruning ("move back", "automaton depth 18", without the automaton's size).
 func match(refs []report.Record, got report.Record) (report.Record, bool) {
-	for _, r := range refs {
-		if r.Solved && slices.Equal(r.Start, got.Start) && r.Heuristic == got.Heuristic && pruningKind(r.Pruning) == pruningKind(got.Pruning) {
-			return r, true
-		}
+	kind := func(p string) string { k, _, _ := strings.Cut(p, ","); return k }
+	i := slices.IndexFunc(refs, func(r report.Record) bool {
+		return r.Solved && slices.Equal(r.Start, got.Start) && r.Heuristic == got.Heuristic && kind(r.Pruning) == kind(got.Pruning)
+	})
+	if i < 0 {
+		return report.Record{}, false
 	}
-	return report.Record{}, false
+	return refs[i], true
 }
 
 // answer says what is wrong with rec, a solved record: how it differs from its reference
-// record (differ); without one, for a campaign (published), from the published optimum.
-// "" when nothing.
+// record; without one, for a campaign (published), from the published optimum. "" when
+// nothing.
 func answer(refs []report.Record, rec report.Record, published bool) string {
 	if want, ok := match(refs, rec); ok {
 		return differ(rec, want)
 	}
 	switch {
 	case !published:
-		return fmt.Sprintf("%s: no reference record of %s with %s", label(rec), rec.Heuristic, pruningKind(rec.Pruning))
+		return fmt.Sprintf("%s: no reference record of %s with %s", rec.Label(), rec.Heuristic, rec.Pruning)
 	case rec.KnownOptimal == nil:
-		return fmt.Sprintf("%s: neither a reference record nor a published optimum", label(rec))
+		return fmt.Sprintf("%s: neither a reference record nor a published optimum", rec.Label())
 	case !rec.Optimal || rec.Length != *rec.KnownOptimal:
-		return fmt.Sprintf("%s: %d moves, the published optimum %d", label(rec), rec.Length, *rec.KnownOptimal)
+		return fmt.Sprintf("%s: %d moves, the published optimum %d", rec.Label(), rec.Length, *rec.KnownOptimal)
 	}
 	return ""
 }
@@ -423,11 +352,11 @@ func differ(got, want report.Record) string {
 	g, w := got.SerialWork(), want.SerialWork()
 	switch {
 	case got.Solved != want.Solved || got.Length != want.Length || got.Moves != want.Moves:
-		return fmt.Sprintf("%s: %d moves %s, the reference %d moves %s", label(got), got.Length, got.Moves, want.Length, want.Moves)
+		return fmt.Sprintf("%s: %d moves %s, the reference %d moves %s", got.Label(), got.Length, got.Moves, want.Length, want.Moves)
 	case g != w:
-		return fmt.Sprintf("%s: serial counts %d generated, %d expanded; the reference %d and %d", label(got), g.Nodes, g.Expanded, w.Nodes, w.Expanded)
+		return fmt.Sprintf("%s: serial counts %d generated, %d expanded; the reference %d and %d", got.Label(), g.Nodes, g.Expanded, w.Nodes, w.Expanded)
 	case got.KnownOptimal != nil && *got.KnownOptimal != got.Length:
-		return fmt.Sprintf("%s: %d moves, the published optimum %d", label(got), got.Length, *got.KnownOptimal)
+		return fmt.Sprintf("%s: %d moves, the published optimum %d", got.Label(), got.Length, *got.KnownOptimal)
 	}
 	return ""
 }
