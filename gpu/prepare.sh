@@ -40,10 +40,11 @@ if [ "$(cat "$dir/bin/BUILT_AT" 2>/dev/null)" != "$rev" ] || [[ $rev == *+change
   done
   echo "$rev" >"$dir/bin/BUILT_AT"
 fi
-# The tables, by this machine's own devcheck; it says what DIR holds in all.
+# The tables, by this machine's own devcheck; then what DIR holds in all, measured on it.
 go run ./cmd/devcheck prepare --plan "$plan" --prepared "$dir"
+held=$(du -sb "$dir" | cut -f1)
+echo "$dir: $((held / 1000000)) MB to carry (the binaries and the tables)"
 if [ -n "$max_mb" ]; then
-  held=$(du -sb "$dir" | cut -f1)
   if [ "$held" -gt $((max_mb * 1024 * 1024)) ]; then
     echo "prepare: $dir holds $((held / 1024 / 1024)) MiB, more than the $max_mb MiB given" >&2
     exit 1

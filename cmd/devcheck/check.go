@@ -161,39 +161,19 @@ func (c *checker) logf(format string, args ...any) {
 	}
 }
 
-// outcome is how one process of a step ended: its exit status (-1 for a signal), whether
-// its time ran out (the check interrupted it) and it was killed Grace after, its output.
+// outcome is how one process of a step ended: its exit status (-1 when it did not end by
+// itself: it could not start, or was killed Grace after its time ran out), whether its
+// time ran out (the check interrupted it), its output, and how it ended for a row.
 type outcome struct {
-	code            int
-	wall            time.Duration
-	stopped, killed bool
-	err             error
-	stdout          []byte
-	stderr          string // its last lines
+	code    int
+	wall    time.Duration
+	stopped bool
+	stdout  []byte
+	problem string
 }
 
 // ok reports whether the process ended by itself with one of the codes.
-func (o outcome) ok(codes ...int) bool {
-	return o.err == nil && !o.killed && (o.code == codes[0] || len(codes) > 1 && o.code == codes[1])
-}
-
-// problem says how the process ended, for a row.
-func (o outcome) problem() string {
-	switch {
-	case o.err != nil:
-		return o.err.Error()
-	case o.killed:
-		return fmt.Sprintf("killed %v after its time ran out", Grace)
-	}
-	s := fmt.Sprintf("exit status %d", o.code)
-	if o.stopped {
-		s += " (its time ran out)"
-	}
-	if o.stderr != "" {
-		s += ": " + o.stderr
-	}
-	return s
-}
+func (o outcome) ok(codes ...int) bool { return o.code >= 0 && slices.Contains(codes, o.code) }
 
 // maxOutput bounds what the check reads back of a process's output.
 const maxOutput = 256 << 20
@@ -207,12 +187,12 @@ func (c *checker) run(ctx context.Context, name string, limit time.Duration, tun
 	outPath, errPath := filepath.Join(c.cfg.Out, name+".out"), filepath.Join(c.cfg.Out, name+".err")
 	stdout, err := os.Create(outPath)
 	if err != nil {
-		return outcome{err: err}
+		return outcome{code: -1, problem: err.Error()}
 	}
 	defer stdout.Close()
 	stderr, err := os.Create(errPath)
 	if err != nil {
-		return outcome{err: err}
+		return outcome{code: -1, problem: err.Error()}
 	}
 	defer stderr.Close()
 	cmd := exec.CommandContext(rctx, c.cfg.Binary, args...)
@@ -221,17 +201,23 @@ func (c *checker) run(ctx context.Context, name string, limit time.Duration, tun
 	cmd.WaitDelay = Grace
 	begin := time.Now()
 	err = cmd.Run()
-	o := outcome{wall: time.Since(begin), stopped: rctx.Err() != nil}
-	if ps := cmd.ProcessState; ps != nil {
-		o.code = ps.ExitCode()
-		ws, ok := ps.Sys().(syscall.WaitStatus)
-		o.killed = ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL
-	} else if err != nil {
-		o.err = err
-	}
+	o := outcome{code: -1, wall: time.Since(begin), stopped: rctx.Err() != nil}
 	o.stdout, _ = readCapped(outPath)
 	tail, _ := readCapped(errPath)
-	o.stderr = lastLines(tail, 3, 600)
+	if cmd.ProcessState == nil {
+		o.problem = err.Error()
+		return o
+	}
+	switch ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus); {
+	case ws.Signaled() && ws.Signal() == syscall.SIGKILL:
+		o.problem = fmt.Sprintf("killed %v after its time ran out", Grace)
+	default:
+		o.code = cmd.ProcessState.ExitCode()
+		o.problem = fmt.Sprintf("exit status %d", o.code) + map[bool]string{true: " (its time ran out)"}[o.stopped]
+		if t := lastLines(tail, 3, 600); t != "" {
+			o.problem += ": " + t
+		}
+	}
 	return o
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -128,9 +129,8 @@ func (t Table) build(ctx context.Context, dir string) error {
 }
 
 // Prepare builds into dir/tables the plan's carried tables that are not there already
-// and accepted, saying so on log, and returns what dir holds in bytes (the binaries, the
-// tables), measured on the directory itself: a limit on it is gpu/prepare.sh's argument.
-func Prepare(ctx context.Context, p *Plan, dir string, log io.Writer) (int64, error) {
+// and accepted, saying so on log. What dir holds in all is gpu/prepare.sh's to measure.
+func Prepare(ctx context.Context, p *Plan, dir string, log io.Writer) error {
 	carried := filepath.Join(dir, CarriedDir)
 	for _, t := range p.Tables {
 		if t.Build > 0 || len(t.accepted(carried)) == 0 {
@@ -138,23 +138,13 @@ func Prepare(ctx context.Context, p *Plan, dir string, log io.Writer) (int64, er
 		}
 		fmt.Fprintf(log, "prepare: building %s into %s\n", t, carried)
 		if err := t.build(ctx, carried); err != nil {
-			return 0, fmt.Errorf("building %s: %w", t, err)
+			return fmt.Errorf("building %s: %w", t, err)
 		}
 		if problems := t.accepted(carried); len(problems) > 0 {
-			return 0, fmt.Errorf("built %s, and it is not accepted: %s", t, strings.Join(problems, "; "))
+			return fmt.Errorf("built %s, and it is not accepted: %s", t, strings.Join(problems, "; "))
 		}
 	}
-	var total int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			var info fs.FileInfo
-			if info, err = d.Info(); err == nil {
-				total += info.Size()
-			}
-		}
-		return err
-	})
-	return total, err
+	return nil
 }
 
 // inputs are what a check reads before it starts: each step's instances and reference,
@@ -276,29 +266,20 @@ func (c *checker) clearOut() error {
 
 // readInstances reads a step's instances (those of its ids, when it names them).
 func (c *checker) readInstances(s *Step) ([]*instance.Instance, error) {
-	size, err := board.ParseSize(s.Board)
-	if err != nil {
-		return nil, err
-	}
 	path := c.path(s.Instances)
-	raw, err := readRegular(path, maxInstances)
-	if err != nil {
+	size, err := board.ParseSize(s.Board)
+	raw, rerr := readRegular(path, maxInstances)
+	if err = cmp.Or(err, rerr); err != nil {
 		return nil, err
 	}
-	var all []*instance.Instance
-	for r := instance.NewReader(bytes.NewReader(raw), size); ; {
-		x, err := r.Next()
-		if err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		all = append(all, x)
-	}
-	if len(all) == 0 {
+	goal, _ := board.ParseGoal(size, cmp.Or(s.Goal, "blank-last"))
+	all, err := instance.ReadAll(context.Background(), bytes.NewReader(raw), path, goal, 0, maxInstances, false)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(all) == 0:
 		return nil, fmt.Errorf("%s holds no instances", path)
-	}
-	if len(s.IDs) == 0 {
+	case len(s.IDs) == 0:
 		return all, nil
 	}
 	var out []*instance.Instance

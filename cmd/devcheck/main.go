@@ -25,6 +25,7 @@
 package main
 
 import (
+	"cmp"
 	"embed"
 	"errors"
 	"fmt"
@@ -62,20 +63,17 @@ func newApp() *cli.App {
 	return app
 }
 
-func planFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "plan", Value: defaultPlan, Usage: "the check's plan, by `NAME`: card (the one run on a card), fake (its copy for the fake driver), campaign"},
-		&cli.StringFlag{Name: "prepared", Value: defaultPrepared, Usage: "what gpu/prepare.sh made (`DIR`): bin/, the carried tables in tables/; tables built here go into built/"},
-	}
-}
-
-// inputFlags replace a plan's inputs by step.
-func inputFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "instances", Usage: "read STEP's instances from FILE instead (`STEP=FILE`, again for another step)"},
-		&cli.StringSliceFlag{Name: "reference", Usage: "compare STEP's answers with the records in FILE instead (`STEP=FILE`)"},
-		&cli.StringSliceFlag{Name: "keep", Usage: "keep the campaign STEP's records in FILE instead (`STEP=FILE`)"},
-	}
+// flags are the commands' flags: the plan and the prepared directory (both), the inputs
+// that replace a plan's by step, and where the check's searches and results are (check).
+var flags = []cli.Flag{
+	&cli.StringFlag{Name: "plan", Value: defaultPlan, Usage: "the check's plan, by `NAME`: card (the one run on a card), fake (its copy for the fake driver), campaign"},
+	&cli.StringFlag{Name: "prepared", Value: defaultPrepared, Usage: "what gpu/prepare.sh made (`DIR`): bin/, the carried tables in tables/; tables built here go into built/"},
+	&cli.StringSliceFlag{Name: "instances", Usage: "read STEP's instances from FILE instead (`STEP=FILE`, again for another step)"},
+	&cli.StringSliceFlag{Name: "reference", Usage: "compare STEP's answers with the records in FILE instead (`STEP=FILE`)"},
+	&cli.StringSliceFlag{Name: "keep", Usage: "keep the campaign STEP's records in FILE instead (`STEP=FILE`)"},
+	&cli.StringFlag{Name: "solve15", Usage: "the solve15 whose searches are checked (`BIN`; default: bin/solve15 in --prepared)"},
+	&cli.StringFlag{Name: "out", Value: defaultOut, Usage: "where the logs, records and summary go (`DIR`)"},
+	&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON instead of tables"},
 }
 
 func checkCommand() *cli.Command {
@@ -83,37 +81,24 @@ func checkCommand() *cli.Command {
 		Name:      "check",
 		Usage:     "every headline figure of the GPU in one run, each answer compared with a reference",
 		UsageText: "devcheck check [--plan NAME] [--prepared DIR] [--solve15 BIN] [--out DIR] [--json]",
-		Flags: append(append(planFlags(), inputFlags()...),
-			&cli.StringFlag{Name: "solve15", Usage: "the solve15 whose searches are checked (`BIN`; default: bin/solve15 in --prepared)"},
-			&cli.StringFlag{Name: "out", Value: defaultOut, Usage: "where the logs, records and summary go (`DIR`)"},
-			&cli.BoolFlag{Name: "json", Usage: "print the summary as JSON instead of tables"},
-		),
+		Flags:     flags,
 		Action: func(c *cli.Context) error {
 			plan, err := readPlan(c)
 			if err != nil {
 				return err
 			}
-			bin := c.String("solve15")
-			if bin == "" {
-				bin = filepath.Join(c.String("prepared"), "bin", "solve15")
-			}
+			bin := cmp.Or(c.String("solve15"), filepath.Join(c.String("prepared"), "bin", "solve15"))
 			sum, err := Check(c.Context, Config{Plan: plan, PlanName: c.String("plan"), Binary: bin,
 				Prepared: c.String("prepared"), Out: c.String("out"), Log: c.App.ErrWriter})
 			var refused *Refused
-			if errors.As(err, &refused) {
+			switch {
+			case errors.As(err, &refused):
 				return &cmdline.ExitError{Code: 2, Err: err}
-			}
-			if sum != nil {
-				if c.Bool("json") {
-					if jerr := cmdline.JSON(c, sum); jerr != nil {
-						return jerr
-					}
-				} else {
-					sum.WriteText(c.App.Writer)
-				}
-			}
-			if err != nil {
+			case sum == nil:
 				return err
+			}
+			if perr := cmdline.Print(c, sum, sum.WriteText); perr != nil || err != nil {
+				return cmp.Or(err, perr)
 			}
 			if !sum.Passed {
 				return &cmdline.ExitError{Code: 1, Err: fmt.Errorf("the device check failed: see the FAIL rows (%s)", filepath.Join(c.String("out"), "summary.md"))}
@@ -126,20 +111,15 @@ func checkCommand() *cli.Command {
 func prepareCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "prepare",
-		Usage:     "build the tables a plan carries to the GPU machine, and say what the prepared directory holds",
+		Usage:     "build the tables a plan carries to the GPU machine",
 		UsageText: "devcheck prepare [--plan NAME] [--prepared DIR]",
-		Flags:     planFlags(),
+		Flags:     flags[:2],
 		Action: func(c *cli.Context) error {
 			plan, err := readPlan(c)
 			if err != nil {
 				return err
 			}
-			dir := c.String("prepared")
-			size, err := Prepare(c.Context, plan, dir, c.App.ErrWriter)
-			if err == nil {
-				fmt.Fprintf(c.App.Writer, "%s: %.1f MB to carry (the binaries and the tables)\n", dir, float64(size)/1e6)
-			}
-			return err
+			return Prepare(c.Context, plan, c.String("prepared"), c.App.ErrWriter)
 		},
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/instance"
+	"github.com/tilekit/tilekit/internal/atomicfile"
 	"github.com/tilekit/tilekit/report"
 )
 
@@ -31,7 +34,7 @@ func (c *checker) selfTest(ctx context.Context, s *Step) Row {
 	var d gpu.Diagnosis
 	var problems []string
 	if !o.ok(0) {
-		problems = append(problems, o.problem())
+		problems = append(problems, o.problem)
 	}
 	if err := json.Unmarshal(o.stdout, &d); err != nil && len(bytes.TrimSpace(o.stdout)) > 0 {
 		problems = append(problems, fmt.Sprintf("its report is not JSON (%v)", err))
@@ -122,19 +125,26 @@ func (s *Step) searchArgs(more ...string) []string {
 }
 
 // reference runs each of the step's batches on the GPU and compares every answer with the
-// committed CPU run's.
+// committed CPU run's. A campaign's step (Keep) reads the records earlier runs kept, each
+// checked as a run's, copies them under Out for its runs to pass over (--done), and adds
+// each answer of this run's GPU that agrees; those of earlier runs count as answered and
+// compared, never as this run's GPU's.
 func (c *checker) reference(ctx context.Context, s *Step) []Row {
 	list, refs := c.in.instances[s.Name], c.in.refs[s.Name]
-	var kept *campaign
+	var kept []report.Record
+	keptPath := filepath.Join(c.cfg.Out, KeptDir, filepath.Base(s.Keep))
 	if s.Keep != "" {
 		var err error
-		if kept, err = c.openCampaign(ctx, s); err != nil {
-			return []Row{{Result: Fail, Note: err.Error()}}
+		if kept, err = c.readKept(s); err == nil {
+			err = writeRecords(ctx, keptPath, kept)
+		}
+		if err != nil {
+			return []Row{{Result: Fail, Note: "keep: " + err.Error()}}
 		}
 	}
+	before := len(kept)
 	var rows []Row
 	for _, run := range s.Runs {
-		row := Row{Run: run}
 		file, err := c.writeInstances(s.Name+"-"+run, list)
 		if err == nil && run == "cold" {
 			err = os.RemoveAll(c.jitCache())
@@ -147,20 +157,21 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 			continue
 		}
 		args := s.searchArgs("--device", "gpu", "--json", "-f", file)
-		if kept != nil {
-			args = append(args, "--done", kept.path)
+		if s.Keep != "" {
+			args = append(args, "--done", keptPath)
 		}
 		o := c.run(ctx, s.Name+"-"+run, seconds(s.Seconds), s.Tune, args...)
-		row.Seconds = o.wall.Seconds()
+		row := Row{Run: run, Seconds: o.wall.Seconds()}
 		recs, err := report.ReadRecords(bytes.NewReader(o.stdout), s.Name+"-"+run+".out", maxOutput)
 		var problems []string
 		if err != nil {
 			problems = append(problems, err.Error())
 		}
 		if !o.ok(0) && !(o.stopped && !s.Complete && o.ok(exitInterrupted)) {
-			problems = append(problems, o.problem())
+			problems = append(problems, o.problem)
 		}
-		answered := 0
+		answered := before
+		row.Compared = before
 		for _, rec := range recs {
 			if !rec.Solved {
 				if s.Complete || !o.stopped {
@@ -169,29 +180,29 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 				continue
 			}
 			answered++
-			if d := answer(refs, rec, kept != nil); d != "" {
+			if d := answer(refs, rec, s.Keep != ""); d != "" {
 				problems = append(problems, d)
 				continue
 			}
 			row.Compared++
 			if c.gpuRecord(s.Name, run, rec) {
 				row.GPURecords++
-				if kept != nil {
-					kept.add(rec)
+				if s.Keep != "" {
+					kept = append(kept, rec)
 				}
 			}
 		}
 		note := fmt.Sprintf("%d of %d answered in %.2f s, lengths and serial counts the reference's (%s)", answered, len(list), o.wall.Seconds(), s.Reference)
-		if kept != nil {
-			// What earlier runs made, checked again as it was read, counts as answered and
-			// compared, never as this run's GPU's.
-			if err := kept.save(ctx); err != nil {
+		if s.Keep != "" {
+			if err := writeRecords(ctx, keptPath, kept); err != nil {
 				problems = append(problems, err.Error())
 			}
-			answered += kept.before
-			row.Compared += kept.before
-			note = fmt.Sprintf("%d of %d kept, their records' seconds %.1f in all", len(kept.recs), len(list), kept.seconds())
-			if row.GPURecords == 0 && kept.before >= len(list) && len(problems) == 0 {
+			var sum float64
+			for _, r := range kept {
+				sum += r.Seconds
+			}
+			note = fmt.Sprintf("%d of %d kept, their records' seconds %.1f in all", len(kept), len(list), sum)
+			if before >= len(list) && len(problems) == 0 {
 				rows = append(rows, Row{Run: run, Result: Pass, Compared: row.Compared, Seconds: row.Seconds, Note: "every instance kept by earlier runs: none left to search"})
 				continue
 			}
@@ -202,6 +213,48 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 		rows = append(rows, verdict(row, problems, note))
 	}
 	return rows
+}
+
+// readKept reads a campaign step's kept records (none when its file is absent), each of
+// one of the step's instances, the reference's answer (or the published optimum), and
+// made through the GPU.
+func (c *checker) readKept(s *Step) ([]report.Record, error) {
+	raw, err := readRegular(c.path(s.Keep), maxReference)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	recs, rerr := report.ReadRecords(bytes.NewReader(raw), s.Keep, maxReference)
+	if err = cmp.Or(err, rerr); err != nil {
+		return nil, err
+	}
+	for _, rec := range recs {
+		if !slices.ContainsFunc(c.in.instances[s.Name], func(in *instance.Instance) bool { return slices.Equal(in.State.Ints(), rec.Start) }) {
+			return nil, fmt.Errorf("%s: %s is not one of the step's instances", s.Keep, rec.Label())
+		}
+		if d := answer(c.in.refs[s.Name], rec, true); d != "" {
+			return nil, fmt.Errorf("%s: %s", s.Keep, d)
+		}
+		if rec.Device == nil {
+			return nil, fmt.Errorf("%s: %s did not go through the GPU", s.Keep, rec.Label())
+		}
+	}
+	return recs, nil
+}
+
+// writeRecords writes recs to path as JSON lines, atomically.
+func writeRecords(ctx context.Context, path string, recs []report.Record) error {
+	var b []byte
+	for _, r := range recs {
+		line, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		b = append(append(b, line...), '\n')
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.Write(ctx, path, b)
 }
 
 // exitInterrupted is solve15's exit status when interrupted (SIGINT).
@@ -281,7 +334,7 @@ func (c *checker) cores(ctx context.Context, s *Step) Row {
 func (c *checker) one(ctx context.Context, name string, limit time.Duration, tune string, args []string, also int) (report.Record, string) {
 	o := c.run(ctx, name, limit, tune, args...)
 	if !o.ok(0, also) {
-		return report.Record{}, o.problem()
+		return report.Record{}, o.problem
 	}
 	recs, err := report.ReadRecords(bytes.NewReader(o.stdout), name+".out", maxOutput)
 	switch {
