@@ -186,7 +186,7 @@ func (e *Engine) Search(ctx context.Context, b *passes.Batch, sch Hints) ([]pass
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
-			own.Wait += time.Since(waited)
+			own.WaitSeconds += time.Since(waited).Seconds()
 			l, err := e.launch(ctx, w, order, giveUp, &own)
 			<-e.turn
 			if l == nil && err == nil {
@@ -319,10 +319,10 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 	}
 	one := Stats{Launches: 1, Subtrees: uint64(n), Roots: uint64(n), Donated: le.Uint64(out[passDonated:]),
 		Claims: le.Uint64(out[passClaims:]), Misses: le.Uint64(out[passMisses:]),
-		Threads: int(le.Uint32(out[passThreads:])), Upload: upload, Search: search,
+		Threads: int(le.Uint32(out[passThreads:])), UploadSeconds: upload.Seconds(), SearchSeconds: search.Seconds(),
 		Busy: le.Uint64(out[passBusy:]), Cycles: le.Uint64(out[passCycles:])}
 	if w.grow > 0 {
-		one.Roots, one.Levels, one.GrowLaunches, one.Grow = uint64(gr.roots), gr.levels, gr.launches, grown
+		one.Roots, one.Levels, one.GrowLaunches, one.GrowSeconds = uint64(gr.roots), gr.levels, gr.launches, grown.Seconds()
 	}
 	for i := range l.gen {
 		one.Nodes += l.gen[i]

@@ -70,13 +70,14 @@
 package gpu
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tilekit/tilekit/internal/format"
 )
@@ -264,63 +265,54 @@ type Hints struct {
 	Tally *Stats
 }
 
-// Stats is what an engine's launches did, over all of them so far.
+// Stats is what an engine's launches did, over all of them so far: the one set of GPU
+// counts, which a record's JSON carries as they are (solve.DeviceUse). Its times are in
+// seconds.
 type Stats struct {
-	Passes       int           // batches searched
-	Launches     int           // launches: a batch's, and one for each time its threads gave subtrees up
-	Subtrees     uint64        // frontier nodes handed to the GPU
-	Roots        uint64        // roots the launches' searches took: the frontier's, or those it grew to on the card
-	Levels       int           // levels of the frontiers grown on the card
-	GrowLaunches int           // the launches that grew them (two a level)
-	GivenUp      uint64        // subtrees the threads gave up, split further and searched again
-	Solving      uint64        // subtrees where the first solution was met, split and searched again for the serial counts up to it
-	Raised       uint64        // of those, the subtrees where a part donated would have cut its donor's node (BPMX)
-	Nodes        uint64        // nodes the GPU generated (counting work past the solution)
-	Expanded     uint64        // nodes the GPU expanded
-	Donated      uint64        // nodes busy threads gave to idle ones
-	Claims       uint64        // claims that took roots, each for a warp's threads without one
-	Misses       uint64        // claims that took none
-	Threads      int           // threads a launch
-	Upload       time.Duration // copying frontiers to the device
-	Search       time.Duration // the launches, to their end (the growth's included)
-	Grow         time.Duration // of those, the growth's launches and the words read between them
-	Split        time.Duration // the CPU's work on subtrees given up: their parts, and their results from the parts
-	Wait         time.Duration // waiting for the device while another search had it
+	Passes        int     `json:"passes"`         // batches searched
+	Launches      int     `json:"launches"`       // a batch's, and one for each time its threads gave subtrees up
+	Subtrees      uint64  `json:"subtrees"`       // frontier nodes handed to the GPU
+	Roots         uint64  `json:"roots"`          // roots the launches' searches took: the frontier's, or those it grew to on the card
+	Levels        int     `json:"levels"`         // levels of the frontiers grown on the card
+	GrowLaunches  int     `json:"grow_launches"`  // the launches that grew them (two a level)
+	GivenUp       uint64  `json:"given_up"`       // subtrees the threads gave up, split further and searched again
+	Solving       uint64  `json:"solving"`        // subtrees where the first solution was met, split and searched again for the serial counts up to it
+	Raised        uint64  `json:"raised"`         // of those given up, the subtrees where a part donated would have cut its donor's node (BPMX)
+	Nodes         uint64  `json:"nodes"`          // nodes the GPU generated (counting work past the solution)
+	Expanded      uint64  `json:"expanded"`       // nodes the GPU expanded
+	Donated       uint64  `json:"donated"`        // nodes busy threads gave to idle ones
+	Claims        uint64  `json:"claims"`         // claims that took roots, each for a warp's threads without one
+	Misses        uint64  `json:"misses"`         // claims that took none
+	Threads       int     `json:"threads"`        // threads a launch
+	UploadSeconds float64 `json:"upload_seconds"` // copying frontiers to the device
+	SearchSeconds float64 `json:"search_seconds"` // the launches, to their end (the growth's included)
+	GrowSeconds   float64 `json:"grow_seconds"`   // of those, the growth's launches and the words read between them
+	SplitSeconds  float64 `json:"split_seconds"`  // the CPU's work on subtrees given up: their parts, and their results from the parts
+	WaitSeconds   float64 `json:"wait_seconds"`   // waiting for the device while another search had it
 	// Utilisation is the share of the threads' time they held work to search (Busy over
 	// Cycles: the threads' clock cycles with work and in all, summed over the launches; on
 	// the fake driver, steps of a thread).
-	Utilisation  float64
-	Busy, Cycles uint64
+	Utilisation  float64 `json:"utilisation"`
+	Busy, Cycles uint64  `json:"-"`
 }
 
-// add adds o's figures to s's: counts and times summed, the threads o's (where it
+// add adds o's figures to s's: every count and time summed, the threads o's (where it
 // launched), the utilisation that of the sums.
 func (s *Stats) add(o Stats) {
-	s.Busy += o.Busy
-	s.Cycles += o.Cycles
+	threads, util := cmp.Or(o.Threads, s.Threads), s.Utilisation
+	sv, ov := reflect.ValueOf(s).Elem(), reflect.ValueOf(o)
+	for i := range sv.NumField() {
+		switch f, g := sv.Field(i), ov.Field(i); f.Kind() {
+		case reflect.Int:
+			f.SetInt(f.Int() + g.Int())
+		case reflect.Uint64:
+			f.SetUint(f.Uint() + g.Uint())
+		case reflect.Float64:
+			f.SetFloat(f.Float() + g.Float())
+		}
+	}
+	s.Threads, s.Utilisation = threads, util
 	if s.Cycles > 0 {
 		s.Utilisation = float64(s.Busy) / float64(s.Cycles)
 	}
-	s.Passes += o.Passes
-	s.Launches += o.Launches
-	s.Subtrees += o.Subtrees
-	s.Roots += o.Roots
-	s.Levels += o.Levels
-	s.GrowLaunches += o.GrowLaunches
-	s.Grow += o.Grow
-	s.GivenUp += o.GivenUp
-	s.Solving += o.Solving
-	s.Raised += o.Raised
-	s.Nodes += o.Nodes
-	s.Expanded += o.Expanded
-	s.Donated += o.Donated
-	s.Claims += o.Claims
-	s.Misses += o.Misses
-	if o.Threads != 0 {
-		s.Threads = o.Threads
-	}
-	s.Upload += o.Upload
-	s.Search += o.Search
-	s.Split += o.Split
-	s.Wait += o.Wait
 }

@@ -191,7 +191,7 @@ func (r *passRun) search(items []item, w work, order []uint32, giveUp uint64) er
 			// the serial search's first solution and counts up to it.
 			begin := time.Now()
 			got, err := r.solving(lv, i)
-			r.stats.Split += time.Since(begin)
+			r.stats.SplitSeconds += time.Since(begin).Seconds()
 			if err != nil {
 				return err
 			}
@@ -280,7 +280,7 @@ func (r *passRun) close(lv *level) error {
 	for lv.parent != nil && !lv.closed && lv.settled() {
 		begin := time.Now()
 		got, err := lv.d.Results(r.ctx, lv.out)
-		r.stats.Split += time.Since(begin)
+		r.stats.SplitSeconds += time.Since(begin).Seconds()
 		if err != nil {
 			return err
 		}
@@ -391,7 +391,7 @@ func (r *passRun) take() ([]item, work, int, error) {
 func (r *passRun) split(lv *level, which []int, parts int) (int, error) {
 	begin := time.Now()
 	d, err := passes.Deepen(r.ctx, lv.b, which, parts)
-	r.stats.Split += time.Since(begin)
+	r.stats.SplitSeconds += time.Since(begin).Seconds()
 	if err != nil {
 		return 0, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tilekit/tilekit/instances"
 	"github.com/tilekit/tilekit/report"
+	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/solve"
 )
 
@@ -66,7 +67,7 @@ func TestKorf24Records(t *testing.T) {
 		{ID: "k24-38", Heuristic: "small-t", Pruning: "automaton depth 14, 199632 states", Solved: true, Length: 96, Nodes: 5_000_000, Expanded: 2_452_838, Seconds: 0.9},
 		// The same search with its large passes on a GPU: a run of its own.
 		{ID: "k24-38", Heuristic: "small-t", Pruning: "automaton depth 14, 199632 states", Solved: true, Length: 96, Nodes: 5_000_000, Expanded: 2_452_838, Seconds: 0.5,
-			Device: &solve.DeviceUse{Name: "NVIDIA H100 80GB HBM3", Passes: 3}},
+			Device: &solve.DeviceUse{Name: "NVIDIA H100 80GB HBM3", Stats: gpu.Stats{Passes: 3}}},
 	} {
 		require.NoError(t, enc.Encode(rec))
 	}

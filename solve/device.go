@@ -110,41 +110,24 @@ func (d Device) Goroutines(units, cores int) int {
 	return max(cores/max(units/gpuAtOnce, 1), 1)
 }
 
-// DeviceUse is what a search did on a GPU: the card, what opening it and the search took,
-// and the device's own counts (which count work past the solution the serial counts do
-// not). Its JSON is part of a record's.
+// DeviceUse is what a search did on a GPU: the card, what opening it took, the host's work
+// beside the launches, and the engine's counts of this search's launches (gpu.Stats, the
+// one set of them: they count work past the solution that the serial counts do not). Its
+// JSON is part of a record's.
 type DeviceUse struct {
 	Name        string  `json:"name"`
 	Driver      string  `json:"driver"`     // the driver's CUDA version
 	Capability  string  `json:"capability"` // compute capability
 	OpenSeconds float64 `json:"open_seconds"`
-	// Upload and search seconds of this search's launches, the seconds its GPU passes
-	// spent making their frontiers on the CPU, and splitting the subtrees given up.
-	UploadSeconds   float64 `json:"upload_seconds"`
-	SearchSeconds   float64 `json:"search_seconds"`
+	// The seconds the GPU passes spent making their frontiers on the CPU, ordering their
+	// subtrees (largest first), on the passes searched on the CPU (expected sooner there),
+	// and in the engine's searches of GPU passes (launches, copies, splits and their
+	// bookkeeping).
 	FrontierSeconds float64 `json:"frontier_seconds"`
-	SplitSeconds    float64 `json:"split_seconds"`  // the CPU's work on subtrees given up (a set's)
-	OrderSeconds    float64 `json:"order_seconds"`  // ordering the GPU passes' subtrees (largest first)
-	CPUSeconds      float64 `json:"cpu_seconds"`    // the passes searched on the CPU, expected sooner there
-	EngineSeconds   float64 `json:"engine_seconds"` // in the engine's searches of GPU passes: launches, copies, splits and their bookkeeping
-	WaitSeconds     float64 `json:"wait_seconds"`   // of those, waiting for the GPU while another instance's pass had it
-	Passes          int     `json:"passes"`
-	Launches        int     `json:"launches"` // a pass's, and one each time its threads gave subtrees up
-	Subtrees        uint64  `json:"subtrees"`
-	Roots           uint64  `json:"roots"`         // the roots the launches searched: the subtrees, or the frontier they grew to on the GPU
-	Levels          int     `json:"levels"`        // levels of the frontiers grown on the GPU
-	GrowLaunches    int     `json:"grow_launches"` // the launches that grew them
-	GrowSeconds     float64 `json:"grow_seconds"`  // of search_seconds, the growth's
-	GivenUp         uint64  `json:"given_up"`      // subtrees split further after a thread gave them up (a set's)
-	Raised          uint64  `json:"raised"`        // of those, where a part donated would have cut its donor's node (BPMX)
-	Solving         uint64  `json:"solving"`       // subtrees where the GPU met the first solution, split and searched again for the counts up to it
-	Nodes           uint64  `json:"nodes"`
-	Expanded        uint64  `json:"expanded"`
-	Donated         uint64  `json:"donated"`
-	Claims          uint64  `json:"claims"` // claims of roots that took some, each for a warp's threads without one
-	Misses          uint64  `json:"misses"` // claims that took none
-	Threads         int     `json:"threads"`
-	Utilisation     float64 `json:"utilisation"`
+	OrderSeconds    float64 `json:"order_seconds"`
+	CPUSeconds      float64 `json:"cpu_seconds"`
+	EngineSeconds   float64 `json:"engine_seconds"`
+	gpu.Stats
 }
 
 // device is a solver's GPU, opened when the solver is made (gpu) or at its first large

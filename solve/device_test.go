@@ -402,24 +402,21 @@ func TestWorkersShared(t *testing.T) {
 }
 
 // One set of GPU counts: every count of the engine's (gpu.Stats) has its field in the
-// record's (DeviceUse, a duration as seconds), which the record's JSON carries, the
+// record's (DeviceUse embeds them, their JSON keys its own), which the record's JSON carries, the
 // summary and the device check's harness use, and the glossary explains (TestGlossary).
 func TestDeviceUseCarriesEveryCount(t *testing.T) {
-	use := reflect.TypeOf(DeviceUse{})
-	for i := range use.NumField() {
-		f := use.Field(i)
-		tag := f.Tag.Get("json")
-		assert.True(t, tag != "" && tag != "-", "DeviceUse.%s has no JSON key", f.Name)
-	}
-	stats := reflect.TypeOf(gpu.Stats{})
-	for i := range stats.NumField() {
-		name := stats.Field(i).Name
-		switch name {
-		case "Busy", "Cycles": // Utilisation's parts
-			continue
+	for _, typ := range []reflect.Type{reflect.TypeOf(DeviceUse{}), reflect.TypeOf(gpu.Stats{})} {
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			switch {
+			case f.Anonymous: // the engine's counts, embedded: their JSON keys are the record's
+				assert.Equal(t, reflect.TypeOf(gpu.Stats{}), f.Type)
+			case f.Name == "Busy" || f.Name == "Cycles": // Utilisation's parts
+				assert.Equal(t, "-", f.Tag.Get("json"))
+			default:
+				tag := f.Tag.Get("json")
+				assert.True(t, tag != "" && tag != "-", "%s.%s has no JSON key", typ, f.Name)
+			}
 		}
-		_, plain := use.FieldByName(name)
-		_, seconds := use.FieldByName(name + "Seconds")
-		assert.True(t, plain || seconds, "gpu.Stats.%s has no field in DeviceUse", name)
 	}
 }

@@ -106,7 +106,7 @@ type gpuSearch struct {
 	// last pass's).
 	onGPU    bool
 	began    time.Time
-	launched time.Duration
+	launched float64
 	made     time.Time
 	est      func([]board.Dir) float64
 	expect   float64
@@ -137,7 +137,7 @@ func (g *gpuSearch) split(p passes.PassPlan) (int, func([]board.Dir) bool) {
 			}
 		}
 		if g.engine != nil {
-			g.onGPU, g.made, g.launched = true, time.Now(), g.st.Search
+			g.onGPU, g.made, g.launched = true, time.Now(), g.st.SearchSeconds
 			// Threads that donate share a large subtree; those that do not
 			// (gpu.Engine.Donates) need their large subtrees split further.
 			donates := g.engine.Donates()
@@ -185,7 +185,7 @@ func (g *gpuSearch) onPass(p passes.Pass, sp *passes.SplitPass) {
 		g.cpu += took
 		g.s.dev.measure(serial, took, 0)
 	} else if sp != nil {
-		g.s.dev.measure(serial, took, g.st.Search-g.launched)
+		g.s.dev.measure(serial, took, time.Duration((g.st.SearchSeconds-g.launched)*float64(time.Second)))
 	}
 }
 
@@ -193,14 +193,10 @@ func (g *gpuSearch) onPass(p passes.Pass, sp *passes.SplitPass) {
 func (g *gpuSearch) use() *DeviceUse {
 	s, st := g.s, g.st
 	info := s.dev.dev.Info()
+	st.Threads = cmp.Or(st.Threads, g.engine.Stats().Threads)
 	return &DeviceUse{Name: info.Name, Driver: info.DriverVersion(), Capability: fmt.Sprintf("%d.%d", info.Capability[0], info.Capability[1]),
-		OpenSeconds: s.dev.open.Seconds(), UploadSeconds: st.Upload.Seconds(), SearchSeconds: st.Search.Seconds(), FrontierSeconds: g.frontier.Seconds(),
-		SplitSeconds: st.Split.Seconds(), WaitSeconds: st.Wait.Seconds(),
-		OrderSeconds: g.order.Seconds(), CPUSeconds: g.cpu.Seconds(), EngineSeconds: g.inEngine.Seconds(),
-		Passes: st.Passes, Launches: st.Launches, Subtrees: st.Subtrees, Roots: st.Roots, Levels: st.Levels, GrowLaunches: st.GrowLaunches,
-		GrowSeconds: st.Grow.Seconds(), GivenUp: st.GivenUp, Solving: st.Solving, Raised: st.Raised,
-		Nodes: st.Nodes, Expanded: st.Expanded, Donated: st.Donated, Claims: st.Claims, Misses: st.Misses,
-		Threads: cmp.Or(st.Threads, g.engine.Stats().Threads), Utilisation: st.Utilisation}
+		OpenSeconds: s.dev.open.Seconds(), FrontierSeconds: g.frontier.Seconds(), OrderSeconds: g.order.Seconds(), CPUSeconds: g.cpu.Seconds(),
+		EngineSeconds: g.inEngine.Seconds(), Stats: st}
 }
 
 // goesToGPU says whether the pass after passes goes to the GPU (pace.toGPU; with force,

@@ -187,9 +187,9 @@ func TestSummaryText(t *testing.T) {
 		Rows:    []Row{{Step: "md", Run: "warm", Result: Pass, Compared: 100, GPURecords: 85, Seconds: 12.5, Note: "a | b"}, {Step: "twelve", Run: "gpu", Result: Fail, Note: "no answer went through the GPU"}},
 		Kernels: []string{"sm_90 trap: 4 registers"},
 		Records: []GPURecord{
-			{Step: "md", Run: "warm", Seconds: 1, Device: solve.DeviceUse{SearchSeconds: 0.6, GrowSeconds: 0.01, FrontierSeconds: 0.15, Utilisation: 0.5, Subtrees: 4096, Roots: 500000, Launches: 2, GrowLaunches: 9}},
-			{Step: "md", Run: "warm", Seconds: 2, Device: solve.DeviceUse{SearchSeconds: 1.8, GrowSeconds: 0.02, CPUSeconds: 0.1, Utilisation: 0.9, Subtrees: 8192, Roots: 600000, Launches: 3, GrowLaunches: 12}},
-			{Step: "twelve", Run: "gpu", Seconds: 4, Device: solve.DeviceUse{SearchSeconds: 3, Utilisation: 0.7, Subtrees: 100, Roots: 100, Launches: 1}}}}
+			{Step: "md", Run: "warm", Seconds: 1, Device: solve.DeviceUse{FrontierSeconds: 0.15, Stats: gpu.Stats{SearchSeconds: 0.6, GrowSeconds: 0.01, Utilisation: 0.5, Subtrees: 4096, Roots: 500000, Launches: 2, GrowLaunches: 9}}},
+			{Step: "md", Run: "warm", Seconds: 2, Device: solve.DeviceUse{CPUSeconds: 0.1, Stats: gpu.Stats{SearchSeconds: 1.8, GrowSeconds: 0.02, Utilisation: 0.9, Subtrees: 8192, Roots: 600000, Launches: 3, GrowLaunches: 12}}},
+			{Step: "twelve", Run: "gpu", Seconds: 4, Device: solve.DeviceUse{Stats: gpu.Stats{SearchSeconds: 3, Utilisation: 0.7, Subtrees: 100, Roots: 100, Launches: 1}}}}}
 	var b bytes.Buffer
 	s.WriteText(&b)
 	text := b.String()
