@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/instances"
 	"github.com/tilekit/tilekit/report"
-	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/solve"
 )
 
