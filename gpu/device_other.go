@@ -46,11 +46,6 @@ func (*Engine) SearchSubtrees(context.Context, *passes.Batch) ([]passes.SubtreeR
 	return nil, errUnsupported
 }
 
-// SearchOrdered searches the batch's subtrees on the device in the given order.
-func (*Engine) SearchOrdered(context.Context, *passes.Batch, []uint32) ([]passes.SubtreeResult, error) {
-	return nil, errUnsupported
-}
-
 // Search searches the batch's subtrees on the device as sch says.
 func (*Engine) Search(context.Context, *passes.Batch, Hints) ([]passes.SubtreeResult, error) {
 	return nil, errUnsupported

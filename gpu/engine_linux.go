@@ -127,13 +127,6 @@ func (e *Engine) SearchSubtrees(ctx context.Context, b *passes.Batch) ([]passes.
 	return e.Search(ctx, b, Hints{})
 }
 
-// SearchOrdered searches the batch's subtrees on the device as SearchSubtrees does,
-// handing them to the threads in the given order of their serial indices (nil: serial
-// order).
-func (e *Engine) SearchOrdered(ctx context.Context, b *passes.Batch, order []uint32) ([]passes.SubtreeResult, error) {
-	return e.Search(ctx, b, Hints{Order: order})
-}
-
 // Search searches the batch's subtrees on the device as sch says. The results, the
 // solution and the serial counts do not depend on it.
 //

@@ -159,7 +159,7 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 				for i := range order {
 					order[i] = uint32(len(order) - 1 - i)
 				}
-				return e.SearchOrdered(ctx, b, order)
+				return e.Search(ctx, b, Hints{Order: order})
 			}),
 		})
 		require.NoError(t, err)
@@ -169,7 +169,7 @@ func TestEngineOnTheFakeDriver(t *testing.T) {
 		_, err = s.Run(context.Background(), start, passes.Plan{
 			Split: splitInto(200),
 			Runner: passes.RunnerFunc(func(ctx context.Context, b *passes.Batch) ([]passes.SubtreeResult, error) {
-				return e.SearchOrdered(ctx, b, make([]uint32, len(b.Paths)-1))
+				return e.Search(ctx, b, Hints{Order: make([]uint32, len(b.Paths)-1)})
 			}),
 		})
 		assert.ErrorContains(t, err, "an order of")
