@@ -3,7 +3,9 @@
 package gpu
 
 import (
+	"cmp"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"unsafe"
@@ -21,26 +23,26 @@ type driver struct {
 	cuDeviceGetCount              func(n *int32) int32
 	cuDeviceGet                   func(dev *int32, ordinal int32) int32
 	cuDeviceGetName               func(name *byte, n int32, dev int32) int32
-	cuDeviceTotalMem              func(bytes *uint64, dev int32) int32
+	cuDeviceTotalMem              func(bytes *uint64, dev int32) int32 `sym:"cuDeviceTotalMem_v2"`
 	cuDeviceGetAttribute          func(v *int32, attr int32, dev int32) int32
 	cuDevicePrimaryCtxRetain      func(ctx *uintptr, dev int32) int32
-	cuDevicePrimaryCtxRelease     func(dev int32) int32
+	cuDevicePrimaryCtxRelease     func(dev int32) int32 `sym:"cuDevicePrimaryCtxRelease_v2"`
 	cuCtxSetCurrent               func(ctx uintptr) int32
 	cuCtxSynchronize              func() int32
 	cuModuleLoadDataEx            func(mod *uintptr, image unsafe.Pointer, n uint32, opts unsafe.Pointer, vals unsafe.Pointer) int32
 	cuModuleGetFunction           func(fn *uintptr, mod uintptr, name string) int32
 	cuModuleUnload                func(mod uintptr) int32
-	cuMemAlloc                    func(p *uint64, bytes uint64) int32
-	cuMemFree                     func(p uint64) int32
-	cuMemcpyHtoD                  func(dst uint64, src unsafe.Pointer, bytes uint64) int32
-	cuMemcpyDtoH                  func(dst unsafe.Pointer, src uint64, bytes uint64) int32
-	cuMemsetD8                    func(dst uint64, v uint8, n uint64) int32
-	cuMemGetInfo                  func(free, total *uint64) int32
+	cuMemAlloc                    func(p *uint64, bytes uint64) int32                      `sym:"cuMemAlloc_v2"`
+	cuMemFree                     func(p uint64) int32                                     `sym:"cuMemFree_v2"`
+	cuMemcpyHtoD                  func(dst uint64, src unsafe.Pointer, bytes uint64) int32 `sym:"cuMemcpyHtoD_v2"`
+	cuMemcpyDtoH                  func(dst unsafe.Pointer, src uint64, bytes uint64) int32 `sym:"cuMemcpyDtoH_v2"`
+	cuMemsetD8                    func(dst uint64, v uint8, n uint64) int32                `sym:"cuMemsetD8_v2"`
+	cuMemGetInfo                  func(free, total *uint64) int32                          `sym:"cuMemGetInfo_v2"`
 	cuMemHostAlloc                func(p *uintptr, bytes uint64, flags uint32) int32
-	cuMemHostGetDevicePointer     func(d *uint64, p uintptr, flags uint32) int32
+	cuMemHostGetDevicePointer     func(d *uint64, p uintptr, flags uint32) int32 `sym:"cuMemHostGetDevicePointer_v2"`
 	cuMemFreeHost                 func(p uintptr) int32
 	cuLaunchKernel                func(fn uintptr, gx, gy, gz, bx, by, bz, shared uint32, stream uintptr, params, extra uintptr) int32
-	cuOccupancyMaxActiveBlocksPer func(n *int32, fn uintptr, block int32, shared uint64) int32
+	cuOccupancyMaxActiveBlocksPer func(n *int32, fn uintptr, block int32, shared uint64) int32 `sym:"cuOccupancyMaxActiveBlocksPerMultiprocessor"`
 	cuFuncGetAttribute            func(v *int32, attr int32, fn uintptr) int32
 	cuGetErrorName                func(err int32, s *uintptr) int32
 	cuGetErrorString              func(err int32, s *uintptr) int32
@@ -69,46 +71,20 @@ func loadDriver(path string) (*driver, error) {
 		return nil, fmt.Errorf("%w: %s not found in %s: install the NVIDIA driver (no CUDA toolkit is needed); in a container, NVIDIA's container toolkit maps it in (%s)", ErrNoDriver, name, where, why)
 	}
 	d := &driver{lib: lib}
-	binds := []struct {
-		fn   any
-		name string
-	}{
-		{&d.cuInit, "cuInit"},
-		{&d.cuDriverGetVersion, "cuDriverGetVersion"},
-		{&d.cuDeviceGetCount, "cuDeviceGetCount"},
-		{&d.cuDeviceGet, "cuDeviceGet"},
-		{&d.cuDeviceGetName, "cuDeviceGetName"},
-		{&d.cuDeviceTotalMem, "cuDeviceTotalMem_v2"},
-		{&d.cuDeviceGetAttribute, "cuDeviceGetAttribute"},
-		{&d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
-		{&d.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"},
-		{&d.cuCtxSetCurrent, "cuCtxSetCurrent"},
-		{&d.cuCtxSynchronize, "cuCtxSynchronize"},
-		{&d.cuModuleLoadDataEx, "cuModuleLoadDataEx"},
-		{&d.cuModuleGetFunction, "cuModuleGetFunction"},
-		{&d.cuModuleUnload, "cuModuleUnload"},
-		{&d.cuMemAlloc, "cuMemAlloc_v2"},
-		{&d.cuMemFree, "cuMemFree_v2"},
-		{&d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"},
-		{&d.cuMemcpyDtoH, "cuMemcpyDtoH_v2"},
-		{&d.cuMemsetD8, "cuMemsetD8_v2"},
-		{&d.cuMemGetInfo, "cuMemGetInfo_v2"},
-		{&d.cuMemHostAlloc, "cuMemHostAlloc"},
-		{&d.cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2"},
-		{&d.cuMemFreeHost, "cuMemFreeHost"},
-		{&d.cuLaunchKernel, "cuLaunchKernel"},
-		{&d.cuOccupancyMaxActiveBlocksPer, "cuOccupancyMaxActiveBlocksPerMultiprocessor"},
-		{&d.cuFuncGetAttribute, "cuFuncGetAttribute"},
-		{&d.cuGetErrorName, "cuGetErrorName"},
-		{&d.cuGetErrorString, "cuGetErrorString"},
-	}
-	for _, b := range binds {
-		sym, err := purego.Dlsym(lib, b.name)
-		if err != nil || sym == 0 {
-			purego.Dlclose(lib)
-			return nil, fmt.Errorf("%w: %s has no %s: the driver is too old or not NVIDIA's (R520 or later is needed)", ErrNoDriver, name, b.name)
+	// Each function field is bound to the driver's symbol of its name, or of its tag.
+	fields := reflect.ValueOf(d).Elem()
+	for i := range fields.NumField() {
+		f := fields.Type().Field(i)
+		if f.Type.Kind() != reflect.Func {
+			continue
 		}
-		purego.RegisterFunc(b.fn, sym)
+		sym := cmp.Or(f.Tag.Get("sym"), f.Name)
+		addr, err := purego.Dlsym(lib, sym)
+		if err != nil || addr == 0 {
+			purego.Dlclose(lib)
+			return nil, fmt.Errorf("%w: %s has no %s: the driver is too old or not NVIDIA's (R520 or later is needed)", ErrNoDriver, name, sym)
+		}
+		purego.RegisterFunc(reflect.NewAt(f.Type, unsafe.Pointer(fields.Field(i).UnsafeAddr())).Interface(), addr) // the field, unexported
 	}
 	return d, nil
 }
