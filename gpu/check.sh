@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The device check's entry point on a machine with an NVIDIA GPU and its driver; no Go, no
-# CUDA toolkit needed (ptxas, where there is one, adds the kernels' registers). Run it from
+# CUDA toolkit needed. Run it from
 # a copy of the repository with what gpu/prepare.sh made where Go is ($PREPARED, .gpucheck
 # by default): it unpacks solve15 and the harness, devcheck, and runs the check
 # (devcheck check --help) on the plan $PLAN (card: every headline figure of the GPU in one

@@ -28,6 +28,7 @@ const (
 	logBytes          = 16 << 10
 	blockThreads      = 256
 	funcLocalBytes    = 3       // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
+	funcRegisters     = 4       // CU_FUNC_ATTRIBUTE_NUM_REGS
 	queueCap          = 1 << 22 // donated roots the queue holds (168 MB)
 )
 
@@ -290,8 +291,6 @@ func (dv *Device) release() {
 // Info describes the device.
 func (dv *Device) Info() Info { return dv.info }
 
-// Tune returns the scheduler's knobs the device was opened with.
-func (dv *Device) Tune() Tune { return dv.tune }
 
 // Close releases the device (its primary context, once no other user holds it): its
 // engines may no longer be used.
@@ -362,6 +361,21 @@ func (dv *Device) launch(fn uintptr, grid uint32, a0, a1 uint64) error {
 		return dv.broken
 	}
 	return nil
+}
+
+// kernels says what the driver compiled each search's kernel to for this card: its
+// registers and local memory a thread (its stack frame, spills included).
+func (dv *Device) kernels() (out []KernelUse) {
+	dv.do(func() error {
+		for i, k := range kinds {
+			var regs, local int32
+			dv.d.cuFuncGetAttribute(&regs, funcRegisters, dv.entry[i])
+			dv.d.cuFuncGetAttribute(&local, funcLocalBytes, dv.entry[i])
+			out = append(out, KernelUse{Name: k.entry, Registers: int(regs), LocalBytes: int(local)})
+		}
+		return nil
+	})
+	return out
 }
 
 // Trap runs a kernel that faults, for the tests: it returns the launch's error (matching

@@ -26,14 +26,14 @@ func Probe(Options) (Info, error) { return Info{}, errUnsupported }
 // Info describes the device.
 func (*Device) Info() Info { return Info{} }
 
-// Tune returns the scheduler's knobs: none.
-func (*Device) Tune() Tune { return Tune{} }
 
 // Close releases the device.
 func (*Device) Close() error { return nil }
 
 // Trap runs a kernel that faults, for the tests.
 func (*Device) Trap() error { return errUnsupported }
+
+func (*Device) kernels() []KernelUse { return nil }
 
 // Engine prepares a solver's tables on the device.
 func (*Device) Engine(*ida.Solver) (*Engine, error) { return nil, errUnsupported }

@@ -16,7 +16,8 @@ import (
 type Diagnosis struct {
 	Info        Info    `json:"info"`
 	OpenSeconds float64 `json:"open_seconds"`
-	Checks      []Check `json:"self_test"`
+	Kernels     []KernelUse `json:"kernels"`
+	Checks      []Check     `json:"self_test"`
 	Fault       string  `json:"fault,omitempty"`
 	Error       string  `json:"error,omitempty"`
 }
@@ -41,7 +42,7 @@ func Diagnose(ctx context.Context, opt Options, do DiagnoseOptions) (*Diagnosis,
 	if err != nil {
 		return nil, err
 	}
-	d := &Diagnosis{Info: dv.Info(), OpenSeconds: time.Since(begin).Seconds()}
+	d := &Diagnosis{Info: dv.Info(), OpenSeconds: time.Since(begin).Seconds(), Kernels: dv.kernels()}
 	if do.Opened != nil {
 		do.Opened(d)
 	}
@@ -100,9 +101,21 @@ func RunTrap(opt Options) (string, error) {
 	return err.Error(), nil
 }
 
-// WriteOpened writes the card and the time to open it, as solve15 device prints them first.
+// KernelUse is what the driver compiled a search's kernel to for the card: its registers
+// and local memory a thread (its stack frame, spills included).
+type KernelUse struct {
+	Name       string `json:"name"`
+	Registers  int    `json:"registers"`
+	LocalBytes int    `json:"local_bytes"`
+}
+
+// WriteOpened writes the card, the time to open it and the kernels, as solve15 device
+// prints them first.
 func (d *Diagnosis) WriteOpened(w io.Writer) {
 	fmt.Fprintf(w, "%s\nopened and compiled the kernel in %.2fs\n", d.Info, d.OpenSeconds)
+	for _, k := range d.Kernels {
+		fmt.Fprintf(w, "%s: %d registers, %d bytes of local memory a thread\n", k.Name, k.Registers, k.LocalBytes)
+	}
 }
 
 // WriteText writes the self-test's checks and the fault check's outcome, a line each, and

@@ -9,7 +9,3 @@ import _ "embed"
 //
 //go:embed kernel/ida.ptx
 var kernelPTX []byte
-
-// PTX returns the kernel's PTX as embedded in the binary (for the device check's report
-// of registers, spills and local memory).
-func PTX() []byte { return append([]byte(nil), kernelPTX...) }

@@ -135,8 +135,6 @@ func (c *checker) step(ctx context.Context, s *Step) []Row {
 	switch s.Kind {
 	case KindSelfTest:
 		rows = []Row{c.selfTest(ctx, s)}
-	case KindPTX:
-		rows = []Row{c.ptx(ctx, s)}
 	case KindReference:
 		rows = c.reference(ctx, s)
 	case KindCores:

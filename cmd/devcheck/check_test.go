@@ -22,26 +22,6 @@ import (
 	"github.com/tilekit/tilekit/solve"
 )
 
-// ptxas -v's report (as ptxas 11.8 writes it): a line for each entry, its registers,
-// shared memory, stack frame and spills.
-func TestKernels(t *testing.T) {
-	out := []byte(`ptxas info    : 0 bytes gmem
-ptxas info    : Compiling entry function 'ida_pass_cat' for 'sm_90'
-ptxas info    : Function properties for ida_pass_cat
-    94496 bytes stack frame, 16 bytes spill stores, 24 bytes spill loads
-ptxas info    : Used 128 registers, 13656 bytes smem, 384 bytes cmem[0]
-ptxas info    : Compiling entry function 'trap' for 'sm_90'
-ptxas info    : Function properties for trap
-    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-ptxas info    : Used 4 registers, 360 bytes cmem[0]
-`)
-	assert.Equal(t, []string{
-		"sm_90 ida_pass_cat: 128 registers, 13656 bytes smem, 384 bytes cmem[0]; 94496 bytes stack frame, 16 bytes spill stores, 24 bytes spill loads",
-		"sm_90 trap: 4 registers, 360 bytes cmem[0]; 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
-	}, kernels(out, "sm_90"))
-	assert.Empty(t, kernels([]byte("ptxas fatal   : Unknown option"), "sm_90"))
-}
-
 // A GPU's answer differs from its reference in its moves, its length, its serial counts
 // (what one worker counts, however many searched), or in contradicting the published
 // optimum.
@@ -185,7 +165,7 @@ func tree(t *testing.T, dir string) []string {
 func TestSummaryText(t *testing.T) {
 	s := &Summary{Plan: "card", Cores: 16, Seconds: 100, Card: &gpu.Info{Name: "NVIDIA H100", Capability: [2]int{9, 0}, SMs: 132, Memory: 85e9, Driver: 13000},
 		Rows:    []Row{{Step: "md", Run: "warm", Result: Pass, Compared: 100, GPURecords: 85, Seconds: 12.5, Note: "a | b"}, {Step: "twelve", Run: "gpu", Result: Fail, Note: "no answer went through the GPU"}},
-		Kernels: []string{"sm_90 trap: 4 registers"},
+		Kernels: []gpu.KernelUse{{Name: "ida_pass_cat", Registers: 128, LocalBytes: 18448}},
 		Records: []GPURecord{
 			{Step: "md", Run: "warm", Seconds: 1, Device: solve.DeviceUse{FrontierSeconds: 0.15, Stats: gpu.Stats{SearchSeconds: 0.6, GrowSeconds: 0.01, Utilisation: 0.5, Subtrees: 4096, Roots: 500000, Launches: 2, GrowLaunches: 9}}},
 			{Step: "md", Run: "warm", Seconds: 2, Device: solve.DeviceUse{CPUSeconds: 0.1, Stats: gpu.Stats{SearchSeconds: 1.8, GrowSeconds: 0.02, Utilisation: 0.9, Subtrees: 8192, Roots: 600000, Launches: 3, GrowLaunches: 12}}},
@@ -200,5 +180,5 @@ func TestSummaryText(t *testing.T) {
 	// seconds ((0.5*0.6 + 0.9*1.8) / 2.4 = 0.8).
 	assert.Contains(t, text, "| md | warm | 2 | 3.00 | 2.40 | 0.030 | 0.25 | 0.80 | 12288 | 1100000 | 5 | 21 |")
 	assert.Contains(t, text, "| twelve | gpu | 1 | 4.00 | 3.00 | 0.000 | 0.00 | 0.70 | 100 | 100 | 1 | 0 |")
-	assert.Contains(t, text, "    sm_90 trap: 4 registers")
+	assert.Contains(t, text, "| ida_pass_cat | 128 | 18448 |")
 }

@@ -31,17 +31,16 @@ type Table struct {
 
 // Step kinds.
 const (
-	KindSelfTest  = "self-test" // solve15 device --fault: the card, its JIT, the self-test against the CPU, a fault
+	KindSelfTest  = "self-test" // solve15 device --fault: the card, its JIT and kernels, the self-test against the CPU, a fault
 	KindReference = "reference" // batches on the GPU against a committed CPU run's records
 	KindCores     = "cores"     // instances on the GPU, on all cores and on one, in the same run
-	KindPTX       = "ptx"       // each kernel's registers, spills and stack (ptxas -v)
 )
 
 // Step is one step of a plan; which fields it reads depends on its Kind.
 type Step struct {
 	Name, Kind string
 	What       string // for people: what it measures, and the figure aimed at
-	Beside     bool   // it runs while the tables are built (only the self-test and the PTX report, whose timings a build cannot distort)
+	Beside     bool   // it runs while the tables are built (only the self-test, whose timings a build cannot distort)
 	Seconds    float64
 
 	// The searches: solve15's board, goal and other arguments; the instances file (from the
@@ -68,8 +67,6 @@ type Step struct {
 	GPUSeconds, CoresSeconds float64
 	OneCore                  []string
 	OneCoreSeconds           float64
-
-	Arch []string // PTX: the targets ptxas compiles the kernel for, beside the card's own
 }
 
 // Grace is how long a process has, after the SIGINT that ends its time, to print what it

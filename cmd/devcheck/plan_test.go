@@ -39,7 +39,7 @@ func bound(p *Plan) time.Duration {
 		builds += seconds(t.Build)
 	}
 	for _, s := range p.Steps {
-		l := seconds(s.Seconds) // a self-test's process; the PTX report as a whole
+		l := seconds(s.Seconds) // a self-test's process
 		switch s.Kind {
 		case KindSelfTest:
 			l += Grace
@@ -116,7 +116,7 @@ func checkPlan(p *Plan) error {
 			}
 		}
 		switch s.Kind {
-		case KindSelfTest, KindPTX:
+		case KindSelfTest:
 			if !inRange(s.Seconds) {
 				bad("step %s: a %s step needs seconds", s.Name, s.Kind)
 			}
@@ -131,9 +131,9 @@ func checkPlan(p *Plan) error {
 		default:
 			bad("step %s: unknown kind %q", s.Name, s.Kind)
 		}
-		for _, list := range [][]string{s.IDs, s.Runs, s.OneCore, s.Arch} {
+		for _, list := range [][]string{s.IDs, s.Runs, s.OneCore} {
 			if len(list) > 1000 {
-				bad("step %s: at most 1000 ids, runs, one-core ids and arch names", s.Name)
+				bad("step %s: at most 1000 ids, runs and one-core ids", s.Name)
 			}
 			for i, w := range list {
 				if !plainWord(strings.ReplaceAll(w, " ", "")) || slices.Contains(list[:i], w) {
@@ -146,16 +146,11 @@ func checkPlan(p *Plan) error {
 				bad("step %s: one core's %s is not one of its ids", s.Name, id)
 			}
 		}
-		for _, arch := range s.Arch {
-			if !strings.HasPrefix(arch, "sm_") && !strings.HasPrefix(arch, "compute_") {
-				bad("step %s: arch %q is not a GPU's name for ptxas", s.Name, arch)
-			}
-		}
 		if s.Keep != "" && (s.Kind != KindReference || s.Complete) {
 			bad("step %s: keep is for a reference step that is not complete: a campaign's budget", s.Name)
 		}
-		if s.Beside && s.Kind != KindSelfTest && s.Kind != KindPTX {
-			bad("step %s: only the self-test and the PTX report run beside the builds", s.Name)
+		if s.Beside && s.Kind != KindSelfTest {
+			bad("step %s: only the self-test runs beside the builds", s.Name)
 		}
 	}
 	if b := bound(p); b > seconds(p.Seconds) {
@@ -183,7 +178,7 @@ func TestPlans(t *testing.T) {
 		}
 		return out
 	}
-	assert.Equal(t, []string{"device:self-test", "ptx:ptx", "md:reference", "small-t:cores", "6-6-6-6:cores", "twelve:reference"}, names(card))
+	assert.Equal(t, []string{"device:self-test", "md:reference", "small-t:cores", "6-6-6-6:cores", "twelve:reference"}, names(card))
 	assert.Equal(t, names(card), names(fake))
 	for _, tab := range card.Tables { // small-t is built on the card, the rest carried
 		assert.Equal(t, tab.Set == "small-t", tab.Build > 0, tab.String())
@@ -196,7 +191,7 @@ func TestPlans(t *testing.T) {
 	assert.ErrorContains(t, err, `no plan "none" (campaign, card, fake)`)
 	assert.ErrorContains(t, fake.replace("reference", "nope", "r.jsonl"), `no step "nope"`)
 	require.NoError(t, fake.replace("reference", "md", "r.jsonl"))
-	assert.Equal(t, "r.jsonl", fake.Steps[2].Reference)
+	assert.Equal(t, "r.jsonl", fake.Steps[1].Reference)
 }
 
 // A plan that is wrong fails checkPlan, saying what is wrong.
@@ -220,7 +215,7 @@ func TestPlanErrors(t *testing.T) {
 		{"a name twice", plan(nil, self, self), `step "device": its name is not a plain word of its own`},
 		{"a name that climbs", plan(nil, with(self, func(s *Step) { s.Name = ".." })), `step "..": its name`},
 		{"a name with a slash", plan(nil, with(self, func(s *Step) { s.Name = "a/b" })), `step "a/b": its name`},
-		{"an arch that climbs", plan(nil, Step{Name: "p", Kind: KindPTX, Seconds: 1, Arch: []string{"sm_90/../../x"}}), `"sm_90/../../x" is not a plain word`},
+		{"a run that climbs", plan(nil, with(ref, func(s *Step) { s.Runs = []string{"../x"} })), `"../x" is not a plain word`},
 		{"an id that climbs", plan(nil, with(cores, func(s *Step) { s.IDs = []string{"a/../../x"} })), `"a/../../x" is not a plain word`},
 		{"an id twice", plan(nil, with(cores, func(s *Step) { s.IDs = []string{"a", "a"} })), `"a" is not a plain word of its own`},
 		{"too many ids", plan(nil, with(cores, func(s *Step) { s.IDs = many })), "at most 1000 ids"},
@@ -231,7 +226,7 @@ func TestPlanErrors(t *testing.T) {
 		{"arguments the check sets", plan(nil, with(ref, func(s *Step) { s.Args = []string{"--device", "cpu"} })), "the check sets --device itself"},
 		{"knobs that do not parse", plan(nil, with(ref, func(s *Step) { s.Tune = "turns=3" })), "tune: "},
 		{"knobs of a self-test", plan(nil, with(self, func(s *Step) { s.Tune = "turn=64" })), "tune is for the searches"},
-		{"a reference step beside the builds", plan(nil, with(ref, func(s *Step) { s.Beside = true })), "only the self-test and the PTX report"},
+		{"a reference step beside the builds", plan(nil, with(ref, func(s *Step) { s.Beside = true })), "only the self-test runs beside"},
 		{"a one-core id not searched", plan(nil, with(cores, func(s *Step) { s.OneCore, s.OneCoreSeconds = []string{"b"}, 1 })), "one core's b is not one of its ids"},
 		{"a complete step that keeps", plan(nil, with(ref, func(s *Step) { s.Complete, s.Keep = true, "k.jsonl" })), "keep is for a reference step that is not complete"},
 		{"limits past its seconds", &Plan{Seconds: 5, Steps: []Step{self}}, "its limits add up to 28s"},
@@ -248,11 +243,10 @@ func TestPlanErrors(t *testing.T) {
 func TestBound(t *testing.T) {
 	p := &Plan{Seconds: 1000, Tables: []Table{{Set: "5-5-5", Build: 100}}, Steps: []Step{
 		{Name: "device", Kind: KindSelfTest, Beside: true, Seconds: 20},
-		{Name: "ptx", Kind: KindPTX, Beside: true, Seconds: 10},
 		{Name: "md", Kind: KindReference, Seconds: 10, Runs: []string{"a", "b"}},
 		{Name: "c", Kind: KindCores, IDs: []string{"x", "y"}, GPUSeconds: 4, CoresSeconds: 2, OneCore: []string{"y"}, OneCoreSeconds: 7},
 	}}
-	want := 100*time.Second + // the build, longer than 20+3+10 beside it
+	want := 100*time.Second + // the build, longer than 20+3 beside it
 		2*(10*time.Second+Grace) +
 		2*(6*time.Second+2*Grace) + 7*time.Second + oneCoreStart + Grace +
 		overhead

@@ -9,7 +9,7 @@ var plans = map[string]func() *Plan{
 		small := []string{"--heuristic", "small-t", "--pruning-depth", "18"}
 		md := []string{"--heuristic", "md", "--pruning", "parent"}
 		return &Plan{
-			About:   "The device check's one run on a card (an H100 or H200, 16 cores): every headline figure of the GPU, most important first, within 8 minutes. Carried beside the repository (gpu/prepare.sh): solve15 and devcheck gzipped, 6-6-6-6 (3.7 MB), the 5x5 automata of depth 14 (1.1 MB) and 18 (28 MB). small-t in bits (50 MB) does not fit beside them: it is built here on every core, beside the self-test and the PTX report, whose timings a build cannot distort. The steps that set the GPU against the cores send every pass after one of a million nodes to the card (from=1000000), to measure it; md and the twelve choose by the times, as a user's search does.",
+			About:   "The device check's one run on a card (an H100 or H200, 16 cores): every headline figure of the GPU, most important first, within 8 minutes. Carried beside the repository (gpu/prepare.sh): solve15 and devcheck gzipped, 6-6-6-6 (3.7 MB), the 5x5 automata of depth 14 (1.1 MB) and 18 (28 MB). small-t in bits (50 MB) does not fit beside them: it is built here on every core, beside the self-test, whose timings a build cannot distort. The steps that set the GPU against the cores send every pass after one of a million nodes to the card (from=1000000), to measure it; md and the twelve choose by the times, as a user's search does.",
 			Seconds: 480,
 			Tables: []Table{
 				{Set: "6-6-6-6"}, {Automaton: "5x5", Depth: 14}, {Automaton: "5x5", Depth: 18},
@@ -17,9 +17,7 @@ var plans = map[string]func() *Plan{
 			},
 			Steps: []Step{
 				{Name: "device", Kind: KindSelfTest, Beside: true, Seconds: 40,
-					What: "the card, the kernel's JIT, the self-test's fixed positions against one core, a faulting kernel in a process of its own"},
-				{Name: "ptx", Kind: KindPTX, Beside: true, Seconds: 20, Arch: []string{"sm_75", "sm_90"},
-					What: "each kernel's registers, spills and stack frame (ptxas -v)"},
+					What: "the card, the kernel's JIT, each search's kernel as the driver compiled it (registers, local memory), the self-test's fixed positions against one core, a faulting kernel in a process of its own"},
 				{Name: "md", Kind: KindReference, Seconds: 40, Complete: true, Runs: []string{"cold", "warm"},
 					What:  "Korf's 100 with md and the move back on the GPU, end to end, the driver's JIT cache cold then warm, against the committed CPU run: every length and serial count the reference's; warm, at most 10 s",
 					Board: "4x4", Goal: "blank-first", Args: md, Instances: "instances/korf100.txt", Reference: "gpu/plans/korf100-md.jsonl"},
@@ -45,7 +43,6 @@ var plans = map[string]func() *Plan{
 			Steps: []Step{
 				{Name: "device", Kind: KindSelfTest, Beside: true, Seconds: 60,
 					What: "the self-test's fixed positions against one core, a faulting kernel in a process of its own"},
-				{Name: "ptx", Kind: KindPTX, Beside: true, Seconds: 20, Arch: []string{"sm_75"}, What: "each kernel's registers and stack frame"},
 				{Name: "md", Kind: KindReference, Seconds: 30, Complete: true, Runs: []string{"cold", "warm"}, Tune: "from=1000000",
 					What:  "four of Korf's 100 with md and the move back, cold then warm, against the committed CPU run",
 					Board: "4x4", Goal: "blank-first", Args: md, Instances: "instances/korf100.txt", IDs: []string{"line 96", "line 12", "line 8", "line 99"}, Reference: "gpu/plans/korf100-md.jsonl"},
@@ -68,7 +65,7 @@ var plans = map[string]func() *Plan{
 			Tables:  []Table{{Automaton: "5x5", Depth: 18}, {Set: "small-t", Bits: true, Build: 140}},
 			Steps: []Step{
 				{Name: "device", Kind: KindSelfTest, Beside: true, Seconds: 40,
-					What: "the card, the kernel's JIT, the self-test's fixed positions against one core, a faulting kernel in a process of its own"},
+					What: "the card, the kernel's JIT, each search's kernel as the driver compiled it (registers, local memory), the self-test's fixed positions against one core, a faulting kernel in a process of its own"},
 				{Name: "campaign", Kind: KindReference, Seconds: 280, Runs: []string{"gpu"},
 					What:  "the campaign's instances not yet kept, on the GPU, until the budget: each answer against the CPU's campaign record or the published optimum, kept; every instance kept in at most 300 s of records in all",
 					Board: "5x5", Goal: "blank-first", Args: []string{"--heuristic", "small-t", "--pruning-depth", "18"},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -10,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -43,7 +41,7 @@ func (c *checker) selfTest(ctx context.Context, s *Step) Row {
 		problems = append(problems, d.Error)
 	}
 	if d.Info.Name != "" {
-		c.sum.Card = &d.Info
+		c.sum.Card, c.sum.Kernels = &d.Info, d.Kernels
 	}
 	for _, k := range d.Checks {
 		if !k.Agree {
@@ -60,60 +58,6 @@ func (c *checker) selfTest(ctx context.Context, s *Step) Row {
 	}
 	return verdict(row, problems, fmt.Sprintf("opened and compiled in %.2f s; %s", d.OpenSeconds, d.Fault))
 }
-
-// ptx reports each kernel's registers, spills and stack frame: ptxas -v for each of the
-// step's targets and the card's own, where the machine has ptxas.
-func (c *checker) ptx(ctx context.Context, s *Step) Row {
-	ctx, cancel := context.WithTimeout(ctx, seconds(s.Seconds))
-	defer cancel()
-	path := filepath.Join(c.cfg.Out, "ida.ptx")
-	if err := os.WriteFile(path, gpu.PTX(), 0o644); err != nil {
-		return Row{Result: Fail, Note: err.Error()}
-	}
-	ptxas, err := exec.LookPath("ptxas")
-	if err != nil {
-		if ptxas = "/usr/local/cuda/bin/ptxas"; !isFile(ptxas) {
-			return Row{Result: Pass, Note: "no ptxas on this machine: the kernels' registers not reported"}
-		}
-	}
-	archs := slices.Clone(s.Arch)
-	if own := c.sum.Card; own != nil && !slices.Contains(archs, fmt.Sprintf("sm_%d%d", own.Capability[0], own.Capability[1])) {
-		archs = append(archs, fmt.Sprintf("sm_%d%d", own.Capability[0], own.Capability[1]))
-	}
-	begin := time.Now()
-	var problems []string
-	for _, arch := range archs {
-		out, err := exec.CommandContext(ctx, ptxas, "-v", "--gpu-name", arch, "-o", filepath.Join(c.cfg.Out, "ida-"+arch+".cubin"), path).CombinedOutput()
-		_ = os.WriteFile(filepath.Join(c.cfg.Out, "ptxas-"+arch+".txt"), out, 0o644)
-		ks := kernels(out, arch)
-		if err != nil || len(ks) == 0 {
-			problems = append(problems, fmt.Sprintf("ptxas for %s: %v %s", arch, err, lastLines(out, 2, 300)))
-		}
-		c.sum.Kernels = append(c.sum.Kernels, ks...)
-	}
-	return Row{Result: map[bool]string{true: Pass, false: Fail}[len(problems) == 0], Compared: len(c.sum.Kernels),
-		Seconds: time.Since(begin).Seconds(), Note: cmp.Or(strings.Join(problems, "; "), "ptxas "+ptxas)}
-}
-
-// kernels reads ptxas -v's report for arch: a line for each entry, its registers and
-// shared memory, then its stack frame and spills.
-func kernels(out []byte, arch string) []string {
-	var ks []string
-	var name, frame string
-	for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
-		line := strings.TrimSpace(sc.Text())
-		if _, f, ok := strings.Cut(line, "Function properties for "); ok {
-			name = f
-		} else if strings.Contains(line, "bytes stack frame") {
-			frame = line
-		} else if _, used, ok := strings.Cut(line, "Used "); ok && name != "" {
-			ks = append(ks, fmt.Sprintf("%s %s: %s; %s", arch, name, used, frame))
-		}
-	}
-	return ks
-}
-
-func isFile(path string) bool { _, err := os.Stat(path); return err == nil }
 
 // searchArgs are a step's solve15 arguments before the device's.
 func (s *Step) searchArgs(more ...string) []string {

@@ -23,16 +23,16 @@ const (
 
 // Summary is what a check found: $OUT/summary.json, and summary.md as tables.
 type Summary struct {
-	Plan    string      `json:"plan"`
-	About   string      `json:"about"`
-	BuiltAt string      `json:"built_at,omitempty"` // the binaries' commit (gpu/prepare.sh's BUILT_AT)
-	Card    *gpu.Info   `json:"card,omitempty"`     // as the self-test found it
-	Cores   int         `json:"cores"`
-	Seconds float64     `json:"seconds"`
-	Passed  bool        `json:"passed"`
-	Rows    []Row       `json:"rows"`
-	Kernels []string    `json:"kernels,omitempty"` // ptxas -v's: a line an entry and target
-	Records []GPURecord `json:"gpu_records"`
+	Plan    string          `json:"plan"`
+	About   string          `json:"about"`
+	BuiltAt string          `json:"built_at,omitempty"` // the binaries' commit (gpu/prepare.sh's BUILT_AT)
+	Card    *gpu.Info       `json:"card,omitempty"`     // as the self-test found it
+	Cores   int             `json:"cores"`
+	Seconds float64         `json:"seconds"`
+	Passed  bool            `json:"passed"`
+	Rows    []Row           `json:"rows"`
+	Kernels []gpu.KernelUse `json:"kernels,omitempty"` // as the driver compiled them for the card (the self-test)
+	Records []GPURecord     `json:"gpu_records"`
 }
 
 // Row is the end of one step, or of one run of a step: how many records it compared with
@@ -88,7 +88,7 @@ func (s *Summary) write(dir string) error {
 // time of its answers through the GPU went (the launches', the growth's, the host's work
 // beside: frontiers, orders, passes on the CPU), the threads' utilisation weighted by the
 // launches' seconds, the subtrees the host made against the roots the GPU searched, and
-// the launches; the kernels.
+// the launches; the kernels' registers and local memory.
 func (s *Summary) WriteText(w io.Writer) {
 	card := "no card found"
 	if s.Card != nil {
@@ -122,8 +122,12 @@ func (s *Summary) WriteText(w io.Writer) {
 			r.Step, r.Run, n, sum.Seconds, t.SearchSeconds, t.GrowSeconds, t.CPUSeconds, util, t.Subtrees, t.Roots, t.Launches, t.GrowLaunches)
 		sum, n, util = GPURecord{}, 0, 0
 	}
-	if len(s.Kernels) > 0 {
-		fmt.Fprintf(w, "\nKernels (ptxas -v):\n\n    %s\n", strings.Join(s.Kernels, "\n    "))
+	for i, k := range s.Kernels {
+		if i == 0 {
+			fmt.Fprintln(w)
+			table(w, "kernel | registers | local memory a thread (bytes)")
+		}
+		fmt.Fprintf(w, "| %s | %d | %d |\n", k.Name, k.Registers, k.LocalBytes)
 	}
 }
 

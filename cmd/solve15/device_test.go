@@ -31,6 +31,9 @@ func TestDeviceFault(t *testing.T) {
 	assert.Contains(t, string(out), "a faulting kernel, run in a process of its own, was reported")
 	assert.Contains(t, string(out), "CUDA_ERROR_LAUNCH_FAILED")
 	assert.Contains(t, string(out), "the GPU agrees with the CPU")
+	// Each search's kernel as the driver compiled it for the card (the fake driver gives
+	// every one 255 registers, and the local memory of its thread's frames).
+	assert.Regexp(t, `(?m)^ida_pass_cat: 255 registers, [1-9]\d+ bytes of local memory a thread$`, string(out))
 
 	// The kernel run alone (--trap) is reported as a failed kernel, with exit status 0.
 	cmd = exec.Command(exe, "device", "--trap")

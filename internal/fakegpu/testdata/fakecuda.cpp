@@ -145,7 +145,11 @@ CUresult cuMemHostGetDevicePointer_v2(uint64_t* d, void* p, unsigned) { *d = (ui
 CUresult cuMemFreeHost(void* p) { free(p); return 0; }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void*, int, size_t) { *n = env("TK_FAKE_BLOCKS", 1); return 0; }
 CUresult cuFuncGetAttribute(int* v, int attr, void* fn) {
-  if (attr != 3) return 1;  // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES only
+  if (attr == 4) {  // CU_FUNC_ATTRIBUTE_NUM_REGS: as many as a thread of a card may have
+    *v = 255;
+    return 0;
+  }
+  if (attr != 3) return 1;  // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
   if (is("biglocal")) *v = 16 << 20;
   else if (is("hugelocal")) *v = 1 << 30;
   else {
