@@ -38,21 +38,19 @@ type checker struct {
 	in    *inputs
 	began time.Time
 	sum   *Summary
+	log   *os.File   // Out/check.log
 	mu    sync.Mutex // guards sum while a build runs beside steps
 }
 
-// Check runs the plan: it refuses (*Refused) a run whose inputs are missing or not
+// Check runs the plan: it refuses (exit status 2) a run whose inputs are missing or not
 // accepted, before it uses the card; otherwise it runs every step, writes summary.json
 // and summary.md under Out, and returns the summary, whose Passed is false when any row
 // failed.
 func Check(ctx context.Context, cfg Config) (*Summary, error) {
 	var err error
-	if cfg.Root == "" {
-		cfg.Root, err = os.Getwd()
-	}
-	for _, dir := range []*string{&cfg.Prepared, &cfg.Out} { // the steps' processes run elsewhere
+	for _, dir := range []*string{&cfg.Root, &cfg.Prepared, &cfg.Out} { // the steps' processes run elsewhere
 		if err == nil {
-			*dir, err = filepath.Abs(*dir)
+			*dir, err = filepath.Abs(*dir) // "": the working directory
 		}
 	}
 	if err != nil {
@@ -63,6 +61,10 @@ func Check(ctx context.Context, cfg Config) (*Summary, error) {
 	if c.in, err = c.inspect(); err != nil {
 		return nil, err
 	}
+	if c.log, err = os.OpenFile(filepath.Join(cfg.Out, "check.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err != nil {
+		return nil, err
+	}
+	defer c.log.Close()
 	c.sum = &Summary{Plan: cfg.PlanName, About: cfg.Plan.About, Cores: cfg.Cores}
 	if b, err := os.ReadFile(filepath.Join(cfg.Prepared, "bin", "BUILT_AT")); err == nil {
 		c.sum.BuiltAt = strings.TrimSpace(string(b))
@@ -150,12 +152,9 @@ func (c *checker) step(ctx context.Context, s *Step) []Row {
 // logf says how the check goes, on Log and in Out/check.log.
 func (c *checker) logf(format string, args ...any) {
 	line := fmt.Sprintf("[%6.1fs] ", time.Since(c.began).Seconds()) + fmt.Sprintf(format, args...)
+	fmt.Fprintln(c.log, line)
 	if c.cfg.Log != nil {
 		fmt.Fprintln(c.cfg.Log, line)
-	}
-	if f, err := os.OpenFile(filepath.Join(c.cfg.Out, "check.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
-		fmt.Fprintln(f, line)
-		f.Close()
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/gpu"
 	"github.com/tilekit/tilekit/report"
@@ -117,8 +118,9 @@ func TestCheckRefuses(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the check hung on its inputs")
 	}
-	var refused *Refused
+	var refused *cmdline.ExitError
 	require.ErrorAs(t, err, &refused)
+	assert.Equal(t, 2, refused.Code)
 	msg := err.Error()
 	for _, want := range []string{
 		"set 5-5-5: stat " + filepath.Join(carried, "pdb-4x4-1-2-3-4-7.tbl") + ": no such file",

@@ -15,20 +15,13 @@ import (
 	"strings"
 
 	"github.com/tilekit/tilekit/board"
+	"github.com/tilekit/tilekit/cmd/internal/cmdline"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/instance"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/report"
 	"github.com/tilekit/tilekit/tablefile"
 )
-
-// Refused is the error of a check that will not start, before it has used the card: what
-// is missing or not accepted, each with its path.
-type Refused struct{ Problems []string }
-
-func (r *Refused) Error() string {
-	return "the device check will not start:\n  " + strings.Join(r.Problems, "\n  ")
-}
 
 // The prepared directory's parts: the tables carried to the GPU machine, and those built
 // there; and the output's directory of a campaign's kept records (Step.Keep).
@@ -156,7 +149,7 @@ type inputs struct {
 }
 
 // inspect finds and checks everything the plan needs before the card is used, and
-// refuses the check with every problem found; then it makes --out and removes the
+// refuses the check with every problem found (a *cmdline.ExitError of status 2); then it makes --out and removes the
 // previous run's summary, so that a check cut short leaves none that is not its own.
 func (c *checker) inspect() (*inputs, error) {
 	in := &inputs{instances: map[string][]*instance.Instance{}, refs: map[string][]report.Record{}}
@@ -212,7 +205,8 @@ func (c *checker) inspect() (*inputs, error) {
 		}
 	}
 	if len(problems) > 0 {
-		return nil, &Refused{problems}
+		// Exit status 2: the check would not start.
+		return nil, &cmdline.ExitError{Code: 2, Err: errors.New("the device check will not start:\n  " + strings.Join(problems, "\n  "))}
 	}
 	return in, nil
 }

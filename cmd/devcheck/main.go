@@ -27,7 +27,6 @@ package main
 import (
 	"cmp"
 	"embed"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -90,11 +89,7 @@ func checkCommand() *cli.Command {
 			bin := cmp.Or(c.String("solve15"), filepath.Join(c.String("prepared"), "bin", "solve15"))
 			sum, err := Check(c.Context, Config{Plan: plan, PlanName: c.String("plan"), Binary: bin,
 				Prepared: c.String("prepared"), Out: c.String("out"), Log: c.App.ErrWriter})
-			var refused *Refused
-			switch {
-			case errors.As(err, &refused):
-				return &cmdline.ExitError{Code: 2, Err: err}
-			case sum == nil:
+			if sum == nil {
 				return err
 			}
 			if perr := cmdline.Print(c, sum, sum.WriteText); perr != nil || err != nil {
