@@ -941,3 +941,24 @@ func TestInterruptedRunReportsWhatItHas(t *testing.T) {
 	require.Len(t, recs, 3)
 	assert.Equal(t, easy[0].Optimal, recs[1].Length)
 }
+
+// A run says how it stands at once, before any unit's result (the 0% a status line
+// starts from), and as it goes.
+func TestStatusAtOnce(t *testing.T) {
+	korf := corpus.ByOptimum()[:2]
+	goal := korf[0].Goal
+	s, err := solve.New(context.Background(), goal, solve.Options{Heuristic: "md"})
+	require.NoError(t, err)
+	_, nc := testServer(t, "")
+	startWorker(t, nc, &Worker{Name: "w", Threads: 2})
+	var mu sync.Mutex
+	var seen []Status
+	c := &Coordinator{Solver: s, Status: func(st Status) { mu.Lock(); seen = append(seen, st); mu.Unlock() }}
+	sum, err := c.Run(context.Background(), nc, entries(goal, korf[0].Start, korf[1].Start), func(instance.Entry, report.Record, error) {})
+	require.NoError(t, err)
+	assert.Equal(t, 2, sum.Solved)
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, seen)
+	assert.Zero(t, seen[0].Done, "the first status comes before any result")
+}

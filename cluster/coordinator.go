@@ -197,10 +197,11 @@ func (c *Coordinator) Run(ctx context.Context, nc *nats.Conn, entries []instance
 	watching := make(chan struct{})
 	defer close(watching)
 	go r.watch(ctx, watching)
-	if c.Status != nil {
+	if c.Status != nil { // at once (the run's 0%), then about twice a second
+		r.status(ctx)
 		done := make(chan struct{})
 		defer close(done)
-		go r.report(ctx, done)
+		go every(ctx, done, 500*time.Millisecond, func() { r.status(ctx) })
 	}
 	// Wake the waiters when ctx ends.
 	quit := context.AfterFunc(ctx, func() {
@@ -327,21 +328,19 @@ func (r *run) wait(ctx context.Context, done func() bool) error {
 // huge input does not flood the queue.
 const window = 4096
 
-// report calls Status about twice a second until done.
-func (r *run) report(ctx context.Context, done <-chan struct{}) {
-	every(ctx, done, 500*time.Millisecond, func() {
-		var s Status
-		if cons, err := r.js.Consumer(ctx, unitsStream, workersName); err == nil {
-			if info, err := cons.Info(ctx); err == nil {
-				s.Queued, s.InFlight = int(info.NumPending), info.NumAckPending
-			}
+// status calls Status with how the run stands.
+func (r *run) status(ctx context.Context) {
+	var s Status
+	if cons, err := r.js.Consumer(ctx, unitsStream, workersName); err == nil {
+		if info, err := cons.Info(ctx); err == nil {
+			s.Queued, s.InFlight = int(info.NumPending), info.NumAckPending
 		}
-		r.mu.Lock()
-		s.Done, s.Failed, s.Refused, s.Workers, s.Nodes, s.Bound = r.doneUnits, r.failed, r.refused, len(r.workers), r.nodes, r.bound
-		r.mu.Unlock()
-		if el := time.Since(r.begin).Seconds(); el > 0 {
-			s.Rate = float64(s.Nodes) / el
-		}
-		r.c.Status(s)
-	})
+	}
+	r.mu.Lock()
+	s.Done, s.Failed, s.Refused, s.Workers, s.Nodes, s.Bound = r.doneUnits, r.failed, r.refused, len(r.workers), r.nodes, r.bound
+	r.mu.Unlock()
+	if el := time.Since(r.begin).Seconds(); el > 0 {
+		s.Rate = float64(s.Nodes) / el
+	}
+	r.c.Status(s)
 }

@@ -271,10 +271,10 @@ func AutomataSummary() string {
 	return fmt.Sprintf(`With --pruning, only the automaton that prunes duplicate paths on --board (Taylor & Korf
 1993): a breadth-first search over strings of blank moves up to --pruning-depth (default:
 %d on 4x4, %d on 5x5) finds the strings that reach a position an earlier string reaches,
-compiled into the automaton the searches step with each move (4x4: a second, 0.2 MB in
-memory, a %s file, embedded in solve15; 5x5: about 1.5 min and 2.8 GB to build, 69 MB
-in memory, a 28 MB file; with it depth %d, which the page takes: 3 MB in memory, a 1.1 MB
-file). A search takes the deepest automaton installed, and builds a shallower one in
+compiled into the automaton the searches step with each move (4x4: 0.1 s, 0.2 MB in
+memory, a %s file, embedded in solve15; 5x5: about 84 s and 2.8 GB to build, 69 MB
+in memory, a 28 MB file; with it depth %d, which the page takes: 3.2 MB in memory, a 1.1
+MB file). A search takes the deepest automaton installed, and builds a shallower one in
 memory when none is (depth %d on 5x5, seconds); installed, it loads in milliseconds.`,
 		prune.InstallDepth(small), prune.InstallDepth(big), embedded, prune.DefaultDepth(big), prune.DefaultDepth(big))
 }

@@ -158,10 +158,9 @@ func clusterAction(c *cli.Context) error {
 	coord := &cluster.Coordinator{Solver: s, Timeout: c.Duration("timeout"),
 		Split: c.Bool("split") || in.Single(), Rule: solve.SplitOptions{Subtrees: c.Int("subtrees"), UnitNodes: c.Uint64("unit-nodes")},
 		Queue: cluster.Queue{AckWait: c.Duration("ack-wait"), MaxDeliver: c.Int("max-deliver"), MaxHold: c.Duration("max-hold")}, Audit: c.Float64("audit"), Quorum: c.Int("quorum"), TrustProof: c.Bool("trust-proof"), KeepFailed: c.Bool("keep-failed")}
-	if c.Bool("verbose") {
-		// Off a terminal too, a log shows the run going on.
-		out.Status().PlainEvery(time.Minute, "solve15 cluster: ")
-	}
+	// Off a terminal, a line at once and a minute apart shows the run going on, as a
+	// build's progress does (none with -q).
+	out.Status().PlainEvery(time.Minute, "solve15 cluster: ")
 	if out.Status().Shows() {
 		coord.Status = func(st cluster.Status) { out.Status().Set(st.String()) }
 	}

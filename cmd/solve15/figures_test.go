@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +17,7 @@ import (
 	"github.com/tilekit/tilekit/board"
 	"github.com/tilekit/tilekit/data"
 	"github.com/tilekit/tilekit/internal/format"
+	"github.com/tilekit/tilekit/internal/hermetic"
 	"github.com/tilekit/tilekit/pdb"
 	"github.com/tilekit/tilekit/prune"
 )
@@ -151,13 +155,27 @@ func TestDocFigures(t *testing.T) {
 			pdbgenSource += string(b)
 		}
 	}
+	// The figures quoted from docs/figures.tsv are TestFiguresTable's to check.
+	quoted := map[string][]*regexp.Regexp{}
+	for _, r := range readFigureTable(t) {
+		for _, q := range r.quotes {
+			quoted["../../"+q[0]] = append(quoted["../../"+q[0]], quoteRE(q[1]))
+		}
+	}
 	claimed := 0
 	for _, doc := range figureDocs {
 		b, err := os.ReadFile(doc)
 		require.NoError(t, err)
 		blocks := docBlocks(string(b))
 		for i, blk := range blocks {
-			figures := figureRE.FindAllStringSubmatch(normFigures(blk.claim), -1)
+			text := normFigures(blk.claim)
+			claim := []byte(text)
+			for _, re := range quoted[doc] {
+				for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+					copy(claim[m[2]:m[3]], strings.Repeat(" ", m[3]-m[2])) // its figure, blanked
+				}
+			}
+			figures := figureRE.FindAllStringSubmatch(string(claim), -1)
 			if len(figures) == 0 {
 				continue
 			}
@@ -298,3 +316,177 @@ func TestDocAutomatonDepths(t *testing.T) {
 		assert.True(t, strings.Contains(text, want), "the GUIDE should say %q", want)
 	}
 }
+
+// figureRow is a row of docs/figures.tsv: a measured figure (or one the program computes:
+// unit "-") and the patterns that quote it.
+type figureRow struct {
+	name, unit string
+	value      float64
+	quotes     [][2]string // source, pattern
+}
+
+// readFigureTable reads docs/figures.tsv.
+func readFigureTable(t *testing.T) []figureRow {
+	raw, err := os.ReadFile("../../docs/figures.tsv")
+	require.NoError(t, err)
+	var rows []figureRow
+	for i, line := range strings.Split(string(raw), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "figure\t") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		require.Len(t, f, 5, "docs/figures.tsv:%d: five columns", i+1)
+		r := figureRow{name: f[0], unit: f[2]}
+		if r.unit != "-" {
+			r.value, err = strconv.ParseFloat(f[1], 64)
+			require.NoError(t, err, "docs/figures.tsv:%d", i+1)
+			require.Contains(t, []string{"s", "kB", "MB", "GB"}, r.unit, "docs/figures.tsv:%d", i+1)
+		}
+		for _, q := range strings.Split(f[4], " ; ") {
+			src, pat, ok := strings.Cut(q, ": ")
+			require.True(t, ok && strings.Count(pat, "%") == 1, "docs/figures.tsv:%d: %q is not SOURCE: PATTERN with one %%", i+1, q)
+			r.quotes = append(r.quotes, [2]string{src, pat})
+		}
+		rows = append(rows, r)
+	}
+	require.NotEmpty(t, rows)
+	return rows
+}
+
+// A time or a size as the documents write one: a number and its unit.
+const figureText = `\d[\d,]*(?:\.\d+)?\s?(?:ms|s|min|minutes|minute|hours|hour|kB|KB|MB|GB)\b`
+
+var timeOrSizeRE = regexp.MustCompile(figureText)
+
+// quoteRE is a quote's pattern as a regular expression: its % the figure (the first
+// group), its # any figure, a space any white space, the rest as written.
+func quoteRE(pattern string) *regexp.Regexp {
+	var b strings.Builder
+	for i, word := range strings.Fields(pattern) {
+		if i > 0 {
+			b.WriteString(`\s+`)
+		}
+		for _, c := range word {
+			switch c {
+			case '%':
+				b.WriteString("(" + figureText + ")")
+			case '#':
+				b.WriteString(figureText)
+			default:
+				b.WriteString(regexp.QuoteMeta(string(c)))
+			}
+		}
+	}
+	return regexp.MustCompile(b.String())
+}
+
+// inBase is a figure in seconds or bytes.
+func inBase(t *testing.T, figure string) float64 {
+	m := regexp.MustCompile(`^([\d,.]+)\s?(\w+)$`).FindStringSubmatch(figure)
+	require.NotNil(t, m, figure)
+	v, err := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", ""), 64)
+	require.NoError(t, err, figure)
+	scale := map[string]float64{"ms": 1e-3, "s": 1, "min": 60, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,
+		"kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9}[m[2]]
+	return v * scale
+}
+
+// helpText is what a help says, for the figures: a file's text, or a command's help
+// (from "DESCRIPTION:" to its examples or options).
+func helpText(t *testing.T, source string, pdbgen func() string) string {
+	words := strings.Fields(source)
+	if len(words) < 2 || words[1] != "help" {
+		raw, err := os.ReadFile("../../" + source)
+		require.NoError(t, err, source)
+		return string(raw)
+	}
+	var out string
+	switch args := append(words[2:len(words):len(words)], "--help"); {
+	case words[0] == "solve15":
+		var code int
+		out, _, code = run(t, "", args...)
+		require.Equal(t, 0, code, source)
+	case words[0] == "pdbgen":
+		b, err := exec.Command(pdbgen(), args...).Output()
+		require.NoError(t, err, source)
+		out = string(b)
+	default:
+		t.Fatalf("docs/figures.tsv: no source %q", source)
+	}
+	_, desc, _ := strings.Cut(out, "DESCRIPTION:")
+	for _, end := range []string{"Examples:", "OPTIONS:", "COMMANDS:"} {
+		desc, _, _ = strings.Cut(desc, end)
+	}
+	return desc
+}
+
+// Every figure of time or size that a help, the README, the GUIDE or the GLOSSARY quotes
+// from docs/figures.tsv, the table of measured figures, is within 25% of the table's
+// value; every time and size in a help's description is such a quote (or one the
+// program computes). The next speed-up measured into the table cannot leave a help or a
+// document behind.
+func TestFiguresTable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds pdbgen")
+	}
+	var pdbgenBin string
+	pdbgen := func() string {
+		if pdbgenBin == "" {
+			pdbgenBin = hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/pdbgen")
+		}
+		return pdbgenBin
+	}
+	texts := map[string]string{}
+	text := func(source string) string {
+		if _, ok := texts[source]; !ok {
+			texts[source] = strings.Join(strings.Fields(normFiguresSpace(helpText(t, source, pdbgen))), " ")
+		}
+		return texts[source]
+	}
+	covered := map[string][][2]int{} // by source: the spans quoted
+	for _, r := range readFigureTable(t) {
+		for _, q := range r.quotes {
+			doc := text(q[0])
+			m := quoteRE(q[1]).FindStringSubmatchIndex(doc)
+			if m == nil {
+				t.Errorf("%s: %q (%s) is not there", q[0], q[1], r.name)
+				continue
+			}
+			covered[q[0]] = append(covered[q[0]], [2]int{m[2], m[3]})
+			if r.unit == "-" { // the program's own: every such place
+				for _, m := range quoteRE(q[1]).FindAllStringSubmatchIndex(doc, -1) {
+					covered[q[0]] = append(covered[q[0]], [2]int{m[2], m[3]})
+				}
+				continue
+			}
+			got, want := inBase(t, doc[m[2]:m[3]]), r.value*map[string]float64{"s": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9}[r.unit]
+			assert.InEpsilon(t, want, got, 0.25, "%s says %s for %s; docs/figures.tsv measured %v %s", q[0], doc[m[2]:m[3]], r.name, r.value, r.unit)
+		}
+	}
+	// Every help's description: each time or size is quoted.
+	helps, err := filepath.Glob("help/*.txt")
+	require.NoError(t, err)
+	more, err := filepath.Glob("../pdbgen/help/*.txt")
+	require.NoError(t, err)
+	for _, file := range append(helps, more...) {
+		name := strings.TrimSuffix(filepath.Base(file), ".txt")
+		app := "solve15"
+		if strings.HasPrefix(file, "../pdbgen/") {
+			app = "pdbgen"
+		}
+		source := app + " help " + strings.ReplaceAll(name, "-", " ")
+		if name == app {
+			source = app + " help"
+		}
+		doc := text(source)
+		for _, m := range timeOrSizeRE.FindAllStringIndex(doc, -1) {
+			if !slices.ContainsFunc(covered[source], func(s [2]int) bool { return s[0] == m[0] && s[1] == m[1] }) {
+				t.Errorf("%s says %q, which docs/figures.tsv does not quote: %q", source, doc[m[0]:m[1]], doc[max(m[0]-60, 0):m[1]])
+			}
+		}
+	}
+}
+
+// normFiguresSpace writes a figure's number and unit with at most one space between, as
+// the table's patterns see them.
+func normFiguresSpace(s string) string { return strings.ReplaceAll(s, "\u00a0", " ") }
