@@ -291,7 +291,6 @@ func (dv *Device) release() {
 // Info describes the device.
 func (dv *Device) Info() Info { return dv.info }
 
-
 // Close releases the device (its primary context, once no other user holds it): its
 // engines may no longer be used.
 func (dv *Device) Close() error {

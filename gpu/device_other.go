@@ -26,7 +26,6 @@ func Probe(Options) (Info, error) { return Info{}, errUnsupported }
 // Info describes the device.
 func (*Device) Info() Info { return Info{} }
 
-
 // Close releases the device.
 func (*Device) Close() error { return nil }
 

@@ -14,12 +14,12 @@ import (
 // A Diagnosis is what solve15 device says of a GPU: the card, how long the driver took to
 // open it and compile the kernel, the self-test, and the fault check's outcome.
 type Diagnosis struct {
-	Info        Info    `json:"info"`
-	OpenSeconds float64 `json:"open_seconds"`
+	Info        Info        `json:"info"`
+	OpenSeconds float64     `json:"open_seconds"`
 	Kernels     []KernelUse `json:"kernels"`
 	Checks      []Check     `json:"self_test"`
-	Fault       string  `json:"fault,omitempty"`
-	Error       string  `json:"error,omitempty"`
+	Fault       string      `json:"fault,omitempty"`
+	Error       string      `json:"error,omitempty"`
 }
 
 // DiagnoseOptions say what Diagnose does beside opening the device and its self-test.
