@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -259,7 +260,8 @@ func TestGuideSetList(t *testing.T) {
 }
 
 // The completion scripts, in the shells themselves, complete a set's name after --set by
-// asking pdbgen: bash always; fish where it is installed (.ci/run installs it).
+// asking pdbgen: bash always; fish and zsh where they are installed (.ci/run installs
+// them).
 func TestShellCompletion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds pdbgen")
@@ -305,6 +307,38 @@ COMP_WORDS=(pdbgen pdb --out k); COMP_CWORD=3; _pdbgen_complete; echo "${COMPREP
 	assert.Contains(t, before, "blank-first")
 	assert.NotContains(t, before, "korf.tbl", "no files after --goal")
 	assert.Contains(t, after, "korf.tbl")
+
+	// zsh, through its bash emulation (bashcompinit), driven as a user at a terminal
+	// would: TAB completes a set, a value and a file.
+	if _, err := exec.LookPath("zsh"); err != nil {
+		if os.Getenv("TILEKIT_E2E") == "require" {
+			t.Fatalf("no zsh to check its completion: %v", err)
+		}
+		t.Logf("no zsh here: its completion is not checked")
+		return
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "korf.tbl"), nil, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "kept.txt"), nil, 0o644))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a hang fails, never a slow machine
+	defer cancel()
+	script := `zmodload zsh/zpty
+zpty z 'PS1="> " TERM=dumb zsh -f -i'
+zpty -w z 'autoload -U compinit && compinit -u -D; source <(pdbgen completion zsh); cd ` + dir + `; print -r -- RE""ADY'
+zpty -r z out '*READY*'
+for line want in 'pdbgen build --set sm' '*small-t *' 'pdbgen pdb --goal blank-f' '*blank-first *' 'pdbgen pdb --out ko' '*korf.tbl *'; do
+  zpty -w -n z $line$'\t'
+  zpty -r z out $want && print -r -- "completed: $want"
+  zpty -w -n z $'\C-u'
+done
+zpty -d z`
+	cmd := exec.CommandContext(ctx, "zsh", "-f", "-c", script)
+	cmd.Env = append(os.Environ(), path)
+	out, err = cmd.CombinedOutput()
+	require.NoError(t, err, "zsh: %s", out)
+	for _, want := range []string{"small-t", "blank-first", "korf.tbl"} {
+		assert.Contains(t, string(out), "completed: *"+want+" *")
+	}
 }
 
 // Proving a zero-aware table shows its progress: at once (0%) and at the end, a plain
