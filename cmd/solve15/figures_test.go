@@ -354,7 +354,7 @@ func readFigureTable(t *testing.T) []figureRow {
 }
 
 // A time or a size as the documents write one: a number and its unit.
-const figureText = `\d[\d,]*(?:\.\d+)?\s?(?:ms|s|min|minutes|minute|hours|hour|kB|KB|MB|GB)\b`
+const figureText = `\d+(?:,\d{3})*(?:\.\d+)?\s?(?:ms|s|seconds|second|min|minutes|minute|hours|hour|kB|KB|MB|GB)\b`
 
 var timeOrSizeRE = regexp.MustCompile(figureText)
 
@@ -386,7 +386,7 @@ func inBase(t *testing.T, figure string) float64 {
 	require.NotNil(t, m, figure)
 	v, err := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", ""), 64)
 	require.NoError(t, err, figure)
-	scale := map[string]float64{"ms": 1e-3, "s": 1, "min": 60, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,
+	scale := map[string]float64{"ms": 1e-3, "s": 1, "second": 1, "seconds": 1, "min": 60, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,
 		"kB": 1e3, "KB": 1e3, "MB": 1e6, "GB": 1e9}[m[2]]
 	return v * scale
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -614,4 +616,48 @@ func TestReadmeManStep(t *testing.T) {
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), filepath.Join(gopath, "share", "man", "man1", "solve15.1"))
 	assert.Contains(t, string(out), filepath.Join(gopath, "share", "man", "man1", "pdbgen.1"))
+}
+
+// SIGINT to solve15 cluster after its first result: that result and the summary are
+// printed, the instances not done are not solved (interrupted), exit 130, as plain
+// solve15 does. Its last instance, k24-01 with the Manhattan distance alone, would take
+// days.
+func TestClusterInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds solve15")
+	}
+	exe := hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/solve15")
+	k24, err := os.ReadFile("../../instances/korf24.txt")
+	require.NoError(t, err)
+	i := strings.Index(string(k24), "\nk24-01 ")
+	require.Positive(t, i)
+	hard, _, _ := strings.Cut(string(k24[i+1:]), "\n")
+	in := "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n5 1 2 3 4 0 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n" + hard + "\n"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a hang fails, never a slow machine
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "cluster", "--board", "5x5", "--goal", "blank-first", "--heuristic", "md",
+		"--local-workers", "1", "--store", t.TempDir(), "-f", "-")
+	cmd.Env = append(os.Environ(), "TILEKIT_TABLES="+t.TempDir(), "XDG_CACHE_HOME="+t.TempDir())
+	cmd.Stdin = strings.NewReader(in)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	var out []string
+	for sc := bufio.NewScanner(stdout); sc.Scan(); { // the first result, then the interrupt
+		out = append(out, sc.Text())
+		if strings.HasPrefix(sc.Text(), "#1: 1 move (optimal") {
+			require.NoError(t, cmd.Process.Signal(os.Interrupt))
+		}
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", stderr.String())
+	assert.Equal(t, 130, exit.ExitCode(), "%s", stderr.String())
+	text := strings.Join(out, "\n")
+	assert.Contains(t, text, "#1: 1 move (optimal")
+	assert.Contains(t, text, "k24-01: not solved (interrupted)")
+	assert.Contains(t, text, "summary: 2 solved optimally")
+	assert.Contains(t, text, "1 not solved")
 }
