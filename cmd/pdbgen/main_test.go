@@ -364,3 +364,33 @@ func TestVerifyShowsProgress(t *testing.T) {
 	assert.Regexp(t, `\rz5\.tbl exactness +\[ +\] +0\.0% entries`, string(out))
 	assert.Contains(t, string(out), "100.0% entries")
 }
+
+// Reading and describing a large table (a megabyte or more), and building an automaton,
+// show their progress at once: a plain line without a terminal, a status line redrawn in
+// place on one.
+func TestLongStepsShowProgress(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "z6.tbl") // 11,816,640 entries: about 1.1 MB
+	_, errOut, code := run(t, "pdb", "--tiles", "1,2,3,4,5,6", "--zero-aware", "--out", file)
+	require.Equal(t, 0, code, errOut)
+	_, errOut, code = run(t, "info", file)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "z6.tbl: 0.0% reading 1 MB")
+	_, errOut, code = run(t, "build", "--pruning", "--board", "4x4", "--out", filepath.Join(dir, "a"))
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `(?m)^prune-4x4-d12\.tbl: [\d.]+% searched from 1 of 16 cells`, errOut)
+
+	if testing.Short() {
+		t.Skip("builds pdbgen")
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("no script(1) for a pseudo-terminal")
+	}
+	exe := hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/pdbgen")
+	out, err := exec.Command("script", "-qec", exe+" info "+file, "/dev/null").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Regexp(t, `\rz6\.tbl +\[ +\] +0\.0% reading 1 MB`, string(out))
+	out, err = exec.Command("script", "-qec", exe+" build --pruning --board 4x4 --out "+filepath.Join(dir, "b"), "/dev/null").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Regexp(t, `\rprune-4x4-d12\.tbl +\[=+ *\] +[\d.]+% searched from 1 of 16 cells`, string(out))
+}

@@ -660,4 +660,16 @@ func TestClusterInterrupted(t *testing.T) {
 	assert.Contains(t, text, "k24-01: not solved (interrupted)")
 	assert.Contains(t, text, "summary: 2 solved optimally")
 	assert.Contains(t, text, "1 not solved")
+	// How the run stands, at once: a plain line here, without a terminal; on one, a
+	// status line redrawn in place.
+	assert.Contains(t, stderr.String(), "solve15 cluster: 0s: units: 0 done")
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("no script(1) for a pseudo-terminal")
+	}
+	pty := exec.CommandContext(ctx, "script", "-qec", exe+" cluster --local-workers 1 --store "+t.TempDir()+" '1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15'", "/dev/null")
+	pty.Env = cmd.Env
+	got, err := pty.CombinedOutput()
+	require.NoError(t, err, "%s", got)
+	assert.Regexp(t, `\runits: 0 done, \d+ queued`, string(got))
+	assert.Contains(t, string(got), "#1: 1 move (optimal")
 }
