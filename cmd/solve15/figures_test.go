@@ -23,7 +23,7 @@ import (
 )
 
 // The documents whose figures TestDocFigures holds to their sources.
-var figureDocs = []string{"../../README.md", "../../docs/GUIDE.md"}
+var figureDocs = []string{"../../README.md", "../../docs/GUIDE.md", "../../docs/GLOSSARY.md"}
 
 var (
 	// A figure: a number with a unit of time, size or ratio, or a count of a million or more.
