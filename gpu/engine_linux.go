@@ -151,10 +151,10 @@ func (e *Engine) Search(ctx context.Context, b *passes.Batch, sch Hints) ([]pass
 	own := Stats{Passes: 1, Threads: e.Stats().Threads}
 	defer func() {
 		e.mu.Lock()
-		e.stats.add(own)
+		e.stats.Add(own)
 		e.mu.Unlock()
 		if sch.Tally != nil {
-			sch.Tally.add(own)
+			sch.Tally.Add(own)
 		}
 	}()
 	var giveUp uint64
@@ -321,7 +321,7 @@ func (e *Engine) launch(ctx context.Context, w work, order []uint32, giveUp uint
 		one.Nodes += l.gen[i]
 		one.Expanded += l.exp[i]
 	}
-	st.add(one)
+	st.Add(one)
 	return l, nil
 }
 

@@ -226,7 +226,7 @@ func TestSearchesTakeTurns(t *testing.T) {
 		assert.Equal(t, passes.Work{Nodes: want.Nodes, Expanded: want.Expanded}, results[i].Serial)
 		assert.Positive(t, tallies[i].Launches)
 		assert.Positive(t, tallies[i].Nodes)
-		sum.add(tallies[i])
+		sum.Add(tallies[i])
 	}
 	st := e.Stats()
 	assert.Equal(t, []any{st.Passes, st.Launches, st.Subtrees, st.Roots, st.Nodes, st.Expanded, st.Claims, st.Busy, st.Cycles},

@@ -296,9 +296,10 @@ type Stats struct {
 	Busy, Cycles uint64  `json:"-"`
 }
 
-// add adds o's figures to s's: every count and time summed, the threads o's (where it
-// launched), the utilisation that of the sums.
-func (s *Stats) add(o Stats) {
+// Add adds o's figures to s's: every count and time summed, the threads o's (where it
+// launched), the utilisation that of the summed cycles (unchanged without any: counts read
+// back from a record's JSON, which does not carry them, are weighted by their reader).
+func (s *Stats) Add(o Stats) {
 	threads, util := cmp.Or(o.Threads, s.Threads), s.Utilisation
 	sv, ov := reflect.ValueOf(s).Elem(), reflect.ValueOf(o)
 	for i := range sv.NumField() {

@@ -87,9 +87,10 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 		}
 	}
 	before := len(kept)
+	file, ferr := c.writeInstances(s.Name, list)
 	var rows []Row
 	for _, run := range s.Runs {
-		file, err := c.writeInstances(s.Name+"-"+run, list)
+		err := ferr
 		if err == nil && run == "cold" {
 			err = os.RemoveAll(c.jitCache())
 		}

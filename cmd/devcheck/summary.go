@@ -104,23 +104,19 @@ func (s *Summary) WriteText(w io.Writer) {
 		fmt.Fprintln(w)
 		table(w, "step | run | answers through the GPU | seconds | launches' seconds | growth's | host's beside | utilisation | subtrees | roots | launches | growth's launches")
 	}
-	var sum GPURecord
-	var n int
-	var util float64
-	for i, r := range s.Records {
-		d, t := r.Device, &sum.Device
-		n, sum.Seconds, util = n+1, sum.Seconds+r.Seconds, util+d.Utilisation*d.SearchSeconds
-		t.SearchSeconds, t.GrowSeconds, t.CPUSeconds = t.SearchSeconds+d.SearchSeconds, t.GrowSeconds+d.GrowSeconds, t.CPUSeconds+d.FrontierSeconds+d.OrderSeconds+d.CPUSeconds
-		t.Subtrees, t.Roots, t.Launches, t.GrowLaunches = t.Subtrees+d.Subtrees, t.Roots+d.Roots, t.Launches+d.Launches, t.GrowLaunches+d.GrowLaunches
-		if i+1 < len(s.Records) && s.Records[i+1].Step == r.Step && s.Records[i+1].Run == r.Run {
-			continue
+	for i := 0; i < len(s.Records); { // a step's run's records are consecutive
+		first, n := s.Records[i], 0
+		var st gpu.Stats
+		var seconds, host, busy float64
+		for ; i < len(s.Records) && s.Records[i].Step == first.Step && s.Records[i].Run == first.Run; i, n = i+1, n+1 {
+			r := s.Records[i]
+			st.Add(r.Device.Stats)
+			seconds += r.Seconds
+			host += r.Device.FrontierSeconds + r.Device.OrderSeconds + r.Device.CPUSeconds
+			busy += r.Device.Utilisation * r.Device.SearchSeconds // the utilisation, weighted by the launches' seconds
 		}
-		if t.SearchSeconds > 0 {
-			util /= t.SearchSeconds
-		}
-		fmt.Fprintf(w, "| %s | %s | %d | %.2f | %.2f | %.3f | %.2f | %.2f | %d | %d | %d | %d |\n",
-			r.Step, r.Run, n, sum.Seconds, t.SearchSeconds, t.GrowSeconds, t.CPUSeconds, util, t.Subtrees, t.Roots, t.Launches, t.GrowLaunches)
-		sum, n, util = GPURecord{}, 0, 0
+		fmt.Fprintf(w, "| %s | %s | %d | %.2f | %.2f | %.3f | %.2f | %.2f | %d | %d | %d | %d |\n", first.Step, first.Run, n,
+			seconds, st.SearchSeconds, st.GrowSeconds, host, busy/max(st.SearchSeconds, 1e-9), st.Subtrees, st.Roots, st.Launches, st.GrowLaunches)
 	}
 	for i, k := range s.Kernels {
 		if i == 0 {

@@ -352,6 +352,15 @@ func TestVerifyShowsProgress(t *testing.T) {
 	assert.Contains(t, errOut, "z5.tbl exactness: 0.0% entries")
 	assert.Contains(t, errOut, "z5.tbl exactness: 100.0% entries")
 
+	out := underPTY(t, "verify "+file)
+	assert.Regexp(t, `\rz5\.tbl exactness +\[ +\] +0\.0% entries`, out)
+	assert.Contains(t, out, "100.0% entries")
+}
+
+// underPTY runs pdbgen with args (words, as a shell reads them) at a pseudo-terminal
+// (script(1)), and returns what it printed; it skips the test without one.
+func underPTY(t *testing.T, args string) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds pdbgen")
 	}
@@ -359,10 +368,9 @@ func TestVerifyShowsProgress(t *testing.T) {
 		t.Skip("no script(1) for a pseudo-terminal")
 	}
 	exe := hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/pdbgen")
-	out, err := exec.Command("script", "-qec", exe+" verify "+file, "/dev/null").CombinedOutput()
+	out, err := exec.Command("script", "-qec", exe+" "+args, "/dev/null").CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	assert.Regexp(t, `\rz5\.tbl exactness +\[ +\] +0\.0% entries`, string(out))
-	assert.Contains(t, string(out), "100.0% entries")
+	return string(out)
 }
 
 // Reading and describing a large table (a megabyte or more), and building an automaton,
@@ -380,17 +388,6 @@ func TestLongStepsShowProgress(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Regexp(t, `(?m)^prune-4x4-d12\.tbl: [\d.]+% searched from 1 of 16 cells`, errOut)
 
-	if testing.Short() {
-		t.Skip("builds pdbgen")
-	}
-	if _, err := exec.LookPath("script"); err != nil {
-		t.Skip("no script(1) for a pseudo-terminal")
-	}
-	exe := hermetic.Binary(t, "github.com/tilekit/tilekit/cmd/pdbgen")
-	out, err := exec.Command("script", "-qec", exe+" info "+file, "/dev/null").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	assert.Regexp(t, `\rz6\.tbl +\[ +\] +0\.0% reading 1 MB`, string(out))
-	out, err = exec.Command("script", "-qec", exe+" build --pruning --board 4x4 --out "+filepath.Join(dir, "b"), "/dev/null").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	assert.Regexp(t, `\rprune-4x4-d12\.tbl +\[=+ *\] +[\d.]+% searched from 1 of 16 cells`, string(out))
+	assert.Regexp(t, `\rz6\.tbl +\[ +\] +0\.0% reading 1 MB`, underPTY(t, "info "+file))
+	assert.Regexp(t, `\rprune-4x4-d12\.tbl +\[=+ *\] +[\d.]+% searched from 1 of 16 cells`, underPTY(t, "build --pruning --board 4x4 --out "+filepath.Join(dir, "b")))
 }

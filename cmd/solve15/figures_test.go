@@ -388,9 +388,12 @@ func quoteRE(pattern string) *regexp.Regexp {
 	return regexp.MustCompile(b.String())
 }
 
+// figureParts is a figure's number and unit.
+var figureParts = regexp.MustCompile(`^([\d,.]+)\s?(\w+)$`)
+
 // inBase is a figure in seconds or bytes.
 func inBase(t *testing.T, figure string) float64 {
-	m := regexp.MustCompile(`^([\d,.]+)\s?(\w+)$`).FindStringSubmatch(figure)
+	m := figureParts.FindStringSubmatch(figure)
 	require.NotNil(t, m, figure)
 	v, err := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", ""), 64)
 	require.NoError(t, err, figure)
@@ -399,9 +402,10 @@ func inBase(t *testing.T, figure string) float64 {
 	return v * scale
 }
 
-// helpText is what a help says, for the figures: a file's text, or a command's help
-// (from "DESCRIPTION:" to its examples or options).
-func helpText(t *testing.T, source string, pdbgen func() string) string {
+// figureSource is the text a quote of docs/figures.tsv is found in: a file's, a document's
+// claims (as TestDocFigures reads them), or a command's help (from "DESCRIPTION:" to its
+// examples or options).
+func figureSource(t *testing.T, source string, pdbgen func() string) string {
 	words := strings.Fields(source)
 	if len(words) < 2 || words[1] != "help" {
 		raw, err := os.ReadFile("../../" + source)
@@ -409,9 +413,9 @@ func helpText(t *testing.T, source string, pdbgen func() string) string {
 		if !strings.HasSuffix(source, ".md") {
 			return string(raw)
 		}
-		var claims []string // a document's claims, as TestDocFigures reads them
+		var claims []string
 		for _, b := range docBlocks(string(raw)) {
-			claims = append(claims, normFigures(b.claim))
+			claims = append(claims, b.claim)
 		}
 		return strings.Join(claims, "\n")
 	}
@@ -454,7 +458,7 @@ func TestFiguresTable(t *testing.T) {
 	texts := map[string]string{}
 	text := func(source string) string {
 		if _, ok := texts[source]; !ok {
-			texts[source] = strings.Join(strings.Fields(normFiguresSpace(helpText(t, source, pdbgen))), " ")
+			texts[source] = strings.Join(strings.Fields(normFigures(figureSource(t, source, pdbgen))), " ")
 		}
 		return texts[source]
 	}
@@ -501,7 +505,3 @@ func TestFiguresTable(t *testing.T) {
 		}
 	}
 }
-
-// normFiguresSpace writes a figure's number and unit with at most one space between, as
-// the table's patterns see them.
-func normFiguresSpace(s string) string { return strings.ReplaceAll(s, "\u00a0", " ") }
