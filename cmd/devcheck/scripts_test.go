@@ -68,20 +68,26 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 	steps := map[string]int{}
 	for _, r := range sum.Rows {
 		assert.Equal(t, Pass, r.Result, "%+v", r)
-		if r.Step == "build" || r.Step == "ptx" {
+		if r.Step == "build" {
 			continue
 		}
 		steps[r.Step]++
 		assert.Positive(t, r.Compared, "%+v", r)
 		assert.Positive(t, r.GPURecords, "%+v: answers through the GPU", r)
 	}
-	assert.Equal(t, map[string]int{"device": 1, "md": 2, "small-t": 1, "6-6-6-6": 1, "twelve": 1}, steps)
+	assert.Equal(t, map[string]int{"device": 1, "md": 3, "small-t": 1, "6-6-6-6": 1, "twelve": 1}, steps)
 	assert.Equal(t, "Fake GPU", sum.Card.Name)
 	assert.NotEmpty(t, sum.Records)
+	grown := map[string]int{} // md's runs' growth launches: none in the flat run's
 	for _, g := range sum.Records {
 		assert.Positive(t, g.Device.Passes, "%+v", g)
 		assert.Positive(t, g.Device.EngineSeconds, "%+v: the engine's seconds", g)
+		if g.Step == "md" {
+			grown[g.Run] += g.Device.GrowLaunches
+		}
 	}
+	assert.Positive(t, grown["warm"], "md's warm run grows its frontiers on the card")
+	assert.Zero(t, grown["flat"], "md's flat run keeps the host's frontiers")
 	assert.FileExists(t, filepath.Join(good, "summary.md"))
 
 	// A reference that disagrees: one serial count one node more.
