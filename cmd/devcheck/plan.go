@@ -53,9 +53,7 @@ type Step struct {
 	Tune        string
 
 	// Reference steps: the committed records compared with; the batches, each within
-	// Seconds (a run named "cold" empties the driver's JIT cache first; one named "flat"
-	// keeps the host's frontier, roots=1, to measure what the growth on the card is worth);
-	// whether every
+	// Seconds (a run named "cold" empties the driver's JIT cache first); whether every
 	// instance must be answered (else a budget: what finished in time is kept); and Keep, a
 	// campaign's records made on the GPU so far, which the runs pass over and add to (under
 	// --out's kept/, to be committed), so that a campaign goes on over several short runs.

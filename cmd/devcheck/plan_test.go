@@ -178,7 +178,7 @@ func TestPlans(t *testing.T) {
 		}
 		return out
 	}
-	assert.Equal(t, []string{"device:self-test", "md:reference", "small-t:cores", "6-6-6-6:cores", "twelve:reference"}, names(card))
+	assert.Equal(t, []string{"device:self-test", "md:reference", "small-t:cores", "6-6-6-6:cores", "twelve:reference", "flat:reference"}, names(card))
 	assert.Equal(t, names(card), names(fake))
 	for _, tab := range card.Tables { // small-t is built on the card, the rest carried
 		assert.Equal(t, tab.Set == "small-t", tab.Build > 0, tab.String())

@@ -18,8 +18,8 @@ var plans = map[string]func() *Plan{
 			Steps: []Step{
 				{Name: "device", Kind: KindSelfTest, Beside: true, Seconds: 40,
 					What: "the card, the kernel's JIT, each search's kernel as the driver compiled it (registers, local memory), the self-test's fixed positions against one core, a faulting kernel in a process of its own"},
-				{Name: "md", Kind: KindReference, Seconds: 33, Complete: true, Runs: []string{"cold", "warm", "flat"},
-					What:  "Korf's 100 with md and the move back on the GPU, end to end, the driver's JIT cache cold then warm, then flat (the host's frontier, not grown on the card: what the growth is worth), against the committed CPU run: every length and serial count the reference's; warm, at most 10 s",
+				{Name: "md", Kind: KindReference, Seconds: 40, Complete: true, Runs: []string{"cold", "warm"},
+					What:  "Korf's 100 with md and the move back on the GPU, end to end, the driver's JIT cache cold then warm, against the committed CPU run: every length and serial count the reference's; warm, at most 10 s",
 					Board: "4x4", Goal: "blank-first", Args: md, Instances: "instances/korf100.txt", Reference: "gpu/plans/korf100-md.jsonl"},
 				{Name: "small-t", Kind: KindCores, Tune: "from=1000000", GPUSeconds: 15, CoresSeconds: 10,
 					IDs: []string{"k24-38", "k24-40", "k24-01"}, OneCore: []string{"k24-40", "k24-01"}, OneCoreSeconds: 6,
@@ -31,6 +31,9 @@ var plans = map[string]func() *Plan{
 				{Name: "twelve", Kind: KindReference, Seconds: 35, Runs: []string{"gpu"},
 					What:  "the twelve with small-t in bits and the depth-18 automaton on the GPU, stopped at its limit with what it finished, against the committed CPU records: every one in at most 20 s",
 					Board: "5x5", Goal: "blank-first", Args: small, Instances: "instances/korf24-twelve.txt", Reference: "docs/repro/pruning/twelve-d18.jsonl"},
+				{Name: "flat", Kind: KindReference, Seconds: 20, Runs: []string{"gpu"}, Tune: "roots=1",
+					What:  "Korf's 100 as md's warm run, with the host's frontiers alone (roots=1: none grown on the card), within a budget, against the committed CPU run: each answer's launches' seconds beside the warm run's of the same instance (summary.json) say what the growth on the card is worth",
+					Board: "4x4", Goal: "blank-first", Args: md, Instances: "instances/korf100.txt", Reference: "gpu/plans/korf100-md.jsonl"},
 			},
 		}
 	},
@@ -43,8 +46,8 @@ var plans = map[string]func() *Plan{
 			Steps: []Step{
 				{Name: "device", Kind: KindSelfTest, Beside: true, Seconds: 60,
 					What: "the self-test's fixed positions against one core, a faulting kernel in a process of its own"},
-				{Name: "md", Kind: KindReference, Seconds: 30, Complete: true, Runs: []string{"cold", "warm", "flat"}, Tune: "from=1000000,roots=65536",
-					What:  "four of Korf's 100 with md and the move back, cold, warm and flat, against the committed CPU run: grown on the card to 65,536 roots (the fake card's 512 threads would take the host's frontier as it is), but for flat",
+				{Name: "md", Kind: KindReference, Seconds: 30, Complete: true, Runs: []string{"cold", "warm"}, Tune: "from=1000000,roots=65536",
+					What:  "four of Korf's 100 with md and the move back, cold then warm, against the committed CPU run, grown on the card to 65,536 roots (the fake card's 512 threads would take the host's frontier as it is)",
 					Board: "4x4", Goal: "blank-first", Args: md, Instances: "instances/korf100.txt", IDs: []string{"line 96", "line 12", "line 8", "line 99"}, Reference: "gpu/plans/korf100-md.jsonl"},
 				{Name: "small-t", Kind: KindCores, Tune: "from=1000000", GPUSeconds: 20, CoresSeconds: 15, IDs: []string{"line 91"}, OneCore: []string{"line 91"}, OneCoreSeconds: 1,
 					What:  "one of Korf's 100 with 6-6-3z in bits: the GPU, every core and one core",
@@ -55,6 +58,9 @@ var plans = map[string]func() *Plan{
 				{Name: "twelve", Kind: KindReference, Seconds: 40, Runs: []string{"gpu"}, Tune: "from=1000000",
 					What:  "three of Korf's 100 with md on the GPU within a budget, against the committed CPU run",
 					Board: "4x4", Goal: "blank-first", Args: md, Instances: "instances/korf100.txt", IDs: []string{"line 5", "line 26", "line 23"}, Reference: "gpu/plans/korf100-md.jsonl"},
+				{Name: "flat", Kind: KindReference, Seconds: 30, Runs: []string{"gpu"}, Tune: "from=1000000,roots=1",
+					What:  "md's four of Korf's 100 with the host's frontiers alone (roots=1), within a budget, against the committed CPU run",
+					Board: "4x4", Goal: "blank-first", Args: md, Instances: "instances/korf100.txt", IDs: []string{"line 96", "line 12", "line 8", "line 99"}, Reference: "gpu/plans/korf100-md.jsonl"},
 			},
 		}
 	},

@@ -105,11 +105,7 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 		if s.Keep != "" {
 			args = append(args, "--done", keptPath)
 		}
-		tune := s.Tune
-		if run == "flat" {
-			tune = strings.TrimPrefix(tune+",roots=1", ",")
-		}
-		o := c.run(ctx, s.Name+"-"+run, seconds(s.Seconds), tune, args...)
+		o := c.run(ctx, s.Name+"-"+run, seconds(s.Seconds), s.Tune, args...)
 		row := Row{Run: run, Seconds: o.wall.Seconds()}
 		recs, err := report.ReadRecords(bytes.NewReader(o.stdout), s.Name+"-"+run+".out", maxOutput)
 		var problems []string
