@@ -68,7 +68,7 @@ func (dv *Device) Engine(s *ida.Solver) (*Engine, error) {
 		return e.fitLocal()
 	})
 	if err != nil {
-		e.free()
+		e.Close()
 		return nil, err
 	}
 	e.stats.Threads = int(e.grid) * blockThreads
@@ -97,8 +97,9 @@ func (e *Engine) fitLocal() error {
 	return nil
 }
 
-// free releases the engine's device memory (on any goroutine).
-func (e *Engine) free() {
+// Close releases the engine's device memory (on any goroutine; nothing once a kernel
+// failed, whose context the device's Close releases).
+func (e *Engine) Close() error {
 	e.dv.do(func() error {
 		e.at.free(e.dv)
 		if e.buf != nil {
@@ -106,11 +107,6 @@ func (e *Engine) free() {
 		}
 		return nil
 	})
-}
-
-// Close releases the engine's device memory.
-func (e *Engine) Close() error {
-	e.free()
 	return nil
 }
 

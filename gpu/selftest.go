@@ -91,36 +91,40 @@ func selfTestCases(cat *pdb.Set) []selfCase {
 
 // runCases runs the self-test's cases, and fails with the first position where the GPU
 // and the CPU disagree or where no pass went to the GPU.
-func runCases(ctx context.Context, dv *Device, cases []selfCase) ([]Check, error) {
-	var out []Check
+func runCases(ctx context.Context, dv *Device, cases []selfCase) (out []Check, err error) {
 	for _, c := range cases {
-		s, err := ida.New(c.goal, c.opt)
+		if out, err = c.run(ctx, dv, out); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// run checks the case's positions on an engine of its own, adding them to out.
+func (c selfCase) run(ctx context.Context, dv *Device, out []Check) ([]Check, error) {
+	s, err := ida.New(c.goal, c.opt)
+	if err != nil {
+		return out, err
+	}
+	e, err := dv.Engine(s)
+	if err != nil {
+		return out, err
+	}
+	defer e.Close()
+	for _, text := range c.starts {
+		start, err := board.Parse(c.goal.Size(), text)
+		if err != nil {
+			return out, fmt.Errorf("gpu: the self-test's position %q: %w", text, err)
+		}
+		ck, err := check(ctx, s, e, start)
 		if err != nil {
 			return out, err
 		}
-		e, err := dv.Engine(s)
-		if err != nil {
-			return out, err
+		ck.Heuristic = c.name
+		out = append(out, ck)
+		if !ck.Agree {
+			return out, fmt.Errorf("gpu: the self-test's %s position %s with %s: %s", ck.Board, ck.Start, c.name, ck.Problem)
 		}
-		for _, text := range c.starts {
-			start, err := board.Parse(c.goal.Size(), text)
-			if err != nil {
-				e.Close()
-				return out, fmt.Errorf("gpu: the self-test's position %q: %w", text, err)
-			}
-			ck, err := check(ctx, s, e, start)
-			if err != nil {
-				e.Close()
-				return out, err
-			}
-			ck.Heuristic = c.name
-			out = append(out, ck)
-			if !ck.Agree {
-				e.Close()
-				return out, fmt.Errorf("gpu: the self-test's %s position %s with %s: %s", ck.Board, ck.Start, c.name, ck.Problem)
-			}
-		}
-		e.Close()
 	}
 	return out, nil
 }
