@@ -61,6 +61,10 @@ type Step struct {
 	Runs      []string
 	Complete  bool
 	Keep      string
+	// Against names an earlier step's run ("md warm") whose answers through the GPU each
+	// run's are set beside in its row's note, instance by instance: the same searches with
+	// other knobs.
+	Against string
 
 	// Cores steps: each instance's limits on the GPU and on every core; those searched on one
 	// core for at most OneCoreSeconds (its rate of expanded nodes).

@@ -81,7 +81,7 @@ func checkPlan(p *Plan) error {
 			bad("table %s: its build's seconds are out of range", t)
 		}
 	}
-	names := map[string]bool{}
+	names, runs := map[string]bool{}, map[string]bool{} // the steps so far, and their runs ("md warm")
 	for _, s := range p.Steps {
 		if !plainWord(s.Name) || names[s.Name] {
 			bad("step %q: its name is not a plain word of its own", s.Name)
@@ -151,6 +151,12 @@ func checkPlan(p *Plan) error {
 		}
 		if s.Beside && s.Kind != KindSelfTest {
 			bad("step %s: only the self-test runs beside the builds", s.Name)
+		}
+		if s.Against != "" && (s.Kind != KindReference || !runs[s.Against]) {
+			bad("step %s: against %q is not a run of an earlier step", s.Name, s.Against)
+		}
+		for _, r := range s.Runs {
+			runs[s.Name+" "+r] = true
 		}
 	}
 	if b := bound(p); b > seconds(p.Seconds) {
@@ -229,13 +235,15 @@ func TestPlanErrors(t *testing.T) {
 		{"a reference step beside the builds", plan(nil, with(ref, func(s *Step) { s.Beside = true })), "only the self-test runs beside"},
 		{"a one-core id not searched", plan(nil, with(cores, func(s *Step) { s.OneCore, s.OneCoreSeconds = []string{"b"}, 1 })), "one core's b is not one of its ids"},
 		{"a complete step that keeps", plan(nil, with(ref, func(s *Step) { s.Complete, s.Keep = true, "k.jsonl" })), "keep is for a reference step that is not complete"},
+		{"against a later step", plan(nil, with(ref, func(s *Step) { s.Against = "md2 a" }), with(ref, func(s *Step) { s.Name = "md2" })), `against "md2 a" is not a run of an earlier step`},
+		{"against a run it does not have", plan(nil, ref, with(ref, func(s *Step) { s.Name, s.Against = "md2", "md b" })), `against "md b"`},
 		{"limits past its seconds", &Plan{Seconds: 5, Steps: []Step{self}}, "its limits add up to 28s"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			assert.ErrorContains(t, checkPlan(c.p), c.want)
 		})
 	}
-	assert.NoError(t, checkPlan(plan(nil, self, ref, cores)))
+	assert.NoError(t, checkPlan(plan(nil, self, ref, cores, with(ref, func(s *Step) { s.Name, s.Against = "md2", "md a" }))))
 }
 
 // The bound is the builds or the steps beside them, whichever is longer, then every

@@ -84,6 +84,11 @@ func TestScriptsOnTheFakeDriver(t *testing.T) {
 		assert.Positive(t, g.Device.EngineSeconds, "%+v: the engine's seconds", g)
 		grown[g.Step+" "+g.Run] += g.Device.GrowLaunches
 	}
+	for _, r := range sum.Rows {
+		if r.Step == "flat" {
+			assert.Contains(t, r.Note, "; beside md warm on the same 4: records' seconds ")
+		}
+	}
 	assert.Positive(t, grown["md warm"], "md's warm run grows its frontiers on the card")
 	assert.Zero(t, grown["flat gpu"], "the flat step keeps the host's frontiers")
 	assert.FileExists(t, filepath.Join(good, "summary.md"))

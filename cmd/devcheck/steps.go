@@ -155,9 +155,33 @@ func (c *checker) reference(ctx context.Context, s *Step) []Row {
 		if s.Complete && answered < len(list) {
 			problems = append(problems, fmt.Sprintf("%d of %d answered in %.1f s", answered, len(list), o.wall.Seconds()))
 		}
+		if s.Against != "" {
+			note += "; " + c.against(s, run)
+		}
 		rows = append(rows, verdict(row, problems, note))
 	}
 	return rows
+}
+
+// against sets the answers through the GPU of the step's run beside those of the same
+// instances in the run s.Against names ("STEP RUN"): their records' and launches' seconds.
+func (c *checker) against(s *Step, run string) string {
+	mine := map[string]GPURecord{}
+	for _, r := range c.sum.Records {
+		if r.Step == s.Name && r.Run == run {
+			mine[r.ID] = r
+		}
+	}
+	var n int
+	var secs, launches [2]float64
+	for _, r := range c.sum.Records {
+		if m, ok := mine[r.ID]; ok && r.Step+" "+r.Run == s.Against {
+			n++
+			secs[0], secs[1] = secs[0]+m.Seconds, secs[1]+r.Seconds
+			launches[0], launches[1] = launches[0]+m.Device.SearchSeconds, launches[1]+r.Device.SearchSeconds
+		}
+	}
+	return fmt.Sprintf("beside %s on the same %d: records' seconds %.2f against %.2f, launches' %.2f against %.2f", s.Against, n, secs[0], secs[1], launches[0], launches[1])
 }
 
 // readKept reads a campaign step's kept records (none when its file is absent), each of
