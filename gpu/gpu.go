@@ -62,7 +62,7 @@
 //
 // The scheduler's knobs (how long a thread searches before it donates, how often it
 // polls, how long an idle thread sleeps) are Options.Tune's, so that the device check
-// (solve15 device check) can compare settings on a card.
+// (cmd/devcheck, a step's tune) can compare settings on a card.
 //
 // The host build of the same search (kernel/host.cpp) runs the scheme with many virtual
 // threads stepped in turn, or real threads racing; the tests compare it with ida subtree by

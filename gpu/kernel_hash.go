@@ -3,4 +3,4 @@
 package gpu
 
 // kernelHash is the hash of the kernel's sources that kernel/ida.ptx was made from.
-const kernelHash = "6f69acd1e40a7175dcd9e70b77c7fe5f34d83eef69022216ecbd1a09875d1d4a"
+const kernelHash = "17e217b183b500ab6a33da18ed327d30025c23354f7403f59d4759aa3e23ba39"

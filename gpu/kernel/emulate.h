@@ -1,6 +1,7 @@
 // A launch of the kernel on the host, for the host build (host.cpp) and the tests' fake
 // driver (internal/fakegpu/testdata/fakecuda.cpp): the launch's threads as virtual threads, stepped in
-// turn until the pass is over. Not part of the kernel (ptxsrc.Sources): nvcc never sees it.
+// turn until the pass is over. Not part of the kernel (ida.cu does not include it): nvcc never
+// sees it.
 #pragma once
 
 #include <string.h>

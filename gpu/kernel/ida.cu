@@ -1,6 +1,6 @@
 // The GPU's IDA* pass (pass.h, set.h, cat.h): one persistent thread a worker, each taking roots
 // until the pass is over, an entry a kind of search (kinds.h). Compiled to PTX by go
-// generate (internal/gen ptx).
+// generate (TestKernelIsCurrent -update, generate_test.go).
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
