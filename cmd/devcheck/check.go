@@ -199,8 +199,8 @@ func (c *checker) run(ctx context.Context, name string, limit time.Duration, tun
 	begin := time.Now()
 	err = cmd.Run()
 	o := outcome{code: -1, wall: time.Since(begin), stopped: rctx.Err() != nil}
-	o.stdout, _ = readCapped(outPath)
-	tail, _ := readCapped(errPath)
+	o.stdout, _ = readRegular(outPath, maxOutput) // past the bound: what fits, which does not parse
+	tail, _ := readRegular(errPath, maxOutput)
 	if cmd.ProcessState == nil {
 		o.problem = err.Error()
 		return o
@@ -240,15 +240,6 @@ func (c *checker) env(tune string) []string {
 
 // jitCache is the driver's JIT cache of the check's processes.
 func (c *checker) jitCache() string { return filepath.Join(c.cfg.Out, "jit-cache") }
-
-func readCapped(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxOutput))
-}
 
 // lastLines returns the last n lines of b, at most limit bytes, on one line.
 func lastLines(b []byte, n, limit int) string {
